@@ -1,0 +1,51 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import Koa from 'koa';
+import type { Config } from '../src/config/config.ts';
+import type { Logger } from '../src/logging/logger.ts';
+import type { AppContext, AppState } from './context.ts';
+import { problemHandler } from './middleware/problem-handler.ts';
+import { RateLimiter } from './middleware/rate-limit.ts';
+import { requestId } from './middleware/request-id.ts';
+import { requestLog } from './middleware/request-log.ts';
+import { buildOpenApiDocument } from './openapi/document.ts';
+import { buildRouter, methodNotAllowed } from './router.ts';
+import { docsRouter } from './routes/docs.ts';
+import type { ReadinessCheck } from './routes/health.ts';
+import { allRoutes } from './routes/index.ts';
+
+export interface AppDeps {
+  config: Config;
+  orm: MikroORM;
+  logger: Logger;
+  /** Extra readiness checks beside the database (Temporal, chain…). */
+  readiness?: Record<string, ReadinessCheck>;
+}
+
+export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
+  const app = new Koa<AppState, AppContext>({ proxy: true });
+  app.silent = true;
+  const readiness: Record<string, ReadinessCheck> = {
+    database: async () => {
+      await deps.orm.em.getConnection().execute('select 1');
+    },
+    ...deps.readiness,
+  };
+  const routes = allRoutes(readiness);
+  let openApi: Record<string, unknown> | undefined;
+  const router = buildRouter(routes, {
+    orm: deps.orm,
+    jsonBodyLimitBytes: deps.config.limits.jsonBodyBytes,
+    rateLimiter: new RateLimiter(deps.config.limits.ratePerMinute),
+  });
+  const docs = docsRouter(() => {
+    openApi ??= buildOpenApiDocument(routes, deps.config.publicBaseUrl);
+    return openApi;
+  });
+  app.use(requestId(deps.logger));
+  app.use(requestLog());
+  app.use(problemHandler());
+  app.use(docs.routes());
+  app.use(router.routes());
+  app.use(methodNotAllowed(router));
+  return app;
+}

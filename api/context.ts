@@ -1,0 +1,25 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Context, DefaultState, ParameterizedContext } from 'koa';
+import type { Environment } from '../src/config/config.ts';
+import type { TenantScope } from '../src/db/tenant-scope.ts';
+import type { Logger } from '../src/logging/logger.ts';
+
+export interface Principal {
+  kind: 'apiKey';
+  apiKeyId: string;
+  companyId: string;
+  environment: Environment;
+}
+
+export interface AppState extends DefaultState {
+  requestId: string;
+  log: Logger;
+  environment?: Environment;
+  principal?: Principal;
+  scope?: TenantScope;
+  /** Entity manager bound to `scope`: tenant-owned queries through it only see this tenant and environment. */
+  em?: EntityManager;
+  rawBody?: Buffer;
+}
+
+export type AppContext = ParameterizedContext<AppState, Context>;

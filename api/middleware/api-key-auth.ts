@@ -1,0 +1,47 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { checkApiKey } from '../../src/auth/api-keys.ts';
+import type { Environment } from '../../src/config/config.ts';
+import { scopedEntityManager } from '../../src/db/tenant-scope.ts';
+import type { AppContext } from '../context.ts';
+import { Problem } from '../problem.ts';
+
+const CHALLENGE = 'Bearer realm="dpp"';
+
+function unauthorized(detail: string, error: 'invalid_request' | 'invalid_token'): Problem {
+  return new Problem(401, 'unauthorized', detail, {
+    headers: { 'WWW-Authenticate': `${CHALLENGE}, error="${error}"` },
+  });
+}
+
+/**
+ * Authenticates `Authorization: Bearer <API key>` for the request's environment and binds the tenant scope.
+ * Unknown, malformed or revoked keys → 401. A valid key of the other environment → 403, because the
+ * credential is genuine but not allowed to act there (environments are strictly isolated).
+ */
+export async function authenticateApiKey(
+  ctx: AppContext,
+  em: EntityManager,
+  environment: Environment,
+): Promise<void> {
+  const header = ctx.get('authorization');
+  if (header === '') throw unauthorized('Send an API key as Authorization: Bearer <key>.', 'invalid_request');
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match)
+    throw unauthorized('The Authorization header must have the form Bearer <key>.', 'invalid_request');
+  const check = await checkApiKey(em.fork(), match[1]!, environment);
+  if (!check.ok) {
+    if (check.reason === 'environment_mismatch') {
+      throw new Problem(
+        403,
+        'environment_mismatch',
+        `This API key belongs to the ${check.keyEnvironment} environment and cannot be used with x-service-env: ${environment}.`,
+      );
+    }
+    if (check.reason === 'revoked') throw unauthorized('This API key has been revoked.', 'invalid_token');
+    throw unauthorized('The API key is not valid.', 'invalid_token');
+  }
+  const scope = { companyId: check.apiKey.companyId, environment };
+  ctx.state.principal = { kind: 'apiKey', apiKeyId: check.apiKey.id, ...scope };
+  ctx.state.scope = scope;
+  ctx.state.em = scopedEntityManager(em, scope);
+}

@@ -1,0 +1,79 @@
+import type { AppContext } from '../context.ts';
+import { Problem } from '../problem.ts';
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/**
+ * Reads a JSON request body of at most `limitBytes`, keeping the raw bytes (signature checks need them).
+ * Too large → 413 (the read stops at the limit), not JSON → 415, malformed → 400.
+ */
+export async function readJsonBody(ctx: AppContext, limitBytes: number): Promise<unknown> {
+  if (!hasBody(ctx)) return undefined;
+  if (!ctx.is(JSON_TYPES)) {
+    throw new Problem(
+      415,
+      'unsupported_media_type',
+      'Send the request body as JSON (Content-Type: application/json).',
+    );
+  }
+  const declared = Number(ctx.get('content-length'));
+  if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge(limitBytes);
+  const raw = await readLimited(ctx, limitBytes);
+  ctx.state.rawBody = raw;
+  if (raw.length === 0) return undefined;
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (error) {
+    throw new Problem(
+      400,
+      'malformed_json',
+      `The request body is not valid JSON: ${(error as Error).message}`,
+    );
+  }
+}
+
+function hasBody(ctx: AppContext): boolean {
+  const length = ctx.get('content-length');
+  if (length !== '') return Number(length) > 0;
+  return ctx.get('transfer-encoding') !== '';
+}
+
+function tooLarge(limitBytes: number): Problem {
+  return new Problem(413, 'payload_too_large', `The request body exceeds the limit of ${limitBytes} bytes.`, {
+    extra: { limitBytes },
+  });
+}
+
+function readLimited(ctx: AppContext, limitBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const req = ctx.req;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limitBytes) {
+        cleanup();
+        req.resume();
+        reject(tooLarge(limitBytes));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(Buffer.concat(chunks));
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(new Problem(400, 'body_read_failed', `The request body could not be read: ${error.message}`));
+    };
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+}

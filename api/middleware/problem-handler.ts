@@ -1,0 +1,55 @@
+import type { Next } from 'koa';
+import type { AppContext } from '../context.ts';
+import { PROBLEM_CONTENT_TYPE, Problem, problemBody } from '../problem.ts';
+
+/**
+ * Turns every failure into an RFC 9457 problem body. Unknown errors become a 500 whose body names only the
+ * request id; the stack goes to the log, never to the client.
+ */
+export function problemHandler() {
+  return async (ctx: AppContext, next: Next) => {
+    try {
+      await next();
+      if (ctx.body === undefined || ctx.body === null) {
+        if (ctx.status === 404)
+          throw new Problem(404, 'not_found', `No resource at ${ctx.method} ${ctx.path}.`);
+        if (ctx.status === 405) {
+          throw new Problem(
+            405,
+            'method_not_allowed',
+            `${ctx.method} is not allowed here; use ${ctx.response.get('Allow')}.`,
+          );
+        }
+        if (ctx.status === 501)
+          throw new Problem(501, 'not_implemented', `${ctx.method} is not implemented.`);
+      }
+    } catch (error) {
+      const problem = toProblem(error);
+      if (problem.status >= 500) ctx.state.log.error({ err: error }, 'unhandled error');
+      ctx.status = problem.status;
+      for (const [name, value] of Object.entries(problem.headers)) ctx.set(name, value);
+      ctx.type = PROBLEM_CONTENT_TYPE;
+      ctx.body = problemBody(problem, ctx.state.requestId, ctx.originalUrl);
+    }
+  };
+}
+
+function toProblem(error: unknown): Problem {
+  if (error instanceof Problem) return error;
+  const status = httpStatusOf(error);
+  if (status === 404) return new Problem(404, 'not_found', 'Not found.');
+  if (status === 405) return new Problem(405, 'method_not_allowed', 'Method not allowed.');
+  if (status === 501) return new Problem(501, 'not_implemented', 'Method not implemented.');
+  return new Problem(
+    500,
+    'internal_error',
+    'An unexpected error occurred. Quote the request id when reporting it.',
+  );
+}
+
+function httpStatusOf(error: unknown): number | undefined {
+  if (typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number') {
+    return error.status;
+  }
+  return undefined;
+}

@@ -1,0 +1,27 @@
+import type { Next } from 'koa';
+import type { AppContext } from '../context.ts';
+
+/** One log line per request, written after the response is decided (including error responses). */
+export function requestLog() {
+  return async (ctx: AppContext, next: Next) => {
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const level = ctx.status >= 500 ? 'error' : ctx.status >= 400 ? 'warn' : 'info';
+      ctx.state.log[level](
+        {
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Math.round(ms * 10) / 10,
+          environment: ctx.state.environment,
+          companyId: ctx.state.principal?.companyId,
+          apiKeyId: ctx.state.principal?.apiKeyId,
+        },
+        'request',
+      );
+    }
+  };
+}

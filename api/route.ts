@@ -1,0 +1,43 @@
+import type { z } from 'zod';
+import type { AppContext } from './context.ts';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+  contentType?: string;
+}
+
+/**
+ * One HTTP operation: its contract (schemas used both to validate and to generate OpenAPI) and its handler.
+ * `auth: 'apiKey'` implies the `x-service-env` header and a tenant-scoped entity manager in `ctx.state.em`.
+ */
+export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
+  method: HttpMethod;
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  auth: 'apiKey' | 'none';
+  body?: z.ZodType<B>;
+  query?: z.ZodType<Q>;
+  params?: z.ZodType<P>;
+  /** Largest accepted body in bytes; defaults to the configured JSON limit. */
+  bodyLimitBytes?: number;
+  responses: Record<number, ResponseSpec>;
+  handler: (ctx: AppContext, input: { body: B; query: Q; params: P }) => Promise<void>;
+}
+
+/** Identity helper that keeps the schema → handler input types connected. */
+export function defineRoute<B = undefined, Q = undefined, P = undefined>(
+  spec: RouteSpec<B, Q, P>,
+): RouteSpec {
+  return spec as unknown as RouteSpec;
+}
+
+/** `/v1/auth/api-keys/:id` → `/v1/auth/api-keys/{id}` */
+export function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import {
+  createApiKey,
+  describe,
+  findApiKey,
+  listApiKeys,
+  revokeApiKey,
+  summarize,
+} from '../../../src/auth/api-keys.ts';
+import type { AppContext } from '../../context.ts';
+import { Problem } from '../../problem.ts';
+import { defineRoute, type RouteSpec } from '../../route.ts';
+
+const apiKeySummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string().describe('The start of the key, enough to recognise it; never the whole key.'),
+  createdAt: z.iso.datetime(),
+});
+const apiKeyDetails = apiKeySummary.extend({
+  environment: z.enum(['live', 'test']),
+  lastUsedAt: z.iso.datetime().nullable(),
+  revokedAt: z.iso.datetime().nullable(),
+});
+const idParams = z.object({ id: z.uuid({ message: 'API key ids are UUIDs' }) });
+
+function notFound(id: string): Problem {
+  return new Problem(404, 'api_key_not_found', `No API key ${id} in this environment.`);
+}
+
+export const apiKeyRoutes: RouteSpec[] = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/auth/api-keys',
+    operationId: 'listApiKeys',
+    summary: 'List the active API keys of the environment named by x-service-env.',
+    tags: ['auth'],
+    auth: 'apiKey',
+    responses: {
+      200: {
+        description: 'Active keys, newest first.',
+        schema: z.object({ success: z.literal(true), apiKeys: z.array(apiKeySummary) }),
+      },
+    },
+    handler: async (ctx: AppContext) => {
+      const keys = await listApiKeys(ctx.state.em!);
+      ctx.body = { success: true, apiKeys: keys.map(summarize) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/auth/api-keys',
+    operationId: 'createApiKey',
+    summary: 'Create an API key in the environment named by x-service-env.',
+    description:
+      'The response carries the full key once; only a hash is stored, so it cannot be shown again.',
+    tags: ['auth'],
+    auth: 'apiKey',
+    body: z.object({ name: z.string().trim().min(1).max(100) }).strict(),
+    responses: {
+      201: {
+        description: 'Created.',
+        schema: z.object({ success: z.literal(true), apiKey: apiKeyDetails, key: z.string() }),
+      },
+    },
+    handler: async (ctx: AppContext, { body }: { body: { name: string } }) => {
+      const { apiKey, key } = await createApiKey(ctx.state.em!, ctx.state.scope!, body.name);
+      ctx.state.log.info({ createdApiKeyId: apiKey.id }, 'api key created');
+      ctx.status = 201;
+      ctx.set('Location', `/v1/auth/api-keys/${apiKey.id}`);
+      ctx.body = { success: true, apiKey: describe(apiKey), key };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/auth/api-keys/:id',
+    operationId: 'getApiKey',
+    summary: 'One API key of this environment, including when it was last used or revoked.',
+    tags: ['auth'],
+    auth: 'apiKey',
+    params: idParams,
+    responses: {
+      200: { description: 'The key.', schema: z.object({ success: z.literal(true), apiKey: apiKeyDetails }) },
+    },
+    handler: async (ctx: AppContext, { params }: { params: { id: string } }) => {
+      const key = await findApiKey(ctx.state.em!, params.id);
+      if (!key) throw notFound(params.id);
+      ctx.body = { success: true, apiKey: describe(key) };
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/v1/auth/api-keys/:id',
+    operationId: 'revokeApiKey',
+    summary: 'Revoke an API key of this environment. Requests with it fail with 401 from then on.',
+    description: 'Idempotent: revoking a revoked key answers 200 with the original revocation time.',
+    tags: ['auth'],
+    auth: 'apiKey',
+    params: idParams,
+    responses: {
+      200: {
+        description: 'Revoked.',
+        schema: z.object({ success: z.literal(true), message: z.string(), apiKey: apiKeyDetails }),
+      },
+    },
+    handler: async (ctx: AppContext, { params }: { params: { id: string } }) => {
+      const key = await revokeApiKey(ctx.state.em!, params.id);
+      if (!key) throw notFound(params.id);
+      ctx.state.log.info({ revokedApiKeyId: key.id }, 'api key revoked');
+      ctx.body = { success: true, message: 'API key revoked.', apiKey: describe(key) };
+    },
+  }),
+];

@@ -1,0 +1,71 @@
+// Operator commands: npm run cli -- <command> [options]. Run without arguments for help.
+import { parseArgs } from 'node:util';
+import { createCompanyWithKey } from '../src/accounts/companies.ts';
+import { createApiKey } from '../src/auth/api-keys.ts';
+import { ENVIRONMENTS, type Environment, loadConfig } from '../src/config/config.ts';
+import { Company } from '../src/db/entities/index.ts';
+import { createLogger } from '../src/logging/logger.ts';
+import { openDatabase } from '../src/runtime/database.ts';
+
+const HELP = `Usage: npm run cli -- <command> [options]
+
+Commands:
+  company:create --name <name> [--email <email>] [--env test|live]
+      Creates a company (and a user if --email is given) and prints its first API key.
+  api-key:create --company <companyId> [--env test|live] [--name <name>]
+      Prints a new API key for an existing company.
+  company:list
+      Lists companies.
+
+The database is DATABASE_URL, or the embedded one when it is unset (stop npm start first).`;
+
+function fail(message: string): never {
+  console.error(`${message}\n\n${HELP}`);
+  process.exit(2);
+}
+
+const [command, ...rest] = process.argv.slice(2);
+const { values } = parseArgs({
+  args: rest,
+  options: {
+    name: { type: 'string' },
+    email: { type: 'string' },
+    env: { type: 'string', default: 'test' },
+    company: { type: 'string' },
+  },
+  strict: true,
+});
+if (!command || command === 'help' || command === '--help') {
+  console.log(HELP);
+  process.exit(0);
+}
+const environment = values.env as Environment;
+if (!(ENVIRONMENTS as readonly string[]).includes(environment))
+  fail(`--env must be live or test (got ${values.env}).`);
+
+const config = loadConfig();
+const database = await openDatabase(config, createLogger('warn'));
+try {
+  const em = database.orm.em.fork();
+  if (command === 'company:create') {
+    if (!values.name) fail('company:create needs --name.');
+    const created = await createCompanyWithKey(em, { name: values.name, email: values.email, environment });
+    console.log(`company  ${created.company.id}  ${created.company.name}`);
+    if (created.user) console.log(`user     ${created.user.id}  ${created.user.email}`);
+    console.log(`${environment} API key (shown only now):\n  ${created.apiKey.key}`);
+  } else if (command === 'api-key:create') {
+    if (!values.company) fail('api-key:create needs --company.');
+    const company = await em.findOne(Company, { id: values.company });
+    if (!company) fail(`No company ${values.company}.`);
+    const { key } = await createApiKey(em, { companyId: company.id, environment }, values.name ?? 'CLI key');
+    console.log(`${environment} API key for ${company.name} (shown only now):\n  ${key}`);
+  } else if (command === 'company:list') {
+    for (const company of await em.find(Company, {}, { orderBy: { createdAt: 'asc' } })) {
+      console.log(`${company.id}  ${company.createdAt.toISOString()}  ${company.name}`);
+    }
+  } else {
+    fail(`Unknown command ${command}.`);
+  }
+} finally {
+  await database.close();
+}

@@ -1,0 +1,9 @@
+// Applies committed migrations to DATABASE_URL (or the embedded database when it is unset).
+import { loadConfig } from '../src/config/config.ts';
+import { createLogger } from '../src/logging/logger.ts';
+import { openDatabase } from '../src/runtime/database.ts';
+
+const config = loadConfig();
+const database = await openDatabase(config, createLogger(config.logLevel === 'silent' ? 'silent' : 'info'));
+console.log(`database ${database.location} is up to date`);
+await database.close();

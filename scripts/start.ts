@@ -1,0 +1,3 @@
+import { launch } from '../src/dev/launcher.ts';
+
+await launch();

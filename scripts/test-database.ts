@@ -1,0 +1,26 @@
+import { canConnect } from '../src/db/admin.ts';
+import { type EmbeddedDatabase, startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
+
+const MACHINE_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/**
+ * The PostgreSQL server tests create their databases on: TEST_DATABASE_URL, else DATABASE_URL, else the
+ * machine's server on 127.0.0.1:5432 if it answers, else an embedded one (real binaries from npm).
+ */
+export async function resolveTestDatabaseServer(
+  log: (line: string) => void,
+): Promise<{ adminUrl: string; embedded?: EmbeddedDatabase }> {
+  const configured = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+  if (configured) return { adminUrl: configured };
+  if (await canConnect(MACHINE_POSTGRES)) {
+    log('tests: using PostgreSQL at 127.0.0.1:5432');
+    return { adminUrl: MACHINE_POSTGRES };
+  }
+  log('tests: no PostgreSQL configured or on 127.0.0.1:5432; starting embedded PostgreSQL');
+  const embedded = await startEmbeddedPostgres({
+    dataDir: '.data/test-postgres',
+    port: 54330,
+    database: 'postgres',
+  });
+  return { adminUrl: embedded.url, embedded };
+}

@@ -1,0 +1,102 @@
+import { type EnvSettings, envSchema } from './env.ts';
+
+export const ENVIRONMENTS = ['live', 'test'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
+export interface ChainSettings {
+  rpcUrl: string | undefined;
+  contractAddress: string | undefined;
+  privateKey: string | undefined;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  publicBaseUrl: string;
+  logLevel: EnvSettings['LOG_LEVEL'];
+  database: { url: string | undefined; poolMax: number; embeddedDir: string; embeddedPort: number };
+  limits: { jsonBodyBytes: number; ratePerMinute: number };
+  shutdownGraceMs: number;
+  temporal: {
+    address: string | undefined;
+    namespace: string;
+    taskQueuePrefix: string;
+    apiKey: string | undefined;
+    tls: boolean;
+    tlsCertPath: string | undefined;
+    tlsKeyPath: string | undefined;
+  };
+  chain: Record<Environment, ChainSettings> & { confirmations: number };
+}
+
+export class ConfigError extends Error {
+  readonly variables: string[];
+  constructor(problems: { variable: string; message: string }[]) {
+    super(
+      `Invalid configuration:\n${problems.map((p) => `  ${p.variable}: ${p.message}`).join('\n')}\n` +
+        'See the configuration table in README.md.',
+    );
+    this.name = 'ConfigError';
+    this.variables = problems.map((p) => p.variable);
+  }
+}
+
+/** Reads and validates the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const variable = String(issue.path[0] ?? '(environment)');
+        const got = present[variable];
+        return { variable, message: `${issue.message}${got === undefined ? '' : ` (got "${got}")`}` };
+      }),
+    );
+  }
+  const e = parsed.data;
+  if (Boolean(e.TEMPORAL_TLS_CERT_PATH) !== Boolean(e.TEMPORAL_TLS_KEY_PATH)) {
+    throw new ConfigError([
+      {
+        variable: e.TEMPORAL_TLS_CERT_PATH ? 'TEMPORAL_TLS_KEY_PATH' : 'TEMPORAL_TLS_CERT_PATH',
+        message: 'TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH must be set together (mTLS)',
+      },
+    ]);
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    logLevel: e.LOG_LEVEL,
+    database: {
+      url: e.DATABASE_URL,
+      poolMax: e.DATABASE_POOL_MAX,
+      embeddedDir: e.EMBEDDED_PG_DIR,
+      embeddedPort: e.EMBEDDED_PG_PORT,
+    },
+    limits: { jsonBodyBytes: e.JSON_BODY_LIMIT_BYTES, ratePerMinute: e.RATE_LIMIT_PER_MINUTE },
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    temporal: {
+      address: e.TEMPORAL_ADDRESS,
+      namespace: e.TEMPORAL_NAMESPACE,
+      taskQueuePrefix: e.TEMPORAL_TASK_QUEUE_PREFIX,
+      apiKey: e.TEMPORAL_API_KEY,
+      tls: e.TEMPORAL_TLS || Boolean(e.TEMPORAL_API_KEY) || Boolean(e.TEMPORAL_TLS_CERT_PATH),
+      tlsCertPath: e.TEMPORAL_TLS_CERT_PATH,
+      tlsKeyPath: e.TEMPORAL_TLS_KEY_PATH,
+    },
+    chain: {
+      live: {
+        rpcUrl: e.CHAIN_RPC_URL_LIVE,
+        contractAddress: e.CONTRACT_ADDRESS_LIVE,
+        privateKey: e.CHAIN_PRIVATE_KEY_LIVE,
+      },
+      test: {
+        rpcUrl: e.CHAIN_RPC_URL_TEST,
+        contractAddress: e.CONTRACT_ADDRESS_TEST,
+        privateKey: e.CHAIN_PRIVATE_KEY_TEST,
+      },
+      confirmations: e.CHAIN_CONFIRMATIONS,
+    },
+  };
+}

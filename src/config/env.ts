@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(1).max(65535);
+const optionalUrl = z.url().optional();
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const address = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address')
+  .optional();
+const privateKey = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex private key')
+  .optional();
+
+/**
+ * Every environment variable the service reads, in one place. README's configuration table mirrors it.
+ * Values are strings in the environment; this schema turns them into typed settings.
+ */
+export const envSchema = z.object({
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_BASE_URL: optionalUrl,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection URL')
+    .optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  EMBEDDED_PG_DIR: z.string().min(1).default('.data/postgres'),
+  EMBEDDED_PG_PORT: port.default(54329),
+  JSON_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  TEMPORAL_ADDRESS: z.string().min(1).optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE_PREFIX: z.string().min(1).default('dpp'),
+  TEMPORAL_API_KEY: z.string().min(1).optional(),
+  TEMPORAL_TLS: bool.default(false),
+  TEMPORAL_TLS_CERT_PATH: z.string().min(1).optional(),
+  TEMPORAL_TLS_KEY_PATH: z.string().min(1).optional(),
+  CHAIN_RPC_URL_LIVE: optionalUrl,
+  CHAIN_RPC_URL_TEST: optionalUrl,
+  CONTRACT_ADDRESS_LIVE: address,
+  CONTRACT_ADDRESS_TEST: address,
+  CHAIN_PRIVATE_KEY_LIVE: privateKey,
+  CHAIN_PRIVATE_KEY_TEST: privateKey,
+  CHAIN_CONFIRMATIONS: z.coerce.number().int().min(1).max(64).default(1),
+});
+
+export type EnvSettings = z.infer<typeof envSchema>;

@@ -1,0 +1,15 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/postgresql';
+
+/** A person who acts for a company. Like the company itself, a user spans both environments. */
+export const User = defineEntity({
+  name: 'User',
+  tableName: 'users',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    companyId: p.uuid(),
+    email: p.string().length(320).unique(),
+    passwordHash: p.string().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type User = InferEntity<typeof User>;

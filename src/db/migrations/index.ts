@@ -1,0 +1,7 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261122000000_foundation } from './Migration20261122000000_foundation.ts';
+
+/** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
+export const migrations: MigrationObject[] = [
+  { name: 'Migration20261122000000_foundation', class: Migration20261122000000_foundation },
+];

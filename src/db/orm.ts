@@ -1,0 +1,46 @@
+import { Migrator } from '@mikro-orm/migrations';
+import { MikroORM, type Options } from '@mikro-orm/postgresql';
+import { entities, tenantOwnedEntities } from './entities/index.ts';
+import { migrations } from './migrations/index.ts';
+import { TENANT_FILTER } from './tenant-scope.ts';
+
+export type Orm = MikroORM;
+
+export function ormOptions(databaseUrl: string, poolMax = 10): Options {
+  return {
+    clientUrl: databaseUrl,
+    entities,
+    extensions: [Migrator],
+    pool: { max: poolMax },
+    debug: false,
+    allowGlobalContext: false,
+    filters: {
+      [TENANT_FILTER]: {
+        cond: (args: Record<string, unknown>) => ({
+          companyId: args.companyId,
+          environment: args.environment,
+        }),
+        entity: tenantOwnedEntities,
+        default: true,
+        args: true,
+      },
+    },
+    migrations: {
+      migrationsList: migrations,
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      silent: true,
+    },
+  };
+}
+
+export async function openOrm(databaseUrl: string, poolMax?: number): Promise<Orm> {
+  return MikroORM.init(ormOptions(databaseUrl, poolMax));
+}
+
+/** Applies committed migrations that have not run yet; returns their names. */
+export async function migrate(orm: Orm): Promise<string[]> {
+  const applied = await orm.migrator.up();
+  return applied.map((m) => m.name);
+}

@@ -1,0 +1,26 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Environment } from '../config/config.ts';
+
+/** Who is acting and in which environment. Derived from the credential and the x-service-env header. */
+export interface TenantScope {
+  readonly companyId: string;
+  readonly environment: Environment;
+}
+
+export const TENANT_FILTER = 'tenant';
+
+/**
+ * An entity manager fork whose `tenant` filter is bound to one scope. The filter is on by default and
+ * requires arguments, so a query on a tenant-owned entity through an unscoped manager throws instead of
+ * reading across tenants; code that really must cross tenants disables it by name.
+ */
+export function scopedEntityManager(em: EntityManager, scope: TenantScope): EntityManager {
+  const fork = em.fork();
+  fork.setFilterParams(TENANT_FILTER, { companyId: scope.companyId, environment: scope.environment });
+  return fork;
+}
+
+/** The columns every tenant-owned row carries, filled from the scope. */
+export function ownedBy(scope: TenantScope): { companyId: string; environment: Environment } {
+  return { companyId: scope.companyId, environment: scope.environment };
+}

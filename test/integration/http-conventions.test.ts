@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
+
+function assertProblem(
+  res: { status: number; headers: Headers; body: Record<string, unknown> },
+  status: number,
+  code: string,
+) {
+  assert.equal(res.status, status);
+  assert.equal(res.headers.get('content-type'), 'application/problem+json');
+  assert.equal(res.body.status, status);
+  assert.equal(res.body.code, code);
+  assert.equal(res.body.success, false);
+  assert.equal(typeof res.body.title, 'string');
+  assert.equal(typeof res.body.detail, 'string');
+  assert.equal(res.body.requestId, res.headers.get('x-request-id'));
+  assert.ok(!JSON.stringify(res.body).includes('    at '), 'no stack trace');
+}
+
+describe('HTTP conventions', () => {
+  let api: TestApi;
+  let tenant: TestTenant;
+
+  before(async () => {
+    api = await startTestApi({ JSON_BODY_LIMIT_BYTES: '2048', RATE_LIMIT_PER_MINUTE: '600' });
+    tenant = await api.createTenant();
+  });
+  after(() => api.close());
+
+  test('every response carries a request id; a well-formed client id is echoed', async () => {
+    const generated = await api.call('GET', '/healthz');
+    assert.match(generated.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+    const echoed = await api.call('GET', '/healthz', { headers: { 'x-request-id': 'erp-batch-42.7' } });
+    assert.equal(echoed.headers.get('x-request-id'), 'erp-batch-42.7');
+    const hostile = await api.call('GET', '/healthz', { headers: { 'x-request-id': 'a b<script>' } });
+    assert.notEqual(hostile.headers.get('x-request-id'), 'a b<script>');
+  });
+
+  test('health and readiness', async () => {
+    const health = await api.call('GET', '/healthz', { env: null });
+    assert.deepEqual(health.body, { status: 'ok' });
+    const ready = await api.call('GET', '/readyz', { env: null });
+    assert.equal(ready.status, 200);
+    assert.deepEqual(ready.body, { status: 'ready', checks: { database: 'ok' } });
+  });
+
+  test('x-service-env is required on /v1 and must be live or test', async () => {
+    assertProblem(
+      await api.call('GET', '/v1/auth/api-keys', { env: null, key: tenant.testKey }),
+      400,
+      'missing_environment',
+    );
+    assertProblem(
+      await api.call('GET', '/v1/auth/api-keys', { env: 'prod', key: tenant.testKey }),
+      400,
+      'invalid_environment',
+    );
+  });
+
+  test('unknown route → 404 problem; wrong method → 405 problem with Allow', async () => {
+    assertProblem(await api.call('GET', '/v1/nothing-here', { key: tenant.testKey }), 404, 'not_found');
+    assertProblem(await api.call('GET', '/nope', { env: null }), 404, 'not_found');
+    const put = await api.call('PUT', '/v1/auth/api-keys', { key: tenant.testKey, body: {} });
+    assertProblem(put, 405, 'method_not_allowed');
+    assert.match(put.headers.get('allow') ?? '', /GET/);
+  });
+
+  test('malformed JSON → 400, wrong content type → 415, oversize body → 413', async () => {
+    assertProblem(
+      await api.call('POST', '/v1/auth/api-keys', { key: tenant.testKey, rawBody: '{"name": ' }),
+      400,
+      'malformed_json',
+    );
+    assertProblem(
+      await api.call('POST', '/v1/auth/api-keys', {
+        key: tenant.testKey,
+        rawBody: 'name=x',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+      415,
+      'unsupported_media_type',
+    );
+    const big = await api.call('POST', '/v1/auth/api-keys', {
+      key: tenant.testKey,
+      body: { name: 'x'.repeat(5000) },
+    });
+    assertProblem(big, 413, 'payload_too_large');
+  });
+
+  test('validation errors name every bad field', async () => {
+    const res = await api.call('POST', '/v1/auth/api-keys', {
+      key: tenant.testKey,
+      body: { name: '', extra: 1 },
+    });
+    assertProblem(res, 400, 'validation_failed');
+    const paths = (res.body.errors as { path: string }[]).map((e) => e.path).sort();
+    assert.deepEqual(paths, ['body', 'body.name']);
+    const missing = await api.call('POST', '/v1/auth/api-keys', { key: tenant.testKey });
+    assertProblem(missing, 400, 'validation_failed');
+    const badId = await api.call('GET', '/v1/auth/api-keys/not-a-uuid', { key: tenant.testKey });
+    assertProblem(badId, 400, 'validation_failed');
+    assert.equal((badId.body.errors as { path: string }[])[0]?.path, 'path.id');
+  });
+
+  test('OpenAPI 3.1 is generated from the validating schemas, and /docs works offline', async () => {
+    const doc = await api.call('GET', '/openapi.json', { env: null });
+    assert.equal(doc.status, 200);
+    assert.equal(doc.body.openapi, '3.1.0');
+    const create = doc.body.paths['/v1/auth/api-keys'].post;
+    assert.equal(create.requestBody.content['application/json'].schema.properties.name.maxLength, 100);
+    assert.ok(doc.body.paths['/v1/auth/api-keys/{id}'].delete);
+    assert.ok(
+      create.parameters.some(
+        (p: { $ref?: string }) => p.$ref === '#/components/parameters/ServiceEnvironment',
+      ),
+    );
+    const page = await api.call('GET', '/docs', { env: null });
+    assert.equal(page.status, 200);
+    assert.ok(!/https?:\/\//.test(page.text), 'the docs page loads nothing from the network');
+    const bundle = await api.call('GET', '/docs/assets/swagger-ui-bundle.js', { env: null });
+    assert.equal(bundle.status, 200);
+    assert.ok(bundle.text.length > 100_000);
+  });
+});
+
+describe('rate limiting', () => {
+  let api: TestApi;
+  let tenant: TestTenant;
+  before(async () => {
+    api = await startTestApi({ RATE_LIMIT_PER_MINUTE: '3' });
+    tenant = await api.createTenant();
+  });
+  after(() => api.close());
+
+  test('a credential over its per-minute budget gets 429 with Retry-After', async () => {
+    for (let i = 0; i < 3; i++)
+      assert.equal((await api.call('GET', '/v1/auth/api-keys', { key: tenant.testKey })).status, 200);
+    const limited = await api.call('GET', '/v1/auth/api-keys', { key: tenant.testKey });
+    assertProblem(limited, 429, 'rate_limited');
+    assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+    const other = await api.call('GET', '/v1/auth/api-keys', { key: tenant.liveKey, env: 'live' });
+    assert.equal(other.status, 200, 'another credential has its own budget');
+  });
+});

@@ -1,0 +1,32 @@
+import { randomBytes } from 'node:crypto';
+import { adminQuery, withDatabase } from '../../src/db/admin.ts';
+import { migrate, type Orm, openOrm } from '../../src/db/orm.ts';
+
+export interface TestDatabase {
+  url: string;
+  orm: Orm;
+  drop(): Promise<void>;
+}
+
+function adminUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set: run tests through `npm test` (scripts/test.ts).');
+  return url;
+}
+
+/** A fresh, migrated database for one test file; dropped afterwards. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `dpp_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  await adminQuery(adminUrl(), `create database ${name}`);
+  const url = withDatabase(adminUrl(), name);
+  const orm = await openOrm(url, 5);
+  await migrate(orm);
+  return {
+    url,
+    orm,
+    drop: async () => {
+      await orm.close(true);
+      await adminQuery(adminUrl(), `drop database if exists ${name} with (force)`);
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config/config.ts';
+
+test('defaults give a runnable local configuration', () => {
+  const config = loadConfig({});
+  assert.equal(config.port, 3000);
+  assert.equal(config.database.url, undefined);
+  assert.equal(config.publicBaseUrl, 'http://localhost:3000');
+  assert.equal(config.temporal.namespace, 'default');
+});
+
+test('bad values fail with a message naming each variable', () => {
+  assert.throws(
+    () => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', CONTRACT_ADDRESS_LIVE: '0x12' }),
+    (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      assert.deepEqual([...error.variables].sort(), ['CONTRACT_ADDRESS_LIVE', 'DATABASE_URL', 'PORT']);
+      assert.match(error.message, /PORT: .*\(got "eighty"\)/);
+      return true;
+    },
+  );
+});
+
+test('mTLS settings must come in pairs; an API key implies TLS', () => {
+  assert.throws(() => loadConfig({ TEMPORAL_TLS_CERT_PATH: '/c.pem' }), /TEMPORAL_TLS_KEY_PATH/);
+  assert.equal(loadConfig({ TEMPORAL_API_KEY: 'k' }).temporal.tls, true);
+});
+
+test('empty variables count as unset', () => {
+  assert.equal(loadConfig({ PORT: '', DATABASE_URL: '' }).port, 3000);
+});

@@ -1,0 +1,22 @@
+/** Public API of the SUN (Secure Unique NFC) verification module. AES mode only. */
+export { aesCmac, truncateMac } from './aes-cmac.ts';
+export { type ChipUidResult, chipUidFromBytes, normalizeChipUid } from './chip-uid.ts';
+export { type ChipType, FACTORY_DEFAULT_KEY, NTAG_424_DNA, SDM_READ_CTR_MAX } from './constants.ts';
+export { type GeneratedSun, type GenerateSunInput, generateSun } from './generate-sun.ts';
+export {
+  type MacInputStart,
+  type ParsedSunMessage,
+  parseSunMessage,
+  SUN_PARAM_NAMES,
+  type SunParseResult,
+} from './sun-url.ts';
+export {
+  type SunFailure,
+  type SunFailureReason,
+  type SunKeys,
+  type SunResult,
+  type SunSuccess,
+  type VerifySunInput,
+  verifySun,
+  verifySunMessage,
+} from './verify-sun.ts';

@@ -1,0 +1,142 @@
+/**
+ * Parser for the `nfcData` a mint/verify call receives: a whole SUN URL or just its query string.
+ * See README.md for the accepted forms. Never throws.
+ */
+import { SDM_MAC_BYTES } from './constants.ts';
+import { parseBytes, toHex } from './hex.ts';
+import { PICC_DATA_BYTES } from './picc-data.ts';
+
+/** Query parameter names per role, matched case-insensitively. */
+export const SUN_PARAM_NAMES = {
+  piccData: ['picc_data', 'e'],
+  encFileData: ['enc'],
+  cmac: ['cmac', 'c'],
+} as const;
+
+type Role = keyof typeof SUN_PARAM_NAMES;
+
+/**
+ * Where the chip's MAC input (SDMMACInputOffset) starts:
+ * - `auto` (default, AN12196 layout): at the `enc` value when present, otherwise empty input
+ *   (SDMMACInputOffset == SDMMACOffset);
+ * - `picc_data`: at the PICCData value (tags personalised with SDMMACInputOffset == PICCDataOffset).
+ */
+export type MacInputStart = 'auto' | 'picc_data';
+
+export type ParsedSunMessage = {
+  ok: true;
+  /** Uppercase hex, 32 digits. */
+  piccData: string;
+  /** Uppercase hex, multiple of 32 digits. */
+  encFileData?: string;
+  /** Uppercase hex, 16 digits. */
+  cmac: string;
+  /** The exact ASCII text the chip MACed ('' when nothing was MACed). */
+  macInput: string;
+};
+
+export type SunParseResult = ParsedSunMessage | { ok: false; reason: 'malformed'; message: string };
+
+type Param = { role: Role; name: string; valueStart: number; value: string };
+
+const SCHEME_RE = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+function malformed(message: string): SunParseResult {
+  return { ok: false, reason: 'malformed', message };
+}
+
+function extractQuery(nfcData: string): { ok: true; query: string } | { ok: false; message: string } {
+  const trimmed = nfcData.trim();
+  if (trimmed === '') return { ok: false, message: 'nfcData is empty' };
+  const withoutFragment = trimmed.split('#', 1)[0] ?? '';
+  const questionMark = withoutFragment.indexOf('?');
+  if (questionMark >= 0) return { ok: true, query: withoutFragment.slice(questionMark + 1) };
+  if (SCHEME_RE.test(withoutFragment)) {
+    return { ok: false, message: 'nfcData is a URL without a query string (no SUN parameters)' };
+  }
+  return { ok: true, query: withoutFragment };
+}
+
+function roleOf(name: string): Role | undefined {
+  const lower = name.toLowerCase();
+  for (const role of Object.keys(SUN_PARAM_NAMES) as Role[]) {
+    if ((SUN_PARAM_NAMES[role] as readonly string[]).includes(lower)) return role;
+  }
+  return undefined;
+}
+
+/** Parse a SUN URL or query string into its parts and the chip's MAC input. */
+export function parseSunMessage(
+  nfcData: unknown,
+  options: { macInputStart?: MacInputStart } = {},
+): SunParseResult {
+  if (typeof nfcData !== 'string') return malformed('nfcData must be a string');
+  const extracted = extractQuery(nfcData);
+  if (!extracted.ok) return malformed(extracted.message);
+  const { query } = extracted;
+
+  const found: Partial<Record<Role, Param>> = {};
+  let offset = 0;
+  for (const segment of query.split('&')) {
+    const eq = segment.indexOf('=');
+    const name = eq >= 0 ? segment.slice(0, eq) : segment;
+    const role = roleOf(name);
+    if (role !== undefined) {
+      const previous = found[role];
+      if (previous !== undefined) {
+        return malformed(`nfcData has more than one ${role} parameter ("${previous.name}" and "${name}")`);
+      }
+      const valueStart = eq >= 0 ? offset + eq + 1 : offset + segment.length;
+      found[role] = { role, name, valueStart, value: eq >= 0 ? segment.slice(eq + 1) : '' };
+    }
+    offset += segment.length + 1;
+  }
+
+  const { piccData, encFileData, cmac } = found;
+  if (piccData === undefined) return malformed('nfcData has no picc_data (or e) parameter');
+  if (cmac === undefined) return malformed('nfcData has no cmac (or c) parameter');
+
+  const picc = parseBytes(piccData.name, piccData.value, { expectedBytes: PICC_DATA_BYTES });
+  if (!picc.ok) return malformed(picc.message);
+  const mac = parseBytes(cmac.name, cmac.value, { expectedBytes: SDM_MAC_BYTES });
+  if (!mac.ok) return malformed(mac.message);
+  let enc: Buffer | undefined;
+  if (encFileData !== undefined) {
+    const parsed = parseBytes(encFileData.name, encFileData.value, { blockMultiple: 16 });
+    if (!parsed.ok) return malformed(parsed.message);
+    enc = parsed.bytes;
+  }
+
+  const start = options.macInputStart === 'picc_data' ? piccData : encFileData;
+  let macInput = '';
+  if (start !== undefined) {
+    if (start.valueStart > cmac.valueStart) {
+      return malformed(
+        `the ${cmac.name} parameter must come after ${start.name} (the chip MACs up to the CMAC)`,
+      );
+    }
+    const end = cmac.valueStart;
+    if (
+      encFileData !== undefined &&
+      (encFileData.valueStart < start.valueStart || encFileData.valueStart > end)
+    ) {
+      return malformed(`the ${encFileData.name} value must lie between ${start.name} and ${cmac.name}`);
+    }
+    macInput = query.slice(start.valueStart, end);
+    // The chip mirrors hex in uppercase; restore that if the URL was lower-cased on the way.
+    for (const p of [piccData, encFileData]) {
+      if (p === undefined || p.valueStart < start.valueStart || p.valueStart > end) continue;
+      const at = p.valueStart - start.valueStart;
+      macInput = macInput.slice(0, at) + p.value.toUpperCase() + macInput.slice(at + p.value.length);
+    }
+  }
+
+  const result: ParsedSunMessage = {
+    ok: true,
+    piccData: toHex(picc.bytes),
+    cmac: toHex(mac.bytes),
+    macInput,
+  };
+  if (enc !== undefined) result.encFileData = toHex(enc);
+  return result;
+}

@@ -1,0 +1,152 @@
+/**
+ * SUN verification (AES mode, AN12196). Pure: no I/O, no counter persistence. The caller must
+ * store the returned counter per UID and reject taps whose counter is not strictly greater
+ * (replay protection is not possible here).
+ *
+ * Bad tap data never throws: it yields `{ ok: false, reason, message }`. Only caller mistakes
+ * (keys that are not 16 bytes, an invalid `expectedUid`) throw a TypeError.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { aesCmac, truncateMac } from './aes-cmac.ts';
+import { chipUidFromBytes, normalizeChipUid } from './chip-uid.ts';
+import { type ChipType, NTAG_424_DNA, SDM_MAC_BYTES } from './constants.ts';
+import { parseBytes, toHex } from './hex.ts';
+import { decryptPiccData, PICC_DATA_BYTES } from './picc-data.ts';
+import { decryptFileData, sessionMacKey } from './session-keys.ts';
+import { type MacInputStart, parseSunMessage } from './sun-url.ts';
+
+export type SunKeys = {
+  /** K_SDMMetaRead: decrypts PICCData. */
+  metaReadKey: Uint8Array;
+  /** K_SDMFileRead: derives the MAC and ENC session keys. */
+  fileReadKey: Uint8Array;
+};
+
+export type VerifySunInput = {
+  /** Encrypted PICCData, 16 bytes (32 hex digits, any case). */
+  piccData: string | Uint8Array;
+  /** Truncated SDMMAC, 8 bytes (16 hex digits, any case). */
+  cmac: string | Uint8Array;
+  /** SDMENCFileData, a non-empty multiple of 16 bytes. */
+  encFileData?: string | Uint8Array;
+  /**
+   * Exact bytes the chip MACed (DynamicFileData[SDMMACInputOffset .. SDMMACOffset-1]); strings are
+   * taken as their UTF-8/ASCII bytes. Empty/absent when SDMMACInputOffset == SDMMACOffset.
+   * Use `parseSunMessage` to derive it from a URL.
+   */
+  macInput?: string | Uint8Array;
+  keys: SunKeys;
+  /** If set, a genuine tap from another chip is reported as `uid_mismatch`. Any accepted UID form. */
+  expectedUid?: string;
+};
+
+export type SunFailureReason = 'malformed' | 'bad_tag' | 'uid_mismatch' | 'bad_cmac';
+
+export type SunSuccess = {
+  ok: true;
+  /** Canonical chip UID: 14 uppercase hex digits. */
+  uid: string;
+  /** SDMReadCtr as an integer (0..16777215). */
+  counter: number;
+  /** Decrypted SDMENCFileData, present only when `encFileData` was given. */
+  fileData?: Buffer;
+  chipType: ChipType;
+};
+
+export type SunFailure = { ok: false; reason: SunFailureReason; message: string };
+
+export type SunResult = SunSuccess | SunFailure;
+
+function fail(reason: SunFailureReason, message: string): SunFailure {
+  return { ok: false, reason, message };
+}
+
+function assertKey(name: string, key: unknown): asserts key is Uint8Array {
+  if (!(key instanceof Uint8Array) || key.length !== 16) {
+    throw new TypeError(`keys.${name} must be a 16-byte AES-128 key`);
+  }
+}
+
+function macInputBytes(macInput: string | Uint8Array | undefined): Buffer | null {
+  if (macInput === undefined) return Buffer.alloc(0);
+  if (typeof macInput === 'string') return Buffer.from(macInput, 'utf8');
+  if (macInput instanceof Uint8Array) return Buffer.from(macInput);
+  return null;
+}
+
+/** Verify one SUN message (PICCData encrypted, CMAC, optional SDMENCFileData). */
+export function verifySun(input: VerifySunInput): SunResult {
+  assertKey('metaReadKey', input.keys?.metaReadKey);
+  assertKey('fileReadKey', input.keys?.fileReadKey);
+  let expectedUid: string | undefined;
+  if (input.expectedUid !== undefined) {
+    const normalized = normalizeChipUid(input.expectedUid);
+    if (!normalized.ok) throw new TypeError(`expectedUid: ${normalized.message}`);
+    expectedUid = normalized.uid;
+  }
+
+  const picc = parseBytes('piccData', input.piccData, { expectedBytes: PICC_DATA_BYTES });
+  if (!picc.ok) return fail('malformed', picc.message);
+  const cmac = parseBytes('cmac', input.cmac, { expectedBytes: SDM_MAC_BYTES });
+  if (!cmac.ok) return fail('malformed', cmac.message);
+  let encFileData: Buffer | undefined;
+  if (input.encFileData !== undefined) {
+    const enc = parseBytes('encFileData', input.encFileData, { blockMultiple: 16 });
+    if (!enc.ok) return fail('malformed', enc.message);
+    encFileData = enc.bytes;
+  }
+  const macInput = macInputBytes(input.macInput);
+  if (macInput === null) return fail('malformed', 'macInput must be a string or a byte array');
+  if (encFileData !== undefined) {
+    // SDMENCFileData must lie inside the MACed range (AN12196: SDMMACInputOffset == ENC offset);
+    // otherwise the decrypted file data would be unauthenticated.
+    const mirrored = toHex(encFileData);
+    if (!macInput.toString('latin1').toUpperCase().includes(mirrored)) {
+      return fail('malformed', 'encFileData is not covered by macInput, so it cannot be authenticated');
+    }
+  }
+
+  const decoded = decryptPiccData(input.keys.metaReadKey, picc.bytes);
+  if (!decoded.ok) return fail('bad_tag', decoded.message);
+  const { uid, counterBytes, counter } = decoded.picc;
+
+  const sesMacKey = sessionMacKey(input.keys.fileReadKey, uid, counterBytes);
+  const expectedMac = truncateMac(aesCmac(sesMacKey, macInput));
+  if (!timingSafeEqual(expectedMac, cmac.bytes)) {
+    return fail(
+      'bad_cmac',
+      'SUN CMAC does not match (tampered URL, wrong SDM file-read key or wrong MAC input)',
+    );
+  }
+
+  const uidHex = chipUidFromBytes(uid);
+  if (expectedUid !== undefined && uidHex !== expectedUid) {
+    return fail('uid_mismatch', `tap is from chip ${uidHex}, expected ${expectedUid}`);
+  }
+
+  const result: SunSuccess = { ok: true, uid: uidHex, counter, chipType: NTAG_424_DNA };
+  if (encFileData !== undefined) {
+    result.fileData = decryptFileData(input.keys.fileReadKey, uid, counterBytes, encFileData);
+  }
+  return result;
+}
+
+/**
+ * Parse `nfcData` (whole URL or query string, see README) and verify it in one step.
+ * Parse failures are reported as `malformed`.
+ */
+export function verifySunMessage(
+  nfcData: string,
+  options: { keys: SunKeys; expectedUid?: string; macInputStart?: MacInputStart },
+): SunResult {
+  const parsed = parseSunMessage(nfcData, { macInputStart: options.macInputStart ?? 'auto' });
+  if (!parsed.ok) return fail('malformed', parsed.message);
+  return verifySun({
+    piccData: parsed.piccData,
+    cmac: parsed.cmac,
+    encFileData: parsed.encFileData,
+    macInput: parsed.macInput,
+    keys: options.keys,
+    expectedUid: options.expectedUid,
+  });
+}

@@ -1,0 +1,14 @@
+import type { Environment } from '../config/config.ts';
+
+/**
+ * Workflow ids are business ids an operator can type into the Temporal UI. Starting a workflow with an id
+ * that is already running joins it instead of starting a second one (see the start helpers).
+ */
+export const workflowIds = {
+  mint: (environment: Environment, chipUid: string) => `mint:${environment}:${chipUid}`,
+  resale: (environment: Environment, tokenId: string) => `resale:${environment}:${tokenId}`,
+  recycle: (environment: Environment, tokenId: string) => `recycle:${environment}:${tokenId}`,
+  anchorEvent: (environment: Environment, eventId: number | string) =>
+    `anchor-event:${environment}:${eventId}`,
+  webhook: (eventId: string, endpointId: string) => `webhook:${eventId}:${endpointId}`,
+};

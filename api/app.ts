@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import Koa from 'koa';
 import type { Config } from '../src/config/config.ts';
+import { SecretBox } from '../src/crypto/secret-box.ts';
 import type { Logger } from '../src/logging/logger.ts';
 import type { AppContext, AppState } from './context.ts';
 import { problemHandler } from './middleware/problem-handler.ts';
@@ -19,6 +20,7 @@ export interface AppDeps {
   logger: Logger;
   /** Extra readiness checks beside the database (Temporal, chain…). */
   readiness?: Record<string, ReadinessCheck>;
+  secretBox?: SecretBox;
 }
 
 export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
@@ -30,7 +32,8 @@ export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
     },
     ...deps.readiness,
   };
-  const routes = allRoutes(readiness);
+  const secretBox = deps.secretBox ?? new SecretBox(deps.config.secrets.dataEncryptionKey);
+  const routes = allRoutes({ config: deps.config, secretBox, readiness });
   let openApi: Record<string, unknown> | undefined;
   const router = buildRouter(routes, {
     orm: deps.orm,

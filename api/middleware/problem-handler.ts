@@ -1,4 +1,5 @@
 import type { Next } from 'koa';
+import { DomainError } from '../../src/errors.ts';
 import type { AppContext } from '../context.ts';
 import { PROBLEM_CONTENT_TYPE, Problem, problemBody } from '../problem.ts';
 
@@ -34,8 +35,17 @@ export function problemHandler() {
   };
 }
 
+const DOMAIN_STATUS: Record<DomainError['kind'], number> = {
+  invalid: 400,
+  not_found: 404,
+  conflict: 409,
+  rejected: 422,
+  unavailable: 503,
+};
+
 function toProblem(error: unknown): Problem {
   if (error instanceof Problem) return error;
+  if (error instanceof DomainError) return new Problem(DOMAIN_STATUS[error.kind], error.code, error.message);
   const status = httpStatusOf(error);
   if (status === 404) return new Problem(404, 'not_found', 'Not found.');
   if (status === 405) return new Problem(405, 'method_not_allowed', 'Method not allowed.');

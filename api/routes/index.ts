@@ -1,8 +1,20 @@
 import type { RouteSpec } from '../route.ts';
 import { apiKeyRoutes } from './auth/api-keys.ts';
-import { healthRoutes, type ReadinessCheck } from './health.ts';
+import type { RouteDeps } from './deps.ts';
+import { chipKeyRoutes } from './dpp/chip-keys.ts';
+import { enrollRoute } from './dpp/enroll.ts';
+import { inventoryRoute } from './dpp/inventory.ts';
+import { verifyChipRoute } from './dpp/verify-chip.ts';
+import { healthRoutes } from './health.ts';
 
 /** Every documented operation of the API, in the order the OpenAPI document lists them. */
-export function allRoutes(readiness: Record<string, ReadinessCheck>): RouteSpec[] {
-  return [...healthRoutes(readiness), ...apiKeyRoutes];
+export function allRoutes(deps: RouteDeps): RouteSpec[] {
+  return [
+    ...healthRoutes(deps.readiness),
+    ...apiKeyRoutes,
+    enrollRoute,
+    verifyChipRoute(deps),
+    inventoryRoute,
+    ...chipKeyRoutes(deps),
+  ];
 }

@@ -27,6 +27,14 @@ export interface Config {
     tlsKeyPath: string | undefined;
   };
   chain: Record<Environment, ChainSettings> & { confirmations: number };
+  mint: { deposit: string; waitMs: number };
+  secrets: {
+    /** Encrypts secrets at rest (chip keys). Unset: a fixed development key, refused in production use. */
+    dataEncryptionKey: Buffer | undefined;
+    /** Derives custodial wallets (companies, invisible user wallets). */
+    custodyMasterSecret: string | undefined;
+  };
+  ipfs: { apiUrl: string | undefined; storeDir: string };
 }
 
 export class ConfigError extends Error {
@@ -98,5 +106,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
       confirmations: e.CHAIN_CONFIRMATIONS,
     },
+    mint: { deposit: e.MINT_DEPOSIT, waitMs: e.MINT_WAIT_MS },
+    secrets: {
+      dataEncryptionKey: e.DATA_ENCRYPTION_KEY ? Buffer.from(e.DATA_ENCRYPTION_KEY, 'hex') : undefined,
+      custodyMasterSecret: e.CUSTODY_MASTER_SECRET,
+    },
+    ipfs: { apiUrl: e.IPFS_API_URL, storeDir: e.IPFS_STORE_DIR },
   };
 }

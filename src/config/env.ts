@@ -47,6 +47,18 @@ export const envSchema = z.object({
   CHAIN_PRIVATE_KEY_LIVE: privateKey,
   CHAIN_PRIVATE_KEY_TEST: privateKey,
   CHAIN_CONFIRMATIONS: z.coerce.number().int().min(1).max(64).default(1),
+  MINT_DEPOSIT: z
+    .string()
+    .regex(/^\d+(\.\d{1,18})?$/, 'must be a decimal amount of the chain currency, e.g. 0.001')
+    .default('0.001'),
+  MINT_WAIT_MS: z.coerce.number().int().min(0).max(120_000).default(20_000),
+  DATA_ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 32 bytes as 64 hex digits')
+    .optional(),
+  CUSTODY_MASTER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  IPFS_API_URL: optionalUrl,
+  IPFS_STORE_DIR: z.string().min(1).default('.data/ipfs'),
 });
 
 export type EnvSettings = z.infer<typeof envSchema>;

@@ -1,11 +1,35 @@
 import { ApiKey } from './api-key.ts';
+import { Chip } from './chip.ts';
+import { ChipKeys } from './chip-keys.ts';
 import { Company } from './company.ts';
+import { OutboxEvent } from './outbox-event.ts';
+import { Passport } from './passport.ts';
+import { SupplyChainEvent } from './supply-chain-event.ts';
+import { UsageRecord } from './usage-record.ts';
 import { User } from './user.ts';
 
-export { ApiKey, Company, User };
+export { ApiKey, Chip, ChipKeys, Company, OutboxEvent, Passport, SupplyChainEvent, UsageRecord, User };
 
 /** Every entity the ORM knows. */
-export const entities = [Company, User, ApiKey];
+export const entities = [
+  Company,
+  User,
+  ApiKey,
+  Chip,
+  ChipKeys,
+  Passport,
+  SupplyChainEvent,
+  OutboxEvent,
+  UsageRecord,
+];
 
 /** Entities owned by a tenant in one environment; the `tenant` filter applies to each of them. */
-export const tenantOwnedEntities = [ApiKey];
+export const tenantOwnedEntities = [
+  ApiKey,
+  Chip,
+  ChipKeys,
+  Passport,
+  SupplyChainEvent,
+  OutboxEvent,
+  UsageRecord,
+];

@@ -1,0 +1,10 @@
+import type { Config } from '../../src/config/config.ts';
+import type { SecretBox } from '../../src/crypto/secret-box.ts';
+import type { ReadinessCheck } from './health.ts';
+
+/** What route handlers may use beside the request's scoped entity manager. */
+export interface RouteDeps {
+  config: Config;
+  secretBox: SecretBox;
+  readiness: Record<string, ReadinessCheck>;
+}

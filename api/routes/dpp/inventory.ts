@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { listInventory } from '../../../src/chips/inventory.ts';
+import type { AppContext } from '../../context.ts';
+import { defineRoute } from '../../route.ts';
+
+const inventoryQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  after: z.coerce.number().int().min(0).optional().describe('The nextCursor of the previous page.'),
+});
+
+export const inventoryRoute = defineRoute({
+  method: 'get',
+  path: '/v1/dpp/inventory',
+  operationId: 'listInventory',
+  summary: 'All chips and passports of the company in this environment, in enrollment order.',
+  description: 'tokenId is null for chips not minted yet. Paged: up to `limit` items, then `nextCursor`.',
+  tags: ['dpp'],
+  auth: 'apiKey',
+  query: inventoryQuery,
+  responses: {
+    200: {
+      description: 'A page of inventory.',
+      schema: z.object({
+        success: z.literal(true),
+        inventory: z.array(
+          z.object({
+            tokenId: z.string().nullable(),
+            chipUid: z.string(),
+            productId: z.string().nullable(),
+            material: z.string().nullable(),
+            status: z.string(),
+          }),
+        ),
+        nextCursor: z.string().nullable(),
+      }),
+    },
+  },
+  handler: async (ctx: AppContext, { query }) => {
+    const page = await listInventory(ctx.state.em!, query);
+    ctx.body = { success: true, inventory: page.items, nextCursor: page.nextCursor };
+  },
+});

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { verifyTap } from '../../../src/chips/verify-tap.ts';
+import type { AppContext } from '../../context.ts';
+import { defineRoute } from '../../route.ts';
+import type { RouteDeps } from '../deps.ts';
+import { chipUidField, hexField } from './schemas.ts';
+
+const verifyChipBody = z
+  .object({
+    chipUid: chipUidField,
+    piccData: hexField(16, 'piccData'),
+    cmac: hexField(8, 'cmac'),
+    enc: z
+      .string()
+      .trim()
+      .regex(/^([0-9a-fA-F]{32})+$/, 'enc must be a multiple of 16 bytes as hex digits')
+      .optional()
+      .describe(
+        'SDMENCFileData, when the chip mirrors encrypted file data (MAC input is then "<enc>&cmac=").',
+      ),
+  })
+  .strict();
+
+export function verifyChipRoute(deps: RouteDeps) {
+  return defineRoute({
+    method: 'post',
+    path: '/v1/dpp/verify-chip',
+    operationId: 'verifyChip',
+    summary: 'Validate a chip SUN signature (NTAG 424 DNA, AES mode).',
+    description:
+      'Answers 200 with authentic true/false. A genuine tap accepts its read counter: replaying the same ' +
+      'signature (or an older one) answers authentic false with reason replayed. Malformed hex → 400; a chip ' +
+      'not enrolled in this environment → 404.',
+    tags: ['dpp'],
+    auth: 'apiKey',
+    body: verifyChipBody,
+    responses: {
+      200: {
+        description: 'The verdict.',
+        schema: z.object({
+          success: z.literal(true),
+          authentic: z.boolean(),
+          counter: z.number().int().nullable(),
+          chipType: z.string(),
+          reason: z.enum(['bad_cmac', 'bad_tag', 'uid_mismatch', 'replayed']).optional(),
+          message: z.string().optional(),
+        }),
+      },
+    },
+    handler: async (ctx: AppContext, { body }) => {
+      const sun = body.enc
+        ? { piccData: body.piccData, cmac: body.cmac, encFileData: body.enc, macInput: `${body.enc}&cmac=` }
+        : { piccData: body.piccData, cmac: body.cmac };
+      const verdict = await verifyTap(ctx.state.em!, deps.secretBox, ctx.state.scope!, {
+        chipUid: body.chipUid,
+        sun,
+      });
+      ctx.body = verdict.authentic
+        ? { success: true, authentic: true, counter: verdict.counter, chipType: verdict.chipType }
+        : {
+            success: true,
+            authentic: false,
+            counter: verdict.counter,
+            chipType: verdict.chipType,
+            reason: verdict.reason,
+            message: verdict.message,
+          };
+    },
+  });
+}

@@ -1,0 +1,58 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SecretBox } from '../crypto/secret-box.ts';
+import { ChipKeys } from '../db/entities/index.ts';
+import type { TenantScope } from '../db/tenant-scope.ts';
+import { DomainError } from '../errors.ts';
+import { FACTORY_DEFAULT_KEY, type SunKeys } from '../sun/index.ts';
+
+function context(scope: TenantScope, which: string): string {
+  return `chip-keys:${scope.companyId}:${scope.environment}:${which}`;
+}
+
+/** Stores (or replaces) the company's SDM keys for the scope's environment, encrypted. Keys are never read back out. */
+export async function setChipKeys(
+  em: EntityManager,
+  box: SecretBox,
+  scope: TenantScope,
+  keys: { metaReadKey: Buffer; fileReadKey: Buffer },
+): Promise<Date> {
+  const updatedAt = new Date();
+  await em.upsert(ChipKeys, {
+    companyId: scope.companyId,
+    environment: scope.environment,
+    metaReadKey: box.seal(keys.metaReadKey, context(scope, 'meta')),
+    fileReadKey: box.seal(keys.fileReadKey, context(scope, 'file')),
+    updatedAt,
+  });
+  return updatedAt;
+}
+
+export async function chipKeysStatus(
+  em: EntityManager,
+  scope: TenantScope,
+): Promise<{ source: 'configured' | 'factory_default' | 'missing'; updatedAt: Date | null }> {
+  const row = await em.findOne(ChipKeys, { companyId: scope.companyId, environment: scope.environment });
+  if (row) return { source: 'configured', updatedAt: row.updatedAt };
+  return { source: scope.environment === 'test' ? 'factory_default' : 'missing', updatedAt: null };
+}
+
+/**
+ * The SDM keys to verify this company's taps with. The test environment falls back to NXP's factory
+ * default (all-zero) keys so AN12196's examples verify out of the box; live requires configured keys.
+ */
+export async function loadSunKeys(em: EntityManager, box: SecretBox, scope: TenantScope): Promise<SunKeys> {
+  const row = await em.findOne(ChipKeys, { companyId: scope.companyId, environment: scope.environment });
+  if (row) {
+    return {
+      metaReadKey: box.open(Buffer.from(row.metaReadKey), context(scope, 'meta')),
+      fileReadKey: box.open(Buffer.from(row.fileReadKey), context(scope, 'file')),
+    };
+  }
+  if (scope.environment === 'test')
+    return { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
+  throw new DomainError(
+    'conflict',
+    'chip_keys_not_configured',
+    'No SUN keys are configured for the live environment: set them with PUT /v1/dpp/chip-keys.',
+  );
+}

@@ -1,0 +1,14 @@
+/** The spec's nine webhook event types. */
+export const EVENT_TYPES = [
+  'asset.initialized',
+  'asset.minted',
+  'asset.customs_cleared',
+  'asset.shipped',
+  'asset.delivered',
+  'asset.sold',
+  'asset.transferred',
+  'asset.resold',
+  'asset.recycled',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];

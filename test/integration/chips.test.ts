@@ -1,0 +1,210 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
+
+const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
+
+describe('chip enrollment, SUN verification and inventory', () => {
+  let api: TestApi;
+  let acme: TestTenant;
+  let globex: TestTenant;
+
+  before(async () => {
+    api = await startTestApi();
+    acme = await api.createTenant('Acme');
+    globex = await api.createTenant('Globex');
+  });
+  after(() => api.close());
+
+  test('enroll normalises the UID, answers the spec shape and queues asset.initialized once', async () => {
+    const res = await api.call('POST', '/v1/dpp/enroll', {
+      key: acme.testKey,
+      body: { chipUid: '04:de:5f:1e:ac:c0:40', productId: 'SKU-1' },
+    });
+    assert.equal(res.status, 201);
+    assert.equal(res.body.success, true);
+    assert.equal(typeof res.body.message, 'string');
+    assert.equal(typeof res.body.data.id, 'number');
+    assert.equal(res.body.data.status, 'INACTIVE');
+    assert.equal(res.body.data.chipUid, '04DE5F1EACC040');
+
+    const again = await api.call('POST', '/v1/dpp/enroll', {
+      key: acme.testKey,
+      body: { chipUid: '04DE5F1EACC040' },
+    });
+    assert.equal(again.status, 200);
+    assert.equal(again.body.data.id, res.body.data.id);
+
+    const events = await api.db.orm.em
+      .getConnection()
+      .execute(`select event_type, data from outbox_events where event_type = 'asset.initialized'`);
+    assert.equal(events.length, 1);
+    assert.equal(events[0]!.data.chipUid, '04DE5F1EACC040');
+    assert.equal(events[0]!.data.status, 'INACTIVE');
+    assert.ok(!Number.isNaN(Date.parse(events[0]!.data.enrolledAt)));
+
+    const elsewhere = await api.call('POST', '/v1/dpp/enroll', {
+      key: globex.testKey,
+      body: { chipUid: '04DE5F1EACC040' },
+    });
+    assert.equal(elsewhere.status, 409);
+    assert.equal(elsewhere.body.code, 'chip_enrolled_elsewhere');
+    const live = await api.call('POST', '/v1/dpp/enroll', {
+      env: 'live',
+      key: globex.liveKey,
+      body: { chipUid: '04DE5F1EACC040' },
+    });
+    assert.equal(live.status, 201, 'environments are separate inventories');
+  });
+
+  test('bad UIDs are refused with a clear 400', async () => {
+    for (const chipUid of ['04DE5F', 'zz:de:5f:1e:ac:c0:40', '04DE5F1EACC04012']) {
+      const res = await api.call('POST', '/v1/dpp/enroll', { key: acme.testKey, body: { chipUid } });
+      assert.equal(res.status, 400, chipUid);
+      assert.equal(res.body.code, 'invalid_chip_uid');
+    }
+  });
+
+  test('AN12196 example verifies with the factory keys in test; a replay and a tampered CMAC do not', async () => {
+    await api.call('POST', '/v1/dpp/enroll', { key: acme.testKey, body: { chipUid: '04DE5F1EACC040' } });
+    const an12196 = {
+      chipUid: '04DE5F1EACC040',
+      piccData: 'EF963FF7828658A599F3041510671E88',
+      cmac: '94EED9EE65337086',
+    };
+    const first = await api.call('POST', '/v1/dpp/verify-chip', { key: acme.testKey, body: an12196 });
+    assert.equal(first.status, 200);
+    assert.deepEqual(first.body, { success: true, authentic: true, counter: 61, chipType: 'NTAG 424 DNA' });
+
+    const replay = await api.call('POST', '/v1/dpp/verify-chip', { key: acme.testKey, body: an12196 });
+    assert.equal(replay.body.authentic, false);
+    assert.equal(replay.body.reason, 'replayed');
+
+    const next = generateSun({ uid: '04DE5F1EACC040', counter: 62, keys });
+    const tampered = {
+      ...an12196,
+      piccData: next.piccData,
+      cmac: `${next.cmac.slice(0, 15)}${next.cmac.endsWith('0') ? '1' : '0'}`,
+    };
+    const bad = await api.call('POST', '/v1/dpp/verify-chip', { key: acme.testKey, body: tampered });
+    assert.equal(bad.body.authentic, false);
+    assert.equal(bad.body.reason, 'bad_cmac');
+
+    const fresh = await api.call('POST', '/v1/dpp/verify-chip', {
+      key: acme.testKey,
+      body: { chipUid: '04DE5F1EACC040', piccData: next.piccData, cmac: next.cmac },
+    });
+    assert.equal(fresh.body.authentic, true, 'a tampered attempt does not burn the counter');
+    assert.equal(fresh.body.counter, 62);
+  });
+
+  test('concurrent requests with the same counter: exactly one is authentic', async () => {
+    const tap = generateSun({ uid: '04DE5F1EACC040', counter: 500, keys });
+    const body = { chipUid: '04DE5F1EACC040', piccData: tap.piccData, cmac: tap.cmac };
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => api.call('POST', '/v1/dpp/verify-chip', { key: acme.testKey, body })),
+    );
+    assert.equal(results.filter((r) => r.body.authentic === true).length, 1);
+    assert.ok(results.every((r) => r.status === 200));
+  });
+
+  test('malformed hex → 400, unknown chip → 404, other tenants cannot verify our chips', async () => {
+    const malformed = await api.call('POST', '/v1/dpp/verify-chip', {
+      key: acme.testKey,
+      body: { chipUid: '04DE5F1EACC040', piccData: 'XYZ', cmac: '94EED9EE65337086' },
+    });
+    assert.equal(malformed.status, 400);
+    assert.equal(malformed.body.code, 'validation_failed');
+    const tap = generateSun({ uid: '04AAAAAAAAAA01', counter: 1, keys });
+    const unknown = await api.call('POST', '/v1/dpp/verify-chip', {
+      key: acme.testKey,
+      body: { chipUid: '04AAAAAAAAAA01', piccData: tap.piccData, cmac: tap.cmac },
+    });
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body.code, 'chip_not_found');
+    const other = await api.call('POST', '/v1/dpp/verify-chip', {
+      key: globex.testKey,
+      body: { chipUid: '04DE5F1EACC040', piccData: tap.piccData, cmac: tap.cmac },
+    });
+    assert.equal(other.status, 404);
+  });
+
+  test('configured keys replace the factory default; keys are never returned; live needs keys', async () => {
+    const status = await api.call('GET', '/v1/dpp/chip-keys', { key: globex.testKey });
+    assert.equal(status.body.source, 'factory_default');
+    const liveStatus = await api.call('GET', '/v1/dpp/chip-keys', { env: 'live', key: globex.liveKey });
+    assert.equal(liveStatus.body.source, 'missing');
+
+    const own = { metaReadKey: Buffer.alloc(16, 7), fileReadKey: Buffer.alloc(16, 9) };
+    const set = await api.call('PUT', '/v1/dpp/chip-keys', {
+      key: globex.testKey,
+      body: {
+        sdmMetaReadKey: own.metaReadKey.toString('hex'),
+        sdmFileReadKey: own.fileReadKey.toString('hex'),
+      },
+    });
+    assert.equal(set.status, 200);
+    assert.equal(set.body.source, 'configured');
+    assert.ok(!set.text.includes(own.metaReadKey.toString('hex')));
+    const rows = await api.db.orm.em.getConnection().execute('select meta_read_key from chip_keys');
+    assert.ok(!Buffer.from(rows[0]!.meta_read_key).includes(own.metaReadKey), 'stored encrypted');
+
+    await api.call('POST', '/v1/dpp/enroll', { key: globex.testKey, body: { chipUid: '04BBBBBBBBBB02' } });
+    const factoryTap = generateSun({ uid: '04BBBBBBBBBB02', counter: 1, keys });
+    const refused = await api.call('POST', '/v1/dpp/verify-chip', {
+      key: globex.testKey,
+      body: { chipUid: '04BBBBBBBBBB02', piccData: factoryTap.piccData, cmac: factoryTap.cmac },
+    });
+    assert.equal(refused.body.authentic, false);
+    const ownTap = generateSun({ uid: '04BBBBBBBBBB02', counter: 2, keys: own });
+    const accepted = await api.call('POST', '/v1/dpp/verify-chip', {
+      key: globex.testKey,
+      body: { chipUid: '04BBBBBBBBBB02', piccData: ownTap.piccData, cmac: ownTap.cmac },
+    });
+    assert.equal(accepted.body.authentic, true);
+
+    await api.call('POST', '/v1/dpp/enroll', {
+      env: 'live',
+      key: globex.liveKey,
+      body: { chipUid: '04CCCCCCCCCC03' },
+    });
+    const liveTap = generateSun({ uid: '04CCCCCCCCCC03', counter: 1, keys });
+    const noKeys = await api.call('POST', '/v1/dpp/verify-chip', {
+      env: 'live',
+      key: globex.liveKey,
+      body: { chipUid: '04CCCCCCCCCC03', piccData: liveTap.piccData, cmac: liveTap.cmac },
+    });
+    assert.equal(noKeys.status, 409);
+    assert.equal(noKeys.body.code, 'chip_keys_not_configured');
+  });
+
+  test('inventory lists the company’s chips of the environment, paged', async () => {
+    for (const uid of ['04000000000011', '04000000000012', '04000000000013']) {
+      await api.call('POST', '/v1/dpp/enroll', {
+        key: acme.testKey,
+        body: { chipUid: uid, productId: `P-${uid}` },
+      });
+    }
+    const first = await api.call('GET', '/v1/dpp/inventory?limit=2', { key: acme.testKey });
+    assert.equal(first.status, 200);
+    assert.equal(first.body.inventory.length, 2);
+    assert.deepEqual(Object.keys(first.body.inventory[0]).sort(), [
+      'chipUid',
+      'material',
+      'productId',
+      'status',
+      'tokenId',
+    ]);
+    assert.equal(first.body.inventory[0].tokenId, null);
+    assert.equal(first.body.inventory[0].status, 'INACTIVE');
+    const rest = await api.call('GET', `/v1/dpp/inventory?limit=100&after=${first.body.nextCursor}`, {
+      key: acme.testKey,
+    });
+    const all = [...first.body.inventory, ...rest.body.inventory].map((i: { chipUid: string }) => i.chipUid);
+    assert.deepEqual(all, ['04DE5F1EACC040', '04000000000011', '04000000000012', '04000000000013']);
+    assert.equal(rest.body.nextCursor, null);
+    const globexView = await api.call('GET', '/v1/dpp/inventory', { key: globex.testKey });
+    assert.ok(!globexView.body.inventory.some((i: { chipUid: string }) => all.includes(i.chipUid)));
+  });
+});

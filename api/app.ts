@@ -2,6 +2,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import Koa from 'koa';
 import type { Config } from '../src/config/config.ts';
 import { SecretBox } from '../src/crypto/secret-box.ts';
+import { createContentStore } from '../src/ipfs/create.ts';
+import type { ContentStore } from '../src/ipfs/store.ts';
 import type { Logger } from '../src/logging/logger.ts';
 import type { AppContext, AppState } from './context.ts';
 import { problemHandler } from './middleware/problem-handler.ts';
@@ -13,6 +15,7 @@ import { buildRouter, methodNotAllowed } from './router.ts';
 import { docsRouter } from './routes/docs.ts';
 import type { ReadinessCheck } from './routes/health.ts';
 import { allRoutes } from './routes/index.ts';
+import { ipfsRouter } from './routes/ipfs.ts';
 
 export interface AppDeps {
   config: Config;
@@ -21,6 +24,7 @@ export interface AppDeps {
   /** Extra readiness checks beside the database (Temporal, chain…). */
   readiness?: Record<string, ReadinessCheck>;
   secretBox?: SecretBox;
+  contentStore?: ContentStore;
 }
 
 export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
@@ -48,6 +52,7 @@ export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
   app.use(requestLog());
   app.use(problemHandler());
   app.use(docs.routes());
+  app.use(ipfsRouter(deps.contentStore ?? createContentStore(deps.config.ipfs)).routes());
   app.use(router.routes());
   app.use(methodNotAllowed(router));
   return app;

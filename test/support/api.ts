@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createApp } from '../../api/app.ts';
 import { listen, type RunningHttpServer } from '../../api/server.ts';
 import { createCompanyWithKey } from '../../src/accounts/companies.ts';
@@ -40,7 +43,13 @@ export interface TestApi {
 /** The real Koa app on a real port over a fresh real database. */
 export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
   const db = await createTestDatabase();
-  const config = loadConfig({ LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', DATABASE_URL: db.url, ...env });
+  const ipfsDir = await mkdtemp(join(tmpdir(), 'dpp-ipfs-'));
+  const config = loadConfig({
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    DATABASE_URL: db.url,
+    IPFS_STORE_DIR: ipfsDir,
+    ...env,
+  });
   const app = createApp({ config, orm: db.orm, logger: createLogger(config.logLevel) });
   const http = await listen(app, '127.0.0.1', 0);
   const baseUrl = http.url;
@@ -77,6 +86,7 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
     async close() {
       await http.close(0);
       await db.drop();
+      await rm(ipfsDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,67 @@
+import { Wallet } from 'ethers';
+import {
+  type AnvilAccount,
+  type AnvilInstance,
+  type StartAnvilOptions,
+  startAnvil,
+} from '../../src/chain/anvil.ts';
+import { deployPassport, type PassportRoles } from '../../src/chain/deployment.ts';
+import {
+  createChainProvider,
+  PassportChain,
+  type PassportChainOptions,
+} from '../../src/chain/passport-chain.ts';
+
+export interface TestChain {
+  anvil: AnvilInstance;
+  contractAddress: string;
+  /** Account 0: the platform signer (admin and minter unless roles were given). */
+  platform: AnvilAccount;
+  /** Accounts 1..9, free for owners, buyers, recyclers. */
+  others: AnvilAccount[];
+  /** PassportChain for the platform signer. */
+  chain: PassportChain;
+  /** Another adapter on the same contract (own provider and nonce manager). */
+  connect(privateKey: string, options?: Partial<PassportChainOptions>): PassportChain;
+  /** Raw JSON-RPC call to anvil (evm_mine, evm_setAutomine, ...). */
+  rpc(method: string, params?: unknown[]): Promise<unknown>;
+  stop(): Promise<void>;
+}
+
+/** A fresh anvil with the passport contract deployed; stop() closes every adapter it made. */
+export async function startTestChain(
+  options: { anvil?: StartAnvilOptions; roles?: (accounts: AnvilAccount[]) => PassportRoles } = {},
+): Promise<TestChain> {
+  const anvil = await startAnvil(options.anvil);
+  const [platform, ...others] = anvil.accounts as [AnvilAccount, ...AnvilAccount[]];
+  const provider = createChainProvider(anvil.rpcUrl, 50);
+  const roles = options.roles?.(anvil.accounts) ?? { admin: platform.address, minter: platform.address };
+  const { address } = await deployPassport(new Wallet(platform.privateKey, provider), roles);
+  const adapters: PassportChain[] = [];
+  const connect = (privateKey: string, extra: Partial<PassportChainOptions> = {}) => {
+    const adapter = new PassportChain({
+      rpcUrl: anvil.rpcUrl,
+      privateKey,
+      contractAddress: address,
+      pollIntervalMs: 50,
+      receiptTimeoutMs: 20_000,
+      ...extra,
+    });
+    adapters.push(adapter);
+    return adapter;
+  };
+  return {
+    anvil,
+    contractAddress: address,
+    platform,
+    others,
+    chain: connect(platform.privateKey),
+    connect,
+    rpc: (method, params = []) => provider.send(method, params),
+    stop: async () => {
+      await Promise.all(adapters.map((adapter) => adapter.close()));
+      provider.destroy();
+      await anvil.stop();
+    },
+  };
+}

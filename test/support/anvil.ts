@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { Wallet } from 'ethers';
 import {
   type AnvilAccount,
@@ -6,6 +7,7 @@ import {
   startAnvil,
 } from '../../src/chain/anvil.ts';
 import { deployPassport, type PassportRoles } from '../../src/chain/deployment.ts';
+import { ChainRevert } from '../../src/chain/errors.ts';
 import {
   createChainProvider,
   PassportChain,
@@ -64,4 +66,21 @@ export async function startTestChain(
       await anvil.stop();
     },
   };
+}
+
+/** Asserts that `promise` rejects with the decoded contract error `name` (and `args`, if given). */
+export async function assertReverts(
+  promise: Promise<unknown>,
+  name: string,
+  args?: Record<string, unknown>,
+): Promise<ChainRevert> {
+  let caught: unknown;
+  await assert.rejects(promise, (error) => {
+    caught = error;
+    return true;
+  });
+  assert.ok(caught instanceof ChainRevert, `expected ChainRevert ${name}, got ${String(caught)}`);
+  assert.equal(caught.name, name, caught.message);
+  if (args) assert.deepEqual(caught.args, args);
+  return caught;
 }

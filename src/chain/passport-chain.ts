@@ -1,0 +1,347 @@
+import type { JsonFragment, JsonRpcProvider, Log, Result, TransactionReceipt } from 'ethers';
+import { getAddress, Interface, JsonRpcProvider as Provider, toBeHex, Wallet, ZeroAddress } from 'ethers';
+import { chipHash } from './chip-hash.ts';
+import { loadPassportArtifact, type PassportArtifact } from './compile.ts';
+import { ChainRevert, decodeRevert } from './errors.ts';
+import { NonceManager } from './nonce-manager.ts';
+import type {
+  MintRecord,
+  MintRequest,
+  PassportChainOptions,
+  PassportEvent,
+  TokenIdInput,
+  TransactionOutcome,
+  TxResult,
+  WriteOptions,
+} from './passport-types.ts';
+import { type CallRequest, TransactionSender, waitForReceipt } from './transaction-sender.ts';
+
+export type {
+  MintRecord,
+  MintRequest,
+  PassportChainOptions,
+  PassportEvent,
+  TokenIdInput,
+  TransactionOutcome,
+  TxResult,
+  WriteOptions,
+} from './passport-types.ts';
+
+/** ethers provider settings that behave against anvil and real nodes alike. */
+export function createChainProvider(rpcUrl: string, pollIntervalMs = 1_000): JsonRpcProvider {
+  // cacheTimeout -1: no 250 ms response cache (it returns stale pending nonces and receipts).
+  return new Provider(rpcUrl, undefined, {
+    staticNetwork: true,
+    cacheTimeout: -1,
+    pollingInterval: pollIntervalMs,
+  });
+}
+
+export function toTokenId(value: TokenIdInput): bigint {
+  const text = String(value);
+  if (!/^[1-9][0-9]*$/.test(text)) throw new TypeError(`token id must be a positive integer, got "${text}"`);
+  return BigInt(text);
+}
+
+/**
+ * The DPP contract of one environment, driven by the platform signer. Writes wait for the configured
+ * confirmations and throw ChainRevert (decoded custom error) when the contract refuses them.
+ *
+ * Idempotency: every write can be repeated safely after a crash by checking state first, e.g. mint:
+ * `findTokenByChip(chipUid)` returns the token a previous attempt minted; a stored tx hash can be
+ * resolved with `getTransactionOutcome` / `waitForTransaction`.
+ */
+export class PassportChain {
+  readonly provider: JsonRpcProvider;
+  readonly contractAddress: string;
+  readonly signerAddress: string;
+  readonly artifact: PassportArtifact;
+  readonly nonces: NonceManager;
+  readonly #interface: Interface;
+  readonly #sender: TransactionSender;
+  readonly #ownsProvider: boolean;
+  readonly #wait: { confirmations: number; timeoutMs: number; pollIntervalMs: number };
+
+  constructor(options: PassportChainOptions) {
+    const pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    if (!options.provider && !options.rpcUrl) throw new TypeError('PassportChain needs rpcUrl or provider');
+    this.provider = options.provider ?? createChainProvider(options.rpcUrl!, pollIntervalMs);
+    this.#ownsProvider = !options.provider;
+    this.contractAddress = getAddress(options.contractAddress);
+    this.artifact = options.artifact ?? loadPassportArtifact();
+    this.#interface = new Interface(this.artifact.abi as JsonFragment[]);
+    const wallet = new Wallet(options.privateKey, this.provider);
+    this.signerAddress = wallet.address;
+    this.nonces = new NonceManager(this.provider, wallet.address);
+    this.#sender = new TransactionSender(wallet, this.provider, this.nonces);
+    this.#wait = {
+      confirmations: options.confirmations ?? 1,
+      timeoutMs: options.receiptTimeoutMs ?? 120_000,
+      pollIntervalMs,
+    };
+  }
+
+  /** Like the constructor, but first checks that a passport contract answers at the address. */
+  static async connect(options: PassportChainOptions): Promise<PassportChain> {
+    const chain = new PassportChain(options);
+    try {
+      if ((await chain.provider.getCode(chain.contractAddress)) === '0x') throw new Error('no contract code');
+      await chain.totalMinted();
+    } catch (error) {
+      const { chainId } = await chain.provider.getNetwork();
+      await chain.close();
+      throw new Error(
+        `no DigitalProductPassport contract at ${chain.contractAddress} on chain ${chainId}: ${(error as Error).message}`,
+      );
+    }
+    return chain;
+  }
+
+  async close(): Promise<void> {
+    if (this.#ownsProvider) this.provider.destroy();
+  }
+
+  // ---- writes ----
+
+  async mint(
+    request: MintRequest,
+    options: WriteOptions = {},
+  ): Promise<TxResult & { tokenId: string; chipHash: string }> {
+    const hash = chipHash(request.chipUid);
+    const deposit = request.depositWei ?? 0n;
+    if (deposit < 0n) throw new RangeError('depositWei must not be negative');
+    const to = getAddress(request.to);
+    const result =
+      request.tokenId === undefined
+        ? await this.#write('mint', [to, request.metadataUri, hash], options, deposit)
+        : await this.#write(
+            'mintWithId',
+            [to, toTokenId(request.tokenId), request.metadataUri, hash],
+            options,
+            deposit,
+          );
+    const minted = result.events.find((e) => e.name === 'Minted');
+    if (!minted) throw new Error(`mint ${result.txHash} emitted no Minted event`);
+    return { ...result, tokenId: String(minted.args.tokenId), chipHash: hash };
+  }
+
+  /** `dataHash`: 0x-prefixed 32 bytes committing to the off-chain event data. */
+  async logEvent(
+    request: { tokenId: TokenIdInput; action: string; dataHash: string },
+    options: WriteOptions = {},
+  ): Promise<TxResult> {
+    return this.#write('logEvent', [toTokenId(request.tokenId), request.action, request.dataHash], options);
+  }
+
+  async authorizeClaim(
+    request: { tokenId: TokenIdInput; account: string },
+    options: WriteOptions = {},
+  ): Promise<TxResult> {
+    return this.#write('authorizeClaim', [toTokenId(request.tokenId), getAddress(request.account)], options);
+  }
+
+  async revokeClaim(tokenId: TokenIdInput, options: WriteOptions = {}): Promise<TxResult> {
+    return this.#write('revokeClaim', [toTokenId(tokenId)], options);
+  }
+
+  /** The platform relays the claim of the authorized (gasless) account. */
+  async claimOwnershipFor(
+    request: { tokenId: TokenIdInput; account: string },
+    options: WriteOptions = {},
+  ): Promise<TxResult & { from: string; to: string }> {
+    const result = await this.#write(
+      'claimOwnershipFor',
+      [toTokenId(request.tokenId), getAddress(request.account)],
+      options,
+    );
+    const claimed = result.events.find((e) => e.name === 'OwnershipClaimed');
+    if (!claimed) throw new Error(`claim ${result.txHash} emitted no OwnershipClaimed event`);
+    return { ...result, from: claimed.args.from as string, to: claimed.args.to as string };
+  }
+
+  async recycle(
+    request: { tokenId: TokenIdInput; rewardReceiver: string },
+    options: WriteOptions = {},
+  ): Promise<TxResult & { amount: bigint }> {
+    const result = await this.#write(
+      'recycle',
+      [toTokenId(request.tokenId), getAddress(request.rewardReceiver)],
+      options,
+    );
+    const recycled = result.events.find((e) => e.name === 'Recycled');
+    if (!recycled) throw new Error(`recycle ${result.txHash} emitted no Recycled event`);
+    return { ...result, amount: recycled.args.amount as bigint };
+  }
+
+  // ---- reads ----
+
+  async findTokenByChip(chipUid: string): Promise<string | null> {
+    const tokenId = (await this.#read('tokenOfChip', [chipHash(chipUid)]))[0] as bigint;
+    return tokenId === 0n ? null : tokenId.toString();
+  }
+
+  /** The mint of a chip with its transaction, or null: one view call plus one single-block log query. */
+  async findMintByChip(chipUid: string): Promise<MintRecord | null> {
+    const tokenId = await this.findTokenByChip(chipUid);
+    if (tokenId === null) return null;
+    const block = Number((await this.#read('mintBlockOf', [BigInt(tokenId)]))[0] as bigint);
+    const minted = this.#interface.getEvent('Minted')!;
+    const logs = await this.provider.getLogs({
+      address: this.contractAddress,
+      fromBlock: block,
+      toBlock: block,
+      topics: [minted.topicHash, toBeHex(BigInt(tokenId), 32)],
+    });
+    const log = logs[0];
+    const event = log && this.#events([log])[0];
+    if (!log || !event) throw new Error(`token ${tokenId} has no Minted event in block ${block}`);
+    return {
+      tokenId,
+      chipHash: event.args.chipHash as string,
+      owner: event.args.owner as string,
+      metadataUri: event.args.metadataUri as string,
+      deposit: event.args.deposit as bigint,
+      txHash: log.transactionHash,
+      blockNumber: block,
+    };
+  }
+
+  async ownerOf(tokenId: TokenIdInput): Promise<string> {
+    return (await this.#read('ownerOf', [toTokenId(tokenId)]))[0] as string;
+  }
+
+  async tokenURI(tokenId: TokenIdInput): Promise<string> {
+    return (await this.#read('tokenURI', [toTokenId(tokenId)]))[0] as string;
+  }
+
+  async depositOf(tokenId: TokenIdInput): Promise<bigint> {
+    return (await this.#read('depositOf', [toTokenId(tokenId)]))[0] as bigint;
+  }
+
+  async isRecycled(tokenId: TokenIdInput): Promise<boolean> {
+    return (await this.#read('isRecycled', [toTokenId(tokenId)]))[0] as boolean;
+  }
+
+  async claimantOf(tokenId: TokenIdInput): Promise<string | null> {
+    const account = (await this.#read('claimantOf', [toTokenId(tokenId)]))[0] as string;
+    return account === ZeroAddress ? null : account;
+  }
+
+  async chipHashOf(tokenId: TokenIdInput): Promise<string> {
+    return (await this.#read('chipHashOf', [toTokenId(tokenId)]))[0] as string;
+  }
+
+  /** Number of passports minted (recycled ones included). */
+  async totalMinted(): Promise<bigint> {
+    return (await this.#read('totalMinted', []))[0] as bigint;
+  }
+
+  /** Highest token id minted so far (0: none). */
+  async lastTokenId(): Promise<string> {
+    return ((await this.#read('lastTokenId', []))[0] as bigint).toString();
+  }
+
+  async hasRole(role: 'admin' | 'minter', account = this.signerAddress): Promise<boolean> {
+    const roleId =
+      role === 'admin' ? `0x${'00'.repeat(32)}` : ((await this.#read('MINTER_ROLE', []))[0] as string);
+    return (await this.#read('hasRole', [roleId, getAddress(account)]))[0] as boolean;
+  }
+
+  // ---- transactions by hash (crash recovery) ----
+
+  /** What became of a transaction this service sent earlier (unknown: never reached the node or dropped). */
+  async getTransactionOutcome(txHash: string): Promise<TransactionOutcome> {
+    const receipt = await this.provider.getTransactionReceipt(txHash);
+    if (!receipt) {
+      return (await this.provider.getTransaction(txHash)) ? { status: 'pending' } : { status: 'unknown' };
+    }
+    if (receipt.status !== 1) {
+      return {
+        status: 'reverted',
+        txHash,
+        blockNumber: receipt.blockNumber,
+        error: await this.#explainReceipt(receipt),
+      };
+    }
+    return { status: 'mined', confirmations: await receipt.confirmations(), ...this.#result(receipt) };
+  }
+
+  /** Waits for a known transaction like a write does (confirmations, ChainRevert on failure). */
+  async waitForTransaction(txHash: string): Promise<TxResult> {
+    const receipt = await waitForReceipt(this.provider, txHash, this.#wait);
+    if (receipt.status !== 1) throw await this.#explainReceipt(receipt);
+    return this.#result(receipt);
+  }
+
+  // ---- internals ----
+
+  async #write(method: string, args: unknown[], options: WriteOptions, value?: bigint): Promise<TxResult> {
+    const request: CallRequest = {
+      to: this.contractAddress,
+      data: this.#interface.encodeFunctionData(method, args),
+      ...(value ? { value } : {}),
+    };
+    let txHash: string;
+    try {
+      txHash = await this.#sender.submit(request);
+    } catch (error) {
+      throw decodeRevert(this.#interface, error) ?? error;
+    }
+    await options.onSubmitted?.(txHash);
+    return this.waitForTransaction(txHash);
+  }
+
+  async #read(method: string, args: unknown[]): Promise<Result> {
+    const data = this.#interface.encodeFunctionData(method, args);
+    try {
+      return this.#interface.decodeFunctionResult(
+        method,
+        await this.provider.call({ to: this.contractAddress, data }),
+      );
+    } catch (error) {
+      throw decodeRevert(this.#interface, error) ?? error;
+    }
+  }
+
+  /** Replays a failed transaction on the state of its block to recover the revert reason. */
+  async #explainReceipt(receipt: TransactionReceipt): Promise<ChainRevert> {
+    const tx = await this.provider.getTransaction(receipt.hash);
+    if (tx) {
+      try {
+        await this.provider.call({
+          from: tx.from,
+          to: tx.to,
+          data: tx.data,
+          value: tx.value,
+          blockTag: receipt.blockNumber,
+        });
+      } catch (error) {
+        const decoded = decodeRevert(this.#interface, error, receipt.hash);
+        if (decoded) return decoded;
+      }
+    }
+    return new ChainRevert({
+      name: 'TransactionReverted',
+      txHash: receipt.hash,
+      detail: `reverted in block ${receipt.blockNumber} (gas used ${receipt.gasUsed}); replaying it does not reproduce the reason`,
+    });
+  }
+
+  #result(receipt: TransactionReceipt): TxResult {
+    return { txHash: receipt.hash, blockNumber: receipt.blockNumber, events: this.#events(receipt.logs) };
+  }
+
+  #events(logs: readonly Log[]): PassportEvent[] {
+    const events: PassportEvent[] = [];
+    for (const log of logs) {
+      if (getAddress(log.address) !== this.contractAddress) continue;
+      const parsed = this.#interface.parseLog({ topics: [...log.topics], data: log.data });
+      if (!parsed) continue;
+      events.push({
+        name: parsed.name,
+        args: Object.fromEntries(parsed.fragment.inputs.map((input, i) => [input.name, parsed.args[i]])),
+      });
+    }
+    return events;
+  }
+}

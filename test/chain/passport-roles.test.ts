@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { id, ZeroHash } from 'ethers';
+import type { PassportChain } from '../../src/chain/passport-chain.ts';
+import { assertReverts, startTestChain, type TestChain } from '../support/anvil.ts';
+
+const ADMIN_ROLE = ZeroHash;
+const MINTER_ROLE = id('MINTER_ROLE');
+
+let t: TestChain;
+let admin: PassportChain;
+let minter: PassportChain;
+let outsider: PassportChain;
+let tokenId: string;
+
+before(async () => {
+  // separate keys for the two roles: account 0 admin, account 1 minter, account 2 nobody
+  t = await startTestChain({
+    roles: (accounts) => ({ admin: accounts[0]!.address, minter: accounts[1]!.address }),
+  });
+  admin = t.chain;
+  minter = t.connect(t.others[0]!.privateKey);
+  outsider = t.connect(t.others[1]!.privateKey);
+  ({ tokenId } = await minter.mint({
+    to: t.others[2]!.address,
+    metadataUri: 'ipfs://r',
+    chipUid: '04000000000001',
+    depositWei: 5n,
+  }));
+});
+after(() => t.stop());
+
+test('roles are granted as deployed', async () => {
+  assert.equal(await admin.hasRole('admin'), true);
+  assert.equal(await admin.hasRole('minter'), false);
+  assert.equal(await minter.hasRole('minter'), true);
+  assert.equal(await minter.hasRole('admin'), false);
+});
+
+test('only the minter mints', async () => {
+  const request = { to: t.others[2]!.address, metadataUri: 'ipfs://r2', chipUid: '04000000000002' };
+  await assertReverts(admin.mint(request), 'AccessControlUnauthorizedAccount', {
+    account: admin.signerAddress,
+    neededRole: MINTER_ROLE,
+  });
+  await assertReverts(outsider.mint(request), 'AccessControlUnauthorizedAccount', {
+    account: outsider.signerAddress,
+    neededRole: MINTER_ROLE,
+  });
+});
+
+test('minter and admin log events; anybody else gets NotMinterOrAdmin', async () => {
+  const event = { tokenId, action: 'SHIPPED', dataHash: ZeroHash };
+  assert.equal((await minter.logEvent(event)).events[0]?.args.actor, minter.signerAddress);
+  assert.equal((await admin.logEvent(event)).events[0]?.args.actor, admin.signerAddress);
+  await assertReverts(outsider.logEvent(event), 'NotMinterOrAdmin', { account: outsider.signerAddress });
+});
+
+test('only the admin authorizes, revokes and relays claims', async () => {
+  const claim = { tokenId, account: t.others[3]!.address };
+  const needsAdmin = (chain: PassportChain) => ({ account: chain.signerAddress, neededRole: ADMIN_ROLE });
+  await assertReverts(minter.authorizeClaim(claim), 'AccessControlUnauthorizedAccount', needsAdmin(minter));
+  await assertReverts(
+    outsider.authorizeClaim(claim),
+    'AccessControlUnauthorizedAccount',
+    needsAdmin(outsider),
+  );
+  await admin.authorizeClaim(claim);
+  await assertReverts(
+    minter.claimOwnershipFor(claim),
+    'AccessControlUnauthorizedAccount',
+    needsAdmin(minter),
+  );
+  await assertReverts(minter.revokeClaim(tokenId), 'AccessControlUnauthorizedAccount', needsAdmin(minter));
+  await admin.revokeClaim(tokenId);
+});
+
+test('recycling is for the minter or the admin only', async () => {
+  await assertReverts(
+    outsider.recycle({ tokenId, rewardReceiver: outsider.signerAddress }),
+    'NotMinterOrAdmin',
+  );
+  const viaMinter = await minter.mint({
+    to: t.others[2]!.address,
+    metadataUri: 'ipfs://r3',
+    chipUid: '04000000000003',
+  });
+  assert.equal(
+    (await minter.recycle({ tokenId: viaMinter.tokenId, rewardReceiver: t.others[4]!.address })).amount,
+    0n,
+  );
+  assert.equal((await admin.recycle({ tokenId, rewardReceiver: t.others[4]!.address })).amount, 5n);
+});

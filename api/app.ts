@@ -5,6 +5,7 @@ import { SecretBox } from '../src/crypto/secret-box.ts';
 import { createContentStore } from '../src/ipfs/create.ts';
 import type { ContentStore } from '../src/ipfs/store.ts';
 import type { Logger } from '../src/logging/logger.ts';
+import type { WorkflowGateway } from '../src/temporal/start.ts';
 import type { AppContext, AppState } from './context.ts';
 import { problemHandler } from './middleware/problem-handler.ts';
 import { RateLimiter } from './middleware/rate-limit.ts';
@@ -25,6 +26,7 @@ export interface AppDeps {
   readiness?: Record<string, ReadinessCheck>;
   secretBox?: SecretBox;
   contentStore?: ContentStore;
+  workflows?: WorkflowGateway;
 }
 
 export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
@@ -37,7 +39,7 @@ export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
     ...deps.readiness,
   };
   const secretBox = deps.secretBox ?? new SecretBox(deps.config.secrets.dataEncryptionKey);
-  const routes = allRoutes({ config: deps.config, secretBox, readiness });
+  const routes = allRoutes({ config: deps.config, secretBox, readiness, workflows: deps.workflows });
   let openApi: Record<string, unknown> | undefined;
   const router = buildRouter(routes, {
     orm: deps.orm,

@@ -22,6 +22,8 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   tags: string[];
   auth: 'apiKey' | 'none';
   body?: z.ZodType<B>;
+  /** Documents the body in OpenAPI when `body` only pre-parses it (the handler validates further). */
+  docBody?: z.ZodType;
   query?: z.ZodType<Q>;
   params?: z.ZodType<P>;
   /** Largest accepted body in bytes; defaults to the configured JSON limit. */

@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import type { NativeConnection } from '@temporalio/worker';
 import { Worker, type WorkerOptions } from '@temporalio/worker';
-import { type ActivityDeps, createActivities } from '../activities/index.ts';
+import { createActivities, type EnvironmentDeps } from '../activities/index.ts';
+import type { Environment } from '../src/config/config.ts';
 import { ENVIRONMENTS } from '../src/config/config.ts';
 import { taskQueueFor } from '../src/temporal/task-queues.ts';
 
@@ -11,7 +12,8 @@ export interface WorkerSetup {
   connection: NativeConnection;
   namespace: string;
   taskQueuePrefix: string;
-  activityDeps: Omit<ActivityDeps, 'environment'>;
+  /** The activities' dependencies for each environment served by this worker. */
+  environments: Partial<Record<Environment, EnvironmentDeps>>;
   /** Extra worker options (tests set maxCachedWorkflows, a prebuilt bundle, …). */
   options?: Partial<WorkerOptions>;
 }
@@ -20,14 +22,15 @@ export interface WorkerSetup {
 export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
   const { bundleWorkflowCode } = await import('@temporalio/worker');
   const workflowBundle = setup.options?.workflowBundle ?? (await bundleWorkflowCode({ workflowsPath }));
+  const served = ENVIRONMENTS.filter((environment) => setup.environments[environment]);
   return Promise.all(
-    ENVIRONMENTS.map((environment) =>
+    served.map((environment) =>
       Worker.create({
         connection: setup.connection,
         namespace: setup.namespace,
         taskQueue: taskQueueFor(setup.taskQueuePrefix, environment),
         workflowBundle,
-        activities: createActivities({ ...setup.activityDeps, environment }),
+        activities: createActivities(setup.environments[environment]!),
         ...setup.options,
       }),
     ),

@@ -1,2 +1,2 @@
 // Every workflow the worker runs. Deterministic code only: imports @temporalio/workflow and types.
-export {};
+export { mintPassport, mintProgressQuery } from './mint.ts';

@@ -1,5 +1,6 @@
 import type { Config } from '../../src/config/config.ts';
 import type { SecretBox } from '../../src/crypto/secret-box.ts';
+import type { WorkflowGateway } from '../../src/temporal/start.ts';
 import type { ReadinessCheck } from './health.ts';
 
 /** What route handlers may use beside the request's scoped entity manager. */
@@ -7,4 +8,6 @@ export interface RouteDeps {
   config: Config;
   secretBox: SecretBox;
   readiness: Record<string, ReadinessCheck>;
+  /** Temporal client and task queues; absent when the API runs without a workflow service. */
+  workflows: WorkflowGateway | undefined;
 }

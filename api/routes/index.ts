@@ -4,6 +4,7 @@ import type { RouteDeps } from './deps.ts';
 import { chipKeyRoutes } from './dpp/chip-keys.ts';
 import { enrollRoute } from './dpp/enroll.ts';
 import { inventoryRoute } from './dpp/inventory.ts';
+import { mintRoutes } from './dpp/mint.ts';
 import { verifyChipRoute } from './dpp/verify-chip.ts';
 import { healthRoutes } from './health.ts';
 
@@ -14,6 +15,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...apiKeyRoutes,
     enrollRoute,
     verifyChipRoute(deps),
+    ...mintRoutes(deps),
     inventoryRoute,
     ...chipKeyRoutes(deps),
   ];

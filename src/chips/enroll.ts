@@ -41,6 +41,7 @@ export async function enrollChip(
         productId: input.productId,
         status: 'INACTIVE',
         sunCounter: null,
+        sunCounterRef: null,
         verificationCount: 0,
         lastVerifiedAt: null,
       });

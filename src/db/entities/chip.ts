@@ -15,6 +15,8 @@ export const Chip = defineEntity({
     productId: p.string().length(200).nullable(),
     status: p.enum(CHIP_STATUSES),
     sunCounter: p.integer().nullable(),
+    /** Who accepted `sunCounter` (e.g. a mint workflow id), so that caller's retry is not taken for a replay. */
+    sunCounterRef: p.string().length(200).nullable(),
     verificationCount: p.integer().default(0),
     lastVerifiedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),

@@ -13,6 +13,7 @@ export class Migration20261122010000_passports extends Migration {
         product_id varchar(200) null,
         status text not null default 'INACTIVE',
         sun_counter integer null,
+        sun_counter_ref varchar(200) null,
         verification_count integer not null default 0,
         last_verified_at timestamptz null,
         created_at timestamptz not null default now(),
@@ -59,6 +60,8 @@ export class Migration20261122010000_passports extends Migration {
         unique (environment, contract_address, token_id)
       );`);
     this.addSql('create index passports_company_idx on passports(company_id, environment, id);');
+    this.addSql('create sequence passport_token_ids_live;');
+    this.addSql('create sequence passport_token_ids_test;');
     this.addSql(`
       create table supply_chain_events (
         id serial primary key,
@@ -109,6 +112,8 @@ export class Migration20261122010000_passports extends Migration {
   }
 
   override down(): void {
+    this.addSql('drop sequence if exists passport_token_ids_live;');
+    this.addSql('drop sequence if exists passport_token_ids_test;');
     for (const table of [
       'usage_records',
       'outbox_events',

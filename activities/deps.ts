@@ -1,0 +1,24 @@
+import type { PassportChain } from '../src/chain/passport-chain.ts';
+import type { Environment } from '../src/config/config.ts';
+import type { SecretBox } from '../src/crypto/secret-box.ts';
+import type { Orm } from '../src/db/orm.ts';
+import type { ContentStore } from '../src/ipfs/store.ts';
+import type { Logger } from '../src/logging/logger.ts';
+
+/**
+ * Everything the activities of one environment's task queue may touch. Production wiring builds it from
+ * configuration; tests pass real parts (a test database, anvil, a temporary IPFS store).
+ */
+export interface EnvironmentDeps {
+  environment: Environment;
+  orm: Orm;
+  logger: Logger;
+  secretBox: SecretBox;
+  contentStore: ContentStore;
+  chain: PassportChain;
+  depositWei: bigint;
+  publicBaseUrl: string;
+  custodyMasterSecret: string | undefined;
+  /** Test seams for crash tests (e.g. pause after a transaction is submitted); never set in production. */
+  hooks?: { afterMintSubmitted?: (transactionHash: string) => Promise<void> };
+}

@@ -1,0 +1,246 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { z } from 'zod';
+import { canonicalChipUid, findChip } from '../../../src/chips/enroll.ts';
+import { Passport } from '../../../src/db/entities/index.ts';
+import { DomainError } from '../../../src/errors.ts';
+import { CHIP_ALREADY_REGISTERED, mintFailureToDomainError } from '../../../src/passports/mint-failures.ts';
+import {
+  ESPR_CONFORMITY_MESSAGE,
+  isShapeA,
+  lacksConformity,
+  mintShapeA,
+  mintShapeB,
+  productFromShapeA,
+  productFromShapeB,
+} from '../../../src/passports/mint-request.ts';
+import { parseSunMessage } from '../../../src/sun/index.ts';
+import { resultWithin, startOrJoin, type WorkflowGateway } from '../../../src/temporal/start.ts';
+import { workflowIds } from '../../../src/temporal/workflow-ids.ts';
+import type { mintPassport } from '../../../workflows/mint.ts';
+import {
+  MINT_PROGRESS_QUERY,
+  type MintInput,
+  type MintProgress,
+  type MintResult,
+} from '../../../workflows/mint-types.ts';
+import type { AppContext } from '../../context.ts';
+import { Problem } from '../../problem.ts';
+import { defineRoute } from '../../route.ts';
+import { validate } from '../../validation.ts';
+import type { RouteDeps } from '../deps.ts';
+
+function gatewayOf(deps: RouteDeps): WorkflowGateway {
+  if (!deps.workflows)
+    throw new DomainError('unavailable', 'workflows_unavailable', 'Workflow service is not configured.');
+  return deps.workflows;
+}
+
+function successBody(shape: 'A' | 'B', result: MintResult) {
+  return shape === 'A'
+    ? {
+        success: true,
+        message: 'DPP minted.',
+        blockchain: {
+          tokenId: result.tokenId,
+          transactionHash: result.transactionHash,
+          ipfsUrl: result.ipfsUrl,
+        },
+        data: { dbId: result.dbId, status: result.status },
+      }
+    : { success: true, tokenId: result.tokenId, txHash: result.transactionHash, message: 'DPP minted.' };
+}
+
+const shapeAResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  blockchain: z.object({ tokenId: z.string(), transactionHash: z.string(), ipfsUrl: z.string() }),
+  data: z.object({ dbId: z.number().int(), status: z.literal('ACTIVE') }),
+});
+const shapeBResponse = z.object({
+  success: z.literal(true),
+  tokenId: z.string(),
+  txHash: z.string(),
+  message: z.string(),
+});
+const pendingResponse = z.object({
+  success: z.literal(true),
+  status: z.literal('PENDING'),
+  message: z.string(),
+  workflowId: z.string(),
+  statusUrl: z.string(),
+});
+
+export function mintRoutes(deps: RouteDeps) {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/v1/dpp/mint',
+      operationId: 'mint',
+      summary:
+        'Mint a DPP for an enrolled chip (shape A: with a SUN tap; shape B: ERP fields, chip verified before).',
+      description:
+        'Starts the mint workflow mint:{env}:{chipUid} (a repeated request joins the running one) and waits up to ' +
+        'MINT_WAIT_MS (default 20 s): 201 with the result, or 202 with Location of a status resource. Without ' +
+        'custom_dpp_data.conformity_url shape A answers 400 with the ESPR text; a chip that already holds a ' +
+        'passport answers 409 "Conflict: Chip already registered."; a refused or replayed tap 422 sun_rejected.',
+      tags: ['dpp'],
+      auth: 'apiKey',
+      body: z.record(z.string(), z.unknown()),
+      docBody: z.union([mintShapeA, mintShapeB]),
+      responses: {
+        201: {
+          description: 'Minted (body per request shape).',
+          schema: z.union([shapeAResponse, shapeBResponse]),
+        },
+        202: { description: 'Still minting: poll the Location.', schema: pendingResponse },
+      },
+      handler: async (ctx: AppContext, { body }) => {
+        const shape = isShapeA(body) ? 'A' : 'B';
+        if (shape === 'A' && lacksConformity(body)) {
+          throw new Problem(400, 'conformity_required', ESPR_CONFORMITY_MESSAGE, {
+            errors: [
+              { path: 'body.custom_dpp_data.conformity_url', message: 'Required', code: 'invalid_type' },
+            ],
+          });
+        }
+        const request =
+          shape === 'A' ? validate(mintShapeA, body, 'body') : validate(mintShapeB, body, 'body');
+        const scope = ctx.state.scope!;
+        const em = ctx.state.em!;
+        const chip = await findChip(em, request.chipUid);
+        if (await em.count(Passport, { chipUid: chip.chipUid })) {
+          throw new DomainError('conflict', 'chip_already_registered', CHIP_ALREADY_REGISTERED);
+        }
+        const workflowId = workflowIds.mint(scope.environment, chip.chipUid);
+        let input: MintInput;
+        if ('nfcData' in request) {
+          const parsed = parseSunMessage(request.nfcData);
+          if (!parsed.ok) throw new DomainError('invalid', 'malformed_sun_payload', parsed.message);
+          const sun = {
+            piccData: parsed.piccData,
+            cmac: parsed.cmac,
+            encFileData: parsed.encFileData,
+            macInput: parsed.macInput,
+          };
+          input = {
+            scope,
+            chipUid: chip.chipUid,
+            product: productFromShapeA(request),
+            sun,
+            nfc: { cmac: parsed.cmac, urlPath: request.nfcData, piccData: parsed.piccData },
+            reference: workflowId,
+          };
+        } else {
+          input = {
+            scope,
+            chipUid: chip.chipUid,
+            product: productFromShapeB(request),
+            sun: null,
+            nfc: { cmac: null, urlPath: null, piccData: null },
+            reference: workflowId,
+          };
+        }
+        const { handle, alreadyCompleted } = await startOrJoin<typeof mintPassport>(
+          gatewayOf(deps),
+          'mintPassport',
+          {
+            workflowId,
+            environment: scope.environment,
+            args: [input],
+            summary: `Mint passport for chip ${chip.chipUid}${input.product.gtin ? ` (GTIN ${input.product.gtin})` : ''}`,
+            searchAttributes: {
+              environment: scope.environment,
+              company: scope.companyId,
+              chipUid: chip.chipUid,
+              gtin: input.product.gtin ?? undefined,
+            },
+          },
+        );
+        if (alreadyCompleted)
+          throw new DomainError('conflict', 'chip_already_registered', CHIP_ALREADY_REGISTERED);
+        let outcome: Awaited<ReturnType<typeof resultWithin<MintResult>>>;
+        try {
+          outcome = await resultWithin(handle, deps.config.mint.waitMs);
+        } catch (error) {
+          throw mintFailureToDomainError(error) ?? error;
+        }
+        if (outcome.done) {
+          ctx.status = 201;
+          ctx.body = successBody(shape, outcome.value);
+          return;
+        }
+        const statusUrl = `/v1/dpp/mint/${chip.chipUid}`;
+        ctx.status = 202;
+        ctx.set('Location', statusUrl);
+        ctx.set('Retry-After', '2');
+        ctx.body = {
+          success: true,
+          status: 'PENDING',
+          message: 'Minting is in progress.',
+          workflowId,
+          statusUrl,
+        };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/dpp/mint/:chipUid',
+      operationId: 'getMintStatus',
+      summary: 'Progress and result of the mint of a chip.',
+      tags: ['dpp'],
+      auth: 'apiKey',
+      params: z.object({ chipUid: z.string().min(1).max(40) }),
+      responses: {
+        200: {
+          description:
+            'RUNNING with the current step, COMPLETED with the result (as the 201 of shape A), or FAILED with the error.',
+          schema: z.object({
+            success: z.literal(true),
+            workflowId: z.string(),
+            status: z.enum(['RUNNING', 'COMPLETED', 'FAILED']),
+            progress: z.object({ step: z.string(), tokenId: z.string().optional() }).optional(),
+            result: shapeAResponse.optional(),
+            error: z.object({ code: z.string(), message: z.string() }).optional(),
+          }),
+        },
+      },
+      handler: async (ctx: AppContext, { params }) => {
+        const scope = ctx.state.scope!;
+        const chip = await findChip(ctx.state.em!, canonicalChipUid(params.chipUid));
+        const workflowId = workflowIds.mint(scope.environment, chip.chipUid);
+        const handle = gatewayOf(deps).client.workflow.getHandle<typeof mintPassport>(workflowId);
+        let description: Awaited<ReturnType<typeof handle.describe>>;
+        try {
+          description = await handle.describe();
+        } catch (error) {
+          if (error instanceof WorkflowNotFoundError) {
+            throw new DomainError(
+              'not_found',
+              'mint_not_found',
+              `No mint was started for chip ${chip.chipUid}.`,
+            );
+          }
+          throw error;
+        }
+        if (description.status.name === 'RUNNING') {
+          const progress = await handle.query<MintProgress>(MINT_PROGRESS_QUERY);
+          ctx.body = { success: true, workflowId, status: 'RUNNING', progress };
+          return;
+        }
+        try {
+          const result = await handle.result();
+          ctx.body = { success: true, workflowId, status: 'COMPLETED', result: successBody('A', result) };
+        } catch (error) {
+          const failure = mintFailureToDomainError(error);
+          if (!failure) throw error;
+          ctx.body = {
+            success: true,
+            workflowId,
+            status: 'FAILED',
+            error: { code: failure.code, message: failure.message },
+          };
+        }
+      },
+    }),
+  ];
+}

@@ -1,0 +1,41 @@
+import type { SunPayload } from '../src/chips/verify-tap.ts';
+import type { TenantScope } from '../src/db/tenant-scope.ts';
+import type { MintProduct, NfcProof } from '../src/passports/metadata.ts';
+
+/** Name of the query that reports a running mint's progress. */
+export const MINT_PROGRESS_QUERY = 'mintProgress';
+
+export interface MintInput {
+  scope: TenantScope;
+  chipUid: string;
+  product: MintProduct;
+  /** Shape A: the tap to verify. Shape B carries none and is authorised by an earlier verified tap. */
+  sun: SunPayload | null;
+  nfc: NfcProof;
+  /** Who accepts the tap's counter (the workflow id), so a retried verification is not a replay. */
+  reference: string;
+}
+
+export type MintStep =
+  | 'verifying_tap'
+  | 'reserving_token'
+  | 'storing_metadata'
+  | 'minting'
+  | 'confirming'
+  | 'recording'
+  | 'done';
+
+export interface MintProgress {
+  step: MintStep;
+  tokenId?: string;
+  metadataUrl?: string;
+  transactionHash?: string;
+}
+
+export interface MintResult {
+  dbId: number;
+  tokenId: string;
+  transactionHash: string;
+  ipfsUrl: string;
+  status: 'ACTIVE';
+}

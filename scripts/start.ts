@@ -1,3 +1,3 @@
-import { launch } from '../src/dev/launcher.ts';
+import { launch } from './dev/launcher.ts';
 
 await launch();

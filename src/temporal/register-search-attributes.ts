@@ -1,9 +1,9 @@
 import type { Connection } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
 import type { Logger } from '../logging/logger.ts';
 import { searchAttributes } from './search-attributes.ts';
 
-const KEYWORD = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
+const KEYWORD = proto.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
 
 /**
  * Registers our custom search attributes in the namespace if they are missing (idempotent). Where the

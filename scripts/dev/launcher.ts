@@ -1,0 +1,125 @@
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Runtime } from '@temporalio/worker';
+import { createApp } from '../../api/app.ts';
+import { listen } from '../../api/server.ts';
+import { ensureDemoCompany } from '../../src/accounts/demo.ts';
+import { openPassportChains } from '../../src/chain/environment-chains.ts';
+import { ConfigError, loadConfig } from '../../src/config/config.ts';
+import { SecretBox } from '../../src/crypto/secret-box.ts';
+import { startDevTemporal } from '../../src/dev/temporal.ts';
+import { createContentStore } from '../../src/ipfs/create.ts';
+import { createLogger } from '../../src/logging/logger.ts';
+import { openDatabase } from '../../src/runtime/database.ts';
+import { onShutdown } from '../../src/runtime/shutdown.ts';
+import { registerSearchAttributes } from '../../src/temporal/register-search-attributes.ts';
+import { environmentDeps } from '../../worker/environment-deps.ts';
+import { createWorkers, runWorkers } from '../../worker/worker.ts';
+
+/** `npm start`: the whole service on embedded defaults, in one process. */
+export async function launch(): Promise<void> {
+  const started = Date.now();
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel, { role: 'dev' });
+  Runtime.install({ shutdownSignals: [] });
+  const secretBox = new SecretBox(config.secrets.dataEncryptionKey);
+  if (secretBox.usesDevelopmentKey)
+    logger.warn('DATA_ENCRYPTION_KEY is not set: chip keys are sealed with a development key');
+
+  const database = await openDatabase(config, logger);
+  const chains = await openPassportChains(config, { dataDir: '.data/chain' });
+  const contentStore = createContentStore(config.ipfs);
+  const temporal = await startDevTemporal(config, logger);
+  const connection = await Connection.connect({ address: temporal.address });
+  await registerSearchAttributes(connection, config.temporal.namespace, logger);
+  const client = new Client({ connection, namespace: config.temporal.namespace });
+  const workerConnection = await NativeConnection.connect({ address: temporal.address });
+  const workers = await createWorkers({
+    connection: workerConnection,
+    namespace: config.temporal.namespace,
+    taskQueuePrefix: config.temporal.taskQueuePrefix,
+    environments: environmentDeps({ config, orm: database.orm, logger, secretBox, contentStore, chains }),
+  });
+  const running = runWorkers(workers);
+
+  const demo = await ensureDemoCompany(database.orm.em);
+  const app = createApp({
+    config,
+    orm: database.orm,
+    logger,
+    secretBox,
+    contentStore,
+    workflows: { client, taskQueuePrefix: config.temporal.taskQueuePrefix },
+  });
+  const http = await listen(app, config.host, config.port);
+  onShutdown(logger, [
+    { name: 'HTTP server', run: () => http.close(config.shutdownGraceMs) },
+    {
+      name: 'workers',
+      run: async () => {
+        for (const worker of workers) worker.shutdown();
+        await running;
+      },
+    },
+    {
+      name: 'Temporal connections',
+      run: async () => {
+        await connection.close();
+        await workerConnection.close();
+      },
+    },
+    { name: 'Temporal server', run: () => temporal.stop() },
+    { name: 'chains', run: () => chains.close() },
+    { name: 'database', run: () => database.close() },
+  ]);
+  printBanner({
+    config,
+    started,
+    database: database.location,
+    temporal,
+    chainRpc: chains.anvil?.rpcUrl,
+    demo,
+  });
+}
+
+function printBanner(info: {
+  config: ReturnType<typeof loadConfig>;
+  started: number;
+  database: string;
+  temporal: Awaited<ReturnType<typeof startDevTemporal>>;
+  chainRpc: string | undefined;
+  demo: { key: string } | undefined;
+}): void {
+  const base = info.config.publicBaseUrl;
+  const lines = [
+    '',
+    `DPP service is up (${((Date.now() - info.started) / 1000).toFixed(1)} s)`,
+    `  API        ${base}   (docs ${base}/docs, OpenAPI ${base}/openapi.json)`,
+    `  PostgreSQL ${info.database}`,
+    `  Temporal   ${info.temporal.address} (${info.temporal.kind === 'project' ? 'project’s in-memory dev server' : info.temporal.kind})${info.temporal.uiUrl ? `, UI ${info.temporal.uiUrl}` : ', no UI'}`,
+    `  Chain      ${info.chainRpc ? `anvil ${info.chainRpc}` : 'configured RPC endpoints'}`,
+    `  IPFS       ${info.config.ipfs.apiUrl ?? `embedded store in ${info.config.ipfs.storeDir}, served at ${base}/ipfs/<cid>`}`,
+  ];
+  if (info.demo) {
+    lines.push(
+      '',
+      'Created "Demo Company" with a test API key (shown only now):',
+      `  ${info.demo.key}`,
+      '',
+      'Try it:',
+      `  curl -s -H 'x-service-env: test' -H 'Authorization: Bearer ${info.demo.key}' ${base}/v1/auth/api-keys`,
+    );
+  } else {
+    lines.push('', 'Need a key? npm run cli -- api-key:create --company <companyId> --env test');
+  }
+  lines.push('', 'Ctrl-C stops everything.', '');
+  process.stdout.write(lines.join('\n'));
+}

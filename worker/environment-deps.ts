@@ -1,0 +1,32 @@
+import { parseEther } from 'ethers';
+import type { EnvironmentDeps } from '../activities/index.ts';
+import type { PassportChains } from '../src/chain/environment-chains.ts';
+import { type Config, ENVIRONMENTS, type Environment } from '../src/config/config.ts';
+import type { SecretBox } from '../src/crypto/secret-box.ts';
+import type { Orm } from '../src/db/orm.ts';
+import type { ContentStore } from '../src/ipfs/store.ts';
+import type { Logger } from '../src/logging/logger.ts';
+
+/** The activities' dependencies for each environment, from configuration and opened resources. */
+export function environmentDeps(parts: {
+  config: Config;
+  orm: Orm;
+  logger: Logger;
+  secretBox: SecretBox;
+  contentStore: ContentStore;
+  chains: PassportChains;
+}): Record<Environment, EnvironmentDeps> {
+  const depositWei = parseEther(parts.config.mint.deposit);
+  const build = (environment: Environment): EnvironmentDeps => ({
+    environment,
+    orm: parts.orm,
+    logger: parts.logger.child({ environment }),
+    secretBox: parts.secretBox,
+    contentStore: parts.contentStore,
+    chain: parts.chains[environment],
+    depositWei,
+    publicBaseUrl: parts.config.publicBaseUrl,
+    custodyMasterSecret: parts.config.secrets.custodyMasterSecret,
+  });
+  return Object.fromEntries(ENVIRONMENTS.map((e) => [e, build(e)])) as Record<Environment, EnvironmentDeps>;
+}

@@ -21,8 +21,10 @@ const quick = proxyActivities<Activities>({
   },
 });
 
+// Chain activities heartbeat while they wait, so a worker that dies mid-transaction is noticed in seconds.
 const chain = proxyActivities<Activities>({
   startToCloseTimeout: '3 minutes',
+  heartbeatTimeout: '10 seconds',
   retry: {
     initialInterval: '2 seconds',
     maximumInterval: '1 minute',

@@ -89,13 +89,16 @@ export function mintActivities(deps: EnvironmentDeps) {
     async sendMint(input: { chipUid: string; tokenId: string; to: string; metadataUrl: string }) {
       const existing = await deps.chain.findMintByChip(input.chipUid);
       if (existing) return { tokenId: existing.tokenId, transactionHash: existing.txHash };
-      const sentBefore = Context.current().info.heartbeatDetails as { transactionHash?: string } | undefined;
+      const context = Context.current();
+      const sentBefore = context.info.heartbeatDetails as { transactionHash?: string } | undefined;
       if (sentBefore?.transactionHash) {
         const outcome = await deps.chain.getTransactionOutcome(sentBefore.transactionHash);
         if (outcome.status === 'mined' || outcome.status === 'pending') {
           return { tokenId: input.tokenId, transactionHash: sentBefore.transactionHash };
         }
       }
+      let details: { transactionHash?: string } = {};
+      const beat = setInterval(() => context.heartbeat(details), 2_000);
       try {
         const result = await deps.chain.mint(
           {
@@ -107,7 +110,8 @@ export function mintActivities(deps: EnvironmentDeps) {
           },
           {
             onSubmitted: async (transactionHash) => {
-              Context.current().heartbeat({ transactionHash });
+              details = { transactionHash };
+              context.heartbeat(details);
               await deps.hooks?.afterMintSubmitted?.(transactionHash);
             },
           },
@@ -126,11 +130,17 @@ export function mintActivities(deps: EnvironmentDeps) {
           });
         }
         throw error;
+      } finally {
+        clearInterval(beat);
       }
     },
 
     async confirmMint(input: { transactionHash: string }) {
-      const mined = await deps.chain.waitForTransaction(input.transactionHash);
+      const context = Context.current();
+      const beat = setInterval(() => context.heartbeat(), 2_000);
+      const mined = await deps.chain
+        .waitForTransaction(input.transactionHash)
+        .finally(() => clearInterval(beat));
       const block = await deps.chain.provider.getBlock(mined.blockNumber);
       return {
         blockNumber: mined.blockNumber,

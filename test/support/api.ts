@@ -1,11 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../../api/app.ts';
+import { type AppDeps, createApp } from '../../api/app.ts';
 import { listen, type RunningHttpServer } from '../../api/server.ts';
 import { createCompanyWithKey } from '../../src/accounts/companies.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
-import { loadConfig } from '../../src/config/config.ts';
+import { type Config, loadConfig } from '../../src/config/config.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
@@ -33,6 +33,7 @@ export interface CallResult {
 
 export interface TestApi {
   db: TestDatabase;
+  config: Config;
   http: RunningHttpServer;
   baseUrl: string;
   call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
@@ -41,7 +42,10 @@ export interface TestApi {
 }
 
 /** The real Koa app on a real port over a fresh real database. */
-export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
+export async function startTestApi(
+  env: Record<string, string> = {},
+  extraDeps: (config: Config) => Partial<AppDeps> = () => ({}),
+): Promise<TestApi> {
   const db = await createTestDatabase();
   const ipfsDir = await mkdtemp(join(tmpdir(), 'dpp-ipfs-'));
   const config = loadConfig({
@@ -50,11 +54,12 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
     IPFS_STORE_DIR: ipfsDir,
     ...env,
   });
-  const app = createApp({ config, orm: db.orm, logger: createLogger(config.logLevel) });
+  const app = createApp({ config, orm: db.orm, logger: createLogger(config.logLevel), ...extraDeps(config) });
   const http = await listen(app, '127.0.0.1', 0);
   const baseUrl = http.url;
   return {
     db,
+    config,
     http,
     baseUrl,
     async call(method, path, options = {}) {

@@ -1,0 +1,205 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { formatEther } from 'ethers';
+import Hash from 'ipfs-only-hash';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import { companyCustodyAddress } from '../../src/wallets/custody.ts';
+import type { TestTenant } from '../support/api.ts';
+import { startTestStack, TEST_DEPOSIT, type TestStack } from '../support/stack.ts';
+import { armWatchdog } from '../support/temporal.ts';
+
+const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
+const GTIN = '00012345600012';
+
+function tapUrl(uid: string, counter: number): string {
+  const tap = generateSun({ uid, counter, keys });
+  return `https://id.acme.example/tap?picc_data=${tap.piccData}&cmac=${tap.cmac}`;
+}
+
+function shapeA(chipUid: string, nfcData: string, extra: Record<string, unknown> = {}) {
+  return {
+    name: 'Trail Jacket',
+    description: 'Waterproof shell',
+    image: 'https://cdn.acme.example/jacket.png',
+    chipUid,
+    nfcData,
+    custom_dpp_data: {
+      gtin: GTIN,
+      manufacturer_name: 'Acme Apparel',
+      conformity_url: 'https://acme.example/conformity.pdf',
+      svhc_exists: false,
+      ...extra,
+    },
+  };
+}
+
+describe('minting end to end (HTTP → Temporal worker → anvil, IPFS, PostgreSQL)', () => {
+  let stack: TestStack;
+  let tenant: TestTenant;
+  const call = (method: string, path: string, body?: unknown) =>
+    stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
+
+  before(async () => {
+    armWatchdog(240_000, 'mint e2e');
+    stack = await startTestStack();
+    tenant = await stack.api.createTenant('Acme Apparel');
+  });
+  after(() => stack.close());
+
+  test('enroll → verify-chip → mint (shape A) → token on chain, metadata on IPFS, inventory', async () => {
+    const uid = '04A1B2C3D4E501';
+    assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: uid })).status, 201);
+    const first = generateSun({ uid, counter: 1, keys });
+    const verified = await call('POST', '/v1/dpp/verify-chip', {
+      chipUid: uid,
+      piccData: first.piccData,
+      cmac: first.cmac,
+    });
+    assert.equal(verified.body.authentic, true);
+
+    const minted = await call('POST', '/v1/dpp/mint', shapeA(uid, tapUrl(uid, 2)));
+    assert.equal(minted.status, 201, minted.text);
+    assert.equal(minted.body.success, true);
+    const { tokenId, transactionHash, ipfsUrl } = minted.body.blockchain;
+    assert.match(tokenId, /^\d+$/);
+    assert.match(transactionHash, /^0x[0-9a-f]{64}$/);
+    assert.match(ipfsUrl, /^ipfs:\/\/b[a-z2-7]+$/);
+    assert.equal(minted.body.data.status, 'ACTIVE');
+    assert.equal(typeof minted.body.data.dbId, 'number');
+
+    const chain = stack.chain.chain;
+    assert.equal(await chain.ownerOf(tokenId), companyCustodyAddress(undefined, tenant.companyId, 'test'));
+    assert.equal(await chain.tokenURI(tokenId), ipfsUrl);
+    assert.equal(formatEther(await chain.depositOf(tokenId)), TEST_DEPOSIT);
+    assert.equal(await chain.findTokenByChip(uid), tokenId);
+
+    const cid = ipfsUrl.slice('ipfs://'.length);
+    const metadata = await stack.api.call('GET', `/ipfs/${cid}`, { env: null });
+    assert.equal(metadata.status, 200);
+    assert.equal(metadata.headers.get('content-type'), 'application/json');
+    assert.equal(await Hash.of(Buffer.from(metadata.text), { cidVersion: 1, rawLeaves: true }), cid);
+    assert.equal(metadata.body.chipUid, uid);
+    assert.equal(metadata.body.external_url, `${stack.api.config.publicBaseUrl}/01/${GTIN}/21/${tokenId}`);
+    assert.equal(metadata.body.custom_dpp_data.conformity_url, 'https://acme.example/conformity.pdf');
+
+    const inventory = await call('GET', '/v1/dpp/inventory');
+    assert.deepEqual(
+      inventory.body.inventory.find((i: { chipUid: string }) => i.chipUid === uid),
+      { tokenId, chipUid: uid, productId: null, material: null, status: 'ACTIVE' },
+    );
+    const status = await call('GET', `/v1/dpp/mint/${uid}`);
+    assert.equal(status.body.status, 'COMPLETED');
+    assert.equal(status.body.result.blockchain.tokenId, tokenId);
+
+    const rows = await stack.api.db.orm.em.getConnection().execute(
+      `select p.token_id, p.locked_deposit_wei::text as deposit, e.action, e.transaction_hash
+         from passports p join supply_chain_events e on e.token_id = p.token_id where p.chip_uid = ?`,
+      [uid],
+    );
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0]!.action, 'MINT');
+    assert.equal(rows[0]!.transaction_hash, transactionHash);
+    const outbox = await stack.api.db.orm.em
+      .getConnection()
+      .execute(`select data from outbox_events where event_type = 'asset.minted' and data->>'chipUid' = ?`, [
+        uid,
+      ]);
+    assert.equal(outbox.length, 1);
+    assert.deepEqual(outbox[0]!.data, {
+      tokenId,
+      chipUid: uid,
+      gtin: GTIN,
+      service: stack.chain.contractAddress,
+      deposit: TEST_DEPOSIT,
+      transactionHash,
+    });
+    const usage = await stack.api.db.orm.em
+      .getConnection()
+      .execute(`select count(*)::int as n from usage_records`);
+    assert.equal(usage[0]!.n, 1);
+
+    const again = await call('POST', '/v1/dpp/mint', shapeA(uid, tapUrl(uid, 3)));
+    assert.equal(again.status, 409);
+    assert.equal(again.body.detail, 'Conflict: Chip already registered.');
+  });
+
+  test('the ESPR check comes first; a replayed or forged tap is refused and mints nothing', async () => {
+    const uid = '04A1B2C3D4E502';
+    await call('POST', '/v1/dpp/enroll', { chipUid: uid });
+    const noConformity = await call('POST', '/v1/dpp/mint', {
+      ...shapeA(uid, tapUrl(uid, 1)),
+      custom_dpp_data: { gtin: GTIN },
+    });
+    assert.equal(noConformity.status, 400);
+    assert.match(noConformity.body.detail, /^ESPR Compliance Fehler/);
+
+    const tap = tapUrl(uid, 7);
+    const verified = await call('POST', '/v1/dpp/verify-chip', {
+      chipUid: uid,
+      piccData: new URL(tap).searchParams.get('picc_data'),
+      cmac: new URL(tap).searchParams.get('cmac'),
+    });
+    assert.equal(verified.body.authentic, true);
+    const replayed = await call('POST', '/v1/dpp/mint', shapeA(uid, tap));
+    assert.equal(replayed.status, 422, replayed.text);
+    assert.equal(replayed.body.code, 'sun_rejected');
+    assert.equal(await stack.chain.chain.findTokenByChip(uid), null, 'nothing minted');
+
+    const forged = tapUrl(uid, 8).replace(/cmac=([0-9A-F])/, (_m, c) => `cmac=${c === '0' ? '1' : '0'}`);
+    const refused = await call('POST', '/v1/dpp/mint', shapeA(uid, forged));
+    assert.equal(refused.status, 422);
+
+    const malformed = await call(
+      'POST',
+      '/v1/dpp/mint',
+      shapeA(uid, 'https://id.acme.example/tap?picc_data=XYZ'),
+    );
+    assert.equal(malformed.status, 400);
+    assert.equal(malformed.body.code, 'malformed_sun_payload');
+
+    const unknownChip = await call(
+      'POST',
+      '/v1/dpp/mint',
+      shapeA('04FFFFFFFFFF99', tapUrl('04FFFFFFFFFF99', 1)),
+    );
+    assert.equal(unknownChip.status, 404);
+
+    const fresh = await call('POST', '/v1/dpp/mint', shapeA(uid, tapUrl(uid, 9)));
+    assert.equal(fresh.status, 201, 'after refusals a genuine fresh tap mints');
+  });
+
+  test('shape B mints a chip that showed a genuine tap before, and refuses one that did not', async () => {
+    const uid = '04A1B2C3D4E503';
+    await call('POST', '/v1/dpp/enroll', { chipUid: uid });
+    const shapeB = {
+      gtin: GTIN,
+      chipUid: uid,
+      material: 'Merino wool',
+      customDppData: { hsCode: '6110', category: 'Knitwear', originCountry: 'PT' },
+    };
+    const unverified = await call('POST', '/v1/dpp/mint', shapeB);
+    assert.equal(unverified.status, 422);
+    assert.equal(unverified.body.code, 'chip_not_verified');
+
+    const tap = generateSun({ uid, counter: 1, keys });
+    await call('POST', '/v1/dpp/verify-chip', { chipUid: uid, piccData: tap.piccData, cmac: tap.cmac });
+    const minted = await call('POST', '/v1/dpp/mint', shapeB);
+    assert.equal(minted.status, 201, minted.text);
+    assert.deepEqual(Object.keys(minted.body).sort(), ['message', 'success', 'tokenId', 'txHash']);
+    assert.equal(await stack.chain.chain.findTokenByChip(uid), minted.body.tokenId);
+    const inventory = await call('GET', '/v1/dpp/inventory');
+    const item = inventory.body.inventory.find((i: { chipUid: string }) => i.chipUid === uid);
+    assert.equal(item.material, 'Merino wool');
+  });
+
+  test('the mint workflow is findable by its id and search attributes', async () => {
+    const uid = '04A1B2C3D4E501';
+    const handle = stack.temporal.client.workflow.getHandle(`mint:test:${uid}`);
+    const description = await handle.describe();
+    assert.equal(description.status.name, 'COMPLETED');
+    const found = [];
+    for await (const wf of stack.temporal.client.workflow.list({ query: `DppChipUid = '${uid}'` }))
+      found.push(wf.workflowId);
+    assert.deepEqual(found, [`mint:test:${uid}`]);
+  });
+});

@@ -1,0 +1,105 @@
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import {
+  bundleWorkflowCode,
+  DefaultLogger,
+  Worker,
+  type WorkflowBundleWithSourceMap,
+} from '@temporalio/worker';
+import { parseEther } from 'ethers';
+import { createActivities, type EnvironmentDeps } from '../../activities/index.ts';
+import { SecretBox } from '../../src/crypto/secret-box.ts';
+import { EmbeddedContentStore } from '../../src/ipfs/store.ts';
+import { createLogger } from '../../src/logging/logger.ts';
+import { taskQueueFor } from '../../src/temporal/task-queues.ts';
+import { workflowsPath } from '../../worker/worker.ts';
+import { startTestChain, type TestChain } from './anvil.ts';
+import { startTestApi, type TestApi } from './api.ts';
+import { createTestWorkflowEnvironment } from './temporal.ts';
+
+export const TEST_DEPOSIT = '0.001';
+
+export interface TestStack {
+  api: TestApi;
+  chain: TestChain;
+  temporal: TestWorkflowEnvironment;
+  deps: EnvironmentDeps;
+  /** Starts a worker for the test environment's task queue (one is started by default). */
+  startWorker(options?: {
+    maxCachedWorkflows?: number;
+    hooks?: EnvironmentDeps['hooks'];
+  }): Promise<RunningWorker>;
+  close(): Promise<void>;
+}
+
+export interface RunningWorker {
+  worker: Worker;
+  stop(): Promise<void>;
+}
+
+let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+
+/** The production workflow code, bundled once per test process. */
+export function productionWorkflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  bundle ??= bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
+  return bundle;
+}
+
+/**
+ * The whole service as a client sees it: the HTTP API on a fresh database, a worker running the real
+ * workflows and activities, a time-skipping Temporal environment, anvil with the contract, an IPFS store.
+ */
+export async function startTestStack(options: { startWorker?: boolean } = {}): Promise<TestStack> {
+  const chain = await startTestChain();
+  const temporal = await createTestWorkflowEnvironment();
+  const api = await startTestApi({ MINT_DEPOSIT: TEST_DEPOSIT, MINT_WAIT_MS: '20000' }, (config) => ({
+    workflows: { client: temporal.client, taskQueuePrefix: config.temporal.taskQueuePrefix },
+  }));
+  const deps: EnvironmentDeps = {
+    environment: 'test',
+    orm: api.db.orm,
+    logger: createLogger('silent'),
+    secretBox: new SecretBox(undefined),
+    contentStore: new EmbeddedContentStore(api.config.ipfs.storeDir),
+    chain: chain.chain,
+    depositWei: parseEther(TEST_DEPOSIT),
+    publicBaseUrl: api.config.publicBaseUrl,
+    custodyMasterSecret: undefined,
+  };
+  const workers: RunningWorker[] = [];
+  const startWorker: TestStack['startWorker'] = async (workerOptions = {}) => {
+    const worker = await Worker.create({
+      connection: temporal.nativeConnection,
+      namespace: temporal.namespace ?? 'default',
+      taskQueue: taskQueueFor(api.config.temporal.taskQueuePrefix, 'test'),
+      workflowBundle: await productionWorkflowBundle(),
+      activities: createActivities({ ...deps, hooks: workerOptions.hooks }),
+      ...(workerOptions.maxCachedWorkflows === undefined
+        ? {}
+        : { maxCachedWorkflows: workerOptions.maxCachedWorkflows }),
+    });
+    const running = worker.run();
+    const handle = {
+      worker,
+      stop: async () => {
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+        await running;
+      },
+    };
+    workers.push(handle);
+    return handle;
+  };
+  if (options.startWorker !== false) await startWorker();
+  return {
+    api,
+    chain,
+    temporal,
+    deps,
+    startWorker,
+    async close() {
+      for (const worker of workers) await worker.stop().catch(() => {});
+      await api.close();
+      await temporal.teardown();
+      await chain.stop();
+    },
+  };
+}

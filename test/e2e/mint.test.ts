@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { formatEther } from 'ethers';
-import Hash from 'ipfs-only-hash';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
 import { companyCustodyAddress } from '../../src/wallets/custody.ts';
 import type { TestTenant } from '../support/api.ts';
+import { referenceCid } from '../support/reference-cid.ts';
 import { startTestStack, TEST_DEPOSIT, type TestStack } from '../support/stack.ts';
 import { armWatchdog } from '../support/temporal.ts';
 
@@ -77,7 +77,7 @@ describe('minting end to end (HTTP → Temporal worker → anvil, IPFS, PostgreS
     const metadata = await stack.api.call('GET', `/ipfs/${cid}`, { env: null });
     assert.equal(metadata.status, 200);
     assert.equal(metadata.headers.get('content-type'), 'application/json');
-    assert.equal(await Hash.of(Buffer.from(metadata.text), { cidVersion: 1, rawLeaves: true }), cid);
+    assert.equal(await referenceCid(Buffer.from(metadata.text)), cid);
     assert.equal(metadata.body.chipUid, uid);
     assert.equal(metadata.body.external_url, `${stack.api.config.publicBaseUrl}/01/${GTIN}/21/${tokenId}`);
     assert.equal(metadata.body.custom_dpp_data.conformity_url, 'https://acme.example/conformity.pdf');

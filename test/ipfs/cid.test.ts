@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import * as dagPb from '@ipld/dag-pb';
 import { UnixFS } from 'ipfs-unixfs';
@@ -13,15 +12,7 @@ import {
   parseCid,
   RAW_CODEC,
 } from '../../src/ipfs/cid.ts';
-
-// ipfs-only-hash (js-ipfs-unixfs-importer) is an independent implementation of the same importer.
-const Hash = createRequire(import.meta.url)('ipfs-only-hash') as {
-  of(content: Uint8Array, options: { cidVersion: 1; rawLeaves: true }): Promise<string>;
-};
-
-function referenceCid(bytes: Uint8Array): Promise<string> {
-  return Hash.of(bytes, { cidVersion: 1, rawLeaves: true });
-}
+import { referenceCid } from '../support/reference-cid.ts';
 
 /** Deterministic, non-repeating filler so that no two leaves are equal. */
 function pseudoRandomBytes(size: number, seed = 1): Uint8Array {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { DomainError } from '../../src/errors.ts';
@@ -8,10 +7,7 @@ import { CHUNK_SIZE, computeCid, normalizeCid } from '../../src/ipfs/cid.ts';
 import { InvalidCidError, IpfsUnavailableError } from '../../src/ipfs/errors.ts';
 import { canonicalJsonBytes } from '../../src/ipfs/json.ts';
 import { KuboContentStore, kuboStoreFromEnv, sniffContentType } from '../../src/ipfs/kubo.ts';
-
-const Hash = createRequire(import.meta.url)('ipfs-only-hash') as {
-  of(content: Uint8Array, options: { cidVersion: 1; rawLeaves: boolean }): Promise<string>;
-};
+import { referenceCid } from '../support/reference-cid.ts';
 
 interface FakeKubo {
   url: string;
@@ -66,7 +62,7 @@ async function startFakeKubo(): Promise<FakeKubo> {
     if (url.pathname === '/api/v0/add') {
       const file = multipartFile(body, request.headers['content-type'] ?? '');
       const rawLeaves = url.searchParams.get('raw-leaves') === 'true' && !fake.legacyImport;
-      const cid = await Hash.of(file, { cidVersion: 1, rawLeaves });
+      const cid = await referenceCid(file, { rawLeaves });
       fake.pinned.set(cid, Buffer.from(file));
       response.end(`${JSON.stringify({ Name: 'content', Hash: cid, Size: String(file.length) })}\n`);
       return;

@@ -16,14 +16,7 @@ export interface MintInput {
   reference: string;
 }
 
-export type MintStep =
-  | 'verifying_tap'
-  | 'reserving_token'
-  | 'storing_metadata'
-  | 'minting'
-  | 'confirming'
-  | 'recording'
-  | 'done';
+export type MintStep = 'preparing' | 'minting' | 'recording' | 'done';
 
 export interface MintProgress {
   step: MintStep;

@@ -11,17 +11,17 @@ import { MINT_PROGRESS_QUERY, type MintInput, type MintProgress, type MintResult
 
 export const mintProgressQuery = defineQuery<MintProgress>(MINT_PROGRESS_QUERY);
 
-const quick = proxyActivities<Activities>({
+const database = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: {
     initialInterval: '1 second',
     maximumInterval: '30 seconds',
     maximumAttempts: 10,
-    nonRetryableErrorTypes: ['SunRejected', 'DomainError'],
+    nonRetryableErrorTypes: ['SunRejected', 'ChipNotVerified', 'DomainError'],
   },
 });
 
-// Chain activities heartbeat while they wait, so a worker that dies mid-transaction is noticed in seconds.
+// The chain activity heartbeats while it waits, so a worker that dies mid-transaction is noticed in seconds.
 const chain = proxyActivities<Activities>({
   startToCloseTimeout: '3 minutes',
   heartbeatTimeout: '10 seconds',
@@ -34,79 +34,58 @@ const chain = proxyActivities<Activities>({
 });
 
 /**
- * Mints one passport: verify the tap → reserve the token id → metadata to IPFS → mint transaction with
- * the deposit → confirmation → passport, MINT event, asset.minted and billing usage in the database.
- * Id `mint:{env}:{chipUid}`; each step is an idempotent activity, so a crash anywhere resumes safely.
+ * Mints one passport (id `mint:{env}:{chipUid}`):
+ * 1. prepareMint — verify the tap, fix the token id, put the metadata on IPFS;
+ * 2. mintOnChain — send the mint with the deposit, wait for confirmation;
+ * 3. recordMint — passport row, MINT event, asset.minted to the outbox, one billable mint.
+ * Every step is idempotent, so a crash anywhere resumes without minting twice.
  */
 export async function mintPassport(input: MintInput): Promise<MintResult> {
-  let progress: MintProgress = { step: 'verifying_tap' };
+  let progress: MintProgress = { step: 'preparing' };
   setHandler(mintProgressQuery, () => progress);
 
-  if (input.sun) {
-    await quick.verifyMintTap({
-      scope: input.scope,
-      chipUid: input.chipUid,
-      sun: input.sun,
-      reference: input.reference,
-    });
-  } else {
-    await quick.checkMintAuthorization({ scope: input.scope, chipUid: input.chipUid });
-  }
-  progress = { step: 'reserving_token' };
-  const { tokenId, ownerWallet } = await quick.reserveToken({ scope: input.scope, chipUid: input.chipUid });
-  upsertSearchAttributes([{ key: searchAttributes.tokenId, value: tokenId }]);
+  const prepared = await database.prepareMint(input);
+  upsertSearchAttributes([{ key: searchAttributes.tokenId, value: prepared.tokenId }]);
 
-  progress = { step: 'storing_metadata', tokenId };
-  const stored = await quick.storeMetadata({
+  progress = { step: 'minting', tokenId: prepared.tokenId, metadataUrl: prepared.metadataUrl };
+  const mined = await chain.mintOnChain({
     chipUid: input.chipUid,
-    tokenId,
-    product: input.product,
-    nfc: input.nfc,
+    tokenId: prepared.tokenId,
+    to: prepared.ownerWallet,
+    metadataUrl: prepared.metadataUrl,
   });
-
-  progress = { step: 'minting', tokenId, metadataUrl: stored.metadataUrl };
-  const sent = await chain.sendMint({
-    chipUid: input.chipUid,
-    tokenId,
-    to: ownerWallet,
-    metadataUrl: stored.metadataUrl,
-  });
-  if (sent.tokenId !== tokenId) {
+  if (mined.tokenId !== prepared.tokenId) {
     throw ApplicationFailure.nonRetryable(
-      `Chip ${input.chipUid} already holds token ${sent.tokenId} on chain.`,
+      `Chip ${input.chipUid} already holds token ${mined.tokenId} on chain.`,
       'ChipAlreadyMinted',
     );
   }
 
-  progress = { step: 'confirming', tokenId, transactionHash: sent.transactionHash };
-  const mined = await chain.confirmMint({ transactionHash: sent.transactionHash });
-
-  progress = { step: 'recording', tokenId, transactionHash: sent.transactionHash };
-  const recorded = await quick.recordMint({
+  progress = { step: 'recording', tokenId: mined.tokenId, transactionHash: mined.transactionHash };
+  const recorded = await database.recordMint({
     scope: input.scope,
     chipUid: input.chipUid,
-    tokenId,
-    ownerWallet,
+    tokenId: mined.tokenId,
+    ownerWallet: prepared.ownerWallet,
     product: input.product,
-    metadata: stored.metadata,
-    metadataUrl: stored.metadataUrl,
-    transactionHash: sent.transactionHash,
+    metadata: prepared.metadata,
+    metadataUrl: prepared.metadataUrl,
+    transactionHash: mined.transactionHash,
     blockNumber: mined.blockNumber,
     mintedAt: mined.mintedAt,
   });
 
-  const result: MintResult = {
-    dbId: recorded.dbId,
-    tokenId,
-    transactionHash: sent.transactionHash,
-    ipfsUrl: stored.metadataUrl,
-    status: 'ACTIVE',
-  };
   progress = {
     step: 'done',
-    tokenId,
-    transactionHash: sent.transactionHash,
-    metadataUrl: stored.metadataUrl,
+    tokenId: mined.tokenId,
+    transactionHash: mined.transactionHash,
+    metadataUrl: prepared.metadataUrl,
   };
-  return result;
+  return {
+    dbId: recorded.dbId,
+    tokenId: mined.tokenId,
+    transactionHash: mined.transactionHash,
+    ipfsUrl: prepared.metadataUrl,
+    status: 'ACTIVE',
+  };
 }

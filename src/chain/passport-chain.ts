@@ -34,6 +34,8 @@ export function createChainProvider(rpcUrl: string, pollIntervalMs = 1_000): Jso
     staticNetwork: true,
     cacheTimeout: -1,
     pollingInterval: pollIntervalMs,
+    // No 10 ms batching window: the nonce manager sends one transaction at a time, and each would wait it out.
+    batchMaxCount: 1,
   });
 }
 

@@ -1,0 +1,91 @@
+import { Contract, parseEther, Wallet } from 'ethers';
+import { chipHash } from '../src/chain/chip-hash.ts';
+import { createChainProvider } from '../src/chain/passport-chain.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../src/sun/index.ts';
+import { startTestStack } from '../test/support/stack.ts';
+import { rate, report } from './setup.ts';
+
+const CONCURRENCY = 50;
+const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
+const uidOf = (prefix: number, i: number) =>
+  `04${prefix.toString(16).padStart(2, '0')}${i.toString(16).padStart(10, '0')}`.toUpperCase();
+
+/**
+ * Mint workflows (HTTP → workflow → verify tap, IPFS, chain, database) against raw ethers mints on the
+ * same anvil, both 50 at a time. Target: ratio ≥ 0.5 with zero nonce errors.
+ */
+export async function benchMint(): Promise<void> {
+  const stack = await startTestStack();
+  try {
+    const tenant = await stack.api.createTenant('Bench');
+    const chips = Array.from({ length: CONCURRENCY }, (_, i) => uidOf(0xa0, i));
+    for (const chipUid of chips) {
+      await stack.api.call('POST', '/v1/dpp/enroll', { key: tenant.testKey, body: { chipUid } });
+    }
+
+    // Raw baseline: the same contract call signed by a plain ethers wallet with local nonces.
+    const provider = createChainProvider(stack.chain.anvil.rpcUrl, 50);
+    const minter = new Wallet(stack.chain.others[0]!.privateKey, provider);
+    const admin = stack.chain.connect(stack.chain.platform.privateKey);
+    const minterRole = (await admin.provider.call({
+      to: stack.chain.contractAddress,
+      data: new Contract(
+        stack.chain.contractAddress,
+        admin.artifact.abi as never,
+      ).interface.encodeFunctionData('MINTER_ROLE'),
+    })) as string;
+    const roleGrant = new Contract(
+      stack.chain.contractAddress,
+      admin.artifact.abi as never,
+      new Wallet(stack.chain.platform.privateKey, provider),
+    );
+    await (await roleGrant.getFunction('grantRole')(minterRole, minter.address)).wait();
+    const raw = new Contract(stack.chain.contractAddress, admin.artifact.abi as never, minter);
+    let nonce = await provider.getTransactionCount(minter.address, 'pending');
+    const rawStarted = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async (_, i) => {
+        const tx = await raw.getFunction('mintWithId')(
+          minter.address,
+          1_000_000 + i,
+          `ipfs://raw-${i}`,
+          chipHash(uidOf(0xb0, i)),
+          { value: parseEther('0.001'), nonce: nonce++, gasLimit: 500_000 },
+        );
+        await tx.wait();
+      }),
+    );
+    const rawMs = performance.now() - rawStarted;
+    provider.destroy();
+
+    const before = { ...stack.chain.chain.nonces.stats };
+    const started = performance.now();
+    const answers = await Promise.all(
+      chips.map((chipUid, i) => {
+        const tap = generateSun({ uid: chipUid, counter: 1 + i, keys });
+        return stack.api.call('POST', '/v1/dpp/mint', {
+          key: tenant.testKey,
+          body: {
+            name: `Bench item ${i}`,
+            chipUid,
+            nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
+            custom_dpp_data: { conformity_url: 'https://bench.example/doc.pdf' },
+          },
+        });
+      }),
+    );
+    const workflowMs = performance.now() - started;
+    const failed = answers.filter((a) => a.status !== 201);
+    const nonceErrors = stack.chain.chain.nonces.stats.nonceErrors - before.nonceErrors;
+    report(`mint: ${CONCURRENCY} concurrent`, {
+      'raw ethers mints/s (baseline)': rate(CONCURRENCY, rawMs),
+      'mint workflows/s (HTTP → workflow → chain)': rate(CONCURRENCY, workflowMs),
+      'ratio workflows / raw (target ≥ 0.5)': rate(CONCURRENCY, workflowMs) / rate(CONCURRENCY, rawMs),
+      'failed mints': failed.length,
+      'nonce errors': nonceErrors,
+    });
+    if (failed.length > 0) console.log('  first failure:', failed[0]!.status, failed[0]!.text.slice(0, 300));
+  } finally {
+    await stack.close();
+  }
+}

@@ -1,0 +1,16 @@
+// `npm run bench`: each benchmark prints its figures next to a baseline measured in the same run.
+import { benchMint } from './mint.bench.ts';
+import { prepareBenchDatabase } from './setup.ts';
+import { benchSun } from './sun.bench.ts';
+
+const benches: Record<string, () => Promise<void>> = { sun: benchSun, mint: benchMint };
+const selected = process.argv.slice(2);
+const cleanup = await prepareBenchDatabase();
+try {
+  for (const [name, run] of Object.entries(benches)) {
+    if (selected.length === 0 || selected.includes(name)) await run();
+  }
+} finally {
+  await cleanup();
+}
+process.exit(0);

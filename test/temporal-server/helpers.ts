@@ -1,46 +1,31 @@
 import { fileURLToPath } from 'node:url';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, DefaultLogger, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import {
-  bundleWorkflowCode,
-  DefaultLogger,
-  Runtime,
-  type WorkflowBundleWithSourceMap,
-} from '@temporalio/worker';
+  armWatchdog,
+  createTestWorkflowEnvironment,
+  installTestRuntime,
+  PROJECT_SERVER,
+} from '../support/temporal.ts';
 
 /** The launcher, exactly as a project would point `existing-path` at it. */
-export const SERVER_EXECUTABLE = fileURLToPath(new URL('../../bin/dpp-temporal-server', import.meta.url));
+export const SERVER_EXECUTABLE = PROJECT_SERVER;
 
 /** Per-test budget: a hang fails fast instead of stalling the suite. */
 export const TEST_TIMEOUT_MS = 30_000;
 
-let runtimeInstalled = false;
-
-/**
- * Forwards core (Rust) logs at WARN and arms a whole-file watchdog. Call once per test file, first.
- */
+/** Forwards core (Rust) logs at WARN and arms a whole-file watchdog. Call once per test file, first. */
 export function setUpTestProcess(fileBudgetMs = 90_000): void {
-  // The launcher runs `node` from PATH unless told otherwise; use the node running the tests.
-  process.env.DPP_TEMPORAL_NODE ??= process.execPath;
-  if (!runtimeInstalled) {
-    runtimeInstalled = true;
-    Runtime.install({
-      logger: new DefaultLogger('WARN', (entry) => {
-        // Failing activities are what several tests are about; the SDK logs each one at WARN.
-        if (entry.message === 'Activity failed') return;
-        console.error(`[sdk ${entry.level}] ${entry.message}`, entry.meta ? JSON.stringify(entry.meta) : '');
-      }),
-    });
-  }
-  setTimeout(() => {
-    console.error(`watchdog: test file still running after ${fileBudgetMs} ms, aborting`);
-    process.exit(1);
-  }, fileBudgetMs).unref();
+  installTestRuntime();
+  armWatchdog(fileBudgetMs, 'test file');
 }
 
+/**
+ * A time-skipping environment on the selected server: the project's by default, the official test server
+ * with TEMPORAL_TEST_SERVER=official (see test/support/temporal.ts).
+ */
 export function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
-  return TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: { type: 'existing-path', path: SERVER_EXECUTABLE } },
-  });
+  return createTestWorkflowEnvironment('time-skipping');
 }
 
 export function bundleConformanceWorkflows(): Promise<WorkflowBundleWithSourceMap> {

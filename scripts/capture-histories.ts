@@ -1,0 +1,50 @@
+// Records the histories of our real workflows (run through the real API and worker) as replay fixtures:
+//   npm run capture:histories
+// Commit the files in test/fixtures/histories; test/workflows/replay.test.ts replays them on every run, so a
+// change that breaks determinism for workflows already in flight fails CI. Re-capture after an intended,
+// versioned change.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { prepareBenchDatabase } from '../bench/setup.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../src/sun/index.ts';
+import { startTestStack } from '../test/support/stack.ts';
+
+const OUT = new URL('../test/fixtures/histories/', import.meta.url);
+const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
+const GTIN = '00012345600012';
+
+const cleanup = await prepareBenchDatabase();
+const stack = await startTestStack();
+try {
+  const tenant = await stack.api.createTenant('Fixture Brand');
+  const call = (method: string, path: string, body?: unknown) =>
+    stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
+  const scenarios: Record<string, string> = {};
+
+  const minted = '04F1F1F1F1F101';
+  await call('POST', '/v1/dpp/enroll', { chipUid: minted });
+  const tap = generateSun({ uid: minted, counter: 1, keys });
+  await call('POST', '/v1/dpp/mint', {
+    name: 'Fixture jacket',
+    chipUid: minted,
+    nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
+    custom_dpp_data: { gtin: GTIN, conformity_url: 'https://fixture.example/doc.pdf' },
+  });
+  scenarios['mint-shape-a-completed'] = `mint:test:${minted}`;
+
+  const rejected = '04F1F1F1F1F102';
+  await call('POST', '/v1/dpp/enroll', { chipUid: rejected });
+  await call('POST', '/v1/dpp/mint', { gtin: GTIN, chipUid: rejected, material: 'Wool' });
+  scenarios['mint-shape-b-unverified-failed'] = `mint:test:${rejected}`;
+
+  await mkdir(OUT, { recursive: true });
+  for (const [name, workflowId] of Object.entries(scenarios)) {
+    const history = await stack.temporal.client.workflow.getHandle(workflowId).fetchHistory();
+    await writeFile(new URL(`${name}.json`, OUT), `${historyToJSON(history)}\n`);
+    console.log(`captured ${name} (${history.events?.length ?? 0} events)`);
+  }
+} finally {
+  await stack.close();
+  await cleanup();
+}
+process.exit(0);

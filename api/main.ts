@@ -1,17 +1,38 @@
-// Production entry point of the HTTP API (docker-compose `api` service). `npm start` runs src/dev/launcher.ts.
+// Production entry point of the HTTP API (docker-compose `api` service). `npm start` runs scripts/dev/launcher.ts.
 import { loadConfig } from '../src/config/config.ts';
+import { SecretBox } from '../src/crypto/secret-box.ts';
 import { createLogger } from '../src/logging/logger.ts';
 import { openDatabase } from '../src/runtime/database.ts';
 import { onShutdown } from '../src/runtime/shutdown.ts';
+import { connectClient } from '../src/temporal/connection.ts';
 import { createApp } from './app.ts';
 import { listen } from './server.ts';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel, { role: 'api' });
 const database = await openDatabase(config, logger);
-const http = await listen(createApp({ config, orm: database.orm, logger }), config.host, config.port);
+const client = config.temporal.address
+  ? (await connectClient(config.temporal, config.temporal.address)).client
+  : undefined;
+if (!client) logger.warn('TEMPORAL_ADDRESS is not set: endpoints that run workflows answer 503');
+const app = createApp({
+  config,
+  orm: database.orm,
+  logger,
+  secretBox: new SecretBox(config.secrets.dataEncryptionKey),
+  ...(client ? { workflows: { client, taskQueuePrefix: config.temporal.taskQueuePrefix } } : {}),
+  readiness: client
+    ? {
+        temporal: async () => {
+          await client.workflowService.getSystemInfo({});
+        },
+      }
+    : {},
+});
+const http = await listen(app, config.host, config.port);
 logger.info({ url: http.url, database: database.location }, 'API listening');
 onShutdown(logger, [
   { name: 'HTTP server', run: () => http.close(config.shutdownGraceMs) },
+  { name: 'Temporal connection', run: async () => client?.connection.close() },
   { name: 'database', run: () => database.close() },
 ]);

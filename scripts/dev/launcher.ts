@@ -35,7 +35,7 @@ export async function launch(): Promise<void> {
     logger.warn('DATA_ENCRYPTION_KEY is not set: chip keys are sealed with a development key');
 
   const database = await openDatabase(config, logger);
-  const chains = await openPassportChains(config, { dataDir: '.data/chain' });
+  const chains = await openPassportChains(config, { dataDir: config.chain.dataDir });
   const contentStore = createContentStore(config.ipfs);
   const temporal = await startDevTemporal(config, logger);
   const connection = await Connection.connect({ address: temporal.address });

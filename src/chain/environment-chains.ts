@@ -34,10 +34,10 @@ export async function openPassportChains(
     const settings = config.chain[environment];
     if (!settings.rpcUrl) continue;
     const suffix = environment.toUpperCase();
-    if (!settings.contractAddress)
+    if (!settings.contractAddress && !config.chain.autoDeploy)
       problems.push({
         variable: `CONTRACT_ADDRESS_${suffix}`,
-        message: `required with CHAIN_RPC_URL_${suffix}`,
+        message: `required with CHAIN_RPC_URL_${suffix} (or set CHAIN_AUTO_DEPLOY=true on a development chain)`,
       });
     if (!settings.privateKey)
       problems.push({
@@ -52,10 +52,21 @@ export async function openPassportChains(
   const open = async (environment: Environment): Promise<PassportChain> => {
     const settings = config.chain[environment];
     if (settings.rpcUrl) {
+      let contractAddress = settings.contractAddress;
+      if (!contractAddress) {
+        const provider = createChainProvider(settings.rpcUrl, 500);
+        const deployment = await ensurePassportDeployment({
+          environment,
+          dataDir: options.dataDir,
+          signer: new Wallet(settings.privateKey!, provider),
+        });
+        provider.destroy();
+        contractAddress = deployment.address;
+      }
       return PassportChain.connect({
         rpcUrl: settings.rpcUrl,
         privateKey: settings.privateKey!,
-        contractAddress: settings.contractAddress!,
+        contractAddress,
         confirmations: config.chain.confirmations,
       });
     }

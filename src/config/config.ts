@@ -26,7 +26,13 @@ export interface Config {
     tlsCertPath: string | undefined;
     tlsKeyPath: string | undefined;
   };
-  chain: Record<Environment, ChainSettings> & { confirmations: number };
+  chain: Record<Environment, ChainSettings> & {
+    confirmations: number;
+    /** Deploy the contract where CHAIN_RPC_URL_* has no CONTRACT_ADDRESS_* (development chains only). */
+    autoDeploy: boolean;
+    /** Local anvil state and recorded deployments. */
+    dataDir: string;
+  };
   mint: { deposit: string; waitMs: number };
   secrets: {
     /** Encrypts secrets at rest (chip keys). Unset: a fixed development key, refused in production use. */
@@ -105,6 +111,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         privateKey: e.CHAIN_PRIVATE_KEY_TEST,
       },
       confirmations: e.CHAIN_CONFIRMATIONS,
+      autoDeploy: e.CHAIN_AUTO_DEPLOY,
+      dataDir: e.CHAIN_DATA_DIR,
     },
     mint: { deposit: e.MINT_DEPOSIT, waitMs: e.MINT_WAIT_MS },
     secrets: {

@@ -47,6 +47,8 @@ export const envSchema = z.object({
   CHAIN_PRIVATE_KEY_LIVE: privateKey,
   CHAIN_PRIVATE_KEY_TEST: privateKey,
   CHAIN_CONFIRMATIONS: z.coerce.number().int().min(1).max(64).default(1),
+  CHAIN_AUTO_DEPLOY: bool.default(false),
+  CHAIN_DATA_DIR: z.string().min(1).default('.data/chain'),
   MINT_DEPOSIT: z
     .string()
     .regex(/^\d+(\.\d{1,18})?$/, 'must be a decimal amount of the chain currency, e.g. 0.001')

@@ -15,14 +15,17 @@ async function tlsOptions(settings: TemporalSettings) {
   return true;
 }
 
-/** A client for starting, signalling and querying workflows (API side). */
-export async function connectClient(settings: TemporalSettings, address: string): Promise<Client> {
+/** A client for starting, signalling and querying workflows (API side), with its connection. */
+export async function connectClient(
+  settings: TemporalSettings,
+  address: string,
+): Promise<{ client: Client; connection: Connection }> {
   const connection = await Connection.connect({
     address,
     tls: await tlsOptions(settings),
     ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
   });
-  return new Client({ connection, namespace: settings.namespace });
+  return { client: new Client({ connection, namespace: settings.namespace }), connection };
 }
 
 /** The worker's native connection to the same cluster. */

@@ -22,6 +22,8 @@ export interface Config {
     namespace: string;
     taskQueuePrefix: string;
     apiKey: string | undefined;
+    /** Which local server `npm start` runs when TEMPORAL_ADDRESS is unset. */
+    devServer: 'auto' | 'official' | 'project';
     tls: boolean;
     tlsCertPath: string | undefined;
     tlsKeyPath: string | undefined;
@@ -95,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       namespace: e.TEMPORAL_NAMESPACE,
       taskQueuePrefix: e.TEMPORAL_TASK_QUEUE_PREFIX,
       apiKey: e.TEMPORAL_API_KEY,
+      devServer: e.TEMPORAL_DEV_SERVER,
       tls: e.TEMPORAL_TLS || Boolean(e.TEMPORAL_API_KEY) || Boolean(e.TEMPORAL_TLS_CERT_PATH),
       tlsCertPath: e.TEMPORAL_TLS_CERT_PATH,
       tlsKeyPath: e.TEMPORAL_TLS_KEY_PATH,

@@ -37,6 +37,7 @@ export const envSchema = z.object({
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE_PREFIX: z.string().min(1).default('dpp'),
   TEMPORAL_API_KEY: z.string().min(1).optional(),
+  TEMPORAL_DEV_SERVER: z.enum(['auto', 'official', 'project']).default('auto'),
   TEMPORAL_TLS: bool.default(false),
   TEMPORAL_TLS_CERT_PATH: z.string().min(1).optional(),
   TEMPORAL_TLS_KEY_PATH: z.string().min(1).optional(),

@@ -25,7 +25,7 @@ export async function startDevTemporal(config: Config, logger: Logger, devPort =
   if (config.temporal.address) {
     return { address: config.temporal.address, kind: 'configured', uiUrl: undefined, stop: async () => {} };
   }
-  if (process.env.DPP_TEMPORAL_DEV_SERVER !== 'project') {
+  if (config.temporal.devServer !== 'project') {
     try {
       const env = await withTimeout(
         TestWorkflowEnvironment.createLocal({
@@ -40,6 +40,7 @@ export async function startDevTemporal(config: Config, logger: Logger, devPort =
       const address = env.address;
       return { address, kind: 'official', uiUrl: 'http://localhost:8233', stop: () => env.teardown() };
     } catch (error) {
+      if (config.temporal.devServer === 'official') throw error;
       logger.info(
         { reason: (error as Error).message.slice(0, 200) },
         'official Temporal dev server not available',

@@ -7,8 +7,23 @@ import { Passport } from './passport.ts';
 import { SupplyChainEvent } from './supply-chain-event.ts';
 import { UsageRecord } from './usage-record.ts';
 import { User } from './user.ts';
+import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.ts';
+import { WebhookEndpoint } from './webhook-endpoint.ts';
 
-export { ApiKey, Chip, ChipKeys, Company, OutboxEvent, Passport, SupplyChainEvent, UsageRecord, User };
+export {
+  ApiKey,
+  Chip,
+  ChipKeys,
+  Company,
+  OutboxEvent,
+  Passport,
+  SupplyChainEvent,
+  UsageRecord,
+  User,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEndpoint,
+};
 
 /** Every entity the ORM knows. */
 export const entities = [
@@ -21,6 +36,9 @@ export const entities = [
   SupplyChainEvent,
   OutboxEvent,
   UsageRecord,
+  WebhookEndpoint,
+  WebhookDelivery,
+  WebhookAttempt,
 ];
 
 /** Entities owned by a tenant in one environment; the `tenant` filter applies to each of them. */
@@ -32,4 +50,6 @@ export const tenantOwnedEntities = [
   SupplyChainEvent,
   OutboxEvent,
   UsageRecord,
+  WebhookEndpoint,
+  WebhookDelivery,
 ];

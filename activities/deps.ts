@@ -4,6 +4,7 @@ import type { SecretBox } from '../src/crypto/secret-box.ts';
 import type { Orm } from '../src/db/orm.ts';
 import type { ContentStore } from '../src/ipfs/store.ts';
 import type { Logger } from '../src/logging/logger.ts';
+import type { Resolver, UrlPolicy } from '../src/webhooks/url-safety.ts';
 
 /**
  * Everything the activities of one environment's task queue may touch. Production wiring builds it from
@@ -19,6 +20,10 @@ export interface EnvironmentDeps {
   depositWei: bigint;
   publicBaseUrl: string;
   custodyMasterSecret: string | undefined;
+  /** Where webhook deliveries may connect; unset: private targets allowed in test only (the default). */
+  webhookUrlPolicy?: UrlPolicy;
+  /** Test seam: answers webhook hosts' DNS instead of the system resolver. */
+  webhookResolver?: Resolver;
   /** Test seams for crash tests (e.g. pause after a transaction is submitted); never set in production. */
   hooks?: { afterMintSubmitted?: (transactionHash: string) => Promise<void> };
 }

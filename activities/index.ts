@@ -1,11 +1,12 @@
 import type { EnvironmentDeps } from './deps.ts';
 import { mintActivities } from './mint/mint-activities.ts';
+import { webhookActivities } from './webhooks/webhook-activities.ts';
 
 export type { EnvironmentDeps } from './deps.ts';
 
 /** All activities of one environment's task queue, built from injected dependencies. */
 export function createActivities(deps: EnvironmentDeps) {
-  return { ...mintActivities(deps) };
+  return { ...mintActivities(deps), ...webhookActivities(deps) };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

@@ -22,6 +22,8 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   tags: string[];
   auth: 'apiKey' | 'none';
   body?: z.ZodType<B>;
+  /** The body may be omitted; it is then validated as `{}` (so schema defaults apply). */
+  bodyOptional?: boolean;
   /** Documents the body in OpenAPI when `body` only pre-parses it (the handler validates further). */
   docBody?: z.ZodType;
   query?: z.ZodType<Q>;

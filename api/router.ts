@@ -34,12 +34,12 @@ export function buildRouter(routes: RouteSpec[], deps: RouterDeps): Router<AppSt
       let body: unknown;
       if (route.body) {
         const raw = await readJsonBody(ctx, route.bodyLimitBytes ?? deps.jsonBodyLimitBytes);
-        if (raw === undefined) {
+        if (raw === undefined && !route.bodyOptional) {
           throw new Problem(400, 'validation_failed', 'A JSON request body is required.', {
             errors: [{ path: 'body', message: 'Required', code: 'invalid_type' }],
           });
         }
-        body = validate(route.body, raw, 'body');
+        body = validate(route.body, raw ?? {}, 'body');
       }
       await route.handler(ctx, { body, query, params });
     });

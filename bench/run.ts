@@ -2,8 +2,13 @@
 import { benchMint } from './mint.bench.ts';
 import { prepareBenchDatabase } from './setup.ts';
 import { benchSun } from './sun.bench.ts';
+import { benchWebhooks } from './webhooks.bench.ts';
 
-const benches: Record<string, () => Promise<void>> = { sun: benchSun, mint: benchMint };
+const benches: Record<string, () => Promise<void>> = {
+  sun: benchSun,
+  mint: benchMint,
+  webhooks: benchWebhooks,
+};
 const selected = process.argv.slice(2);
 const cleanup = await prepareBenchDatabase();
 try {

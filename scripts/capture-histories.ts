@@ -2,12 +2,13 @@
 //   npm run capture:histories
 // Commit the files in test/fixtures/histories; test/workflows/replay.test.ts replays them on every run, so a
 // change that breaks determinism for workflows already in flight fails CI. Re-capture after an intended,
-// versioned change.
+// versioned change. `npm run capture:histories -- webhook` writes only the scenarios whose names start so.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { prepareBenchDatabase } from '../bench/setup.ts';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../src/sun/index.ts';
 import { startTestStack } from '../test/support/stack.ts';
+import { startReceiver } from '../test/webhooks/support.ts';
 
 const OUT = new URL('../test/fixtures/histories/', import.meta.url);
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
@@ -37,8 +38,34 @@ try {
   await call('POST', '/v1/dpp/mint', { gtin: GTIN, chipUid: rejected, material: 'Wool' });
   scenarios['mint-shape-b-unverified-failed'] = `mint:test:${rejected}`;
 
+  // Webhooks: one delivery that succeeds at once, one that uses all six attempts (timers skipped).
+  const hooks = await stack.api.createTenant('Fixture Subscriber');
+  for (const [name, status, chipUid] of [
+    ['webhook-delivered', 200, '04F1F1F1F1F103'],
+    ['webhook-dead-lettered', 500, '04F1F1F1F1F104'],
+  ] as const) {
+    const receiver = await startReceiver(() => ({ status }));
+    const hookCall = (path: string, body: unknown) =>
+      stack.api.call('POST', path, { key: hooks.testKey, body });
+    const endpoint = (await hookCall('/v1/webhooks/endpoints', { url: receiver.url })).body.endpoint.id;
+    await hookCall('/v1/dpp/enroll', { chipUid });
+    await receiver.waitFor(1);
+    const [row] = await stack.api.db.orm.em
+      .fork()
+      .execute<{ event_id: string }[]>('select event_id from webhook_deliveries where endpoint_id = ?', [
+        endpoint,
+      ]);
+    const workflowId = `webhook:${row!.event_id}:${endpoint}`;
+    await stack.temporal.client.workflow.getHandle(workflowId).result();
+    await stack.api.call('DELETE', `/v1/webhooks/endpoints/${endpoint}`, { key: hooks.testKey });
+    await receiver.close();
+    scenarios[name] = workflowId;
+  }
+
   await mkdir(OUT, { recursive: true });
+  const only = process.argv.slice(2);
   for (const [name, workflowId] of Object.entries(scenarios)) {
+    if (only.length > 0 && !only.some((prefix) => name.startsWith(prefix))) continue;
     const history = await stack.temporal.client.workflow.getHandle(workflowId).fetchHistory();
     await writeFile(new URL(`${name}.json`, OUT), `${historyToJSON(history)}\n`);
     console.log(`captured ${name} (${history.events?.length ?? 0} events)`);

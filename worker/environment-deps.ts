@@ -6,6 +6,7 @@ import type { SecretBox } from '../src/crypto/secret-box.ts';
 import type { Orm } from '../src/db/orm.ts';
 import type { ContentStore } from '../src/ipfs/store.ts';
 import type { Logger } from '../src/logging/logger.ts';
+import { urlPolicyFor } from '../src/webhooks/url-safety.ts';
 
 /** The activities' dependencies for each environment, from configuration and opened resources. */
 export function environmentDeps(parts: {
@@ -27,6 +28,7 @@ export function environmentDeps(parts: {
     depositWei,
     publicBaseUrl: parts.config.publicBaseUrl,
     custodyMasterSecret: parts.config.secrets.custodyMasterSecret,
+    webhookUrlPolicy: urlPolicyFor(environment, parts.config.webhooks.allowPrivateUrlsInTest),
   });
   return Object.fromEntries(ENVIRONMENTS.map((e) => [e, build(e)])) as Record<Environment, EnvironmentDeps>;
 }

@@ -10,6 +10,7 @@ import { openDatabase } from '../src/runtime/database.ts';
 import { onShutdown } from '../src/runtime/shutdown.ts';
 import { connectClient, connectWorker } from '../src/temporal/connection.ts';
 import { registerSearchAttributes } from '../src/temporal/register-search-attributes.ts';
+import { startOutboxDispatcher } from '../src/webhooks/dispatcher.ts';
 import { environmentDeps } from './environment-deps.ts';
 import { createWorkers, runWorkers } from './worker.ts';
 
@@ -26,7 +27,10 @@ if (!config.temporal.address) {
 Runtime.install({ shutdownSignals: [] });
 const database = await openDatabase(config, logger);
 const chains = await openPassportChains(config, { dataDir: config.chain.dataDir });
-const { connection: clientConnection } = await connectClient(config.temporal, config.temporal.address);
+const { client, connection: clientConnection } = await connectClient(
+  config.temporal,
+  config.temporal.address,
+);
 await registerSearchAttributes(clientConnection, config.temporal.namespace, logger);
 const connection = await connectWorker(config.temporal, config.temporal.address);
 const workers = await createWorkers({
@@ -43,9 +47,15 @@ const workers = await createWorkers({
   }),
 });
 const running = runWorkers(workers);
+const dispatcher = startOutboxDispatcher({
+  orm: database.orm,
+  gateway: { client, taskQueuePrefix: config.temporal.taskQueuePrefix },
+  logger,
+});
 await writeFile(READY_FILE, new Date().toISOString());
 logger.info({ temporal: config.temporal.address, namespace: config.temporal.namespace }, 'worker running');
 onShutdown(logger, [
+  { name: 'outbox dispatcher', run: () => dispatcher.stop() },
   {
     name: 'workers',
     run: async () => {

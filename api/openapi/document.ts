@@ -79,7 +79,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string): Re
       ...(route.body
         ? {
             requestBody: {
-              required: true,
+              required: !route.bodyOptional,
               content: { 'application/json': { schema: jsonSchema(route.body, 'input') } },
             },
           }

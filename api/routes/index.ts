@@ -7,6 +7,8 @@ import { inventoryRoute } from './dpp/inventory.ts';
 import { mintRoutes } from './dpp/mint.ts';
 import { verifyChipRoute } from './dpp/verify-chip.ts';
 import { healthRoutes } from './health.ts';
+import { webhookDeliveryRoutes } from './webhooks/deliveries.ts';
+import { webhookEndpointRoutes } from './webhooks/endpoints.ts';
 
 /** Every documented operation of the API, in the order the OpenAPI document lists them. */
 export function allRoutes(deps: RouteDeps): RouteSpec[] {
@@ -18,5 +20,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...mintRoutes(deps),
     inventoryRoute,
     ...chipKeyRoutes(deps),
+    ...webhookEndpointRoutes(deps),
+    ...webhookDeliveryRoutes(deps),
   ];
 }

@@ -12,6 +12,7 @@ import { createLogger } from '../../src/logging/logger.ts';
 import { openDatabase } from '../../src/runtime/database.ts';
 import { onShutdown } from '../../src/runtime/shutdown.ts';
 import { registerSearchAttributes } from '../../src/temporal/register-search-attributes.ts';
+import { startOutboxDispatcher } from '../../src/webhooks/dispatcher.ts';
 import { environmentDeps } from '../../worker/environment-deps.ts';
 import { createWorkers, runWorkers } from '../../worker/worker.ts';
 
@@ -49,6 +50,11 @@ export async function launch(): Promise<void> {
     environments: environmentDeps({ config, orm: database.orm, logger, secretBox, contentStore, chains }),
   });
   const running = runWorkers(workers);
+  const dispatcher = startOutboxDispatcher({
+    orm: database.orm,
+    gateway: { client, taskQueuePrefix: config.temporal.taskQueuePrefix },
+    logger,
+  });
 
   const demo = await ensureDemoCompany(database.orm.em);
   const app = createApp({
@@ -62,6 +68,7 @@ export async function launch(): Promise<void> {
   const http = await listen(app, config.host, config.port);
   onShutdown(logger, [
     { name: 'HTTP server', run: () => http.close(config.shutdownGraceMs) },
+    { name: 'outbox dispatcher', run: () => dispatcher.stop() },
     {
       name: 'workers',
       run: async () => {

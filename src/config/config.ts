@@ -43,6 +43,8 @@ export interface Config {
     custodyMasterSecret: string | undefined;
   };
   ipfs: { apiUrl: string | undefined; storeDir: string };
+  /** Test-environment webhook endpoints may target loopback and private addresses (local receivers). */
+  webhooks: { allowPrivateUrlsInTest: boolean };
 }
 
 export class ConfigError extends Error {
@@ -123,5 +125,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       custodyMasterSecret: e.CUSTODY_MASTER_SECRET,
     },
     ipfs: { apiUrl: e.IPFS_API_URL, storeDir: e.IPFS_STORE_DIR },
+    webhooks: { allowPrivateUrlsInTest: e.WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST },
   };
 }

@@ -62,6 +62,7 @@ export const envSchema = z.object({
   CUSTODY_MASTER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   IPFS_API_URL: optionalUrl,
   IPFS_STORE_DIR: z.string().min(1).default('.data/ipfs'),
+  WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: bool.default(true),
 });
 
 export type EnvSettings = z.infer<typeof envSchema>;

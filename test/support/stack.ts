@@ -11,6 +11,7 @@ import { SecretBox } from '../../src/crypto/secret-box.ts';
 import { EmbeddedContentStore } from '../../src/ipfs/store.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { taskQueueFor } from '../../src/temporal/task-queues.ts';
+import { type OutboxDispatcher, startOutboxDispatcher } from '../../src/webhooks/dispatcher.ts';
 import { workflowsPath } from '../../worker/worker.ts';
 import { startTestChain, type TestChain } from './anvil.ts';
 import { startTestApi, type TestApi } from './api.ts';
@@ -23,6 +24,8 @@ export interface TestStack {
   chain: TestChain;
   temporal: TestWorkflowEnvironment;
   deps: EnvironmentDeps;
+  /** The outbox dispatcher of the worker process (off with `dispatcher: false`). */
+  dispatcher: OutboxDispatcher | undefined;
   /** Starts a worker for the test environment's task queue (one is started by default). */
   startWorker(options?: {
     maxCachedWorkflows?: number;
@@ -48,7 +51,9 @@ export function productionWorkflowBundle(): Promise<WorkflowBundleWithSourceMap>
  * The whole service as a client sees it: the HTTP API on a fresh database, a worker running the real
  * workflows and activities, a time-skipping Temporal environment, anvil with the contract, an IPFS store.
  */
-export async function startTestStack(options: { startWorker?: boolean } = {}): Promise<TestStack> {
+export async function startTestStack(
+  options: { startWorker?: boolean; dispatcher?: boolean } = {},
+): Promise<TestStack> {
   const chain = await startTestChain();
   const temporal = await createTestWorkflowEnvironment();
   const api = await startTestApi({ MINT_DEPOSIT: TEST_DEPOSIT, MINT_WAIT_MS: '20000' }, (config) => ({
@@ -89,13 +94,23 @@ export async function startTestStack(options: { startWorker?: boolean } = {}): P
     return handle;
   };
   if (options.startWorker !== false) await startWorker();
+  const dispatcher =
+    options.dispatcher === false
+      ? undefined
+      : startOutboxDispatcher({
+          orm: api.db.orm,
+          gateway: { client: temporal.client, taskQueuePrefix: api.config.temporal.taskQueuePrefix },
+          logger: deps.logger,
+        });
   return {
     api,
     chain,
     temporal,
     deps,
+    dispatcher,
     startWorker,
     async close() {
+      await dispatcher?.stop();
       for (const worker of workers) await worker.stop().catch(() => {});
       await api.close();
       await temporal.teardown();

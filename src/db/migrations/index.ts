@@ -2,10 +2,12 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000_foundation } from './Migration20261122000000_foundation.ts';
 import { Migration20261122010000_passports } from './Migration20261122010000_passports.ts';
 import { Migration20261122030000_webhooks } from './Migration20261122030000_webhooks.ts';
+import { Migration20261122040000_webhooks_more } from './Migration20261122040000_webhooks_more.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
   { name: 'Migration20261122000000_foundation', class: Migration20261122000000_foundation },
   { name: 'Migration20261122010000_passports', class: Migration20261122010000_passports },
   { name: 'Migration20261122030000_webhooks', class: Migration20261122030000_webhooks },
+  { name: 'Migration20261122040000_webhooks_more', class: Migration20261122040000_webhooks_more },
 ];

@@ -1,0 +1,114 @@
+import pg from 'pg';
+import type { Orm } from '../db/orm.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { WorkflowGateway } from '../temporal/start.ts';
+import { type DispatchHooks, dispatchOutboxBatch } from './outbox-dispatch.ts';
+
+export interface OutboxDispatcherOptions {
+  orm: Orm;
+  gateway: WorkflowGateway;
+  logger: Logger;
+  batchSize?: number;
+  /** Longest wait between passes when no notification arrives. */
+  pollIntervalMs?: number;
+  /** LISTEN for the outbox trigger's notifications (default true); polling alone still works. */
+  listen?: boolean;
+  hooks?: DispatchHooks;
+}
+
+export interface OutboxDispatcher {
+  /** Finishes the pass in progress, then stops. */
+  stop(): Promise<void>;
+}
+
+const CHANNEL = 'outbox_events';
+const LISTEN_RETRY_MS = 5_000;
+const ERROR_BACKOFF_MS = 2_000;
+
+/**
+ * Runs in the worker process: passes over the outbox (see dispatchOutboxBatch) as soon as an event
+ * commits (LISTEN/NOTIFY) and at least every `pollIntervalMs`; back-to-back while full batches come.
+ * Several dispatchers may run at once (one per worker process): they share the work, never duplicate it.
+ */
+export function startOutboxDispatcher(options: OutboxDispatcherOptions): OutboxDispatcher {
+  const batchSize = options.batchSize ?? 100;
+  const pollIntervalMs = options.pollIntervalMs ?? 1_000;
+  const logger = options.logger.child({ component: 'outbox-dispatcher' });
+  let stopping = false;
+  let pending = false;
+  let wake: (() => void) | undefined;
+  let stopWaiting: (() => void) | undefined;
+  const nudge = () => {
+    pending = true;
+    wake?.();
+  };
+  /** Waits `ms`, or less when stopping or (if `wakeOnEvent`) when an event has committed meanwhile. */
+  const pause = (ms: number, wakeOnEvent: boolean) =>
+    new Promise<void>((resolve) => {
+      if ((wakeOnEvent && pending) || stopping) return resolve();
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        stopWaiting = undefined;
+        resolve();
+      }
+      wake = wakeOnEvent ? done : undefined;
+      stopWaiting = done;
+    });
+
+  let listener: pg.Client | undefined;
+  let lastListenTry = 0;
+  const ensureListener = async () => {
+    if (options.listen === false || listener || Date.now() - lastListenTry < LISTEN_RETRY_MS) return;
+    lastListenTry = Date.now();
+    const client = new pg.Client({
+      connectionString: options.orm.config.get('clientUrl'),
+      connectionTimeoutMillis: 5_000,
+    });
+    client.on('notification', nudge);
+    client.on('error', (error) => {
+      logger.warn({ err: error }, 'outbox LISTEN connection lost; polling until it is back');
+      if (listener === client) listener = undefined;
+      client.end().catch(() => {});
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${CHANNEL}`);
+      listener = client;
+    } catch (error) {
+      logger.warn({ err: error }, 'cannot LISTEN for outbox events; polling only for now');
+      await client.end().catch(() => {});
+    }
+  };
+
+  const loop = (async () => {
+    while (!stopping) {
+      await ensureListener();
+      pending = false;
+      let dispatched = 0;
+      try {
+        dispatched = await dispatchOutboxBatch(options.orm, options.gateway, {
+          batchSize,
+          hooks: options.hooks,
+        });
+        if (dispatched > 0) logger.debug({ dispatched }, 'dispatched outbox events');
+      } catch (error) {
+        if (stopping) break;
+        logger.error({ err: error }, 'outbox dispatch failed; retrying');
+        await pause(ERROR_BACKOFF_MS, false);
+        continue;
+      }
+      if (dispatched < batchSize) await pause(pollIntervalMs, true);
+    }
+    await listener?.end().catch(() => {});
+  })();
+
+  return {
+    async stop() {
+      stopping = true;
+      stopWaiting?.();
+      await loop;
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import type { SecretBox } from '../crypto/secret-box.ts';
+import type { WebhookEndpoint } from '../db/entities/index.ts';
+
+export const DEFAULT_ROTATION_OVERLAP_SECONDS = 86_400;
+export const MAX_ROTATION_OVERLAP_SECONDS = 604_800;
+
+/**
+ * The sealing context names the endpoint only (not "current" or "previous"), so a rotation moves the
+ * sealed bytes from `secret` to `previousSecret` without opening them.
+ */
+function context(endpointId: string): string {
+  return `webhook-secret:${endpointId}`;
+}
+
+export function sealWebhookSecret(box: SecretBox, endpointId: string, secret: string): Buffer {
+  return box.seal(Buffer.from(secret, 'utf8'), context(endpointId));
+}
+
+function open(box: SecretBox, endpointId: string, sealed: Buffer | Uint8Array): string {
+  return box.open(Buffer.from(sealed), context(endpointId)).toString('utf8');
+}
+
+type SecretColumns = Pick<WebhookEndpoint, 'id' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>;
+
+/** Whether the endpoint is inside a rotation overlap at `now` (the previous secret still signs). */
+export function inRotationOverlap(endpoint: SecretColumns, now: Date = new Date()): boolean {
+  return (
+    endpoint.previousSecret !== null &&
+    endpoint.previousSecret !== undefined &&
+    endpoint.previousSecretExpiresAt !== null &&
+    endpoint.previousSecretExpiresAt !== undefined &&
+    endpoint.previousSecretExpiresAt.getTime() > now.getTime()
+  );
+}
+
+/**
+ * The secrets a delivery attempt at `now` signs with, newest first: the current one, plus the previous
+ * one while its overlap lasts. Pass the result to `deliveryHeaders` (signing.ts).
+ */
+export function activeSigningSecrets(
+  box: SecretBox,
+  endpoint: SecretColumns,
+  now: Date = new Date(),
+): string[] {
+  const secrets = [open(box, endpoint.id, endpoint.secret)];
+  if (inRotationOverlap(endpoint, now)) secrets.push(open(box, endpoint.id, endpoint.previousSecret!));
+  return secrets;
+}

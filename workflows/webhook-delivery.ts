@@ -1,0 +1,112 @@
+import {
+  ActivityFailure,
+  defineQuery,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  sleep,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities/index.ts';
+import type {
+  AttemptOutcome,
+  DeliveryProgress,
+  WebhookDeliveryInput,
+  WebhookDeliveryResult,
+} from '../src/webhooks/delivery-types.ts';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/**
+ * The spec's retry policy: the wait before each of the six attempts. Attempts fall at +0, +5 m, +20 m,
+ * +1 h 20 m, +5 h 20 m and +17 h 20 m after the first; a sixth failure dead-letters the delivery.
+ */
+export const ATTEMPT_DELAYS_MS = [0, 5 * MINUTE, 15 * MINUTE, HOUR, 4 * HOUR, 12 * HOUR] as const;
+
+export const deliveryProgressQuery = defineQuery<DeliveryProgress>('deliveryProgress');
+
+// One attempt is one HTTP POST: never retried by Temporal, the schedule above is the only retry.
+const http = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 1 },
+});
+
+const retry = { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 10 };
+const records = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry });
+// Opening the delivery is a short, repeatable statement or two: a local activity spares a server round trip.
+const lookup = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry });
+
+/**
+ * Delivers one event to one endpoint (id `webhook:{eventId}:{endpointId}`):
+ * attempt 1 at once; after each failure wait 5 m, 15 m, 1 h, 4 h, 12 h and try again; after the sixth
+ * failure move the delivery to the dead-letter queue. A 2xx ends it (succeeded); a deleted or disabled
+ * endpoint, or a 410 Gone (which disables the endpoint), ends it (stopped).
+ */
+export async function webhookDelivery(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
+  let progress: DeliveryProgress = {
+    status: 'pending',
+    phase: 'opening',
+    attemptsThisRun: 0,
+    lastAttempt: 0,
+    nextAttemptAt: null,
+    lastStatusCode: null,
+    lastError: null,
+  };
+  setHandler(deliveryProgressQuery, () => progress);
+
+  const { deliveryId, attemptsBefore, closedAs } = await lookup.openWebhookDelivery(input);
+  progress = { ...progress, lastAttempt: attemptsBefore };
+  if (closedAs) return finish(closedAs);
+
+  for (const [index, delay] of ATTEMPT_DELAYS_MS.entries()) {
+    if (delay > 0) {
+      progress = { ...progress, phase: 'waiting', nextAttemptAt: new Date(Date.now() + delay).toISOString() };
+      await sleep(delay);
+    }
+    const attempt = attemptsBefore + index + 1;
+    progress = { ...progress, phase: 'attempting', nextAttemptAt: null };
+    const outcome = await attemptOnce({
+      delivery: input.delivery,
+      deliveryId,
+      attempt,
+      nextAttemptInMs: ATTEMPT_DELAYS_MS[index + 1] ?? null,
+    });
+    progress = {
+      ...progress,
+      ...(outcome.attempted ? { attemptsThisRun: index + 1, lastAttempt: attempt } : {}),
+      lastStatusCode: outcome.attempted ? outcome.statusCode : progress.lastStatusCode,
+      lastError: outcome.error,
+    };
+    if (outcome.result === 'succeeded' || outcome.result === 'stopped') {
+      return finish(outcome.result);
+    }
+    if (outcome.result === 'undeliverable') break;
+  }
+
+  await records.deadLetterWebhookDelivery({ delivery: input.delivery, deliveryId });
+  return finish('dead');
+
+  function finish(status: WebhookDeliveryResult['status']): WebhookDeliveryResult {
+    progress = { ...progress, status, phase: 'done', nextAttemptAt: null };
+    return {
+      status,
+      attempts: progress.attemptsThisRun,
+      lastStatusCode: progress.lastStatusCode,
+      lastError: progress.lastError,
+    };
+  }
+}
+
+/** One attempt; an activity that fails outright (worker lost, database down) counts as a failed attempt. */
+async function attemptOnce(
+  input: Parameters<Activities['attemptWebhookDelivery']>[0],
+): Promise<AttemptOutcome> {
+  try {
+    return await http.attemptWebhookDelivery(input);
+  } catch (error) {
+    if (!(error instanceof ActivityFailure)) throw error;
+    const cause = error.cause?.message ?? error.message;
+    const message = `attempt did not complete: ${cause}`;
+    return { result: 'failed', attempted: true, statusCode: null, error: message, durationMs: 0 };
+  }
+}

@@ -25,5 +25,8 @@ export interface EnvironmentDeps {
   /** Test seam: answers webhook hosts' DNS instead of the system resolver. */
   webhookResolver?: Resolver;
   /** Test seams for crash tests (e.g. pause after a transaction is submitted); never set in production. */
-  hooks?: { afterMintSubmitted?: (transactionHash: string) => Promise<void> };
+  hooks?: {
+    afterMintSubmitted?: (transactionHash: string) => Promise<void>;
+    afterRecycleSubmitted?: (transactionHash: string) => Promise<void>;
+  };
 }

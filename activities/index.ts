@@ -1,12 +1,19 @@
 import type { EnvironmentDeps } from './deps.ts';
 import { mintActivities } from './mint/mint-activities.ts';
+import { recycleActivities } from './recycling/recycle-activities.ts';
+import { anchorActivities } from './supply-chain/anchor-activities.ts';
 import { webhookActivities } from './webhooks/webhook-activities.ts';
 
 export type { EnvironmentDeps } from './deps.ts';
 
 /** All activities of one environment's task queue, built from injected dependencies. */
 export function createActivities(deps: EnvironmentDeps) {
-  return { ...mintActivities(deps), ...webhookActivities(deps) };
+  return {
+    ...mintActivities(deps),
+    ...recycleActivities(deps),
+    ...webhookActivities(deps),
+    ...anchorActivities(deps),
+  };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

@@ -1,5 +1,6 @@
 // `npm run bench`: each benchmark prints its figures next to a baseline measured in the same run.
 import { benchMint } from './mint.bench.ts';
+import { benchProvision } from './provision.bench.ts';
 import { prepareBenchDatabase } from './setup.ts';
 import { benchSun } from './sun.bench.ts';
 import { benchWebhooks } from './webhooks.bench.ts';
@@ -8,6 +9,7 @@ const benches: Record<string, () => Promise<void>> = {
   sun: benchSun,
   mint: benchMint,
   webhooks: benchWebhooks,
+  provision: benchProvision,
 };
 const selected = process.argv.slice(2);
 const cleanup = await prepareBenchDatabase();

@@ -33,10 +33,43 @@ try {
   });
   scenarios['mint-shape-a-completed'] = `mint:test:${minted}`;
 
+  const [passport] = await stack.api.db.orm.em
+    .fork()
+    .execute<{ token_id: string }[]>('select token_id from passports where chip_uid = ?', [minted]);
+  const logged = await call('POST', '/v1/iaas/log-event', {
+    tokenId: passport!.token_id,
+    action: 'SHIPPED',
+    locationName: 'Fixture port',
+    latitude: 53.5,
+    longitude: 9.9,
+    metadata: {},
+  });
+  const anchorId = `anchor-event:test:${logged.body.eventId}`;
+  await stack.temporal.client.workflow.getHandle(anchorId).result();
+  scenarios['anchor-event-shipped'] = anchorId;
+
   const rejected = '04F1F1F1F1F102';
   await call('POST', '/v1/dpp/enroll', { chipUid: rejected });
   await call('POST', '/v1/dpp/mint', { gtin: GTIN, chipUid: rejected, material: 'Wool' });
   scenarios['mint-shape-b-unverified-failed'] = `mint:test:${rejected}`;
+
+  const recycledChip = '04F1F1F1F1F105';
+  await call('POST', '/v1/dpp/enroll', { chipUid: recycledChip });
+  const recycleTap = generateSun({ uid: recycledChip, counter: 1, keys });
+  const recycledMint = await call('POST', '/v1/dpp/mint', {
+    name: 'Fixture boot',
+    chipUid: recycledChip,
+    nfcData: `picc_data=${recycleTap.piccData}&cmac=${recycleTap.cmac}`,
+    custom_dpp_data: { gtin: GTIN, conformity_url: 'https://fixture.example/doc.pdf' },
+  });
+  const recycledToken = recycledMint.body.blockchain.tokenId as string;
+  await call('POST', '/v1/iaas/log-recycle', {
+    tokenId: recycledToken,
+    locationName: 'Fixture recycling hub',
+    latitude: 53.5,
+    longitude: 10,
+  });
+  scenarios['recycle-completed'] = `recycle:test:${recycledToken}`;
 
   // Webhooks: one delivery that succeeds at once, one that uses all six attempts (timers skipped).
   const hooks = await stack.api.createTenant('Fixture Subscriber');

@@ -9,8 +9,12 @@ export interface MintInput {
   scope: TenantScope;
   chipUid: string;
   product: MintProduct;
-  /** Shape A: the tap to verify. Shape B carries none and is authorised by an earlier verified tap. */
+  /**
+   * Shape A: the tap to verify. Without one the mint is authorised by the factory toolbox's signature over
+   * the twin binding (`toolbox`, from POST /v1/factory/bind shape B) or else by an earlier verified tap.
+   */
   sun: SunPayload | null;
+  toolbox?: { internalId: string; signature: string };
   nfc: NfcProof;
   /** Who accepts the tap's counter (the workflow id), so a retried verification is not a replay. */
   reference: string;

@@ -2,18 +2,31 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/activity';
 import { type SunPayload, verifyTap } from '../../src/chips/verify-tap.ts';
 import type { SecretBox } from '../../src/crypto/secret-box.ts';
-import { Chip } from '../../src/db/entities/index.ts';
+import { AssetTwin, Chip } from '../../src/db/entities/index.ts';
 import type { TenantScope } from '../../src/db/tenant-scope.ts';
+import { DomainError } from '../../src/errors.ts';
+import { verifyToolboxSignature } from '../../src/factory/toolbox-keys.ts';
 
 /**
- * A mint needs a genuine tap: the one it carries (shape A, its counter accepted under `reference` so a
- * retry is not mistaken for a replay), or for shape B one the chip showed before (verify-chip).
+ * A mint needs proof that the physical chip is there: the tap it carries (shape A, its counter accepted
+ * under `reference` so a retry is not mistaken for a replay), the factory toolbox's signature over the twin
+ * bound to this chip (factory bind shape B), or else a genuine tap the chip showed before (verify-chip).
  */
 export async function authorizeMintTap(
   em: EntityManager,
   secretBox: SecretBox,
-  input: { scope: TenantScope; chipUid: string; sun: SunPayload | null; reference: string },
+  input: {
+    scope: TenantScope;
+    chipUid: string;
+    sun: SunPayload | null;
+    toolbox?: { internalId: string; signature: string } | undefined;
+    reference: string;
+  },
 ): Promise<void> {
+  if (!input.sun && input.toolbox) {
+    await authorizeByToolbox(em, input.chipUid, input.toolbox);
+    return;
+  }
   if (!input.sun) {
     const chip = await em.findOne(Chip, { chipUid: input.chipUid });
     if (!chip?.lastVerifiedAt) {
@@ -37,5 +50,30 @@ export async function authorizeMintTap(
       nonRetryable: true,
       details: [{ reason: verdict.reason, counter: verdict.counter }],
     });
+  }
+}
+
+async function authorizeByToolbox(
+  em: EntityManager,
+  chipUid: string,
+  toolbox: { internalId: string; signature: string },
+): Promise<void> {
+  const twin = await em.findOne(AssetTwin, { serviceInternalId: toolbox.internalId });
+  if (twin?.status !== 'ACTIVE' || twin.chipUid !== chipUid) {
+    throw ApplicationFailure.create({
+      message: `Twin ${toolbox.internalId} is not bound to chip ${chipUid}.`,
+      type: 'ChipNotVerified',
+      nonRetryable: true,
+    });
+  }
+  try {
+    await verifyToolboxSignature(em, {
+      internalId: toolbox.internalId,
+      chipUid,
+      signatureHex: toolbox.signature,
+    });
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    throw ApplicationFailure.create({ message: error.message, type: 'ChipNotVerified', nonRetryable: true });
   }
 }

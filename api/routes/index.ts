@@ -1,4 +1,5 @@
 import type { RouteSpec } from '../route.ts';
+import { aasResolveRoute } from './aas/resolve.ts';
 import { apiKeyRoutes } from './auth/api-keys.ts';
 import type { RouteDeps } from './deps.ts';
 import { chipKeyRoutes } from './dpp/chip-keys.ts';
@@ -6,7 +7,13 @@ import { enrollRoute } from './dpp/enroll.ts';
 import { inventoryRoute } from './dpp/inventory.ts';
 import { mintRoutes } from './dpp/mint.ts';
 import { verifyChipRoute } from './dpp/verify-chip.ts';
+import { provisionRoutes } from './erp/provision.ts';
+import { bindRoutes } from './factory/bind.ts';
+import { toolboxKeyRoutes } from './factory/toolbox-keys.ts';
 import { healthRoutes } from './health.ts';
+import { supplyChainEventRoutes } from './iaas/events.ts';
+import { logEventRoutes } from './iaas/log-event.ts';
+import { logRecycleRoutes } from './iaas/log-recycle.ts';
 import { webhookDeliveryRoutes } from './webhooks/deliveries.ts';
 import { webhookEndpointRoutes } from './webhooks/endpoints.ts';
 
@@ -19,8 +26,15 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     verifyChipRoute(deps),
     ...mintRoutes(deps),
     inventoryRoute,
+    ...logEventRoutes(deps),
+    ...supplyChainEventRoutes,
+    ...logRecycleRoutes(deps),
+    aasResolveRoute(deps),
     ...chipKeyRoutes(deps),
     ...webhookEndpointRoutes(deps),
     ...webhookDeliveryRoutes(deps),
+    ...provisionRoutes,
+    ...bindRoutes(deps),
+    ...toolboxKeyRoutes,
   ];
 }

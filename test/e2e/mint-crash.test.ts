@@ -7,7 +7,7 @@ import type { TestTenant } from '../support/api.ts';
 import { startTestStack, TEST_DEPOSIT, type TestStack } from '../support/stack.ts';
 import { armWatchdog } from '../support/temporal.ts';
 
-const WORKER = fileURLToPath(new URL('./fixtures/mint-worker-process.ts', import.meta.url));
+const WORKER = fileURLToPath(new URL('./fixtures/crashing-worker-process.ts', import.meta.url));
 
 function waitForLine(child: ChildProcess, prefix: string, ms: number): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -54,6 +54,7 @@ describe('a worker killed after sending the mint transaction', () => {
         WORKER_CONTRACT: stack.chain.contractAddress,
         WORKER_TEMPORAL_ADDRESS: stack.temporal.address,
         WORKER_TASK_QUEUE: 'dpp-test',
+        WORKER_STALL_AFTER: 'mint',
         WORKER_IPFS_DIR: stack.api.config.ipfs.storeDir,
         WORKER_DEPOSIT: TEST_DEPOSIT,
         WORKER_PUBLIC_BASE_URL: stack.api.config.publicBaseUrl,

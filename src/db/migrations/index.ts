@@ -3,6 +3,8 @@ import { Migration20261122000000_foundation } from './Migration20261122000000_fo
 import { Migration20261122010000_passports } from './Migration20261122010000_passports.ts';
 import { Migration20261122030000_webhooks } from './Migration20261122030000_webhooks.ts';
 import { Migration20261122040000_webhooks_more } from './Migration20261122040000_webhooks_more.ts';
+import { Migration20261122050000_erp } from './Migration20261122050000_erp.ts';
+import { Migration20261122070000_recycling } from './Migration20261122070000_recycling.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -10,4 +12,6 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261122010000_passports', class: Migration20261122010000_passports },
   { name: 'Migration20261122030000_webhooks', class: Migration20261122030000_webhooks },
   { name: 'Migration20261122040000_webhooks_more', class: Migration20261122040000_webhooks_more },
+  { name: 'Migration20261122050000_erp', class: Migration20261122050000_erp },
+  { name: 'Migration20261122070000_recycling', class: Migration20261122070000_recycling },
 ];

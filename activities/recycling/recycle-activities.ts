@@ -1,0 +1,122 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { formatEther, getAddress } from 'ethers';
+import { isChainRevert } from '../../src/chain/errors.ts';
+import { scopedEntityManager } from '../../src/db/tenant-scope.ts';
+import { findRecycle, type RecycleRecord } from '../../src/recycling/find-recycle.ts';
+import { recordRecycle } from '../../src/recycling/record-recycle.ts';
+import type { RecycleInput } from '../../workflows/recycle-types.ts';
+import type { EnvironmentDeps } from '../deps.ts';
+
+export interface ReleasedDeposit {
+  transactionHash: string;
+  blockNumber: number;
+  rewardReceiver: string;
+  amountWei: string;
+  recycledAt: string;
+}
+
+/** Activities of the recycle workflow. Each one is safe to run again after a crash. */
+export function recycleActivities(deps: EnvironmentDeps) {
+  const released = async (record: RecycleRecord): Promise<ReleasedDeposit> => {
+    const block = await deps.chain.provider.getBlock(record.blockNumber);
+    return {
+      transactionHash: record.transactionHash,
+      blockNumber: record.blockNumber,
+      rewardReceiver: getAddress(record.rewardReceiver),
+      amountWei: record.amountWei.toString(),
+      recycledAt: new Date((block?.timestamp ?? Math.floor(Date.now() / 1000)) * 1000).toISOString(),
+    };
+  };
+  // The recycle on chain is found by its Recycled event once its transaction is final.
+  const recycledOnChain = async (tokenId: string, mintBlock: number, transactionHash?: string) => {
+    if (transactionHash) await deps.chain.waitForTransaction(transactionHash);
+    const record = await findRecycle(deps.chain, tokenId, mintBlock);
+    return record ? released(record) : null;
+  };
+
+  return {
+    /**
+     * Sends `recycle` (the contract pays the deposit to the receiver) and waits for its confirmations. The
+     * hash is heartbeated as soon as the node accepts it, so a retry after a crash waits for that transaction
+     * instead of sending another; a token already recycled on chain reports that recycle (the contract
+     * refuses a second one, so the deposit is paid once).
+     */
+    async recycleOnChain(input: { tokenId: string; rewardReceiver: string; mintBlock: number }) {
+      const context = Context.current();
+      const sentBefore = context.info.heartbeatDetails as { transactionHash?: string } | undefined;
+      let details: { transactionHash?: string } = sentBefore ?? {};
+      const beat = setInterval(() => context.heartbeat(details), 2_000);
+      try {
+        if (sentBefore?.transactionHash) {
+          const outcome = await deps.chain.getTransactionOutcome(sentBefore.transactionHash);
+          if (outcome.status === 'mined' || outcome.status === 'pending') {
+            const found = await recycledOnChain(input.tokenId, input.mintBlock, sentBefore.transactionHash);
+            if (found) return found;
+          }
+        }
+        if (await deps.chain.isRecycled(input.tokenId)) {
+          const found = await recycledOnChain(input.tokenId, input.mintBlock);
+          if (found) return found;
+        }
+        const result = await deps.chain.recycle(
+          { tokenId: input.tokenId, rewardReceiver: input.rewardReceiver },
+          {
+            onSubmitted: async (transactionHash) => {
+              details = { transactionHash };
+              context.heartbeat(details);
+              await deps.hooks?.afterRecycleSubmitted?.(transactionHash);
+            },
+          },
+        );
+        return released({
+          transactionHash: result.txHash,
+          blockNumber: result.blockNumber,
+          rewardReceiver: input.rewardReceiver,
+          amountWei: result.amount,
+        });
+      } catch (error) {
+        if (isChainRevert(error, 'AlreadyRecycled')) {
+          const found = await recycledOnChain(input.tokenId, input.mintBlock);
+          if (found) return found;
+          throw ApplicationFailure.create({
+            message: error.message,
+            type: 'AlreadyRecycled',
+            nonRetryable: true,
+          });
+        }
+        if (isChainRevert(error)) {
+          throw ApplicationFailure.create({
+            message: error.message,
+            type: 'ChainRejected',
+            nonRetryable: true,
+          });
+        }
+        throw error;
+      } finally {
+        clearInterval(beat);
+      }
+    },
+
+    /** RECYCLE_TRANSFER event, passport RECYCLED and asset.recycled in one database transaction (idempotent). */
+    async recordRecycle(input: RecycleInput & ReleasedDeposit) {
+      if (input.scope.environment !== deps.environment) {
+        throw ApplicationFailure.nonRetryable(
+          `task for ${input.scope.environment} reached the ${deps.environment} worker`,
+        );
+      }
+      const recorded = await recordRecycle(scopedEntityManager(deps.orm.em, input.scope), input.scope, {
+        tokenId: input.tokenId,
+        recycler: input.recycler,
+        rewardReceiver: input.rewardReceiver,
+        amountWei: input.amountWei,
+        amountDecimal: formatEther(BigInt(input.amountWei)),
+        transactionHash: input.transactionHash,
+        blockNumber: input.blockNumber,
+        recycledAt: new Date(input.recycledAt),
+        contractAddress: deps.chain.contractAddress,
+        location: input.location,
+      });
+      return { passportId: recorded.passportId };
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { requestHash, runIdempotent, type StoredResponse } from '../../../src/http-idempotency/store.ts';
+import type { AppContext } from '../../context.ts';
+import { Problem } from '../../problem.ts';
+
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+export const IDEMPOTENCY_DOC =
+  ' Send an Idempotency-Key header (1–255 visible ASCII characters) to make retries safe: the same key with ' +
+  'the same request replays the first successful response (header Idempotent-Replayed: true) for 24 hours; ' +
+  'the same key with a different request answers 422 idempotency_key_reused.';
+
+/** Answers with `produce`'s response, or the stored one when the request repeats an Idempotency-Key. */
+export async function respondIdempotently(
+  ctx: AppContext,
+  produce: () => Promise<StoredResponse>,
+): Promise<void> {
+  const key = ctx.get('idempotency-key');
+  if (key !== '' && !KEY_PATTERN.test(key)) {
+    throw new Problem(
+      400,
+      'invalid_idempotency_key',
+      'Idempotency-Key must be 1–255 visible ASCII characters.',
+      {
+        errors: [{ path: 'header.idempotency-key', message: 'Invalid format', code: 'invalid_format' }],
+      },
+    );
+  }
+  const request =
+    key === ''
+      ? null
+      : {
+          key,
+          method: ctx.method,
+          path: ctx.path,
+          hash: requestHash(ctx.method, ctx.path, ctx.state.rawBody),
+        };
+  const response = await runIdempotent(ctx.state.em!, ctx.state.scope!, request, produce);
+  if (response.replayed) ctx.set('Idempotent-Replayed', 'true');
+  ctx.status = response.status;
+  ctx.body = response.body;
+}

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { canonicalChipUid } from '../../../src/chips/enroll.ts';
+import { bindTwin, findTwin } from '../../../src/factory/bind.ts';
+import { verifyToolboxSignature } from '../../../src/factory/toolbox-keys.ts';
+import type { AppContext } from '../../context.ts';
+import { defineRoute } from '../../route.ts';
+import { validate } from '../../validation.ts';
+import type { RouteDeps } from '../deps.ts';
+import { chipUidField } from '../dpp/schemas.ts';
+import { IDEMPOTENCY_DOC, respondIdempotently } from '../erp/idempotency.ts';
+import { existingTokenId, mintBoundTwin, mintInputFromTwin } from './twin-mint.ts';
+
+const serviceInternalId = z.string().trim().min(1).max(64);
+
+const bindShapeA = z
+  .object({ service_internal_id: serviceInternalId, hardware: z.object({ chip_uid: chipUidField }).strict() })
+  .strict();
+const bindShapeB = z
+  .object({
+    internalId: serviceInternalId,
+    chipUid: chipUidField,
+    signature: z
+      .string()
+      .trim()
+      .regex(/^([0-9a-fA-F]{2}){8,160}$/, 'signature must be hex')
+      .describe('Hex signature by a registered toolbox key over the UTF-8 string "<internalId>:<chipUid>".'),
+  })
+  .strict();
+
+const activeMessage = (id: string) => `Product ${id} is now ACTIVE.`;
+
+export function bindRoutes(deps: RouteDeps) {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/v1/factory/bind',
+      operationId: 'bindChip',
+      summary: 'Bind a chip to a provisioned twin (A: plain; B: toolbox-signed, then minted).',
+      description:
+        'The twin becomes ACTIVE and locked to the chip; a chip not yet enrolled here is enrolled on the way ' +
+        '(asset.initialized). Unknown twin 404 twin_not_found; twin already bound 409 twin_already_bound; chip ' +
+        'bound to another twin 409 chip_already_bound; chip enrolled by another account 409 ' +
+        'chip_enrolled_elsewhere. Shape B: a signature matching no active toolbox key 422 ' +
+        'invalid_toolbox_signature; the chip must have shown a verified tap (422 chip_not_verified); then the ' +
+        'passport is minted (201 with tokenId, or 202 with Location /v1/dpp/mint/{chipUid}). Repeating a ' +
+        `completed shape-B bind answers its token again.${IDEMPOTENCY_DOC}`,
+      tags: ['factory'],
+      auth: 'apiKey',
+      body: z.record(z.string(), z.unknown()),
+      docBody: z.union([bindShapeA, bindShapeB]),
+      responses: {
+        201: {
+          description: 'Bound (shape B: and minted).',
+          schema: z.object({
+            success: z.literal(true),
+            message: z.string(),
+            service_internal_id: z.string(),
+            chip_uid: z.string(),
+            tokenId: z.string().optional(),
+          }),
+        },
+        202: { description: 'Bound; the mint is still running: poll the Location.' },
+      },
+      handler: async (ctx: AppContext, { body }) => {
+        const em = ctx.state.em!;
+        const scope = ctx.state.scope!;
+        if (!('internalId' in body || 'signature' in body)) {
+          const request = validate(bindShapeA, body, 'body');
+          await respondIdempotently(ctx, async () => {
+            const { twin, chipUid } = await bindTwin(em, scope, {
+              serviceInternalId: request.service_internal_id,
+              chipUid: request.hardware.chip_uid,
+            });
+            const id = twin.serviceInternalId;
+            return {
+              status: 201,
+              body: { success: true, message: activeMessage(id), service_internal_id: id, chip_uid: chipUid },
+            };
+          });
+          return;
+        }
+        const request = validate(bindShapeB, body, 'body');
+        const chipUid = canonicalChipUid(request.chipUid);
+        await findTwin(em, request.internalId);
+        await verifyToolboxSignature(em, {
+          internalId: request.internalId,
+          chipUid,
+          signatureHex: request.signature,
+        });
+        const answer = {
+          success: true,
+          message: activeMessage(request.internalId),
+          service_internal_id: request.internalId,
+          chip_uid: chipUid,
+        };
+        const minted = await existingTokenId(em, chipUid);
+        const { twin } = await bindTwin(em, scope, {
+          serviceInternalId: request.internalId,
+          chipUid,
+          sameChipIsBound: true,
+        });
+        if (minted) {
+          ctx.status = 201;
+          ctx.body = { ...answer, tokenId: minted };
+          return;
+        }
+        const outcome = await mintBoundTwin(
+          deps.workflows,
+          mintInputFromTwin(scope, twin, chipUid, request.signature),
+          deps.config.mint.waitMs,
+        );
+        if (outcome.done) {
+          ctx.status = 201;
+          ctx.body = { ...answer, tokenId: outcome.tokenId };
+          return;
+        }
+        ctx.status = 202;
+        ctx.set('Location', outcome.statusUrl);
+        ctx.set('Retry-After', '2');
+        ctx.body = { ...answer, status: 'PENDING', statusUrl: outcome.statusUrl };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,75 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AssetTwin } from '../../../src/db/entities/index.ts';
+import { Passport } from '../../../src/db/entities/index.ts';
+import type { TenantScope } from '../../../src/db/tenant-scope.ts';
+import { DomainError } from '../../../src/errors.ts';
+import { mintFailureToDomainError } from '../../../src/passports/mint-failures.ts';
+import { resultWithin, startOrJoin, type WorkflowGateway } from '../../../src/temporal/start.ts';
+import { workflowIds } from '../../../src/temporal/workflow-ids.ts';
+import type { mintPassport } from '../../../workflows/mint.ts';
+import type { MintInput } from '../../../workflows/mint-types.ts';
+
+/** The mint request a bound twin stands for: its name, GTIN, material number and ERP ids. */
+export function mintInputFromTwin(
+  scope: TenantScope,
+  twin: AssetTwin,
+  chipUid: string,
+  toolboxSignature: string,
+): MintInput {
+  const custom: Record<string, unknown> = { service_internal_id: twin.serviceInternalId };
+  if (twin.gtin) custom.gtin = twin.gtin;
+  if (twin.materialNumber) custom.erp_material_id = twin.materialNumber;
+  if (twin.orderId) custom.erp_order_id = twin.orderId;
+  return {
+    scope,
+    chipUid,
+    product: {
+      name: twin.name ?? twin.materialNumber ?? twin.serviceInternalId,
+      description: '',
+      image: null,
+      gtin: twin.gtin ?? null,
+      material: twin.materialNumber ?? null,
+      productId: twin.serviceInternalId,
+      customDppData: custom,
+    },
+    sun: null,
+    toolbox: { internalId: twin.serviceInternalId, signature: toolboxSignature },
+    nfc: { cmac: null, urlPath: null, piccData: null },
+    reference: workflowIds.mint(scope.environment, chipUid),
+  };
+}
+
+export async function existingTokenId(em: EntityManager, chipUid: string): Promise<string | undefined> {
+  return (await em.findOne(Passport, { chipUid }))?.tokenId;
+}
+
+export type TwinMintOutcome = { done: true; tokenId: string } | { done: false; statusUrl: string };
+
+/** Starts (or joins) mint:{env}:{chipUid} and waits up to `waitMs` for its token id. */
+export async function mintBoundTwin(
+  gateway: WorkflowGateway | undefined,
+  input: MintInput,
+  waitMs: number,
+): Promise<TwinMintOutcome> {
+  if (!gateway)
+    throw new DomainError('unavailable', 'workflows_unavailable', 'Workflow service is not configured.');
+  const { handle } = await startOrJoin<typeof mintPassport>(gateway, 'mintPassport', {
+    workflowId: input.reference,
+    environment: input.scope.environment,
+    args: [input],
+    summary: `Mint passport for chip ${input.chipUid} (toolbox bind ${String(input.product.productId)})`,
+    searchAttributes: {
+      environment: input.scope.environment,
+      company: input.scope.companyId,
+      chipUid: input.chipUid,
+      gtin: input.product.gtin ?? undefined,
+    },
+  });
+  try {
+    const outcome = await resultWithin(handle, waitMs);
+    if (outcome.done) return { done: true, tokenId: outcome.value.tokenId };
+  } catch (error) {
+    throw mintFailureToDomainError(error) ?? error;
+  }
+  return { done: false, statusUrl: `/v1/dpp/mint/${input.chipUid}` };
+}

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { Company } from '../../../src/db/entities/index.ts';
+import { DomainError } from '../../../src/errors.ts';
+import { eventView } from '../../../src/supply-chain/event-view.ts';
+import { logSupplyChainEvent } from '../../../src/supply-chain/log-event.ts';
+import { findEvent } from '../../../src/supply-chain/record-anchor.ts';
+import type { AppContext } from '../../context.ts';
+import { defineRoute } from '../../route.ts';
+import type { RouteDeps } from '../deps.ts';
+import { logEventBody, supplyChainEventSchema } from './schemas.ts';
+import { startAnchor } from './start-anchor.ts';
+
+export function logEventRoutes(deps: RouteDeps) {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/v1/iaas/log-event',
+      operationId: 'logSupplyChainEvent',
+      summary: 'Log a supply-chain event of a passport; it is anchored on chain in the background.',
+      description:
+        'Stores the event at once (201 with its integer eventId) and starts workflow anchor-event:{env}:{eventId}, ' +
+        'which logs its dataHash on the contract and then sends the webhook of the action (see README). Follow ' +
+        'the anchor on GET /v1/iaas/events/{id}. Unknown token → 404 token_not_found; recycled → 409 token_recycled.',
+      tags: ['iaas'],
+      auth: 'apiKey',
+      body: logEventBody,
+      responses: {
+        201: {
+          description: 'Stored; anchoring runs.',
+          schema: z.object({ success: z.literal(true), eventId: z.number().int(), message: z.string() }),
+        },
+      },
+      handler: async (ctx: AppContext, { body }) => {
+        if (!deps.workflows)
+          throw new DomainError(
+            'unavailable',
+            'workflows_unavailable',
+            'Workflow service is not configured.',
+          );
+        const scope = ctx.state.scope!;
+        const em = ctx.state.em!;
+        const company = await em.findOneOrFail(Company, { id: scope.companyId });
+        const event = await logSupplyChainEvent(em, scope, company.name, body);
+        let message = `${event.action} logged for token ${event.tokenId}; anchoring on chain.`;
+        try {
+          await startAnchor(deps.workflows, scope, event);
+        } catch (error) {
+          // The event is committed: answering an error would invite a duplicate. The anchor can be restarted.
+          ctx.state.log.error({ err: error, eventId: event.id }, 'anchor workflow not started');
+          message = `${event.action} logged for token ${event.tokenId}; anchoring could not start yet: retry with POST /v1/iaas/events/${event.id}/anchor.`;
+        }
+        ctx.status = 201;
+        ctx.set('Location', `/v1/iaas/events/${event.id}`);
+        ctx.body = { success: true, eventId: event.id, message };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/iaas/events/:id/anchor',
+      operationId: 'anchorSupplyChainEvent',
+      summary: 'Start anchoring an event again (after its anchor failed or could not start).',
+      description:
+        'Idempotent: an anchored event answers 200 as it is; otherwise 202 and workflow ' +
+        'anchor-event:{env}:{id} runs (a running one is joined).',
+      tags: ['iaas'],
+      auth: 'apiKey',
+      params: z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) }),
+      responses: {
+        200: {
+          description: 'Already anchored.',
+          schema: z.object({ success: z.literal(true), event: supplyChainEventSchema }),
+        },
+        202: {
+          description: 'Anchoring runs.',
+          schema: z.object({ success: z.literal(true), workflowId: z.string() }),
+        },
+      },
+      handler: async (ctx: AppContext, { params }) => {
+        if (!deps.workflows)
+          throw new DomainError(
+            'unavailable',
+            'workflows_unavailable',
+            'Workflow service is not configured.',
+          );
+        const event = await findEvent(ctx.state.em!, params.id);
+        if (event.transactionHash) {
+          ctx.body = { success: true, event: eventView(event) };
+          return;
+        }
+        ctx.status = 202;
+        ctx.set('Location', `/v1/iaas/events/${event.id}`);
+        ctx.body = { success: true, workflowId: await startAnchor(deps.workflows, ctx.state.scope!, event) };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,194 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { z } from 'zod';
+import { Passport } from '../../../src/db/entities/index.ts';
+import { DomainError } from '../../../src/errors.ts';
+import { formatDeposit } from '../../../src/recycling/deposit.ts';
+import {
+  alreadyRecycled,
+  logRecycleBody,
+  prepareRecycle,
+  recycleFailureToDomainError,
+  tokenIdSchema,
+} from '../../../src/recycling/recycle-request.ts';
+import { resultWithin, startOrJoin, type WorkflowGateway } from '../../../src/temporal/start.ts';
+import { workflowIds } from '../../../src/temporal/workflow-ids.ts';
+import type { recycleTokenPassport } from '../../../workflows/recycle.ts';
+import {
+  RECYCLE_PROGRESS_QUERY,
+  type RecycleProgress,
+  type RecycleResult,
+} from '../../../workflows/recycle-types.ts';
+import type { AppContext } from '../../context.ts';
+import { defineRoute } from '../../route.ts';
+import type { RouteDeps } from '../deps.ts';
+
+function gatewayOf(deps: RouteDeps): WorkflowGateway {
+  if (!deps.workflows)
+    throw new DomainError('unavailable', 'workflows_unavailable', 'Workflow service is not configured.');
+  return deps.workflows;
+}
+
+function successBody(result: RecycleResult) {
+  return {
+    success: true,
+    recycled: true,
+    releasedDeposit: formatDeposit(result.releasedWei),
+    message: `Passport ${result.tokenId} recycled; deposit released to ${result.rewardReceiver}.`,
+    tokenId: result.tokenId,
+    rewardReceiver: result.rewardReceiver,
+    transactionHash: result.transactionHash,
+  };
+}
+
+const recycledResponse = z.object({
+  success: z.literal(true),
+  recycled: z.literal(true),
+  releasedDeposit: z.string().describe('Decimal amount and currency code, e.g. "0.001 ETH".'),
+  message: z.string(),
+  tokenId: z.string(),
+  rewardReceiver: z.string(),
+  transactionHash: z.string(),
+});
+
+export function logRecycleRoutes(deps: RouteDeps) {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/v1/iaas/log-recycle',
+      operationId: 'logRecycle',
+      summary: 'Mark a passport recycled and release its circular deposit.',
+      description:
+        'Starts workflow recycle:{env}:{tokenId} (a repeated request joins the running one): the contract pays the ' +
+        'deposit to rewardReceiver (default: the recycling company’s custodial wallet), then a RECYCLE_TRANSFER ' +
+        'event, status RECYCLED and asset.recycled are recorded together. Waits up to MINT_WAIT_MS: 201 with the ' +
+        'result, or 202 with Location of a status resource. Already recycled → 409 already_recycled.',
+      tags: ['iaas'],
+      auth: 'apiKey',
+      body: logRecycleBody,
+      responses: {
+        201: { description: 'Recycled; the deposit was released.', schema: recycledResponse },
+        202: {
+          description: 'Still recycling: poll the Location.',
+          schema: z.object({
+            success: z.literal(true),
+            status: z.literal('PENDING'),
+            message: z.string(),
+            workflowId: z.string(),
+            statusUrl: z.string(),
+          }),
+        },
+      },
+      handler: async (ctx: AppContext, { body }) => {
+        const scope = ctx.state.scope!;
+        const input = await prepareRecycle(
+          ctx.state.em!,
+          scope,
+          body,
+          deps.config.secrets.custodyMasterSecret,
+        );
+        const workflowId = workflowIds.recycle(scope.environment, input.tokenId);
+        const { handle, alreadyCompleted } = await startOrJoin<typeof recycleTokenPassport>(
+          gatewayOf(deps),
+          'recycleTokenPassport',
+          {
+            workflowId,
+            environment: scope.environment,
+            args: [input],
+            summary: `Recycle passport ${input.tokenId}, deposit to ${input.rewardReceiver}`,
+            searchAttributes: {
+              environment: scope.environment,
+              company: scope.companyId,
+              tokenId: input.tokenId,
+            },
+          },
+        );
+        if (alreadyCompleted) throw alreadyRecycled(input.tokenId);
+        let outcome: Awaited<ReturnType<typeof resultWithin<RecycleResult>>>;
+        try {
+          outcome = await resultWithin(handle, deps.config.mint.waitMs);
+        } catch (error) {
+          throw recycleFailureToDomainError(error, input.tokenId) ?? error;
+        }
+        if (outcome.done) {
+          ctx.status = 201;
+          ctx.body = successBody(outcome.value);
+          return;
+        }
+        const statusUrl = `/v1/iaas/log-recycle/${input.tokenId}`;
+        ctx.status = 202;
+        ctx.set('Location', statusUrl);
+        ctx.set('Retry-After', '2');
+        ctx.body = {
+          success: true,
+          status: 'PENDING',
+          message: 'Recycling is in progress.',
+          workflowId,
+          statusUrl,
+        };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/iaas/log-recycle/:tokenId',
+      operationId: 'getRecycleStatus',
+      summary: 'Progress and result of the recycle of a passport.',
+      tags: ['iaas'],
+      auth: 'apiKey',
+      params: z.object({ tokenId: tokenIdSchema }),
+      responses: {
+        200: {
+          description:
+            'RUNNING with the step, COMPLETED with the result (as the 201), or FAILED with the error.',
+          schema: z.object({
+            success: z.literal(true),
+            workflowId: z.string(),
+            status: z.enum(['RUNNING', 'COMPLETED', 'FAILED']),
+            progress: z.object({ step: z.string(), transactionHash: z.string().optional() }).optional(),
+            result: recycledResponse.optional(),
+            error: z.object({ code: z.string(), message: z.string() }).optional(),
+          }),
+        },
+      },
+      handler: async (ctx: AppContext, { params }) => {
+        const scope = ctx.state.scope!;
+        const workflowId = workflowIds.recycle(scope.environment, params.tokenId);
+        const notFound = new DomainError(
+          'not_found',
+          'recycle_not_found',
+          `No recycle was started for token ${params.tokenId}.`,
+        );
+        // Workflow ids are per environment, not per company: only the passport's company may see the run.
+        if (!(await ctx.state.em!.count(Passport, { tokenId: params.tokenId }))) throw notFound;
+        const handle = gatewayOf(deps).client.workflow.getHandle<typeof recycleTokenPassport>(workflowId);
+        let description: Awaited<ReturnType<typeof handle.describe>>;
+        try {
+          description = await handle.describe();
+        } catch (error) {
+          throw error instanceof WorkflowNotFoundError ? notFound : error;
+        }
+        if (description.status.name === 'RUNNING') {
+          const progress = await handle.query<RecycleProgress>(RECYCLE_PROGRESS_QUERY);
+          ctx.body = { success: true, workflowId, status: 'RUNNING', progress };
+          return;
+        }
+        try {
+          ctx.body = {
+            success: true,
+            workflowId,
+            status: 'COMPLETED',
+            result: successBody(await handle.result()),
+          };
+        } catch (error) {
+          const failure = recycleFailureToDomainError(error, params.tokenId);
+          if (!failure) throw error;
+          ctx.body = {
+            success: true,
+            workflowId,
+            status: 'FAILED',
+            error: { code: failure.code, message: failure.message },
+          };
+        }
+      },
+    }),
+  ];
+}

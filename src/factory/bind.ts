@@ -1,0 +1,70 @@
+import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import { canonicalChipUid, enrollChip } from '../chips/enroll.ts';
+import { AssetTwin } from '../db/entities/index.ts';
+import type { TenantScope } from '../db/tenant-scope.ts';
+import { DomainError } from '../errors.ts';
+
+export async function findTwin(em: EntityManager, serviceInternalId: string): Promise<AssetTwin> {
+  const twin = await em.findOne(AssetTwin, { serviceInternalId });
+  if (!twin) {
+    throw new DomainError(
+      'not_found',
+      'twin_not_found',
+      `No provisioned twin ${serviceInternalId} in this environment.`,
+    );
+  }
+  return twin;
+}
+
+function chipBoundElsewhere(chipUid: string): DomainError {
+  return new DomainError(
+    'conflict',
+    'chip_already_bound',
+    `Chip ${chipUid} is already bound to another twin.`,
+  );
+}
+
+/**
+ * Locks a provisioned twin to a chip: the twin becomes ACTIVE with `chipUid` set. A chip not yet in the
+ * inventory is enrolled on the way (asset.initialized); a chip enrolled by another company, a twin already
+ * bound, or a chip bound to another twin is a conflict. `sameChipIsBound` lets a retry of the same binding
+ * through (the toolbox path, whose mint follows).
+ */
+export async function bindTwin(
+  em: EntityManager,
+  scope: TenantScope,
+  input: { serviceInternalId: string; chipUid: string; sameChipIsBound?: boolean },
+): Promise<{ twin: AssetTwin; chipUid: string }> {
+  const chipUid = canonicalChipUid(input.chipUid);
+  const twin = await findTwin(em, input.serviceInternalId);
+  if (twin.chipUid !== null) {
+    if (twin.chipUid === chipUid && input.sameChipIsBound) return { twin, chipUid };
+    throw new DomainError(
+      'conflict',
+      'twin_already_bound',
+      `Twin ${twin.serviceInternalId} is already bound to chip ${twin.chipUid}.`,
+    );
+  }
+  if (await em.count(AssetTwin, { chipUid })) throw chipBoundElsewhere(chipUid);
+  await enrollChip(em, scope, { chipUid, productId: twin.gtin ?? twin.materialNumber ?? null });
+  let updated: number;
+  try {
+    updated = await em.nativeUpdate(
+      AssetTwin,
+      { id: twin.id, chipUid: null },
+      { status: 'ACTIVE', chipUid, boundAt: new Date(), updatedAt: new Date() },
+    );
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) throw chipBoundElsewhere(chipUid);
+    throw error;
+  }
+  if (updated === 0) {
+    throw new DomainError(
+      'conflict',
+      'twin_already_bound',
+      `Twin ${twin.serviceInternalId} was bound meanwhile.`,
+    );
+  }
+  await em.refresh(twin);
+  return { twin, chipUid };
+}

@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { parseEther } from 'ethers';
+import type { TestTenant } from '../support/api.ts';
+import { startTestStack, TEST_DEPOSIT, type TestStack } from '../support/stack.ts';
+import { armWatchdog } from '../support/temporal.ts';
+import { enrollAndMint, RECYCLING_SITE } from './fixtures/passport-helpers.ts';
+
+const WORKER = fileURLToPath(new URL('./fixtures/crashing-worker-process.ts', import.meta.url));
+
+function waitForLine(child: ChildProcess, prefix: string, ms: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    const timer = setTimeout(
+      () => reject(new Error(`worker process did not print ${prefix} within ${ms} ms`)),
+      ms,
+    );
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const line = buffered.split('\n').find((l) => l.startsWith(prefix));
+      if (line) {
+        clearTimeout(timer);
+        resolve(line.slice(prefix.length).trim());
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`worker process exited (${code}) before ${prefix}`)));
+  });
+}
+
+describe('a worker killed after sending the recycle transaction', () => {
+  let stack: TestStack;
+  let tenant: TestTenant;
+  let child: ChildProcess | undefined;
+  const call = (method: string, path: string, body?: unknown) =>
+    stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
+
+  before(async () => {
+    armWatchdog(180_000, 'recycle crash test');
+    stack = await startTestStack({ startWorker: false });
+    tenant = await stack.api.createTenant();
+  });
+  after(async () => {
+    child?.kill('SIGKILL');
+    await stack.close();
+  });
+
+  test('pays the deposit exactly once and records one RECYCLE_TRANSFER once another worker takes over', async () => {
+    const minter = await stack.startWorker();
+    const tokenId = await enrollAndMint(call, '04C0FFEE000101');
+    await minter.stop();
+
+    child = spawn(process.execPath, [WORKER], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: {
+        ...process.env,
+        WORKER_DATABASE_URL: stack.api.db.url,
+        WORKER_RPC_URL: stack.chain.anvil.rpcUrl,
+        WORKER_PRIVATE_KEY: stack.chain.platform.privateKey,
+        WORKER_CONTRACT: stack.chain.contractAddress,
+        WORKER_TEMPORAL_ADDRESS: stack.temporal.address,
+        WORKER_TASK_QUEUE: 'dpp-test',
+        WORKER_STALL_AFTER: 'recycle',
+        WORKER_IPFS_DIR: stack.api.config.ipfs.storeDir,
+        WORKER_DEPOSIT: TEST_DEPOSIT,
+        WORKER_PUBLIC_BASE_URL: stack.api.config.publicBaseUrl,
+      },
+    });
+    await waitForLine(child, 'READY', 60_000);
+
+    const receiver = stack.chain.others[5]!.address;
+    const provider = stack.chain.chain.provider;
+    const balanceBefore = await provider.getBalance(receiver);
+    const submitted = waitForLine(child, 'SUBMITTED', 60_000);
+    const recycle = call('POST', '/v1/iaas/log-recycle', {
+      tokenId,
+      ...RECYCLING_SITE,
+      rewardReceiver: receiver,
+    });
+    const txHash = await submitted;
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child!.once('exit', resolve));
+    await stack.chain.chain.waitForTransaction(txHash);
+    assert.equal(
+      await stack.chain.chain.isRecycled(tokenId),
+      true,
+      'the transaction was mined before the crash',
+    );
+    const recorded = await stack.api.db.orm.em
+      .getConnection()
+      .execute(`select status from passports where token_id = ?`, [tokenId]);
+    assert.equal(recorded[0]!.status, 'ACTIVE', 'the crashed worker recorded nothing');
+
+    await stack.startWorker();
+    const answer = await recycle;
+    let result = answer.body;
+    if (answer.status === 202) {
+      for (let i = 0; i < 100 && result.status !== 'COMPLETED'; i++) {
+        await new Promise((r) => setTimeout(r, 300));
+        result = (await call('GET', `/v1/iaas/log-recycle/${tokenId}`)).body;
+      }
+      result = result.result;
+    } else {
+      assert.equal(answer.status, 201, answer.text);
+    }
+    assert.equal(result.transactionHash, txHash, 'the crashed attempt’s transaction is the recycle');
+    assert.equal(result.releasedDeposit, `${TEST_DEPOSIT} ETH`);
+    assert.equal((await provider.getBalance(receiver)) - balanceBefore, parseEther(TEST_DEPOSIT));
+    const events = await stack.api.db.orm.em
+      .getConnection()
+      .execute(
+        `select transaction_hash from supply_chain_events where token_id = ? and action = 'RECYCLE_TRANSFER'`,
+        [tokenId],
+      );
+    assert.deepEqual(events, [{ transaction_hash: txHash }]);
+    const outbox = await stack.api.db.orm.em
+      .getConnection()
+      .execute(`select count(*)::int as n from outbox_events where event_type = 'asset.recycled'`);
+    assert.equal(outbox[0]!.n, 1);
+  });
+});

@@ -1,0 +1,267 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { Interface, type JsonFragment, keccak256, toBeHex, toUtf8Bytes } from 'ethers';
+import { createActivities } from '../../activities/index.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import type { TestTenant } from '../support/api.ts';
+import { startTestStack, type TestStack } from '../support/stack.ts';
+import { armWatchdog } from '../support/temporal.ts';
+
+const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
+const EMAIL = 'jane.doe@logistics.example.com';
+const MASKED = 'j***@l***.com';
+
+// Canonical JSON as a client would write it: keys sorted at every level, no whitespace.
+function sortedJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(sortedJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${sortedJson(v)}`).join(',')}}`;
+}
+
+const ANCHORED = [
+  'id',
+  'tokenId',
+  'action',
+  'actor',
+  'actorEmail',
+  'locationName',
+  'latitude',
+  'longitude',
+  'metadata',
+  'timestamp',
+];
+const pick = (event: Record<string, unknown>, fields: string[]) =>
+  Object.fromEntries(fields.map((f) => [f, event[f]]));
+
+describe('supply-chain events end to end (log → anchor on chain → webhook outbox → chain of custody)', () => {
+  let stack: TestStack;
+  let tenant: TestTenant;
+  let tokenId: string;
+  const call = (method: string, path: string, body?: unknown) =>
+    stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
+  const sql = (query: string, params: unknown[] = []) =>
+    stack.api.db.orm.em.getConnection().execute(query, params);
+  const anchored = (eventId: number) =>
+    stack.temporal.client.workflow.getHandle(`anchor-event:test:${eventId}`).result();
+  const event = (action: string, extra: Record<string, unknown> = {}) => ({
+    tokenId,
+    action,
+    locationName: 'Port of Hamburg',
+    latitude: 53.546,
+    longitude: 9.9661,
+    metadata: { temperature_celsius: 4.5, container: { id: 'MSCU1234567' } },
+    actorEmail: EMAIL,
+    ...extra,
+  });
+
+  before(async () => {
+    armWatchdog(240_000, 'supply-chain e2e');
+    stack = await startTestStack();
+    tenant = await stack.api.createTenant('Acme Apparel');
+    const uid = '04C1C2C3C4C501';
+    await call('POST', '/v1/dpp/enroll', { chipUid: uid });
+    const tap = generateSun({ uid, counter: 1, keys });
+    const minted = await call('POST', '/v1/dpp/mint', {
+      name: 'Trail Jacket',
+      chipUid: uid,
+      nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
+      custom_dpp_data: { gtin: '00012345600012', conformity_url: 'https://acme.example/doc.pdf' },
+    });
+    assert.equal(minted.status, 201, minted.text);
+    tokenId = minted.body.blockchain.tokenId;
+  });
+  after(() => stack.close());
+
+  test('three events are stored at once, anchored on chain once each, announced with the spec fields', async () => {
+    const ids: number[] = [];
+    for (const action of ['SHIPPED', 'CUSTOMS_CLEARED', 'DELIVERED']) {
+      const logged = await call('POST', '/v1/iaas/log-event', event(action));
+      assert.equal(logged.status, 201, logged.text);
+      assert.equal(logged.body.success, true);
+      assert.equal(typeof logged.body.eventId, 'number');
+      assert.equal(typeof logged.body.message, 'string');
+      assert.equal(logged.headers.get('location'), `/v1/iaas/events/${logged.body.eventId}`);
+      ids.push(logged.body.eventId);
+    }
+    await Promise.all(ids.map(anchored));
+
+    const contract = new Interface(stack.chain.chain.artifact.abi as JsonFragment[]);
+    const fragment = contract.getEvent('SupplyChainEvent')!;
+    const logs = await stack.chain.chain.provider.getLogs({
+      address: stack.chain.contractAddress,
+      fromBlock: 0,
+      toBlock: 'latest',
+      topics: [fragment.topicHash, toBeHex(BigInt(tokenId), 32)],
+    });
+    assert.equal(logs.length, 3, 'one SupplyChainEvent log per event');
+
+    for (const [index, id] of ids.entries()) {
+      const { body } = await call('GET', `/v1/iaas/events/${id}`);
+      const shown = body.event;
+      assert.equal(shown.action, ['SHIPPED', 'CUSTOMS_CLEARED', 'DELIVERED'][index]);
+      assert.equal(shown.actor, 'Acme Apparel');
+      assert.equal(shown.actorEmail, MASKED);
+      assert.equal(shown.latitude, 53.546);
+      assert.equal(shown.contractAddress, stack.chain.contractAddress);
+      assert.equal(shown.environment, 'test');
+      // The hash on chain is recomputable from the event as the API shows it.
+      const dataHash = keccak256(toUtf8Bytes(sortedJson(pick(shown, ANCHORED))));
+      assert.equal(shown.dataHash, dataHash);
+      const log = logs.find((l) => l.transactionHash === shown.transactionHash);
+      assert.ok(log, `log of ${shown.action}`);
+      assert.equal(log.blockNumber, shown.blockNumber);
+      const parsed = contract.parseLog({ topics: [...log.topics], data: log.data })!;
+      assert.equal(parsed.args.action, shown.action);
+      assert.equal(parsed.args.dataHash, dataHash);
+    }
+
+    const outbox = await sql(
+      `select event_type, data, occurred_at from outbox_events where data->>'tokenId' = ? and event_type <> 'asset.minted' order by occurred_at`,
+      [tokenId],
+    );
+    assert.deepEqual(
+      outbox.map((row) => row.event_type),
+      ['asset.shipped', 'asset.customs_cleared', 'asset.delivered'],
+    );
+    for (const row of outbox) {
+      const [shown] = (await sql('select transaction_hash from supply_chain_events where id = ?', [
+        ids[outbox.indexOf(row)],
+      ])) as { transaction_hash: string }[];
+      assert.deepEqual(row.data, {
+        tokenId,
+        action:
+          row.event_type === 'asset.customs_cleared'
+            ? 'CUSTOMS_CLEARED'
+            : row.event_type.slice(6).toUpperCase(),
+        actor: 'Acme Apparel',
+        locationName: 'Port of Hamburg',
+        latitude: 53.546,
+        longitude: 9.9661,
+        transactionHash: shown!.transaction_hash,
+      });
+    }
+    const [stored] = await sql('select actor_email from supply_chain_events where id = ?', [ids[0]]);
+    assert.equal(stored!.actor_email, EMAIL, 'stored in clear for the company, masked in every output');
+  });
+
+  test('a retry after a crash finds the logged event on chain instead of logging it twice', async () => {
+    const logged = await call('POST', '/v1/iaas/log-event', event('QC_PASSED', { actorEmail: undefined }));
+    assert.equal(logged.status, 201, logged.text);
+    const first = (await anchored(logged.body.eventId)) as { transactionHash: string; blockNumber: number };
+    // As if the worker had crashed after sending but before recording the anchor.
+    await sql('update supply_chain_events set transaction_hash = null, block_number = null where id = ?', [
+      logged.body.eventId,
+    ]);
+    const activities = createActivities(stack.deps);
+    const again = (await new MockActivityEnvironment().run(activities.logEventOnChain, {
+      scope: { companyId: tenant.companyId, environment: 'test' as const },
+      eventId: logged.body.eventId,
+    })) as { transactionHash: string };
+    assert.equal(again.transactionHash, first.transactionHash);
+    await new MockActivityEnvironment().run(activities.recordEventAnchor, {
+      scope: { companyId: tenant.companyId, environment: 'test' as const },
+      eventId: logged.body.eventId,
+      transactionHash: again.transactionHash,
+      blockNumber: first.blockNumber,
+    });
+    const restarted = await call('POST', `/v1/iaas/events/${logged.body.eventId}/anchor`);
+    assert.equal(restarted.status, 200, 'an anchored event is not anchored again');
+    assert.equal(restarted.body.event.transactionHash, first.transactionHash);
+    assert.equal((await call('POST', '/v1/iaas/events/999999/anchor')).status, 404);
+    const [outbox] = await sql(
+      `select count(*)::int as n from outbox_events where data->>'action' = 'QC_PASSED'`,
+    );
+    assert.equal(outbox!.n, 0, 'QC_PASSED has no webhook');
+  });
+
+  test('validation: ranges, unknown action, oversized metadata, unknown or foreign token, recycled token', async () => {
+    const count = async () =>
+      ((await sql('select count(*)::int as n from supply_chain_events')) as { n: number }[])[0]!.n;
+    const before = await count();
+    const bad = await call('POST', '/v1/iaas/log-event', event('SHIPPED', { latitude: 91, longitude: -181 }));
+    assert.equal(bad.status, 400);
+    assert.deepEqual(bad.body.errors.map((e: { path: string }) => e.path).sort(), [
+      'body.latitude',
+      'body.longitude',
+    ]);
+    for (const action of ['TELEPORTED', 'MINT', 'RECYCLE_TRANSFER']) {
+      const refused = await call('POST', '/v1/iaas/log-event', event(action));
+      assert.equal(refused.status, 400, action);
+      assert.equal(refused.body.errors[0].path, 'body.action');
+    }
+    const big = await call(
+      'POST',
+      '/v1/iaas/log-event',
+      event('SHIPPED', { metadata: { blob: 'x'.repeat(9000) } }),
+    );
+    assert.equal(big.status, 400);
+    assert.equal(big.body.errors[0].path, 'body.metadata');
+    const deep = await call(
+      'POST',
+      '/v1/iaas/log-event',
+      event('SHIPPED', { metadata: { a: { b: { c: {} } } } }),
+    );
+    assert.equal(deep.status, 400);
+    const email = await call('POST', '/v1/iaas/log-event', event('SHIPPED', { actorEmail: 'not-an-email' }));
+    assert.equal(email.status, 400);
+
+    const unknown = await call('POST', '/v1/iaas/log-event', event('SHIPPED', { tokenId: '999999' }));
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body.code, 'token_not_found');
+    const other = await stack.api.createTenant('Other Brand');
+    const foreign = await stack.api.call('POST', '/v1/iaas/log-event', {
+      key: other.testKey,
+      body: event('SHIPPED'),
+    });
+    assert.equal(foreign.status, 404);
+    assert.equal(
+      (await stack.api.call('GET', `/v1/iaas/custody/${tokenId}`, { key: other.testKey })).status,
+      404,
+    );
+
+    await sql(`update passports set status = 'RECYCLED' where token_id = ?`, [tokenId]);
+    try {
+      const recycled = await call('POST', '/v1/iaas/log-event', event('SOLD'));
+      assert.equal(recycled.status, 409);
+      assert.equal(recycled.body.code, 'token_recycled');
+    } finally {
+      await sql(`update passports set status = 'ACTIVE' where token_id = ?`, [tokenId]);
+    }
+    assert.equal(await count(), before, 'refused requests store nothing');
+  });
+
+  test('events list (paged, masked) and chain of custody with a recomputable integrity hash', async () => {
+    const first = await call('GET', `/v1/iaas/events?tokenId=${tokenId}&limit=2`);
+    assert.equal(first.status, 200);
+    assert.equal(first.body.events.length, 2);
+    assert.ok(first.body.nextCursor);
+    const rest = await call('GET', `/v1/iaas/events?tokenId=${tokenId}&after=${first.body.nextCursor}`);
+    const listed = [...first.body.events, ...rest.body.events];
+    assert.deepEqual(
+      listed.map((e: { action: string }) => e.action),
+      ['MINT', 'SHIPPED', 'CUSTOMS_CLEARED', 'DELIVERED', 'QC_PASSED'],
+    );
+    assert.ok(!JSON.stringify(listed).includes(EMAIL));
+
+    const custody = await call('GET', `/v1/iaas/custody/${tokenId}`);
+    assert.equal(custody.status, 200);
+    assert.deepEqual(custody.body.events, listed);
+    assert.ok(!custody.text.includes(EMAIL));
+    let h = Buffer.alloc(32);
+    for (const e of listed) {
+      const line = sortedJson(pick(e, [...ANCHORED, 'transactionHash']));
+      h = createHash('sha256').update(h).update(line).digest();
+    }
+    assert.deepEqual(custody.body.chainOfCustody, {
+      totalEvents: 5,
+      firstSeen: listed[0].timestamp,
+      lastSeen: listed[4].timestamp,
+      integrityHash: `0x${h.toString('hex')}`,
+    });
+    assert.equal((await call('GET', '/v1/iaas/custody/424242')).status, 404);
+    assert.equal((await call('GET', '/v1/iaas/events/999999')).status, 404);
+  });
+});

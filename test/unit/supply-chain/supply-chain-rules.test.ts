@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { keccak256, toUtf8Bytes } from 'ethers';
+import { webhookForAction } from '../../../src/supply-chain/actions.ts';
+import { eventDataHash } from '../../../src/supply-chain/event-view.ts';
+import { maskEmail } from '../../../src/supply-chain/mask-email.ts';
+import { metadataProblem } from '../../../src/supply-chain/metadata-limits.ts';
+
+describe('supply-chain rules', () => {
+  test('e-mail addresses are masked keeping first letters and the top-level domain', () => {
+    assert.equal(maskEmail('jane.doe@acme.example.com'), 'j***@a***.com');
+    assert.equal(maskEmail('x@y.de'), 'x***@y***.de');
+    assert.equal(maskEmail('nodomain'), 'n***');
+    assert.equal(maskEmail('local@host'), 'l***@h***');
+    assert.equal(maskEmail(null), null);
+    assert.equal(maskEmail(''), null);
+  });
+
+  test('metadata bounds: size, key count over all levels, depth', () => {
+    assert.equal(metadataProblem({ temperature_celsius: 4.5, nested: { a: { b: 1 } } }), undefined);
+    assert.match(metadataProblem({ blob: 'x'.repeat(9000) }) ?? '', /bytes/);
+    const many = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i]));
+    assert.match(metadataProblem(many) ?? '', /51 keys/);
+    const spread = { a: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i])) };
+    assert.match(metadataProblem(spread) ?? '', /51 keys/);
+    assert.match(metadataProblem({ a: { b: { c: {} } } }) ?? '', /4 levels/);
+    assert.match(metadataProblem({ a: [[{}]] }) ?? '', /4 levels/);
+  });
+
+  test('action → webhook mapping', () => {
+    assert.equal(webhookForAction('SHIPPED'), 'asset.shipped');
+    assert.equal(webhookForAction('DELIVERED'), 'asset.delivered');
+    assert.equal(webhookForAction('CUSTOMS_CLEARED'), 'asset.customs_cleared');
+    assert.equal(webhookForAction('EXPORT_CLEARED'), 'asset.customs_cleared');
+    assert.equal(webhookForAction('IMPORT_CLEARED'), 'asset.customs_cleared');
+    assert.equal(webhookForAction('SOLD'), 'asset.sold');
+    assert.equal(webhookForAction('INITIAL_SALE'), 'asset.sold');
+    assert.equal(webhookForAction('QC_PASSED'), undefined);
+    assert.equal(webhookForAction('MINT'), undefined);
+  });
+
+  test('dataHash is keccak256 of the sorted-key compact JSON of the anchored fields', () => {
+    const content = {
+      id: 7,
+      tokenId: '3',
+      action: 'SHIPPED',
+      actor: 'Acme',
+      actorEmail: 'j***@a***.com',
+      locationName: 'Hamburg',
+      latitude: 53.5461,
+      longitude: 9.9937,
+      metadata: { z: 1, a: { y: true, b: 'x' } },
+      timestamp: '2026-01-02T03:04:05.678Z',
+    };
+    const written =
+      '{"action":"SHIPPED","actor":"Acme","actorEmail":"j***@a***.com","id":7,"latitude":53.5461,' +
+      '"locationName":"Hamburg","longitude":9.9937,"metadata":{"a":{"b":"x","y":true},"z":1},' +
+      '"timestamp":"2026-01-02T03:04:05.678Z","tokenId":"3"}';
+    assert.equal(
+      eventDataHash({ ...content, extra: 'ignored' } as typeof content),
+      keccak256(toUtf8Bytes(written)),
+    );
+  });
+});

@@ -1,0 +1,31 @@
+import type { TenantScope } from '../src/db/tenant-scope.ts';
+
+/** Name of the query that reports a running recycle's progress. */
+export const RECYCLE_PROGRESS_QUERY = 'recycleProgress';
+
+export interface RecycleInput {
+  scope: TenantScope;
+  tokenId: string;
+  /** The recycling company's custodial wallet (asset.recycled `recycler`). */
+  recycler: string;
+  rewardReceiver: string;
+  location: { locationName: string; latitude: number; longitude: number };
+  /** Where the search for an earlier attempt's Recycled event starts. */
+  mintBlock: number;
+}
+
+export type RecycleStep = 'releasing' | 'recording' | 'done';
+
+export interface RecycleProgress {
+  step: RecycleStep;
+  transactionHash?: string;
+}
+
+export interface RecycleResult {
+  tokenId: string;
+  transactionHash: string;
+  rewardReceiver: string;
+  /** Released deposit in wei (decimal string). */
+  releasedWei: string;
+  status: 'RECYCLED';
+}

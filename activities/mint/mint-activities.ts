@@ -1,4 +1,4 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
 import { formatEther } from 'ethers';
 import { isChainRevert } from '../../src/chain/errors.ts';
 import { scopedEntityManager, type TenantScope } from '../../src/db/tenant-scope.ts';
@@ -10,6 +10,7 @@ import { recordMint } from '../../src/passports/record-mint.ts';
 import { reserveTokenId } from '../../src/passports/token-ids.ts';
 import { companyCustodyAddress } from '../../src/wallets/custody.ts';
 import type { MintInput } from '../../workflows/mint-types.ts';
+import { runChainWrite } from '../chain-write.ts';
 import type { EnvironmentDeps } from '../deps.ts';
 import { authorizeMintTap } from './authorize-tap.ts';
 
@@ -59,78 +60,47 @@ export function mintActivities(deps: EnvironmentDeps) {
      * already minted on chain is reported, never minted twice.
      */
     async mintOnChain(input: { chipUid: string; tokenId: string; to: string; metadataUrl: string }) {
-      const existing = await deps.chain.findMintByChip(input.chipUid);
-      if (existing) {
+      const mined = (tokenId: string, transactionHash: string) => async (blockNumber: number) => ({
+        tokenId,
+        transactionHash,
+        blockNumber,
+        mintedAt: await blockTime(blockNumber),
+      });
+      const adoptExisting = async () => {
+        const existing = await deps.chain.findMintByChip(input.chipUid);
+        if (!existing) return undefined;
         await deps.chain.waitForTransaction(existing.txHash);
-        return {
-          tokenId: existing.tokenId,
-          transactionHash: existing.txHash,
-          blockNumber: existing.blockNumber,
-          mintedAt: await blockTime(existing.blockNumber),
-        };
-      }
-      const context = Context.current();
-      const sentBefore = context.info.heartbeatDetails as { transactionHash?: string } | undefined;
-      let details: { transactionHash?: string } = sentBefore ?? {};
-      const beat = setInterval(() => context.heartbeat(details), 2_000);
-      try {
-        if (sentBefore?.transactionHash) {
-          const outcome = await deps.chain.getTransactionOutcome(sentBefore.transactionHash);
-          if (outcome.status === 'mined' || outcome.status === 'pending') {
-            const mined = await deps.chain.waitForTransaction(sentBefore.transactionHash);
-            return {
+        return mined(existing.tokenId, existing.txHash)(existing.blockNumber);
+      };
+      const adopted = await adoptExisting();
+      if (adopted) return adopted;
+      return runChainWrite(deps.chain, async (write) => {
+        const earlier = await write.earlierTransaction();
+        if (earlier)
+          return mined(input.tokenId, earlier)((await deps.chain.waitForTransaction(earlier)).blockNumber);
+        try {
+          const result = await deps.chain.mint(
+            {
+              to: input.to,
               tokenId: input.tokenId,
-              transactionHash: sentBefore.transactionHash,
-              blockNumber: mined.blockNumber,
-              mintedAt: await blockTime(mined.blockNumber),
-            };
-          }
-        }
-        const result = await deps.chain.mint(
-          {
-            to: input.to,
-            tokenId: input.tokenId,
-            metadataUri: input.metadataUrl,
-            chipUid: input.chipUid,
-            depositWei: deps.depositWei,
-          },
-          {
-            onSubmitted: async (transactionHash) => {
-              details = { transactionHash };
-              context.heartbeat(details);
-              await deps.hooks?.afterMintSubmitted?.(transactionHash);
+              metadataUri: input.metadataUrl,
+              chipUid: input.chipUid,
+              depositWei: deps.depositWei,
             },
-          },
-        );
-        return {
-          tokenId: result.tokenId.toString(),
-          transactionHash: result.txHash,
-          blockNumber: result.blockNumber,
-          mintedAt: await blockTime(result.blockNumber),
-        };
-      } catch (error) {
-        if (isChainRevert(error, 'ChipAlreadyMinted')) {
-          const minted = await deps.chain.findMintByChip(input.chipUid);
-          if (minted) {
-            return {
-              tokenId: minted.tokenId,
-              transactionHash: minted.txHash,
-              blockNumber: minted.blockNumber,
-              mintedAt: await blockTime(minted.blockNumber),
-            };
-          }
+            {
+              onSubmitted: async (transactionHash) => {
+                write.submitted(transactionHash);
+                await deps.hooks?.afterMintSubmitted?.(transactionHash);
+              },
+            },
+          );
+          return mined(result.tokenId.toString(), result.txHash)(result.blockNumber);
+        } catch (error) {
+          const raced = isChainRevert(error, 'ChipAlreadyMinted') ? await adoptExisting() : undefined;
+          if (raced) return raced;
+          throw error;
         }
-        if (isChainRevert(error)) {
-          throw ApplicationFailure.create({
-            message: error.message,
-            type: 'ChainRejected',
-            nonRetryable: true,
-          });
-        }
-        throw error;
-      } finally {
-        clearInterval(beat);
-      }
+      });
     },
 
     /** Passport, MINT event, asset.minted and billing usage in one database transaction (idempotent). */

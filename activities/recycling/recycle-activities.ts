@@ -1,10 +1,11 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
 import { formatEther, getAddress } from 'ethers';
 import { isChainRevert } from '../../src/chain/errors.ts';
 import { scopedEntityManager } from '../../src/db/tenant-scope.ts';
 import { findRecycle, type RecycleRecord } from '../../src/recycling/find-recycle.ts';
 import { recordRecycle } from '../../src/recycling/record-recycle.ts';
 import type { RecycleInput } from '../../workflows/recycle-types.ts';
+import { runChainWrite } from '../chain-write.ts';
 import type { EnvironmentDeps } from '../deps.ts';
 
 export interface ReleasedDeposit {
@@ -42,40 +43,34 @@ export function recycleActivities(deps: EnvironmentDeps) {
      * refuses a second one, so the deposit is paid once).
      */
     async recycleOnChain(input: { tokenId: string; rewardReceiver: string; mintBlock: number }) {
-      const context = Context.current();
-      const sentBefore = context.info.heartbeatDetails as { transactionHash?: string } | undefined;
-      let details: { transactionHash?: string } = sentBefore ?? {};
-      const beat = setInterval(() => context.heartbeat(details), 2_000);
-      try {
-        if (sentBefore?.transactionHash) {
-          const outcome = await deps.chain.getTransactionOutcome(sentBefore.transactionHash);
-          if (outcome.status === 'mined' || outcome.status === 'pending') {
-            const found = await recycledOnChain(input.tokenId, input.mintBlock, sentBefore.transactionHash);
-            if (found) return found;
-          }
+      return runChainWrite(deps.chain, async (write) => {
+        const earlier = await write.earlierTransaction();
+        if (earlier) {
+          const found = await recycledOnChain(input.tokenId, input.mintBlock, earlier);
+          if (found) return found;
         }
         if (await deps.chain.isRecycled(input.tokenId)) {
           const found = await recycledOnChain(input.tokenId, input.mintBlock);
           if (found) return found;
         }
-        const result = await deps.chain.recycle(
-          { tokenId: input.tokenId, rewardReceiver: input.rewardReceiver },
-          {
-            onSubmitted: async (transactionHash) => {
-              details = { transactionHash };
-              context.heartbeat(details);
-              await deps.hooks?.afterRecycleSubmitted?.(transactionHash);
+        try {
+          const result = await deps.chain.recycle(
+            { tokenId: input.tokenId, rewardReceiver: input.rewardReceiver },
+            {
+              onSubmitted: async (transactionHash) => {
+                write.submitted(transactionHash);
+                await deps.hooks?.afterRecycleSubmitted?.(transactionHash);
+              },
             },
-          },
-        );
-        return released({
-          transactionHash: result.txHash,
-          blockNumber: result.blockNumber,
-          rewardReceiver: input.rewardReceiver,
-          amountWei: result.amount,
-        });
-      } catch (error) {
-        if (isChainRevert(error, 'AlreadyRecycled')) {
+          );
+          return released({
+            transactionHash: result.txHash,
+            blockNumber: result.blockNumber,
+            rewardReceiver: input.rewardReceiver,
+            amountWei: result.amount,
+          });
+        } catch (error) {
+          if (!isChainRevert(error, 'AlreadyRecycled')) throw error;
           const found = await recycledOnChain(input.tokenId, input.mintBlock);
           if (found) return found;
           throw ApplicationFailure.create({
@@ -84,17 +79,7 @@ export function recycleActivities(deps: EnvironmentDeps) {
             nonRetryable: true,
           });
         }
-        if (isChainRevert(error)) {
-          throw ApplicationFailure.create({
-            message: error.message,
-            type: 'ChainRejected',
-            nonRetryable: true,
-          });
-        }
-        throw error;
-      } finally {
-        clearInterval(beat);
-      }
+      });
     },
 
     /** RECYCLE_TRANSFER event, passport RECYCLED and asset.recycled in one database transaction (idempotent). */

@@ -1,10 +1,10 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
-import { isChainRevert } from '../../src/chain/errors.ts';
+import { ApplicationFailure } from '@temporalio/activity';
 import { scopedEntityManager, type TenantScope } from '../../src/db/tenant-scope.ts';
 import { findLoggedEvent } from '../../src/supply-chain/find-anchor.ts';
 import { findPassport } from '../../src/supply-chain/log-event.ts';
 import { findEvent, recordEventAnchor } from '../../src/supply-chain/record-anchor.ts';
 import type { AnchorEventInput } from '../../workflows/anchor-event-types.ts';
+import { runChainWrite } from '../chain-write.ts';
 import type { EnvironmentDeps } from '../deps.ts';
 
 /** Activities of the anchor workflow. Each one is safe to run again after a crash. */
@@ -29,48 +29,29 @@ export function anchorActivities(deps: EnvironmentDeps) {
       if (event.transactionHash && event.blockNumber !== null && event.blockNumber !== undefined) {
         return { transactionHash: event.transactionHash, blockNumber: event.blockNumber };
       }
-      if (!event.dataHash) throw ApplicationFailure.nonRetryable(`event ${event.id} has no data hash`);
+      const dataHash = event.dataHash;
+      if (!dataHash) throw ApplicationFailure.nonRetryable(`event ${event.id} has no data hash`);
       const passport = await findPassport(em, event.tokenId);
-      const context = Context.current();
-      const sentBefore = context.info.heartbeatDetails as { transactionHash?: string } | undefined;
-      let details: { transactionHash?: string } = sentBefore ?? {};
-      const beat = setInterval(() => context.heartbeat(details), 2_000);
-      try {
-        if (sentBefore?.transactionHash) {
-          const outcome = await deps.chain.getTransactionOutcome(sentBefore.transactionHash);
-          if (outcome.status === 'mined' || outcome.status === 'pending') {
-            const mined = await deps.chain.waitForTransaction(sentBefore.transactionHash);
-            return { transactionHash: sentBefore.transactionHash, blockNumber: mined.blockNumber };
-          }
+      return runChainWrite(deps.chain, async (write) => {
+        const earlier = await write.earlierTransaction();
+        if (earlier) {
+          return {
+            transactionHash: earlier,
+            blockNumber: (await deps.chain.waitForTransaction(earlier)).blockNumber,
+          };
         }
         const logged = await findLoggedEvent(deps.chain, {
           tokenId: event.tokenId,
-          dataHash: event.dataHash,
+          dataHash,
           fromBlock: passport.mintBlock,
         });
         if (logged) return logged;
         const result = await deps.chain.logEvent(
-          { tokenId: event.tokenId, action: event.action, dataHash: event.dataHash },
-          {
-            onSubmitted: (transactionHash) => {
-              details = { transactionHash };
-              context.heartbeat(details);
-            },
-          },
+          { tokenId: event.tokenId, action: event.action, dataHash },
+          { onSubmitted: write.submitted },
         );
         return { transactionHash: result.txHash, blockNumber: result.blockNumber };
-      } catch (error) {
-        if (isChainRevert(error)) {
-          throw ApplicationFailure.create({
-            message: error.message,
-            type: 'ChainRejected',
-            nonRetryable: true,
-          });
-        }
-        throw error;
-      } finally {
-        clearInterval(beat);
-      }
+      });
     },
 
     /** Transaction hash, block and contract on the row, and the action's webhook, in one transaction. */

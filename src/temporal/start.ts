@@ -2,12 +2,21 @@ import type { WorkflowStartOptions } from '@temporalio/client';
 import { type Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
 import type { Environment } from '../config/config.ts';
+import { DomainError } from '../errors.ts';
 import { type SearchAttributeValues, searchAttributePairs } from './search-attributes.ts';
 import { taskQueueFor } from './task-queues.ts';
 
 export interface WorkflowGateway {
   client: Client;
   taskQueuePrefix: string;
+}
+
+/** The gateway, or a 503-class error when this process runs without a workflow service. */
+export function requireWorkflows(gateway: WorkflowGateway | undefined): WorkflowGateway {
+  if (!gateway) {
+    throw new DomainError('unavailable', 'workflows_unavailable', 'Workflow service is not configured.');
+  }
+  return gateway;
 }
 
 /**

@@ -9,13 +9,6 @@ import { startDeliveryWorkflow } from './start-delivery.ts';
 export const MAX_BULK_REPLAY = 1000;
 const START_CONCURRENCY = 16;
 
-export function requireWorkflows(gateway: WorkflowGateway | undefined): WorkflowGateway {
-  if (!gateway) {
-    throw new DomainError('unavailable', 'workflows_unavailable', 'Workflow service is not configured.');
-  }
-  return gateway;
-}
-
 type Unreplayable = 'webhook_endpoint_deleted' | 'webhook_endpoint_disabled';
 
 function blocker(endpoint: WebhookEndpoint | null | undefined): Unreplayable | null {

@@ -14,7 +14,7 @@ import {
   productFromShapeB,
 } from '../../../src/passports/mint-request.ts';
 import { parseSunMessage } from '../../../src/sun/index.ts';
-import { resultWithin, startOrJoin, type WorkflowGateway } from '../../../src/temporal/start.ts';
+import { requireWorkflows, resultWithin, startOrJoin } from '../../../src/temporal/start.ts';
 import { workflowIds } from '../../../src/temporal/workflow-ids.ts';
 import type { mintPassport } from '../../../workflows/mint.ts';
 import {
@@ -28,12 +28,6 @@ import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import { validate } from '../../validation.ts';
 import type { RouteDeps } from '../deps.ts';
-
-function gatewayOf(deps: RouteDeps): WorkflowGateway {
-  if (!deps.workflows)
-    throw new DomainError('unavailable', 'workflows_unavailable', 'Workflow service is not configured.');
-  return deps.workflows;
-}
 
 function successBody(shape: 'A' | 'B', result: MintResult) {
   return shape === 'A'
@@ -141,7 +135,7 @@ export function mintRoutes(deps: RouteDeps) {
           };
         }
         const { handle, alreadyCompleted } = await startOrJoin<typeof mintPassport>(
-          gatewayOf(deps),
+          requireWorkflows(deps.workflows),
           'mintPassport',
           {
             workflowId,
@@ -208,7 +202,9 @@ export function mintRoutes(deps: RouteDeps) {
         const scope = ctx.state.scope!;
         const chip = await findChip(ctx.state.em!, canonicalChipUid(params.chipUid));
         const workflowId = workflowIds.mint(scope.environment, chip.chipUid);
-        const handle = gatewayOf(deps).client.workflow.getHandle<typeof mintPassport>(workflowId);
+        const handle = requireWorkflows(deps.workflows).client.workflow.getHandle<typeof mintPassport>(
+          workflowId,
+        );
         let description: Awaited<ReturnType<typeof handle.describe>>;
         try {
           description = await handle.describe();

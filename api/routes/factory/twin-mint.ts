@@ -2,9 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AssetTwin } from '../../../src/db/entities/index.ts';
 import { Passport } from '../../../src/db/entities/index.ts';
 import type { TenantScope } from '../../../src/db/tenant-scope.ts';
-import { DomainError } from '../../../src/errors.ts';
 import { mintFailureToDomainError } from '../../../src/passports/mint-failures.ts';
-import { resultWithin, startOrJoin, type WorkflowGateway } from '../../../src/temporal/start.ts';
+import {
+  requireWorkflows,
+  resultWithin,
+  startOrJoin,
+  type WorkflowGateway,
+} from '../../../src/temporal/start.ts';
 import { workflowIds } from '../../../src/temporal/workflow-ids.ts';
 import type { mintPassport } from '../../../workflows/mint.ts';
 import type { MintInput } from '../../../workflows/mint-types.ts';
@@ -51,9 +55,7 @@ export async function mintBoundTwin(
   input: MintInput,
   waitMs: number,
 ): Promise<TwinMintOutcome> {
-  if (!gateway)
-    throw new DomainError('unavailable', 'workflows_unavailable', 'Workflow service is not configured.');
-  const { handle } = await startOrJoin<typeof mintPassport>(gateway, 'mintPassport', {
+  const { handle } = await startOrJoin<typeof mintPassport>(requireWorkflows(gateway), 'mintPassport', {
     workflowId: input.reference,
     environment: input.scope.environment,
     args: [input],

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { Company } from '../../../src/db/entities/index.ts';
-import { DomainError } from '../../../src/errors.ts';
 import { eventView } from '../../../src/supply-chain/event-view.ts';
 import { logSupplyChainEvent } from '../../../src/supply-chain/log-event.ts';
 import { findEvent } from '../../../src/supply-chain/record-anchor.ts';
+import { requireWorkflows } from '../../../src/temporal/start.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
@@ -31,19 +31,14 @@ export function logEventRoutes(deps: RouteDeps) {
         },
       },
       handler: async (ctx: AppContext, { body }) => {
-        if (!deps.workflows)
-          throw new DomainError(
-            'unavailable',
-            'workflows_unavailable',
-            'Workflow service is not configured.',
-          );
+        const workflows = requireWorkflows(deps.workflows);
         const scope = ctx.state.scope!;
         const em = ctx.state.em!;
         const company = await em.findOneOrFail(Company, { id: scope.companyId });
         const event = await logSupplyChainEvent(em, scope, company.name, body);
         let message = `${event.action} logged for token ${event.tokenId}; anchoring on chain.`;
         try {
-          await startAnchor(deps.workflows, scope, event);
+          await startAnchor(workflows, scope, event);
         } catch (error) {
           // The event is committed: answering an error would invite a duplicate. The anchor can be restarted.
           ctx.state.log.error({ err: error, eventId: event.id }, 'anchor workflow not started');
@@ -76,12 +71,7 @@ export function logEventRoutes(deps: RouteDeps) {
         },
       },
       handler: async (ctx: AppContext, { params }) => {
-        if (!deps.workflows)
-          throw new DomainError(
-            'unavailable',
-            'workflows_unavailable',
-            'Workflow service is not configured.',
-          );
+        const workflows = requireWorkflows(deps.workflows);
         const event = await findEvent(ctx.state.em!, params.id);
         if (event.transactionHash) {
           ctx.body = { success: true, event: eventView(event) };
@@ -89,7 +79,7 @@ export function logEventRoutes(deps: RouteDeps) {
         }
         ctx.status = 202;
         ctx.set('Location', `/v1/iaas/events/${event.id}`);
-        ctx.body = { success: true, workflowId: await startAnchor(deps.workflows, ctx.state.scope!, event) };
+        ctx.body = { success: true, workflowId: await startAnchor(workflows, ctx.state.scope!, event) };
       },
     }),
   ];

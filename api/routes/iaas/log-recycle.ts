@@ -10,7 +10,7 @@ import {
   recycleFailureToDomainError,
   tokenIdSchema,
 } from '../../../src/recycling/recycle-request.ts';
-import { resultWithin, startOrJoin, type WorkflowGateway } from '../../../src/temporal/start.ts';
+import { requireWorkflows, resultWithin, startOrJoin } from '../../../src/temporal/start.ts';
 import { workflowIds } from '../../../src/temporal/workflow-ids.ts';
 import type { recycleTokenPassport } from '../../../workflows/recycle.ts';
 import {
@@ -21,12 +21,6 @@ import {
 import type { AppContext } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
-
-function gatewayOf(deps: RouteDeps): WorkflowGateway {
-  if (!deps.workflows)
-    throw new DomainError('unavailable', 'workflows_unavailable', 'Workflow service is not configured.');
-  return deps.workflows;
-}
 
 function successBody(result: RecycleResult) {
   return {
@@ -88,7 +82,7 @@ export function logRecycleRoutes(deps: RouteDeps) {
         );
         const workflowId = workflowIds.recycle(scope.environment, input.tokenId);
         const { handle, alreadyCompleted } = await startOrJoin<typeof recycleTokenPassport>(
-          gatewayOf(deps),
+          requireWorkflows(deps.workflows),
           'recycleTokenPassport',
           {
             workflowId,
@@ -159,7 +153,9 @@ export function logRecycleRoutes(deps: RouteDeps) {
         );
         // Workflow ids are per environment, not per company: only the passport's company may see the run.
         if (!(await ctx.state.em!.count(Passport, { tokenId: params.tokenId }))) throw notFound;
-        const handle = gatewayOf(deps).client.workflow.getHandle<typeof recycleTokenPassport>(workflowId);
+        const handle = requireWorkflows(deps.workflows).client.workflow.getHandle<
+          typeof recycleTokenPassport
+        >(workflowId);
         let description: Awaited<ReturnType<typeof handle.describe>>;
         try {
           description = await handle.describe();

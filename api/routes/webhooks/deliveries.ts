@@ -1,17 +1,13 @@
 import { z } from 'zod';
 import { DELIVERY_STATUSES } from '../../../src/db/entities/webhook-delivery.ts';
+import { requireWorkflows } from '../../../src/temporal/start.ts';
 import {
   listDeadLetters,
   listEndpointDeliveries,
   listEventDeliveries,
   withAttempts,
 } from '../../../src/webhooks/delivery-queries.ts';
-import {
-  MAX_BULK_REPLAY,
-  replayDeadLetter,
-  replayDeadLetters,
-  requireWorkflows,
-} from '../../../src/webhooks/replay.ts';
+import { MAX_BULK_REPLAY, replayDeadLetter, replayDeadLetters } from '../../../src/webhooks/replay.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';

@@ -1,38 +1,16 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { parseEther } from 'ethers';
 import type { TestTenant } from '../support/api.ts';
 import { startTestStack, TEST_DEPOSIT, type TestStack } from '../support/stack.ts';
 import { armWatchdog } from '../support/temporal.ts';
+import { type CrashingWorker, startCrashingWorker } from './fixtures/crashing-worker.ts';
 import { enrollAndMint, RECYCLING_SITE } from './fixtures/passport-helpers.ts';
-
-const WORKER = fileURLToPath(new URL('./fixtures/crashing-worker-process.ts', import.meta.url));
-
-function waitForLine(child: ChildProcess, prefix: string, ms: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    const timer = setTimeout(
-      () => reject(new Error(`worker process did not print ${prefix} within ${ms} ms`)),
-      ms,
-    );
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const line = buffered.split('\n').find((l) => l.startsWith(prefix));
-      if (line) {
-        clearTimeout(timer);
-        resolve(line.slice(prefix.length).trim());
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`worker process exited (${code}) before ${prefix}`)));
-  });
-}
 
 describe('a worker killed after sending the recycle transaction', () => {
   let stack: TestStack;
   let tenant: TestTenant;
-  let child: ChildProcess | undefined;
+  let crashing: CrashingWorker | undefined;
   const call = (method: string, path: string, body?: unknown) =>
     stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
 
@@ -42,7 +20,7 @@ describe('a worker killed after sending the recycle transaction', () => {
     tenant = await stack.api.createTenant();
   });
   after(async () => {
-    child?.kill('SIGKILL');
+    await crashing?.kill();
     await stack.close();
   });
 
@@ -51,36 +29,18 @@ describe('a worker killed after sending the recycle transaction', () => {
     const tokenId = await enrollAndMint(call, '04C0FFEE000101');
     await minter.stop();
 
-    child = spawn(process.execPath, [WORKER], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: {
-        ...process.env,
-        WORKER_DATABASE_URL: stack.api.db.url,
-        WORKER_RPC_URL: stack.chain.anvil.rpcUrl,
-        WORKER_PRIVATE_KEY: stack.chain.platform.privateKey,
-        WORKER_CONTRACT: stack.chain.contractAddress,
-        WORKER_TEMPORAL_ADDRESS: stack.temporal.address,
-        WORKER_TASK_QUEUE: 'dpp-test',
-        WORKER_STALL_AFTER: 'recycle',
-        WORKER_IPFS_DIR: stack.api.config.ipfs.storeDir,
-        WORKER_DEPOSIT: TEST_DEPOSIT,
-        WORKER_PUBLIC_BASE_URL: stack.api.config.publicBaseUrl,
-      },
-    });
-    await waitForLine(child, 'READY', 60_000);
+    crashing = await startCrashingWorker(stack, 'recycle');
 
     const receiver = stack.chain.others[5]!.address;
     const provider = stack.chain.chain.provider;
     const balanceBefore = await provider.getBalance(receiver);
-    const submitted = waitForLine(child, 'SUBMITTED', 60_000);
     const recycle = call('POST', '/v1/iaas/log-recycle', {
       tokenId,
       ...RECYCLING_SITE,
       rewardReceiver: receiver,
     });
-    const txHash = await submitted;
-    child.kill('SIGKILL');
-    await new Promise((resolve) => child!.once('exit', resolve));
+    const txHash = await crashing.submitted();
+    await crashing.kill();
     await stack.chain.chain.waitForTransaction(txHash);
     assert.equal(
       await stack.chain.chain.isRecycled(tokenId),

@@ -1,28 +1,11 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
+import { chainStep, databaseStep } from './activity-options.ts';
 import type { AnchorEventInput, AnchorEventResult } from './anchor-event-types.ts';
 
-const database = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: {
-    initialInterval: '1 second',
-    maximumInterval: '30 seconds',
-    maximumAttempts: 10,
-    nonRetryableErrorTypes: ['DomainError'],
-  },
-});
+const database = proxyActivities<Activities>(databaseStep());
 
-// Heartbeats while waiting for the receipt, so a worker that dies mid-transaction is noticed in seconds.
-const chain = proxyActivities<Activities>({
-  startToCloseTimeout: '3 minutes',
-  heartbeatTimeout: '10 seconds',
-  retry: {
-    initialInterval: '2 seconds',
-    maximumInterval: '1 minute',
-    maximumAttempts: 20,
-    nonRetryableErrorTypes: ['ChainRejected', 'DomainError'],
-  },
-});
+const chain = proxyActivities<Activities>(chainStep());
 
 /**
  * Anchors one supply-chain event (id `anchor-event:{env}:{eventId}`):

@@ -7,31 +7,14 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import { searchAttributes } from '../src/temporal/search-attributes.ts';
+import { chainStep, databaseStep } from './activity-options.ts';
 import { MINT_PROGRESS_QUERY, type MintInput, type MintProgress, type MintResult } from './mint-types.ts';
 
 export const mintProgressQuery = defineQuery<MintProgress>(MINT_PROGRESS_QUERY);
 
-const database = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: {
-    initialInterval: '1 second',
-    maximumInterval: '30 seconds',
-    maximumAttempts: 10,
-    nonRetryableErrorTypes: ['SunRejected', 'ChipNotVerified', 'DomainError'],
-  },
-});
+const database = proxyActivities<Activities>(databaseStep(['SunRejected', 'ChipNotVerified']));
 
-// The chain activity heartbeats while it waits, so a worker that dies mid-transaction is noticed in seconds.
-const chain = proxyActivities<Activities>({
-  startToCloseTimeout: '3 minutes',
-  heartbeatTimeout: '10 seconds',
-  retry: {
-    initialInterval: '2 seconds',
-    maximumInterval: '1 minute',
-    maximumAttempts: 20,
-    nonRetryableErrorTypes: ['ChainRejected', 'DomainError'],
-  },
-});
+const chain = proxyActivities<Activities>(chainStep());
 
 /**
  * Mints one passport (id `mint:{env}:{chipUid}`):

@@ -1,5 +1,6 @@
 import { defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
+import { chainStep, databaseStep } from './activity-options.ts';
 import {
   RECYCLE_PROGRESS_QUERY,
   type RecycleInput,
@@ -9,27 +10,9 @@ import {
 
 export const recycleProgressQuery = defineQuery<RecycleProgress>(RECYCLE_PROGRESS_QUERY);
 
-const database = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: {
-    initialInterval: '1 second',
-    maximumInterval: '30 seconds',
-    maximumAttempts: 10,
-    nonRetryableErrorTypes: ['DomainError'],
-  },
-});
+const database = proxyActivities<Activities>(databaseStep());
 
-// Heartbeats while waiting for the transaction, so a worker that dies mid-transaction is noticed in seconds.
-const chain = proxyActivities<Activities>({
-  startToCloseTimeout: '3 minutes',
-  heartbeatTimeout: '10 seconds',
-  retry: {
-    initialInterval: '2 seconds',
-    maximumInterval: '1 minute',
-    maximumAttempts: 20,
-    nonRetryableErrorTypes: ['AlreadyRecycled', 'ChainRejected', 'DomainError'],
-  },
-});
+const chain = proxyActivities<Activities>(chainStep(['AlreadyRecycled']));
 
 /**
  * Recycles one passport (id `recycle:{env}:{tokenId}`):

@@ -1,0 +1,31 @@
+import type { ActivityOptions } from '@temporalio/workflow';
+
+/** Short database / IPFS steps: retried for a while; domain refusals (and the given types) are final. */
+export function databaseStep(nonRetryable: string[] = []): ActivityOptions {
+  return {
+    startToCloseTimeout: '30 seconds',
+    retry: {
+      initialInterval: '1 second',
+      maximumInterval: '30 seconds',
+      maximumAttempts: 10,
+      nonRetryableErrorTypes: [...nonRetryable, 'DomainError'],
+    },
+  };
+}
+
+/**
+ * Chain writes: long enough for confirmations, heartbeated (the activity heartbeats while it waits, so a
+ * worker that dies mid-transaction is noticed in seconds); contract refusals (and the given types) are final.
+ */
+export function chainStep(nonRetryable: string[] = []): ActivityOptions {
+  return {
+    startToCloseTimeout: '3 minutes',
+    heartbeatTimeout: '10 seconds',
+    retry: {
+      initialInterval: '2 seconds',
+      maximumInterval: '1 minute',
+      maximumAttempts: 20,
+      nonRetryableErrorTypes: [...nonRetryable, 'ChainRejected', 'DomainError'],
+    },
+  };
+}

@@ -180,6 +180,14 @@ describe('minting end to end (HTTP → Temporal worker → anvil, IPFS, PostgreS
     const unverified = await call('POST', '/v1/dpp/mint', shapeB);
     assert.equal(unverified.status, 422);
     assert.equal(unverified.body.code, 'chip_not_verified');
+    const failedStatus = await call('GET', `/v1/dpp/mint/${uid}`);
+    assert.equal(failedStatus.body.status, 'FAILED');
+    assert.equal(failedStatus.body.error.code, 'chip_not_verified');
+    const neverMinted = '04A1B2C3D4E5FF';
+    await call('POST', '/v1/dpp/enroll', { chipUid: neverMinted });
+    const noMint = await call('GET', `/v1/dpp/mint/${neverMinted}`);
+    assert.equal(noMint.status, 404);
+    assert.equal(noMint.body.code, 'mint_not_found');
 
     const tap = generateSun({ uid, counter: 1, keys });
     await call('POST', '/v1/dpp/verify-chip', { chipUid: uid, piccData: tap.piccData, cmac: tap.cmac });

@@ -1,4 +1,3 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
 import { z } from 'zod';
 import { canonicalChipUid, findChip } from '../../../src/chips/enroll.ts';
 import { Passport } from '../../../src/db/entities/index.ts';
@@ -16,13 +15,9 @@ import {
 import { parseSunMessage } from '../../../src/sun/index.ts';
 import { requireWorkflows, resultWithin, startOrJoin } from '../../../src/temporal/start.ts';
 import { workflowIds } from '../../../src/temporal/workflow-ids.ts';
+import { workflowStatusBody } from '../../../src/temporal/workflow-status.ts';
 import type { mintPassport } from '../../../workflows/mint.ts';
-import {
-  MINT_PROGRESS_QUERY,
-  type MintInput,
-  type MintProgress,
-  type MintResult,
-} from '../../../workflows/mint-types.ts';
+import { MINT_PROGRESS_QUERY, type MintInput, type MintResult } from '../../../workflows/mint-types.ts';
 import type { AppContext } from '../../context.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
@@ -205,37 +200,13 @@ export function mintRoutes(deps: RouteDeps) {
         const handle = requireWorkflows(deps.workflows).client.workflow.getHandle<typeof mintPassport>(
           workflowId,
         );
-        let description: Awaited<ReturnType<typeof handle.describe>>;
-        try {
-          description = await handle.describe();
-        } catch (error) {
-          if (error instanceof WorkflowNotFoundError) {
-            throw new DomainError(
-              'not_found',
-              'mint_not_found',
-              `No mint was started for chip ${chip.chipUid}.`,
-            );
-          }
-          throw error;
-        }
-        if (description.status.name === 'RUNNING') {
-          const progress = await handle.query<MintProgress>(MINT_PROGRESS_QUERY);
-          ctx.body = { success: true, workflowId, status: 'RUNNING', progress };
-          return;
-        }
-        try {
-          const result = await handle.result();
-          ctx.body = { success: true, workflowId, status: 'COMPLETED', result: successBody('A', result) };
-        } catch (error) {
-          const failure = mintFailureToDomainError(error);
-          if (!failure) throw error;
-          ctx.body = {
-            success: true,
-            workflowId,
-            status: 'FAILED',
-            error: { code: failure.code, message: failure.message },
-          };
-        }
+        ctx.body = await workflowStatusBody(handle, {
+          progressQuery: MINT_PROGRESS_QUERY,
+          notFound: () =>
+            new DomainError('not_found', 'mint_not_found', `No mint was started for chip ${chip.chipUid}.`),
+          shapeResult: (result) => successBody('A', result),
+          failure: mintFailureToDomainError,
+        });
       },
     }),
   ];

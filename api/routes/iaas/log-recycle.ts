@@ -1,4 +1,3 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
 import { z } from 'zod';
 import { Passport } from '../../../src/db/entities/index.ts';
 import { DomainError } from '../../../src/errors.ts';
@@ -12,12 +11,9 @@ import {
 } from '../../../src/recycling/recycle-request.ts';
 import { requireWorkflows, resultWithin, startOrJoin } from '../../../src/temporal/start.ts';
 import { workflowIds } from '../../../src/temporal/workflow-ids.ts';
+import { workflowStatusBody } from '../../../src/temporal/workflow-status.ts';
 import type { recycleTokenPassport } from '../../../workflows/recycle.ts';
-import {
-  RECYCLE_PROGRESS_QUERY,
-  type RecycleProgress,
-  type RecycleResult,
-} from '../../../workflows/recycle-types.ts';
+import { RECYCLE_PROGRESS_QUERY, type RecycleResult } from '../../../workflows/recycle-types.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
@@ -156,34 +152,12 @@ export function logRecycleRoutes(deps: RouteDeps) {
         const handle = requireWorkflows(deps.workflows).client.workflow.getHandle<
           typeof recycleTokenPassport
         >(workflowId);
-        let description: Awaited<ReturnType<typeof handle.describe>>;
-        try {
-          description = await handle.describe();
-        } catch (error) {
-          throw error instanceof WorkflowNotFoundError ? notFound : error;
-        }
-        if (description.status.name === 'RUNNING') {
-          const progress = await handle.query<RecycleProgress>(RECYCLE_PROGRESS_QUERY);
-          ctx.body = { success: true, workflowId, status: 'RUNNING', progress };
-          return;
-        }
-        try {
-          ctx.body = {
-            success: true,
-            workflowId,
-            status: 'COMPLETED',
-            result: successBody(await handle.result()),
-          };
-        } catch (error) {
-          const failure = recycleFailureToDomainError(error, params.tokenId);
-          if (!failure) throw error;
-          ctx.body = {
-            success: true,
-            workflowId,
-            status: 'FAILED',
-            error: { code: failure.code, message: failure.message },
-          };
-        }
+        ctx.body = await workflowStatusBody(handle, {
+          progressQuery: RECYCLE_PROGRESS_QUERY,
+          notFound: () => notFound,
+          shapeResult: successBody,
+          failure: (error) => recycleFailureToDomainError(error, params.tokenId),
+        });
       },
     }),
   ];

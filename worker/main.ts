@@ -8,11 +8,8 @@ import { createContentStore } from '../src/ipfs/create.ts';
 import { createLogger } from '../src/logging/logger.ts';
 import { openDatabase } from '../src/runtime/database.ts';
 import { onShutdown } from '../src/runtime/shutdown.ts';
-import { connectClient, connectWorker } from '../src/temporal/connection.ts';
-import { registerSearchAttributes } from '../src/temporal/register-search-attributes.ts';
-import { startOutboxDispatcher } from '../src/webhooks/dispatcher.ts';
-import { environmentDeps } from './environment-deps.ts';
-import { createWorkers, runWorkers } from './worker.ts';
+import { connectClient } from '../src/temporal/connection.ts';
+import { startWorkerRole } from './worker-role.ts';
 
 const READY_FILE = '/tmp/worker-ready';
 
@@ -31,45 +28,22 @@ const { client, connection: clientConnection } = await connectClient(
   config.temporal,
   config.temporal.address,
 );
-await registerSearchAttributes(clientConnection, config.temporal.namespace, logger);
-const connection = await connectWorker(config.temporal, config.temporal.address);
-const workers = await createWorkers({
-  connection,
-  namespace: config.temporal.namespace,
-  taskQueuePrefix: config.temporal.taskQueuePrefix,
-  environments: environmentDeps({
-    config,
-    orm: database.orm,
-    logger,
-    secretBox: new SecretBox(config.secrets.dataEncryptionKey),
-    contentStore: createContentStore(config.ipfs),
-    chains,
-  }),
-});
-const running = runWorkers(workers);
-const dispatcher = startOutboxDispatcher({
-  orm: database.orm,
-  gateway: { client, taskQueuePrefix: config.temporal.taskQueuePrefix },
+const workerRole = await startWorkerRole({
+  config,
   logger,
+  address: config.temporal.address,
+  client,
+  clientConnection,
+  database,
+  chains,
+  contentStore: createContentStore(config.ipfs),
+  secretBox: new SecretBox(config.secrets.dataEncryptionKey),
 });
 await writeFile(READY_FILE, new Date().toISOString());
 logger.info({ temporal: config.temporal.address, namespace: config.temporal.namespace }, 'worker running');
 onShutdown(logger, [
-  { name: 'outbox dispatcher', run: () => dispatcher.stop() },
-  {
-    name: 'workers',
-    run: async () => {
-      for (const worker of workers) worker.shutdown();
-      await running;
-    },
-  },
-  {
-    name: 'Temporal connections',
-    run: async () => {
-      await connection.close();
-      await clientConnection.close();
-    },
-  },
+  ...workerRole,
+  { name: 'Temporal client connection', run: () => clientConnection.close() },
   { name: 'chains', run: () => chains.close() },
   { name: 'database', run: () => database.close() },
 ]);

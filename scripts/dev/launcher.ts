@@ -1,5 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Runtime } from '@temporalio/worker';
+import { Runtime } from '@temporalio/worker';
 import { createApp } from '../../api/app.ts';
 import { listen } from '../../api/server.ts';
 import { ensureDemoCompany } from '../../src/accounts/demo.ts';
@@ -11,10 +10,8 @@ import { createContentStore } from '../../src/ipfs/create.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { openDatabase } from '../../src/runtime/database.ts';
 import { onShutdown } from '../../src/runtime/shutdown.ts';
-import { registerSearchAttributes } from '../../src/temporal/register-search-attributes.ts';
-import { startOutboxDispatcher } from '../../src/webhooks/dispatcher.ts';
-import { environmentDeps } from '../../worker/environment-deps.ts';
-import { createWorkers, runWorkers } from '../../worker/worker.ts';
+import { connectClient } from '../../src/temporal/connection.ts';
+import { startWorkerRole } from '../../worker/worker-role.ts';
 
 /** `npm start`: the whole service on embedded defaults, in one process. */
 export async function launch(): Promise<void> {
@@ -39,21 +36,17 @@ export async function launch(): Promise<void> {
   const chains = await openPassportChains(config, { dataDir: config.chain.dataDir });
   const contentStore = createContentStore(config.ipfs);
   const temporal = await startDevTemporal(config, logger);
-  const connection = await Connection.connect({ address: temporal.address });
-  await registerSearchAttributes(connection, config.temporal.namespace, logger);
-  const client = new Client({ connection, namespace: config.temporal.namespace });
-  const workerConnection = await NativeConnection.connect({ address: temporal.address });
-  const workers = await createWorkers({
-    connection: workerConnection,
-    namespace: config.temporal.namespace,
-    taskQueuePrefix: config.temporal.taskQueuePrefix,
-    environments: environmentDeps({ config, orm: database.orm, logger, secretBox, contentStore, chains }),
-  });
-  const running = runWorkers(workers);
-  const dispatcher = startOutboxDispatcher({
-    orm: database.orm,
-    gateway: { client, taskQueuePrefix: config.temporal.taskQueuePrefix },
+  const { client, connection } = await connectClient(config.temporal, temporal.address);
+  const workerRole = await startWorkerRole({
+    config,
     logger,
+    address: temporal.address,
+    client,
+    clientConnection: connection,
+    database,
+    chains,
+    contentStore,
+    secretBox,
   });
 
   const demo = await ensureDemoCompany(database.orm.em);
@@ -68,21 +61,8 @@ export async function launch(): Promise<void> {
   const http = await listen(app, config.host, config.port);
   onShutdown(logger, [
     { name: 'HTTP server', run: () => http.close(config.shutdownGraceMs) },
-    { name: 'outbox dispatcher', run: () => dispatcher.stop() },
-    {
-      name: 'workers',
-      run: async () => {
-        for (const worker of workers) worker.shutdown();
-        await running;
-      },
-    },
-    {
-      name: 'Temporal connections',
-      run: async () => {
-        await connection.close();
-        await workerConnection.close();
-      },
-    },
+    ...workerRole,
+    { name: 'Temporal client connection', run: () => connection.close() },
     { name: 'Temporal server', run: () => temporal.stop() },
     { name: 'chains', run: () => chains.close() },
     { name: 'database', run: () => database.close() },

@@ -1,11 +1,16 @@
 import type { Logger } from '../logging/logger.ts';
 
+export interface ShutdownStep {
+  name: string;
+  run: () => Promise<void>;
+}
+
 /**
  * Runs `steps` in order once on SIGINT/SIGTERM. Each step is logged; one failing step does not stop the
  * others. A repeated signal more than two seconds later exits at once (Ctrl-C under `npm start` delivers
  * SIGINT twice at the same moment: once from the terminal, once forwarded by npm).
  */
-export function onShutdown(logger: Logger, steps: { name: string; run: () => Promise<void> }[]): void {
+export function onShutdown(logger: Logger, steps: ShutdownStep[]): void {
   let stoppingSince: number | undefined;
   const handler = async (signal: NodeJS.Signals) => {
     if (stoppingSince !== undefined) {

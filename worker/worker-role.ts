@@ -1,0 +1,56 @@
+import type { Client, Connection } from '@temporalio/client';
+import type { PassportChains } from '../src/chain/environment-chains.ts';
+import type { Config } from '../src/config/config.ts';
+import type { SecretBox } from '../src/crypto/secret-box.ts';
+import type { ContentStore } from '../src/ipfs/store.ts';
+import type { Logger } from '../src/logging/logger.ts';
+import type { OpenDatabase } from '../src/runtime/database.ts';
+import type { ShutdownStep } from '../src/runtime/shutdown.ts';
+import { connectWorker } from '../src/temporal/connection.ts';
+import { registerSearchAttributes } from '../src/temporal/register-search-attributes.ts';
+import { startOutboxDispatcher } from '../src/webhooks/dispatcher.ts';
+import { environmentDeps } from './environment-deps.ts';
+import { createWorkers, runWorkers } from './worker.ts';
+
+/**
+ * What the worker process does, in production (worker/main.ts) and under `npm start`: search attributes,
+ * one worker per environment's task queue, the outbox dispatcher. Returns the steps that stop it, in order.
+ */
+export async function startWorkerRole(parts: {
+  config: Config;
+  logger: Logger;
+  address: string;
+  client: Client;
+  clientConnection: Connection;
+  database: OpenDatabase;
+  chains: PassportChains;
+  contentStore: ContentStore;
+  secretBox: SecretBox;
+}): Promise<ShutdownStep[]> {
+  const { config, logger } = parts;
+  await registerSearchAttributes(parts.clientConnection, config.temporal.namespace, logger);
+  const connection = await connectWorker(config.temporal, parts.address);
+  const workers = await createWorkers({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueuePrefix: config.temporal.taskQueuePrefix,
+    environments: environmentDeps({ ...parts, orm: parts.database.orm }),
+  });
+  const running = runWorkers(workers);
+  const dispatcher = startOutboxDispatcher({
+    orm: parts.database.orm,
+    gateway: { client: parts.client, taskQueuePrefix: config.temporal.taskQueuePrefix },
+    logger,
+  });
+  return [
+    { name: 'outbox dispatcher', run: () => dispatcher.stop() },
+    {
+      name: 'workers',
+      run: async () => {
+        for (const worker of workers) worker.shutdown();
+        await running;
+      },
+    },
+    { name: 'worker connection', run: () => connection.close() },
+  ];
+}

@@ -1,4 +1,4 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import { formatEther } from 'ethers';
 import { isChainRevert } from '../../src/chain/errors.ts';
 import { scopedEntityManager, type TenantScope } from '../../src/db/tenant-scope.ts';
@@ -72,8 +72,12 @@ export function mintActivities(deps: EnvironmentDeps) {
         await deps.chain.waitForTransaction(existing.txHash);
         return mined(existing.tokenId, existing.txHash)(existing.blockNumber);
       };
-      const adopted = await adoptExisting();
-      if (adopted) return adopted;
+      // prepareMint has just looked the chip up, so a first attempt does not ask again: the contract refuses a
+      // second mint of the chip or of the token id, and that refusal adopts the mint on chain (below).
+      if (Context.current().info.attempt > 1) {
+        const adopted = await adoptExisting();
+        if (adopted) return adopted;
+      }
       return runChainWrite(deps.chain, async (write) => {
         const earlier = await write.earlierTransaction();
         if (earlier)
@@ -96,7 +100,9 @@ export function mintActivities(deps: EnvironmentDeps) {
           );
           return mined(result.tokenId.toString(), result.txHash)(result.blockNumber);
         } catch (error) {
-          const raced = isChainRevert(error, 'ChipAlreadyMinted') ? await adoptExisting() : undefined;
+          const minted =
+            isChainRevert(error, 'ChipAlreadyMinted') || isChainRevert(error, 'TokenAlreadyMinted');
+          const raced = minted ? await adoptExisting() : undefined;
           if (raced) return raced;
           throw error;
         }

@@ -28,7 +28,7 @@ export async function authenticateApiKey(
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match)
     throw unauthorized('The Authorization header must have the form Bearer <key>.', 'invalid_request');
-  const check = await checkApiKey(em.fork(), match[1]!, environment);
+  const check = await checkApiKey(em, match[1]!, environment);
   if (!check.ok) {
     if (check.reason === 'environment_mismatch') {
       throw new Problem(

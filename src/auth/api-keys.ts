@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment } from '../config/config.ts';
 import { ApiKey } from '../db/entities/index.ts';
-import { ownedBy, TENANT_FILTER, type TenantScope } from '../db/tenant-scope.ts';
+import { ownedBy, type TenantScope } from '../db/tenant-scope.ts';
 import { apiKeyMatches, generateApiKey, parseApiKey } from './api-key-format.ts';
 
 export interface ApiKeySummary {
@@ -69,14 +69,29 @@ export async function revokeApiKey(em: EntityManager, id: string): Promise<ApiKe
   return key;
 }
 
+/** What authentication needs of a key: whose it is and where it may act. */
+export type AuthenticatedApiKey = Pick<ApiKey, 'id' | 'companyId' | 'environment'>;
+
 export type ApiKeyCheck =
-  | { ok: true; apiKey: ApiKey }
+  | { ok: true; apiKey: AuthenticatedApiKey }
   | { ok: false; reason: 'malformed' | 'unknown' | 'revoked' }
   | { ok: false; reason: 'environment_mismatch'; keyEnvironment: Environment };
 
+interface ApiKeyRow {
+  id: string;
+  company_id: string;
+  environment: Environment;
+  secret_hash: string;
+  revoked: boolean;
+  /** last_used_at is unset or more than a minute old: stamp it. */
+  stamp_due: boolean;
+}
+
 /**
- * Resolves a presented key. This is the one lookup that crosses tenants (the key itself names its tenant),
- * so it disables the tenant filter explicitly.
+ * Resolves a presented key. This is the one lookup that crosses tenants (the key itself names its tenant):
+ * it reads `api_keys` by its unique lookup id with plain SQL, outside the tenant-filtered entity manager.
+ * Every request reads the row, so a revocation takes effect at once. `last_used_at` is stamped at most once
+ * a minute per key, and the update is only sent when the row says a stamp is due.
  */
 export async function checkApiKey(
   em: EntityManager,
@@ -85,21 +100,23 @@ export async function checkApiKey(
 ): Promise<ApiKeyCheck> {
   const parsed = parseApiKey(presented);
   if (!parsed) return { ok: false, reason: 'malformed' };
-  const apiKey = await em.findOne(
-    ApiKey,
-    { lookupId: parsed.lookupId },
-    { filters: { [TENANT_FILTER]: false } },
+  const connection = em.getConnection();
+  const [row] = await connection.execute<ApiKeyRow[]>(
+    `select id, company_id, environment, secret_hash, revoked_at is not null as revoked,
+       (last_used_at is null or last_used_at < now() - interval '1 minute') as stamp_due
+     from api_keys where lookup_id = ?`,
+    [parsed.lookupId],
   );
-  if (!apiKey || !apiKeyMatches(presented, apiKey.secretHash)) return { ok: false, reason: 'unknown' };
-  if (apiKey.revokedAt) return { ok: false, reason: 'revoked' };
-  if (apiKey.environment !== environment) {
-    return { ok: false, reason: 'environment_mismatch', keyEnvironment: apiKey.environment };
+  if (!row || !apiKeyMatches(presented, row.secret_hash)) return { ok: false, reason: 'unknown' };
+  if (row.revoked) return { ok: false, reason: 'revoked' };
+  if (row.environment !== environment) {
+    return { ok: false, reason: 'environment_mismatch', keyEnvironment: row.environment };
   }
-  await em
-    .getConnection()
-    .execute(
+  if (row.stamp_due) {
+    await connection.execute(
       `update api_keys set last_used_at = now() where id = ? and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
-      [apiKey.id],
+      [row.id],
     );
-  return { ok: true, apiKey };
+  }
+  return { ok: true, apiKey: { id: row.id, companyId: row.company_id, environment: row.environment } };
 }

@@ -1,5 +1,22 @@
-import type { JsonFragment, JsonRpcProvider, Log, Result, TransactionReceipt } from 'ethers';
-import { getAddress, Interface, JsonRpcProvider as Provider, toBeHex, Wallet, ZeroAddress } from 'ethers';
+import type {
+  EventFragment,
+  FunctionFragment,
+  JsonFragment,
+  JsonRpcProvider,
+  Log,
+  Result,
+  TransactionReceipt,
+} from 'ethers';
+import {
+  AbiCoder,
+  concat,
+  getAddress,
+  Interface,
+  JsonRpcProvider as Provider,
+  toBeHex,
+  Wallet,
+  ZeroAddress,
+} from 'ethers';
 import { chipHash } from './chip-hash.ts';
 import { loadPassportArtifact, type PassportArtifact } from './compile.ts';
 import { ChainRevert, decodeRevert } from './errors.ts';
@@ -60,8 +77,12 @@ export class PassportChain {
   readonly artifact: PassportArtifact;
   readonly nonces: NonceManager;
   readonly #interface: Interface;
+  /** Functions by name with their selectors, events by topic: ethers re-hashes signatures on every lookup. */
+  readonly #functions = new Map<string, { fragment: FunctionFragment; selector: string }>();
+  readonly #eventsByTopic = new Map<string, EventFragment>();
   readonly #sender: TransactionSender;
   readonly #ownsProvider: boolean;
+  readonly #contractLower: string;
   readonly #wait: { confirmations: number; timeoutMs: number; pollIntervalMs: number };
 
   constructor(options: PassportChainOptions) {
@@ -70,8 +91,12 @@ export class PassportChain {
     this.provider = options.provider ?? createChainProvider(options.rpcUrl!, pollIntervalMs);
     this.#ownsProvider = !options.provider;
     this.contractAddress = getAddress(options.contractAddress);
+    this.#contractLower = this.contractAddress.toLowerCase();
     this.artifact = options.artifact ?? loadPassportArtifact();
     this.#interface = new Interface(this.artifact.abi as JsonFragment[]);
+    this.#interface.forEachEvent((fragment) => {
+      if (!fragment.anonymous) this.#eventsByTopic.set(fragment.topicHash, fragment);
+    });
     const wallet = new Wallet(options.privateKey, this.provider);
     this.signerAddress = wallet.address;
     this.nonces = new NonceManager(this.provider, wallet.address);
@@ -280,7 +305,7 @@ export class PassportChain {
   async #write(method: string, args: unknown[], options: WriteOptions, value?: bigint): Promise<TxResult> {
     const request: CallRequest = {
       to: this.contractAddress,
-      data: this.#interface.encodeFunctionData(method, args),
+      data: this.#encode(method, args).data,
       ...(value ? { value } : {}),
     };
     let txHash: string;
@@ -293,11 +318,26 @@ export class PassportChain {
     return this.waitForTransaction(txHash);
   }
 
+  /** `encodeFunctionData` with the fragment and its selector looked up once per method name. */
+  #encode(method: string, args: readonly unknown[]): { fragment: FunctionFragment; data: string } {
+    let known = this.#functions.get(method);
+    if (!known) {
+      const fragment = this.#interface.getFunction(method);
+      if (!fragment) throw new TypeError(`the passport contract has no function ${method}`);
+      known = { fragment, selector: fragment.selector };
+      this.#functions.set(method, known);
+    }
+    return {
+      fragment: known.fragment,
+      data: concat([known.selector, AbiCoder.defaultAbiCoder().encode(known.fragment.inputs, args)]),
+    };
+  }
+
   async #read(method: string, args: unknown[]): Promise<Result> {
-    const data = this.#interface.encodeFunctionData(method, args);
+    const { fragment, data } = this.#encode(method, args);
     try {
       return this.#interface.decodeFunctionResult(
-        method,
+        fragment,
         await this.provider.call({ to: this.contractAddress, data }),
       );
     } catch (error) {
@@ -336,12 +376,14 @@ export class PassportChain {
   #events(logs: readonly Log[]): PassportEvent[] {
     const events: PassportEvent[] = [];
     for (const log of logs) {
-      if (getAddress(log.address) !== this.contractAddress) continue;
-      const parsed = this.#interface.parseLog({ topics: [...log.topics], data: log.data });
-      if (!parsed) continue;
+      // ethers hands out checksummed addresses; comparing case-insensitively spares a keccak per log.
+      if (log.address.toLowerCase() !== this.#contractLower) continue;
+      const fragment = log.topics[0] && this.#eventsByTopic.get(log.topics[0].toLowerCase());
+      if (!fragment) continue;
+      const args = this.#interface.decodeEventLog(fragment, log.data, log.topics);
       events.push({
-        name: parsed.name,
-        args: Object.fromEntries(parsed.fragment.inputs.map((input, i) => [input.name, parsed.args[i]])),
+        name: fragment.name,
+        args: Object.fromEntries(fragment.inputs.map((input, i) => [input.name, args[i]])),
       });
     }
     return events;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import { Chip, Passport, SupplyChainEvent, UsageRecord } from '../db/entities/index.ts';
 import { ownedBy, type TenantScope } from '../db/tenant-scope.ts';
 import { DomainError } from '../errors.ts';
@@ -25,16 +25,28 @@ export interface MintedPassport {
 /**
  * Persists a mined mint in one transaction: the passport row (every field of the spec's DPP token), a MINT
  * supply-chain event, the chip turning ACTIVE, asset.minted in the outbox and one billable mint. Repeating
- * it (an activity retry) finds the passport and changes nothing.
+ * it (an activity retry) changes nothing: the passport's unique chip rolls the transaction back and the
+ * passport recorded the first time is returned. (Inserting first and reading only on a conflict spares the
+ * common case a query.)
  */
 export async function recordMint(
   em: EntityManager,
   scope: TenantScope,
   minted: MintedPassport,
 ): Promise<Passport> {
+  try {
+    return await insertMint(em, scope, minted);
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) {
+      const existing = await em.findOne(Passport, { chipUid: minted.chipUid });
+      if (existing) return existing;
+    }
+    throw error;
+  }
+}
+
+function insertMint(em: EntityManager, scope: TenantScope, minted: MintedPassport): Promise<Passport> {
   return em.transactional(async (tx) => {
-    const existing = await tx.findOne(Passport, { chipUid: minted.chipUid });
-    if (existing) return existing;
     const chip = await tx.findOne(Chip, { chipUid: minted.chipUid });
     if (!chip)
       throw new DomainError('not_found', 'chip_not_found', `Chip ${minted.chipUid} is not enrolled.`);

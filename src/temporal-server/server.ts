@@ -1,6 +1,7 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { VirtualClock } from './clock.ts';
 import type { ServerEnv } from './env.ts';
+import { installSyncDecompression } from './grpc-decompression.ts';
 import { addProtoService } from './grpc-server.ts';
 import { createLogger, type LogLevel } from './logger.ts';
 import { NamespaceRegistry } from './namespaces.ts';
@@ -62,9 +63,12 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
     namespaces.addSearchAttributes(name, attributeTypes);
   }
 
+  installSyncDecompression();
   const server = new Server({
     'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
     'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+    // Channelz (gRPC's introspection service, which we do not serve) would track every call and stream.
+    'grpc.enable_channelz': 0,
   });
   addProtoService(
     server,

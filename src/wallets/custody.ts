@@ -10,11 +10,23 @@ export function deriveWallet(masterSecret: string | undefined, label: string): W
   return new Wallet(keccak256(toUtf8Bytes(`${masterSecret ?? DEV_MASTER_SECRET}:${label}`)));
 }
 
+// Deriving an address costs a secp256k1 point multiplication (~1 ms); it is a pure function of its inputs.
+const custodyAddresses = new Map<string, string>();
+const CUSTODY_ADDRESS_CACHE_SIZE = 10_000;
+
 /** The address that holds a company's passports until they are sold. */
 export function companyCustodyAddress(
   masterSecret: string | undefined,
   companyId: string,
   environment: string,
 ): string {
-  return deriveWallet(masterSecret, `company:${companyId}:${environment}`).address;
+  const label = `company:${companyId}:${environment}`;
+  const key = `${masterSecret ?? ''}\u0000${label}`;
+  let address = custodyAddresses.get(key);
+  if (address === undefined) {
+    address = deriveWallet(masterSecret, label).address;
+    if (custodyAddresses.size >= CUSTODY_ADDRESS_CACHE_SIZE) custodyAddresses.clear();
+    custodyAddresses.set(key, address);
+  }
+  return address;
 }

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { parseEther } from 'ethers';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import { companyCustodyAddress } from '../../src/wallets/custody.ts';
+import type { TestTenant } from '../support/api.ts';
+import { startTestStack, TEST_DEPOSIT, type TestStack } from '../support/stack.ts';
+import { armWatchdog } from '../support/temporal.ts';
+
+describe('a chip that is already minted on chain when its mint workflow starts', () => {
+  let stack: TestStack;
+  let tenant: TestTenant;
+
+  before(async () => {
+    armWatchdog(180_000, 'mint recovery test');
+    stack = await startTestStack();
+    tenant = await stack.api.createTenant();
+  });
+  after(() => stack.close());
+
+  test('is recorded with the token and transaction already on chain, never minted twice', async () => {
+    const uid = '04DEC0DE000001';
+    const call = (method: string, path: string, body?: unknown) =>
+      stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
+    assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: uid })).status, 201);
+    // What a former run leaves behind when it minted but never recorded the passport.
+    const earlier = await stack.chain.chain.mint({
+      to: companyCustodyAddress(undefined, tenant.companyId, 'test'),
+      tokenId: '900',
+      metadataUri: 'ipfs://bafkreiearliermint',
+      chipUid: uid,
+      depositWei: parseEther(TEST_DEPOSIT),
+    });
+
+    const tap = generateSun({
+      uid,
+      counter: 1,
+      keys: { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY },
+    });
+    const answer = await call('POST', '/v1/dpp/mint', {
+      name: 'Boot',
+      chipUid: uid,
+      nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
+      custom_dpp_data: { conformity_url: 'https://acme.example/doc.pdf' },
+    });
+    assert.equal(answer.status, 201, answer.text);
+    assert.equal(answer.body.blockchain.tokenId, '900');
+    assert.equal(answer.body.blockchain.transactionHash, earlier.txHash);
+    assert.equal(await stack.chain.chain.totalMinted(), 1n, 'exactly one token on chain');
+    const rows = await stack.api.db.orm.em
+      .getConnection()
+      .execute<{ token_id: string; transaction_hash: string }[]>(
+        'select token_id, transaction_hash from passports',
+      );
+    assert.deepEqual(rows, [{ token_id: '900', transaction_hash: earlier.txHash }]);
+  });
+});

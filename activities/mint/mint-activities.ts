@@ -4,9 +4,8 @@ import { isChainRevert } from '../../src/chain/errors.ts';
 import { scopedEntityManager, type TenantScope } from '../../src/db/tenant-scope.ts';
 import { digitalLink } from '../../src/gs1/digital-link.ts';
 import { canonicalJsonBytes, ipfsUrl, JSON_CONTENT_TYPE } from '../../src/ipfs/json.ts';
-import type { MintProduct, PassportMetadata } from '../../src/passports/metadata.ts';
 import { buildMetadata } from '../../src/passports/metadata.ts';
-import { recordMint } from '../../src/passports/record-mint.ts';
+import { type MintedPassport, recordMint } from '../../src/passports/record-mint.ts';
 import { reserveTokenId } from '../../src/passports/token-ids.ts';
 import { companyCustodyAddress } from '../../src/wallets/custody.ts';
 import type { MintInput } from '../../workflows/mint-types.ts';
@@ -110,18 +109,12 @@ export function mintActivities(deps: EnvironmentDeps) {
     },
 
     /** Passport, MINT event, asset.minted and billing usage in one database transaction (idempotent). */
-    async recordMint(input: {
-      scope: TenantScope;
-      chipUid: string;
-      tokenId: string;
-      ownerWallet: string;
-      product: MintProduct;
-      metadata: PassportMetadata;
-      metadataUrl: string;
-      transactionHash: string;
-      blockNumber: number;
-      mintedAt: string;
-    }) {
+    async recordMint(
+      input: Omit<
+        MintedPassport,
+        'mintedAt' | 'depositWei' | 'depositDecimal' | 'contractAddress' | 'platformAddress'
+      > & { scope: TenantScope; mintedAt: string },
+    ) {
       const passport = await recordMint(scoped(input.scope), input.scope, {
         ...input,
         mintedAt: new Date(input.mintedAt),

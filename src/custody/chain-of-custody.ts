@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../ipfs/json.ts';
-import type { SupplyChainEventView } from '../supply-chain/event-view.ts';
+import type { AnchoredContent, SupplyChainEventView } from '../supply-chain/event-view.ts';
 import { anchoredContent } from '../supply-chain/event-view.ts';
 
 export interface ChainOfCustody {
@@ -11,20 +11,7 @@ export interface ChainOfCustody {
   integrityHash: string;
 }
 
-type CustodyEvent = Pick<
-  SupplyChainEventView,
-  | 'id'
-  | 'tokenId'
-  | 'action'
-  | 'actor'
-  | 'actorEmail'
-  | 'locationName'
-  | 'latitude'
-  | 'longitude'
-  | 'metadata'
-  | 'timestamp'
-  | 'transactionHash'
->;
+type CustodyEvent = AnchoredContent & Pick<SupplyChainEventView, 'transactionHash'>;
 
 /** The fields of one event the integrity hash covers: the anchored content plus its transaction hash. */
 export function custodyContent(event: CustodyEvent): Record<string, unknown> {

@@ -1,4 +1,5 @@
 // Production entry point of the HTTP API (docker-compose `api` service). `npm start` runs scripts/dev/launcher.ts.
+import { Runtime } from '@temporalio/worker';
 import { loadConfig } from '../src/config/config.ts';
 import { SecretBox } from '../src/crypto/secret-box.ts';
 import { createLogger } from '../src/logging/logger.ts';
@@ -10,6 +11,7 @@ import { listen } from './server.ts';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel, { role: 'api' });
+Runtime.install({ shutdownSignals: [] });
 const database = await openDatabase(config, logger);
 const client = config.temporal.address
   ? (await connectClient(config.temporal, config.temporal.address)).client

@@ -20,3 +20,28 @@ export function report(name: string, rows: Record<string, string | number>): voi
     console.log(`  ${key.padEnd(44)} ${typeof value === 'number' ? value.toFixed(2) : value}`);
   }
 }
+
+/**
+ * Runs `work`; with BENCH_CPU_PROFILE=<dir>, records a CPU profile of this process's main thread for
+ * exactly that phase (open it in Chrome DevTools or speedscope) and says where it went.
+ */
+export async function measuredPhase<T>(name: string, work: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_CPU_PROFILE;
+  if (!dir) return work();
+  const { Session } = await import('node:inspector/promises');
+  const { mkdir, writeFile } = await import('node:fs/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    await mkdir(dir, { recursive: true });
+    const file = `${dir}/${name}.cpuprofile`;
+    await writeFile(file, JSON.stringify(profile));
+    console.log(`  cpu profile of ${name}: ${file}`);
+  }
+}

@@ -1,4 +1,4 @@
-import type { Client, Connection } from '@temporalio/client';
+import type { Client, ConnectionLike } from '@temporalio/client';
 import type { PassportChains } from '../src/chain/environment-chains.ts';
 import type { Config } from '../src/config/config.ts';
 import type { SecretBox } from '../src/crypto/secret-box.ts';
@@ -21,7 +21,7 @@ export async function startWorkerRole(parts: {
   logger: Logger;
   address: string;
   client: Client;
-  clientConnection: Connection;
+  clientConnection: ConnectionLike;
   database: OpenDatabase;
   chains: PassportChains;
   contentStore: ContentStore;

@@ -1,4 +1,4 @@
-import type { ActivityOptions } from '@temporalio/workflow';
+import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 
 /** Short database / IPFS steps: retried for a while; domain refusals (and the given types) are final. */
 export function databaseStep(nonRetryable: string[] = []): ActivityOptions {
@@ -28,4 +28,14 @@ export function chainStep(nonRetryable: string[] = []): ActivityOptions {
       nonRetryableErrorTypes: [...nonRetryable, 'ChainRejected', 'DomainError'],
     },
   };
+}
+
+/**
+ * The same short database / IPFS steps run as local activities: in the worker, inside the workflow task, so
+ * they cost no task-queue round trips through the server (a mint spends most of its time there otherwise).
+ * Retries are the same; a worker crash re-runs the step, which is why every such step is idempotent.
+ */
+export function localDatabaseStep(nonRetryable: string[] = []): LocalActivityOptions {
+  const { startToCloseTimeout, retry } = databaseStep(nonRetryable);
+  return { startToCloseTimeout, retry, localRetryThreshold: '5 seconds' };
 }

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import type { Config } from '../config/config.ts';
 
@@ -15,20 +15,20 @@ async function tlsOptions(settings: TemporalSettings) {
   return true;
 }
 
-/** A client for starting, signalling and querying workflows (API side), with its connection. */
+/**
+ * A client for starting, signalling and querying workflows (API side), with its connection. It runs over the
+ * SDK's native (Rust) connection rather than @grpc/grpc-js, which keeps protobuf and HTTP/2 work off the
+ * event loop that serves HTTP. Entry points install the Temporal Runtime (without its signal handlers) first.
+ */
 export async function connectClient(
   settings: TemporalSettings,
   address: string,
-): Promise<{ client: Client; connection: Connection }> {
-  const connection = await Connection.connect({
-    address,
-    tls: await tlsOptions(settings),
-    ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
-  });
+): Promise<{ client: Client; connection: NativeConnection }> {
+  const connection = await connectWorker(settings, address);
   return { client: new Client({ connection, namespace: settings.namespace }), connection };
 }
 
-/** The worker's native connection to the same cluster. */
+/** A native connection to the cluster (workers and clients). */
 export async function connectWorker(settings: TemporalSettings, address: string): Promise<NativeConnection> {
   return NativeConnection.connect({
     address,

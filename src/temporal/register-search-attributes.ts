@@ -1,4 +1,4 @@
-import type { Connection } from '@temporalio/client';
+import type { ConnectionLike } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import type { Logger } from '../logging/logger.ts';
 import { searchAttributes } from './search-attributes.ts';
@@ -11,7 +11,7 @@ const KEYWORD = proto.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_
  * warning and carries on.
  */
 export async function registerSearchAttributes(
-  connection: Connection,
+  connection: Pick<ConnectionLike, 'operatorService'>,
   namespace: string,
   logger: Logger,
 ): Promise<void> {

@@ -41,7 +41,8 @@ describe('minting end to end (HTTP → Temporal worker → anvil, IPFS, PostgreS
 
   before(async () => {
     armWatchdog(240_000, 'mint e2e');
-    stack = await startTestStack();
+    // The API runs on the client production uses (connectClient), not the time-skipping one.
+    stack = await startTestStack({ apiClient: 'native' });
     tenant = await stack.api.createTenant('Acme Apparel');
   });
   after(() => stack.close());

@@ -1,3 +1,4 @@
+import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import {
   bundleWorkflowCode,
@@ -12,7 +13,7 @@ import { EmbeddedContentStore } from '../../src/ipfs/store.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { taskQueueFor } from '../../src/temporal/task-queues.ts';
 import { type OutboxDispatcher, startOutboxDispatcher } from '../../src/webhooks/dispatcher.ts';
-import { workflowsPath } from '../../worker/worker.ts';
+import { workerTuning, workflowsPath } from '../../worker/worker.ts';
 import { startTestChain, type TestChain } from './anvil.ts';
 import { startTestApi, type TestApi } from './api.ts';
 import { createTestWorkflowEnvironment } from './temporal.ts';
@@ -52,12 +53,27 @@ export function productionWorkflowBundle(): Promise<WorkflowBundleWithSourceMap>
  * workflows and activities, a time-skipping Temporal environment, anvil with the contract, an IPFS store.
  */
 export async function startTestStack(
-  options: { startWorker?: boolean; dispatcher?: boolean } = {},
+  options: {
+    startWorker?: boolean;
+    dispatcher?: boolean;
+    /**
+     * The API's Temporal client: by default the time-skipping one, so an API call waiting for a workflow lets
+     * timers, retry backoffs and heartbeat timeouts pass at once; 'native' is what production runs
+     * (connectClient), for the benchmarks.
+     */
+    apiClient?: 'time-skipping' | 'native';
+  } = {},
 ): Promise<TestStack> {
   const chain = await startTestChain();
   const temporal = await createTestWorkflowEnvironment();
   const api = await startTestApi({ MINT_DEPOSIT: TEST_DEPOSIT, MINT_WAIT_MS: '20000' }, (config) => ({
-    workflows: { client: temporal.client, taskQueuePrefix: config.temporal.taskQueuePrefix },
+    workflows: {
+      client:
+        options.apiClient === 'native'
+          ? new Client({ connection: temporal.nativeConnection })
+          : temporal.client,
+      taskQueuePrefix: config.temporal.taskQueuePrefix,
+    },
   }));
   const deps: EnvironmentDeps = {
     environment: 'test',
@@ -78,6 +94,7 @@ export async function startTestStack(
       taskQueue: taskQueueFor(api.config.temporal.taskQueuePrefix, 'test'),
       workflowBundle: await productionWorkflowBundle(),
       activities: createActivities({ ...deps, hooks: workerOptions.hooks }),
+      ...workerTuning,
       ...(workerOptions.maxCachedWorkflows === undefined
         ? {}
         : { maxCachedWorkflows: workerOptions.maxCachedWorkflows }),

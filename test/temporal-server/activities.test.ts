@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import proto from '@temporalio/proto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities } from './activities.ts';
@@ -69,6 +70,30 @@ describe('activities on the time-skipping server', () => {
     assert.ok(result.elapsedMs >= 7000, `workflow saw ${result.elapsedMs} ms pass`);
     assert.ok(Date.now() - started < 5000, 'the 7 s of backoff were skipped');
   });
+
+  test(
+    'local activities run in the worker, retry there and leave markers instead of activity events',
+    options,
+    async () => {
+      const workflowId = uniqueId('local-steps');
+      const result = await env.client.workflow.execute('localSteps', {
+        taskQueue,
+        workflowId,
+        args: ['Ada'],
+      });
+      assert.deepEqual(result, { attempt: 3, greetings: ['Hello, Ada!', 'Hello, Ada again!'] });
+      const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+      const { EventType } = proto.temporal.api.enums.v1;
+      const count = (type: number) =>
+        (history.events ?? []).filter((event) => event.eventType === type).length;
+      assert.equal(count(EventType.EVENT_TYPE_MARKER_RECORDED), 2, 'one marker per local activity');
+      assert.equal(
+        count(EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED),
+        1,
+        'only the regular activity goes through the server',
+      );
+    },
+  );
 
   test('a non-retryable failure is not retried', options, async () => {
     const before = log.calls.alwaysFails ?? 0;

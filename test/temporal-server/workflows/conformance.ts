@@ -211,3 +211,15 @@ export async function signalDuringTask(waitFor: number): Promise<number> {
   await condition(() => received >= waitFor);
   return received;
 }
+
+/** Local, regular, local: the shape of our mint workflow. The first local step fails until its 3rd attempt. */
+export async function localSteps(name: string): Promise<{ attempt: number; greetings: string[] }> {
+  const local = proxyLocalActivities<ConformanceActivities>({
+    startToCloseTimeout: '10s',
+    retry: { initialInterval: '100ms', backoffCoefficient: 1, maximumAttempts: 5 },
+  });
+  const attempt = await local.flaky(3);
+  const remote = await greet(name);
+  const again = await local.greet(`${name} again`);
+  return { attempt, greetings: [remote, again] };
+}

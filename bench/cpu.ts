@@ -1,0 +1,77 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
+
+/** user + system CPU of one /proc stat file, in ms. */
+function statCpuMs(path: string): { name: string; ms: number } | undefined {
+  try {
+    const raw = readFileSync(path, 'utf8');
+    const fields = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+    return {
+      name: raw.slice(raw.indexOf('(') + 1, raw.lastIndexOf(')')),
+      ms: (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS,
+    };
+  } catch {
+    return undefined; // gone in between
+  }
+}
+
+/** Processes a mint crosses, by what they are (Linux /proc; empty elsewhere). */
+function processRole(pid: string): string | undefined {
+  if (Number(pid) === process.pid) return 'this process (API + worker)';
+  let command: string;
+  try {
+    command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  if (command.includes('temporal-server/main.ts')) return 'Temporal server';
+  if (command.includes('anvil')) return 'anvil';
+  if (command.startsWith('postgres')) return 'PostgreSQL';
+  return undefined;
+}
+
+export type CpuSample = Record<string, number>;
+
+/** CPU used so far by the processes of a benchmark, by role. */
+export function sampleProcesses(): CpuSample {
+  const sample: CpuSample = {};
+  let pids: string[] = [];
+  try {
+    pids = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return sample;
+  }
+  for (const pid of pids) {
+    const role = processRole(pid);
+    const cpu = role && statCpuMs(`/proc/${pid}/stat`);
+    if (role && cpu) sample[role] = (sample[role] ?? 0) + cpu.ms;
+  }
+  return sample;
+}
+
+/** CPU used so far by this process's threads, by thread name (main thread, workflow threads, tokio, …). */
+export function sampleThreads(): CpuSample {
+  const sample: CpuSample = {};
+  let tids: string[] = [];
+  try {
+    tids = readdirSync(`/proc/${process.pid}/task`);
+  } catch {
+    return sample;
+  }
+  for (const tid of tids) {
+    const cpu = statCpuMs(`/proc/${process.pid}/task/${tid}/stat`);
+    if (cpu) sample[cpu.name] = (sample[cpu.name] ?? 0) + cpu.ms;
+  }
+  return sample;
+}
+
+/** "role 12.3, other 4.5" in ms per operation, largest first, leaving out what used (almost) nothing. */
+export function cpuPerOperation(before: CpuSample, after: CpuSample, operations: number): string {
+  return Object.entries(after)
+    .map(([key, ms]) => [key, (ms - (before[key] ?? 0)) / operations] as const)
+    .filter(([, ms]) => ms >= 0.1)
+    .sort((a, b) => b[1] - a[1])
+    .map(([key, ms]) => `${key} ${ms.toFixed(1)}`)
+    .join(', ');
+}

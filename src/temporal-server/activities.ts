@@ -59,11 +59,21 @@ export interface ScheduleActivityInput {
   retryPolicy: RetryPolicyMs;
 }
 
+/**
+ * Activity tasks handed straight back to the worker completing the workflow task (eager dispatch), instead of
+ * through its activity poll: `identity` is that worker.
+ */
+export interface EagerActivities {
+  identity: string;
+  tasks: IPollActivityTaskQueueResponse[];
+}
+
 export function scheduleActivity(
   run: WorkflowRun,
   input: ScheduleActivityInput,
   completedEventId: number,
   userMetadata: temporal.api.sdk.v1.IUserMetadata | null,
+  eager?: EagerActivities,
 ): void {
   const { timeouts } = input;
   const event = run.history.append({
@@ -111,7 +121,7 @@ export function scheduleActivity(
       if (isLive(run, state)) timeOut(run, state, TimeoutType.TIMEOUT_TYPE_SCHEDULE_TO_CLOSE);
     });
   }
-  dispatchAttempt(run, state);
+  dispatchAttempt(run, state, eager);
 }
 
 export function isLive(run: WorkflowRun, state: ActivityState): boolean {
@@ -125,7 +135,8 @@ export function clearAttemptTimers(state: ActivityState): void {
   state.heartbeatTimer = undefined;
 }
 
-export function dispatchAttempt(run: WorkflowRun, state: ActivityState): void {
+/** Offers the current attempt to the task queue's pollers, or starts it at once for `eager`'s worker. */
+export function dispatchAttempt(run: WorkflowRun, state: ActivityState, eager?: EagerActivities): void {
   const { clock, queues } = run.env;
   clearAttemptTimers(state);
   state.phase = 'scheduled';
@@ -133,6 +144,13 @@ export function dispatchAttempt(run: WorkflowRun, state: ActivityState): void {
   state.currentAttemptScheduledTime = clock.now();
   state.nextAttemptScheduleTime = 0;
   const seq = ++state.dispatchSeq;
+  if (eager) {
+    const task = startAttempt(run, state, seq, { identity: eager.identity, sticky: false });
+    if (task) {
+      eager.tasks.push(task);
+      return;
+    }
+  }
   queues
     .get<IPollActivityTaskQueueResponse>(run.namespace, 'activity', state.taskQueue)
     .add({ start: (poller) => startAttempt(run, state, seq, poller) });

@@ -1,4 +1,4 @@
-import { requestActivityCancel, scheduleActivity } from './activities.ts';
+import { type EagerActivities, requestActivityCancel, scheduleActivity } from './activities.ts';
 import {
   InvalidActivityAttributes,
   normalizeActivityTimeouts,
@@ -135,16 +135,20 @@ export function firstInvalidCommand(run: WorkflowRun, commands: ICommand[]): Inv
 }
 
 /** Applies validated commands; returns whether the workflow needs another task right away. */
+/**
+ * Applies the commands of a completed workflow task; returns whether the run needs another workflow task.
+ * Activities the worker asked to run eagerly (on the workflow's own task queue) go into `eager.tasks`.
+ */
 export function applyCommands(
   run: WorkflowRun,
   commands: ICommand[],
   completedEventId: number,
-  identity: string,
+  eager: EagerActivities,
 ): boolean {
   let needsTask = false;
   for (const command of commands) {
     if (!run.isOpen) break;
-    needsTask = applyCommand(run, command, completedEventId, identity) || needsTask;
+    needsTask = applyCommand(run, command, completedEventId, eager) || needsTask;
   }
   return needsTask;
 }
@@ -153,19 +157,21 @@ function applyCommand(
   run: WorkflowRun,
   command: ICommand,
   completedEventId: number,
-  identity: string,
+  eager: EagerActivities,
 ): boolean {
+  const { identity } = eager;
   const { history } = run;
   const userMetadata = command.userMetadata ?? null;
   switch (command.commandType) {
     case C.COMMAND_TYPE_SCHEDULE_ACTIVITY_TASK: {
       const attrs = command.scheduleActivityTaskCommandAttributes!;
+      const taskQueue = attrs.taskQueue?.name || run.config.taskQueue;
       scheduleActivity(
         run,
         {
           activityId: attrs.activityId!,
           activityType: attrs.activityType!.name!,
-          taskQueue: attrs.taskQueue?.name || run.config.taskQueue,
+          taskQueue,
           input: attrs.input ?? null,
           header: attrs.header ?? null,
           priority: attrs.priority ?? null,
@@ -174,6 +180,8 @@ function applyCommand(
         },
         completedEventId,
         userMetadata,
+        // As the real server: only for the workflow's own task queue, whose worker is the one asking.
+        attrs.requestEagerExecution && taskQueue === run.config.taskQueue ? eager : undefined,
       );
       return false;
     }

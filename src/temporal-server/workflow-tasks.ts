@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { EagerActivities } from './activities.ts';
 import { applyCommands, firstInvalidCommand, isCloseCommand } from './commands.ts';
 import { invalidArgument, notFound } from './errors.ts';
 import {
@@ -289,7 +290,9 @@ export function completeWorkflowTask(run: WorkflowRun, request: CompletedRequest
     : undefined;
   const leftoverQueries = wft.queries;
   wft.queries = [];
-  const commandsNeedTask = applyCommands(run, commands, completed.eventId, identity);
+  const eagerActivities: EagerActivities = { identity: identity ?? '', tasks: [] };
+  const commandsNeedTask = applyCommands(run, commands, completed.eventId, eagerActivities);
+  const activityTasks = eagerActivities.tasks;
   const bufferedNeedTask = flushBuffered(run);
   const needsTask = commandsNeedTask || bufferedNeedTask || request.forceCreateNewWorkflowTask;
   if (run.isOpen && needsTask) {
@@ -298,11 +301,11 @@ export function completeWorkflowTask(run: WorkflowRun, request: CompletedRequest
     scheduleWorkflowTask(run, { dispatch: !eager });
     if (eager) {
       const seq = ++wft.dispatchSeq;
-      return { workflowTask: startWorkflowTask(run, seq, { identity, sticky: true }) ?? null };
+      return { workflowTask: startWorkflowTask(run, seq, { identity, sticky: true }) ?? null, activityTasks };
     }
-    return {};
+    return { activityTasks };
   }
   for (const query of [...leftoverQueries, ...run.bufferedQueries]) dispatchLegacyQuery(run, query);
   run.bufferedQueries = [];
-  return {};
+  return { activityTasks };
 }

@@ -156,3 +156,74 @@ describe('activities on the time-skipping server', () => {
     assert.equal(log.cancelled - before, 1);
   });
 });
+
+describe('eager activity dispatch (raw RPCs, as a worker speaks them)', () => {
+  const { CommandType, EventType } = proto.temporal.api.enums.v1;
+  const schedule = (activityId: string, taskQueue: string) => ({
+    commandType: CommandType.COMMAND_TYPE_SCHEDULE_ACTIVITY_TASK,
+    scheduleActivityTaskCommandAttributes: {
+      activityId,
+      activityType: { name: 'rawActivity' },
+      taskQueue: { name: taskQueue },
+      startToCloseTimeout: { seconds: 10 },
+      requestEagerExecution: true,
+    },
+  });
+
+  test(
+    'an activity on the workflow’s own queue comes back with the task completion; others are queued',
+    options,
+    async () => {
+      const service = env.connection.workflowService;
+      const namespace = env.namespace ?? 'default';
+      const queue = uniqueId('eager-queue');
+      const workflowId = uniqueId('eager');
+      await service.startWorkflowExecution({
+        namespace,
+        workflowId,
+        workflowType: { name: 'rawWorkflow' },
+        taskQueue: { name: queue },
+        requestId: uniqueId('request'),
+      });
+      const task = await service.pollWorkflowTaskQueue({
+        namespace,
+        taskQueue: { name: queue },
+        identity: 'raw-worker',
+      });
+      const completed = await service.respondWorkflowTaskCompleted({
+        namespace,
+        taskToken: task.taskToken,
+        identity: 'raw-worker',
+        commands: [schedule('own-queue', queue), schedule('other-queue', `${queue}-other`)],
+      });
+
+      assert.deepEqual(
+        completed.activityTasks?.map((t) => [t.activityId, t.attempt]),
+        [['own-queue', 1]],
+        'only the activity on the workflow’s queue is dispatched eagerly',
+      );
+      await service.respondActivityTaskCompleted({
+        namespace,
+        taskToken: completed.activityTasks![0]!.taskToken,
+        identity: 'raw-worker',
+      });
+      const queued = await service.pollActivityTaskQueue({
+        namespace,
+        taskQueue: { name: `${queue}-other` },
+        identity: 'other-worker',
+      });
+      assert.equal(queued.activityId, 'other-queue');
+
+      const { history } = await service.getWorkflowExecutionHistory({ namespace, execution: { workflowId } });
+      const started = (history?.events ?? []).filter(
+        (e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED,
+      );
+      const done = (history?.events ?? []).filter(
+        (e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED,
+      );
+      assert.equal(done.length, 1, 'the eagerly run activity completed');
+      assert.equal(started[0]?.activityTaskStartedEventAttributes?.identity, 'raw-worker');
+      await service.terminateWorkflowExecution({ namespace, workflowExecution: { workflowId } });
+    },
+  );
+});

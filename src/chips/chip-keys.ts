@@ -36,16 +36,22 @@ export async function chipKeysStatus(
   return { source: scope.environment === 'test' ? 'factory_default' : 'missing', updatedAt: null };
 }
 
+/** A company's stored SDM keys, still sealed (the `chip_keys` row's two columns). */
+export interface SealedSunKeys {
+  metaReadKey: Uint8Array;
+  fileReadKey: Uint8Array;
+}
+
 /**
- * The SDM keys to verify this company's taps with. The test environment falls back to NXP's factory
- * default (all-zero) keys so AN12196's examples verify out of the box; live requires configured keys.
+ * The SDM keys to verify this company's taps with, from its stored row (absent: none configured). The test
+ * environment falls back to NXP's factory default (all-zero) keys so AN12196's examples verify out of the
+ * box; live requires configured keys.
  */
-export async function loadSunKeys(em: EntityManager, box: SecretBox, scope: TenantScope): Promise<SunKeys> {
-  const row = await em.findOne(ChipKeys, { companyId: scope.companyId, environment: scope.environment });
-  if (row) {
+export function openSunKeys(box: SecretBox, scope: TenantScope, sealed: SealedSunKeys | null): SunKeys {
+  if (sealed) {
     return {
-      metaReadKey: box.open(Buffer.from(row.metaReadKey), context(scope, 'meta')),
-      fileReadKey: box.open(Buffer.from(row.fileReadKey), context(scope, 'file')),
+      metaReadKey: box.open(Buffer.from(sealed.metaReadKey), context(scope, 'meta')),
+      fileReadKey: box.open(Buffer.from(sealed.fileReadKey), context(scope, 'file')),
     };
   }
   if (scope.environment === 'test')

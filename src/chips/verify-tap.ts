@@ -1,11 +1,30 @@
-import { type EntityManager, raw } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../crypto/secret-box.ts';
-import { Chip } from '../db/entities/index.ts';
 import type { TenantScope } from '../db/tenant-scope.ts';
 import { DomainError } from '../errors.ts';
 import { NTAG_424_DNA, verifySun } from '../sun/index.ts';
-import { loadSunKeys } from './chip-keys.ts';
-import { findChip } from './enroll.ts';
+import { openSunKeys, type SealedSunKeys } from './chip-keys.ts';
+import { canonicalChipUid } from './enroll.ts';
+
+// Raw statements bypass the ORM's tenant filter, so each one names company and environment itself.
+const CHIP_WITH_KEYS = `
+  select c.id, k.meta_read_key, k.file_read_key
+  from chips c
+  left join chip_keys k on k.company_id = c.company_id and k.environment = c.environment
+  where c.company_id = ? and c.environment = ? and c.chip_uid = ?`;
+const ACCEPT_COUNTER = `
+  update chips set sun_counter = ?, sun_counter_ref = ?, verification_count = verification_count + 1,
+    last_verified_at = ?, updated_at = ?
+  where company_id = ? and environment = ? and id = ? and (sun_counter is null or sun_counter < ?)
+  returning id`;
+const ACCEPTED_COUNTER = `
+  select sun_counter, sun_counter_ref from chips where company_id = ? and environment = ? and id = ?`;
+
+interface ChipWithKeys {
+  id: number;
+  meta_read_key: Uint8Array | null;
+  file_read_key: Uint8Array | null;
+}
 
 export interface SunPayload {
   piccData: string;
@@ -36,50 +55,69 @@ export async function verifyTap(
   scope: TenantScope,
   input: { chipUid: string; sun: SunPayload; reference?: string },
 ): Promise<TapVerification> {
-  const chip = await findChip(em, input.chipUid);
-  const keys = await loadSunKeys(em, box, scope);
-  const result = verifySun({ ...input.sun, keys, expectedUid: chip.chipUid });
+  const chipUid = canonicalChipUid(input.chipUid);
+  const [chip] = await em.execute<ChipWithKeys[]>(CHIP_WITH_KEYS, [
+    scope.companyId,
+    scope.environment,
+    chipUid,
+  ]);
+  if (!chip)
+    throw new DomainError(
+      'not_found',
+      'chip_not_found',
+      `Chip ${chipUid} is not enrolled in this environment.`,
+    );
+  const sealed: SealedSunKeys | null =
+    chip.meta_read_key && chip.file_read_key
+      ? { metaReadKey: chip.meta_read_key, fileReadKey: chip.file_read_key }
+      : null;
+  const keys = openSunKeys(box, scope, sealed);
+  const result = verifySun({ ...input.sun, keys, expectedUid: chipUid });
   if (!result.ok) {
     if (result.reason === 'malformed')
       throw new DomainError('invalid', 'malformed_sun_payload', result.message);
     return {
       authentic: false,
-      chipUid: chip.chipUid,
+      chipUid,
       reason: result.reason,
       message: result.message,
       counter: null,
       chipType: NTAG_424_DNA,
     };
   }
-  const accepted = await em.nativeUpdate(
-    Chip,
-    { id: chip.id, $or: [{ sunCounter: null }, { sunCounter: { $lt: result.counter } }] },
-    {
-      sunCounter: result.counter,
-      sunCounterRef: input.reference ?? null,
-      verificationCount: raw('verification_count + 1'),
-      lastVerifiedAt: new Date(),
-      updatedAt: new Date(),
-    },
-  );
-  if (accepted === 0) {
-    const current = await em.findOne(Chip, { id: chip.id }, { refresh: true });
+  const now = new Date();
+  const accepted = await em.execute<{ id: number }[]>(ACCEPT_COUNTER, [
+    result.counter,
+    input.reference ?? null,
+    now,
+    now,
+    scope.companyId,
+    scope.environment,
+    chip.id,
+    result.counter,
+  ]);
+  if (accepted.length === 0) {
+    // Read after the refusal, not before: a concurrent acceptance by the same caller has committed by now.
+    const [current] = await em.execute<{ sun_counter: number | null; sun_counter_ref: string | null }[]>(
+      ACCEPTED_COUNTER,
+      [scope.companyId, scope.environment, chip.id],
+    );
     const sameCaller =
       input.reference !== undefined &&
-      current?.sunCounter === result.counter &&
-      current.sunCounterRef === input.reference;
+      current?.sun_counter === result.counter &&
+      current.sun_counter_ref === input.reference;
     if (sameCaller) {
       return {
         authentic: true,
         chipId: chip.id,
-        chipUid: chip.chipUid,
+        chipUid,
         counter: result.counter,
         chipType: result.chipType,
       };
     }
     return {
       authentic: false,
-      chipUid: chip.chipUid,
+      chipUid,
       reason: 'replayed',
       message: `SUN read counter ${result.counter} was already used; tap the chip again for a fresh signature.`,
       counter: result.counter,
@@ -89,7 +127,7 @@ export async function verifyTap(
   return {
     authentic: true,
     chipId: chip.id,
-    chipUid: chip.chipUid,
+    chipUid,
     counter: result.counter,
     chipType: result.chipType,
   };

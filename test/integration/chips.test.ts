@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { verifyTap } from '../../src/chips/verify-tap.ts';
+import { SecretBox } from '../../src/crypto/secret-box.ts';
+import { scopedEntityManager, type TenantScope } from '../../src/db/tenant-scope.ts';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 
@@ -107,6 +110,35 @@ describe('chip enrollment, SUN verification and inventory', () => {
     );
     assert.equal(results.filter((r) => r.body.authentic === true).length, 1);
     assert.ok(results.every((r) => r.status === 200));
+  });
+
+  test('a counter accepted under a reference is accepted again for that reference only, counted once', async () => {
+    const uid = '04DE5F1EACC041';
+    await api.call('POST', '/v1/dpp/enroll', { key: globex.testKey, body: { chipUid: uid } });
+    const scope: TenantScope = { companyId: globex.companyId, environment: 'test' };
+    const verify = (counter: number, reference: string) =>
+      verifyTap(scopedEntityManager(api.db.orm.em, scope), new SecretBox(undefined), scope, {
+        chipUid: uid,
+        sun: generateSun({ uid, counter, keys }),
+        reference,
+      });
+    assert.equal((await verify(3, 'mint:test:a')).authentic, true);
+    assert.equal((await verify(3, 'mint:test:a')).authentic, true, 'the same caller retrying');
+    assert.deepEqual(await verify(3, 'mint:test:b'), {
+      authentic: false,
+      chipUid: uid,
+      reason: 'replayed',
+      message: 'SUN read counter 3 was already used; tap the chip again for a fresh signature.',
+      counter: 3,
+      chipType: 'NTAG 424 DNA',
+    });
+    assert.equal((await verify(2, 'mint:test:a')).authentic, false, 'an older counter');
+    const [chip] = await api.db.orm.em
+      .getConnection()
+      .execute('select sun_counter, sun_counter_ref, verification_count from chips where chip_uid = ?', [
+        uid,
+      ]);
+    assert.deepEqual(chip, { sun_counter: 3, sun_counter_ref: 'mint:test:a', verification_count: 1 });
   });
 
   test('malformed hex → 400, unknown chip → 404, other tenants cannot verify our chips', async () => {

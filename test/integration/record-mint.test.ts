@@ -44,6 +44,8 @@ describe('recording a mined mint', () => {
     (
       await api.db.orm.em.getConnection().execute<{ n: number }[]>(`select count(*)::int as n from ${table}`)
     )[0]!.n;
+  const one = async (sql: string, params: unknown[] = []) =>
+    (await api.db.orm.em.getConnection().execute<Record<string, unknown>[]>(sql, params))[0]!;
 
   test('a repeated call (activity retry) returns the first passport and writes nothing more', async () => {
     const uid = '04ABCDEF000001';
@@ -64,6 +66,72 @@ describe('recording a mined mint', () => {
     assert.equal(await count('supply_chain_events'), before.events + 1);
     assert.equal(await count('outbox_events'), before.outbox + 1);
     assert.equal(await count('usage_records'), before.usage + 1);
+  });
+
+  test('writes the passport, MINT event, asset.minted and usage, and turns the chip ACTIVE', async () => {
+    const uid = '04ABCDEF000002';
+    await api.call('POST', '/v1/dpp/enroll', {
+      key: tenant.testKey,
+      body: { chipUid: uid, productId: 'SKU-9' },
+    });
+    const passport = await recordMint(scopedEntityManager(api.db.orm.em, scope), scope, {
+      ...minted(uid, '0xdd'),
+      tokenId: '8',
+    });
+    const row = await one(
+      `select p.id, p.product_id, p.chip_id = c.id as same_chip, p.metadata_cache, p.locked_deposit_wei::text as deposit,
+         p.mint_block, c.status from passports p join chips c on c.id = p.chip_id where p.chip_uid = ?`,
+      [uid],
+    );
+    assert.equal(row.id, passport.id);
+    assert.equal(row.product_id, 'SKU-9', "the chip's product when the request names none");
+    assert.equal(passport.productId, 'SKU-9');
+    assert.equal(row.same_chip, true);
+    assert.deepEqual(row.metadata_cache, { name: 'Boot' });
+    assert.equal(row.deposit, '1000000000000000');
+    assert.equal(Number(row.mint_block), 12);
+    assert.equal(row.status, 'ACTIVE');
+    const event = await one(
+      `select action, actor, metadata, block_number, timestamp from supply_chain_events where token_id = '8'`,
+    );
+    assert.equal(event.action, 'MINT');
+    assert.equal(event.actor, `0x${'33'.repeat(20)}`);
+    assert.deepEqual(event.metadata, { to: `0x${'11'.repeat(20)}`, metadataUrl: 'ipfs://bafkreiboot' });
+    assert.equal(new Date(String(event.timestamp)).toISOString(), '2026-01-02T03:04:05.000Z');
+    const outbox = await one(
+      `select company_id, environment, data, dispatched_at from outbox_events
+       where event_type = 'asset.minted' and data->>'chipUid' = ?`,
+      [uid],
+    );
+    assert.equal(outbox.company_id, scope.companyId);
+    assert.equal(outbox.environment, 'test');
+    assert.deepEqual(outbox.data, {
+      tokenId: '8',
+      chipUid: uid,
+      gtin: null,
+      service: `0x${'22'.repeat(20)}`,
+      deposit: '0.001',
+      transactionHash: '0xdd',
+    });
+    assert.deepEqual(await one(`select metric from usage_records where reference = ?`, [`test:${uid}`]), {
+      metric: 'mint',
+    });
+  });
+
+  test("another tenant's chip is not found and nothing is written", async () => {
+    const uid = '04ABCDEF000003';
+    await api.call('POST', '/v1/dpp/enroll', { key: tenant.testKey, body: { chipUid: uid } });
+    const other = await api.createTenant('Other');
+    const otherScope: TenantScope = { companyId: other.companyId, environment: 'test' };
+    const passports = await count('passports');
+    await assert.rejects(
+      recordMint(scopedEntityManager(api.db.orm.em, otherScope), otherScope, {
+        ...minted(uid, '0xee'),
+        tokenId: '9',
+      }),
+      { code: 'chip_not_found' },
+    );
+    assert.equal(await count('passports'), passports);
   });
 
   test('a chip that is not enrolled is a domain error, not a silent success', async () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { canonicalChipUid, findChip } from '../../../src/chips/enroll.ts';
-import { Passport } from '../../../src/db/entities/index.ts';
 import { DomainError } from '../../../src/errors.ts';
+import { findChipToMint } from '../../../src/passports/mint-candidate.ts';
 import { CHIP_ALREADY_REGISTERED, mintFailureToDomainError } from '../../../src/passports/mint-failures.ts';
 import {
   ESPR_CONFORMITY_MESSAGE,
@@ -95,9 +95,8 @@ export function mintRoutes(deps: RouteDeps) {
         const request =
           shape === 'A' ? validate(mintShapeA, body, 'body') : validate(mintShapeB, body, 'body');
         const scope = ctx.state.scope!;
-        const em = ctx.state.em!;
-        const chip = await findChip(em, request.chipUid);
-        if (await em.count(Passport, { chipUid: chip.chipUid })) {
+        const chip = await findChipToMint(ctx.state.em!, scope, request.chipUid);
+        if (chip.hasPassport) {
           throw new DomainError('conflict', 'chip_already_registered', CHIP_ALREADY_REGISTERED);
         }
         const workflowId = workflowIds.mint(scope.environment, chip.chipUid);

@@ -18,7 +18,7 @@ function statCpuMs(path: string): { name: string; ms: number } | undefined {
 
 /** Processes a mint crosses, by what they are (Linux /proc; empty elsewhere). */
 function processRole(pid: string): string | undefined {
-  if (Number(pid) === process.pid) return 'this process (API + worker)';
+  if (Number(pid) === process.pid) return 'this process';
   let command: string;
   try {
     command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
@@ -26,6 +26,7 @@ function processRole(pid: string): string | undefined {
     return undefined;
   }
   if (command.includes('temporal-server/main.ts')) return 'Temporal server';
+  if (command.includes('worker/main.ts')) return 'worker process';
   if (command.includes('anvil')) return 'anvil';
   if (command.startsWith('postgres')) return 'PostgreSQL';
   return undefined;
@@ -50,17 +51,17 @@ export function sampleProcesses(): CpuSample {
   return sample;
 }
 
-/** CPU used so far by this process's threads, by thread name (main thread, workflow threads, tokio, …). */
-export function sampleThreads(): CpuSample {
+/** CPU used so far by a process's threads, by thread name (main thread, workflow threads, tokio, …). */
+export function sampleThreads(pid: number = process.pid): CpuSample {
   const sample: CpuSample = {};
   let tids: string[] = [];
   try {
-    tids = readdirSync(`/proc/${process.pid}/task`);
+    tids = readdirSync(`/proc/${pid}/task`);
   } catch {
     return sample;
   }
   for (const tid of tids) {
-    const cpu = statCpuMs(`/proc/${process.pid}/task/${tid}/stat`);
+    const cpu = statCpuMs(`/proc/${pid}/task/${tid}/stat`);
     if (cpu) sample[cpu.name] = (sample[cpu.name] ?? 0) + cpu.ms;
   }
   return sample;

@@ -3,6 +3,8 @@ import { chipHash } from '../src/chain/chip-hash.ts';
 import { createChainProvider } from '../src/chain/passport-chain.ts';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../src/sun/index.ts';
 import { startTestStack } from '../test/support/stack.ts';
+import { startWorkerProcess } from '../test/support/worker-process.ts';
+import { timeline } from '../tmp/scratch/timeline.ts';
 import { cpuPerOperation, sampleProcesses, sampleThreads } from './cpu.ts';
 import { measuredPhase, rate, report } from './setup.ts';
 
@@ -21,10 +23,26 @@ const uidOf = (prefix: number, i: number) =>
  * Both sides first run a warm-up round of WARMUP mints (other chips and token ids) that is not measured, so
  * neither side is timed while its code paths are still being compiled; then each side is timed the same way
  * (first request sent to last receipt / last 201 received), ROUNDS times alternating, and the medians are
- * reported with the CPU each process (and this process's threads) spent per mint, which says where to look.
+ * reported with the CPU each process (and the worker's threads) spent per mint, which says where to look.
  */
 export async function benchMint(): Promise<void> {
-  const stack = await startTestStack({ apiClient: 'native' });
+  // Shaped like production: the API in this process, the worker (worker/main.ts) in its own.
+  const stack = await startTestStack({ apiClient: 'native', startWorker: false, dispatcher: false });
+  const profiles = process.env.BENCH_CPU_PROFILE;
+  const worker = await startWorkerProcess(stack, {
+    execArgv: profiles ? ['--cpu-prof', `--cpu-prof-dir=${profiles}/worker-process`] : [],
+  });
+  let stopped: ReturnType<typeof worker.stop> | undefined;
+  const stopWorker = () => {
+    stopped ??= worker.stop();
+    return stopped;
+  };
+  /** The worker logs its signer's totals when it shuts down. */
+  const workerNonceErrors = async () => {
+    const { logs } = await stopWorker();
+    const totals = logs.find((line) => line.msg === 'chain signer totals' && line.environment === 'test');
+    return totals ? Number(totals.nonceErrors) : 'unknown (the worker logged no totals)';
+  };
   try {
     const tenant = await stack.api.createTenant('Bench');
     const warmupChips = Array.from({ length: WARMUP }, (_, i) => uidOf(0xa1, i));
@@ -85,7 +103,6 @@ export async function benchMint(): Promise<void> {
 
     await rawMints(0, WARMUP);
     const warmup = await workflowMints(warmupChips);
-    const nonceErrorsBefore = stack.chain.chain.nonces.stats.nonceErrors;
     const rounds: { raw: number; workflows: number; failed: typeof warmup }[] = [];
     let cpu = { processes: '', threads: '' };
     for (const [round, chips] of roundChips.entries()) {
@@ -96,16 +113,34 @@ export async function benchMint(): Promise<void> {
       const raw = rate(CONCURRENCY, performance.now() - rawStarted);
 
       const processes = sampleProcesses();
-      const threads = sampleThreads();
+      const threads = sampleThreads(worker.pid);
+      const { monitorEventLoopDelay } = await import('node:perf_hooks');
+      const lag = monitorEventLoopDelay({ resolution: 5 });
+      lag.enable();
       const started = performance.now();
       const answers = await measuredPhase(`mint-workflows-${round + 1}`, () => workflowMints(chips));
       const workflows = rate(CONCURRENCY, performance.now() - started);
+      lag.disable();
+      console.log(
+        'event loop delay ms p50',
+        (lag.percentile(50) / 1e6).toFixed(1),
+        'p90',
+        (lag.percentile(90) / 1e6).toFixed(1),
+        'max',
+        (lag.max / 1e6).toFixed(1),
+      );
       if (round === roundChips.length - 1) {
         cpu = {
           processes: cpuPerOperation(processes, sampleProcesses(), CONCURRENCY),
-          threads: cpuPerOperation(threads, sampleThreads(), CONCURRENCY),
+          threads: cpuPerOperation(threads, sampleThreads(worker.pid), CONCURRENCY),
         };
       }
+      if (process.env.XTIMELINE)
+        await timeline(
+          stack.temporal.client,
+          chips.map((c) => `mint:test:${c}`),
+          new Map(),
+        );
       rounds.push({ raw, workflows, failed: answers.filter((a) => a.status !== 201) });
     }
     provider.destroy();
@@ -120,13 +155,14 @@ export async function benchMint(): Promise<void> {
         'ratio workflows / raw (target ≥ 0.5)': median(rounds.map((r) => r.workflows / r.raw)),
         'ratios per round': rounds.map((r) => (r.workflows / r.raw).toFixed(2)).join(' '),
         'failed mints': failed.length,
-        'nonce errors': stack.chain.chain.nonces.stats.nonceErrors - nonceErrorsBefore,
+        'nonce errors (worker, whole run)': await workerNonceErrors(),
         'CPU ms per workflow mint, by process': cpu.processes || 'n/a',
-        'CPU ms per workflow mint, by thread': cpu.threads || 'n/a',
+        'CPU ms per workflow mint, worker threads': cpu.threads || 'n/a',
       },
     );
     if (failed.length > 0) console.log('  first failure:', failed[0]!.status, failed[0]!.text.slice(0, 300));
   } finally {
+    await stopWorker();
     await stack.close();
   }
 }

@@ -44,6 +44,13 @@ logger.info({ temporal: config.temporal.address, namespace: config.temporal.name
 onShutdown(logger, [
   ...workerRole,
   { name: 'Temporal client connection', run: () => clientConnection.close() },
-  { name: 'chains', run: () => chains.close() },
+  {
+    name: 'chains',
+    run: async () => {
+      for (const environment of ['live', 'test'] as const)
+        logger.info({ environment, ...chains[environment].nonces.stats }, 'chain signer totals');
+      await chains.close();
+    },
+  },
   { name: 'database', run: () => database.close() },
 ]);

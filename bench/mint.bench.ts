@@ -4,9 +4,9 @@ import { createChainProvider } from '../src/chain/passport-chain.ts';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../src/sun/index.ts';
 import { startTestStack } from '../test/support/stack.ts';
 import { startWorkerProcess } from '../test/support/worker-process.ts';
-import { timeline } from '../tmp/scratch/timeline.ts';
 import { cpuPerOperation, sampleProcesses, sampleThreads } from './cpu.ts';
 import { measuredPhase, rate, report } from './setup.ts';
+import { mintStepTimeline } from './step-timeline.ts';
 
 const CONCURRENCY = 50;
 const WARMUP = 10;
@@ -104,7 +104,7 @@ export async function benchMint(): Promise<void> {
     await rawMints(0, WARMUP);
     const warmup = await workflowMints(warmupChips);
     const rounds: { raw: number; workflows: number; failed: typeof warmup }[] = [];
-    let cpu = { processes: '', threads: '' };
+    let cpu = { processes: '', threads: '', steps: '' };
     for (const [round, chips] of roundChips.entries()) {
       const rawStarted = performance.now();
       await measuredPhase(`raw-mints-${round + 1}`, () =>
@@ -114,33 +114,19 @@ export async function benchMint(): Promise<void> {
 
       const processes = sampleProcesses();
       const threads = sampleThreads(worker.pid);
-      const { monitorEventLoopDelay } = await import('node:perf_hooks');
-      const lag = monitorEventLoopDelay({ resolution: 5 });
-      lag.enable();
       const started = performance.now();
       const answers = await measuredPhase(`mint-workflows-${round + 1}`, () => workflowMints(chips));
       const workflows = rate(CONCURRENCY, performance.now() - started);
-      lag.disable();
-      console.log(
-        'event loop delay ms p50',
-        (lag.percentile(50) / 1e6).toFixed(1),
-        'p90',
-        (lag.percentile(90) / 1e6).toFixed(1),
-        'max',
-        (lag.max / 1e6).toFixed(1),
-      );
       if (round === roundChips.length - 1) {
         cpu = {
           processes: cpuPerOperation(processes, sampleProcesses(), CONCURRENCY),
           threads: cpuPerOperation(threads, sampleThreads(worker.pid), CONCURRENCY),
+          steps: await mintStepTimeline(
+            stack.temporal.client,
+            chips.map((chipUid) => `mint:test:${chipUid}`),
+          ),
         };
       }
-      if (process.env.XTIMELINE)
-        await timeline(
-          stack.temporal.client,
-          chips.map((c) => `mint:test:${c}`),
-          new Map(),
-        );
       rounds.push({ raw, workflows, failed: answers.filter((a) => a.status !== 201) });
     }
     provider.destroy();
@@ -158,6 +144,7 @@ export async function benchMint(): Promise<void> {
         'nonce errors (worker, whole run)': await workerNonceErrors(),
         'CPU ms per workflow mint, by process': cpu.processes || 'n/a',
         'CPU ms per workflow mint, worker threads': cpu.threads || 'n/a',
+        'wall ms p50/p90 of a workflow mint': cpu.steps,
       },
     );
     if (failed.length > 0) console.log('  first failure:', failed[0]!.status, failed[0]!.text.slice(0, 300));

@@ -1,17 +1,17 @@
 // Production entry point of the HTTP API (docker-compose `api` service). `npm start` runs scripts/dev/launcher.ts.
-import { Runtime } from '@temporalio/worker';
 import { loadConfig } from '../src/config/config.ts';
 import { SecretBox } from '../src/crypto/secret-box.ts';
 import { createLogger } from '../src/logging/logger.ts';
 import { openDatabase } from '../src/runtime/database.ts';
 import { onShutdown } from '../src/runtime/shutdown.ts';
 import { connectClient } from '../src/temporal/connection.ts';
+import { installTemporalRuntime } from '../src/temporal/runtime.ts';
 import { createApp } from './app.ts';
 import { listen } from './server.ts';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel, { role: 'api' });
-Runtime.install({ shutdownSignals: [] });
+installTemporalRuntime(logger);
 const database = await openDatabase(config, logger);
 const client = config.temporal.address
   ? (await connectClient(config.temporal, config.temporal.address)).client

@@ -1,6 +1,5 @@
 // Production entry point of the worker (docker-compose `worker` service). `npm start` runs it in-process.
 import { writeFile } from 'node:fs/promises';
-import { Runtime } from '@temporalio/worker';
 import { openPassportChains } from '../src/chain/environment-chains.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { SecretBox } from '../src/crypto/secret-box.ts';
@@ -9,6 +8,7 @@ import { createLogger } from '../src/logging/logger.ts';
 import { openDatabase } from '../src/runtime/database.ts';
 import { onShutdown } from '../src/runtime/shutdown.ts';
 import { connectClient } from '../src/temporal/connection.ts';
+import { installTemporalRuntime } from '../src/temporal/runtime.ts';
 import { startWorkerRole } from './worker-role.ts';
 
 const READY_FILE = '/tmp/worker-ready';
@@ -21,7 +21,7 @@ if (!config.temporal.address) {
   );
   process.exit(2);
 }
-Runtime.install({ shutdownSignals: [] });
+installTemporalRuntime(logger);
 const database = await openDatabase(config, logger);
 const chains = await openPassportChains(config, { dataDir: config.chain.dataDir });
 const { client, connection: clientConnection } = await connectClient(

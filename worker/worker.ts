@@ -4,6 +4,7 @@ import { Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type EnvironmentDeps } from '../activities/index.ts';
 import type { Environment } from '../src/config/config.ts';
 import { ENVIRONMENTS } from '../src/config/config.ts';
+import { bundlerLogger } from '../src/temporal/runtime.ts';
 import { taskQueueFor } from '../src/temporal/task-queues.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
@@ -28,7 +29,8 @@ export interface WorkerSetup {
 /** One worker per environment's task queue; the workflow code is bundled once and shared. */
 export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
   const { bundleWorkflowCode } = await import('@temporalio/worker');
-  const workflowBundle = setup.options?.workflowBundle ?? (await bundleWorkflowCode({ workflowsPath }));
+  const workflowBundle =
+    setup.options?.workflowBundle ?? (await bundleWorkflowCode({ workflowsPath, logger: bundlerLogger() }));
   const served = ENVIRONMENTS.filter((environment) => setup.environments[environment]);
   return Promise.all(
     served.map((environment) =>

@@ -1,4 +1,3 @@
-import { Runtime } from '@temporalio/worker';
 import { createApp } from '../../api/app.ts';
 import { listen } from '../../api/server.ts';
 import { ensureDemoCompany } from '../../src/accounts/demo.ts';
@@ -11,6 +10,7 @@ import { createLogger } from '../../src/logging/logger.ts';
 import { openDatabase } from '../../src/runtime/database.ts';
 import { onShutdown } from '../../src/runtime/shutdown.ts';
 import { connectClient } from '../../src/temporal/connection.ts';
+import { installTemporalRuntime } from '../../src/temporal/runtime.ts';
 import { startWorkerRole } from '../../worker/worker-role.ts';
 
 /** `npm start`: the whole service on embedded defaults, in one process. */
@@ -27,7 +27,7 @@ export async function launch(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel, { role: 'dev' });
-  Runtime.install({ shutdownSignals: [] });
+  installTemporalRuntime(logger);
   const secretBox = new SecretBox(config.secrets.dataEncryptionKey);
   if (secretBox.usesDevelopmentKey)
     logger.warn('DATA_ENCRYPTION_KEY is not set: chip keys are sealed with a development key');

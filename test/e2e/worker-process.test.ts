@@ -22,7 +22,7 @@ describe('the production worker process (worker/main.ts, configured by environme
     await stack.close();
   });
 
-  test('mints, dispatches the outbox, and on SIGTERM drains and exits cleanly', async () => {
+  test('mints, dispatches the outbox, logs the SDK's lines as JSON, and on SIGTERM drains and exits cleanly', async () => {
     const uid = '04BEEF00000001';
     const call = (method: string, path: string, body?: unknown) =>
       stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
@@ -61,6 +61,10 @@ describe('the production worker process (worker/main.ts, configured by environme
     const messages = stopped.logs.map((line) => line.msg);
     for (const step of ['stopped outbox dispatcher', 'stopped workers', 'stopped chains', 'stopped database'])
       assert.ok(messages.includes(step), `logged "${step}": ${messages.join(' | ')}`);
+    assert.ok(
+      stopped.logs.some((line) => line.component === 'temporal-sdk' && line.msg === 'Worker state changed'),
+      'the SDK’s own logs are JSON lines of the same log',
+    );
     const totals = stopped.logs.find(
       (line) => line.msg === 'chain signer totals' && line.environment === 'test',
     );

@@ -1,0 +1,33 @@
+import { DefaultLogger, type LogLevel, Runtime } from '@temporalio/worker';
+import type { Logger } from '../logging/logger.ts';
+
+const PINO_LEVEL = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
+
+function sdkLevel(level: string): LogLevel {
+  if (level === 'trace' || level === 'debug') return level.toUpperCase() as LogLevel;
+  if (level === 'info') return 'INFO';
+  if (level === 'warn') return 'WARN';
+  return 'ERROR';
+}
+
+/**
+ * Installs the Temporal SDK runtime of this process (once, before any Temporal connection): the SDK's own
+ * logs (worker states, core warnings) become JSON lines of our log with `component: temporal-sdk`, and
+ * SIGINT/SIGTERM are left to our shutdown, which stops the workers in order.
+ */
+export function installTemporalRuntime(logger: Logger): void {
+  const sdk = logger.child({ component: 'temporal-sdk' });
+  Runtime.install({
+    shutdownSignals: [],
+    logger: new DefaultLogger(sdkLevel(logger.level), (entry) =>
+      sdk[PINO_LEVEL[entry.level]]({ ...entry.meta }, entry.message),
+    ),
+  });
+}
+
+/** For the workflow bundler, whose info output is webpack's multi-line build report: warnings only. */
+export function bundlerLogger(): DefaultLogger {
+  return new DefaultLogger('WARN', (entry) =>
+    Runtime.instance().logger.log(entry.level, entry.message, entry.meta),
+  );
+}

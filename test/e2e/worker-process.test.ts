@@ -22,7 +22,7 @@ describe('the production worker process (worker/main.ts, configured by environme
     await stack.close();
   });
 
-  test('mints, dispatches the outbox, logs the SDK's lines as JSON, and on SIGTERM drains and exits cleanly', async () => {
+  test('mints, dispatches the outbox, logs the SDK’s lines as JSON, and on SIGTERM drains and exits cleanly', async () => {
     const uid = '04BEEF00000001';
     const call = (method: string, path: string, body?: unknown) =>
       stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });

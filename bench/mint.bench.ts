@@ -38,10 +38,16 @@ export async function benchMint(): Promise<void> {
     return stopped;
   };
   /** The worker logs its signer's totals when it shuts down. */
-  const workerNonceErrors = async () => {
+  const workerTotals = async () => {
     const { logs } = await stopWorker();
     const totals = logs.find((line) => line.msg === 'chain signer totals' && line.environment === 'test');
-    return totals ? Number(totals.nonceErrors) : 'unknown (the worker logged no totals)';
+    const mints = totals?.mints as { batches: number; batchedOrders: number; orders: number } | undefined;
+    return {
+      nonceErrors: totals ? Number(totals.nonceErrors) : 'unknown (the worker logged no totals)',
+      batching: mints
+        ? `${mints.orders} mints, ${mints.batchedOrders} of them in ${mints.batches} batch transactions`
+        : 'unknown',
+    };
   };
   try {
     const tenant = await stack.api.createTenant('Bench');
@@ -133,6 +139,7 @@ export async function benchMint(): Promise<void> {
 
     const failed = [...warmup.filter((a) => a.status !== 201), ...rounds.flatMap((r) => r.failed)];
     const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const totals = await workerTotals();
     report(
       `mint: ${CONCURRENCY} concurrent, median of ${ROUNDS} rounds (after ${WARMUP} warm-up mints on each side)`,
       {
@@ -141,7 +148,8 @@ export async function benchMint(): Promise<void> {
         'ratio workflows / raw (target ≥ 0.5)': median(rounds.map((r) => r.workflows / r.raw)),
         'ratios per round': rounds.map((r) => (r.workflows / r.raw).toFixed(2)).join(' '),
         'failed mints': failed.length,
-        'nonce errors (worker, whole run)': await workerNonceErrors(),
+        'nonce errors (worker, whole run)': totals.nonceErrors,
+        'chain transactions (worker, whole run)': totals.batching,
         'CPU ms per workflow mint, by process': cpu.processes || 'n/a',
         'CPU ms per workflow mint, worker threads': cpu.threads || 'n/a',
         'wall ms p50/p90 of a workflow mint': cpu.steps,

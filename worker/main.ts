@@ -48,7 +48,10 @@ onShutdown(logger, [
     name: 'chains',
     run: async () => {
       for (const environment of ['live', 'test'] as const)
-        logger.info({ environment, ...chains[environment].nonces.stats }, 'chain signer totals');
+        logger.info(
+          { environment, ...chains[environment].nonces.stats, mints: chains[environment].mints.stats },
+          'chain signer totals',
+        );
       await chains.close();
     },
   },

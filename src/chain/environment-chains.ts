@@ -68,6 +68,7 @@ export async function openPassportChains(
         privateKey: settings.privateKey!,
         contractAddress,
         confirmations: config.chain.confirmations,
+        mintBatchMax: config.chain.mintBatchMax,
       });
     }
     anvil ??= await startAnvil({
@@ -89,6 +90,7 @@ export async function openPassportChains(
       privateKey: account.privateKey,
       contractAddress: deployment.address,
       confirmations: 1,
+      mintBatchMax: config.chain.mintBatchMax,
       pollIntervalMs: 100,
     });
   };

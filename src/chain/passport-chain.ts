@@ -19,7 +19,8 @@ import {
 } from 'ethers';
 import { chipHash } from './chip-hash.ts';
 import { loadPassportArtifact, type PassportArtifact } from './compile.ts';
-import { ChainRevert, decodeRevert } from './errors.ts';
+import { ChainRevert, decodeRevert, isChainRevert } from './errors.ts';
+import { MintBatcher, type MintOrder } from './mint-batcher.ts';
 import { NonceManager } from './nonce-manager.ts';
 import type {
   MintRecord,
@@ -56,6 +57,9 @@ export function createChainProvider(rpcUrl: string, pollIntervalMs = 1_000): Jso
   });
 }
 
+/** Most passports in one `mintBatch` (each costs ~200k gas; blocks hold 30M or more). */
+const DEFAULT_MINT_BATCH_MAX = 20;
+
 export function toTokenId(value: TokenIdInput): bigint {
   const text = String(value);
   if (!/^[1-9][0-9]*$/.test(text)) throw new TypeError(`token id must be a positive integer, got "${text}"`);
@@ -84,6 +88,8 @@ export class PassportChain {
   readonly #ownsProvider: boolean;
   readonly #contractLower: string;
   readonly #wait: { confirmations: number; timeoutMs: number; pollIntervalMs: number };
+  /** Mints with reserved ids go through it: concurrent ones share a `mintBatch` transaction. */
+  readonly mints: MintBatcher;
 
   constructor(options: PassportChainOptions) {
     const pollIntervalMs = options.pollIntervalMs ?? 1_000;
@@ -101,6 +107,21 @@ export class PassportChain {
     this.signerAddress = wallet.address;
     this.nonces = new NonceManager(this.provider, wallet.address);
     this.#sender = new TransactionSender(wallet, this.provider, this.nonces);
+    this.mints = new MintBatcher(
+      {
+        single: (order) =>
+          this.#write(
+            'mintWithId',
+            [getAddress(order.to), order.tokenId, order.metadataUri, order.chipHash],
+            { onSubmitted: order.onSubmitted },
+            order.depositWei,
+          ),
+        submitBatch: (orders) => this.#submitMintBatch(orders),
+        wait: (txHash) => this.waitForTransaction(txHash),
+        isRefusal: (error) => isChainRevert(error),
+      },
+      options.mintBatchMax ?? DEFAULT_MINT_BATCH_MAX,
+    );
     this.#wait = {
       confirmations: options.confirmations ?? 1,
       timeoutMs: options.receiptTimeoutMs ?? 120_000,
@@ -141,12 +162,14 @@ export class PassportChain {
     const result =
       request.tokenId === undefined
         ? await this.#write('mint', [to, request.metadataUri, hash], options, deposit)
-        : await this.#write(
-            'mintWithId',
-            [to, toTokenId(request.tokenId), request.metadataUri, hash],
-            options,
-            deposit,
-          );
+        : await this.mints.mint({
+            to,
+            tokenId: toTokenId(request.tokenId),
+            metadataUri: request.metadataUri,
+            chipHash: hash,
+            depositWei: deposit,
+            onSubmitted: options.onSubmitted,
+          });
     const minted = result.events.find((e) => e.name === 'Minted');
     if (!minted) throw new Error(`mint ${result.txHash} emitted no Minted event`);
     return { ...result, tokenId: String(minted.args.tokenId), chipHash: hash };
@@ -316,6 +339,20 @@ export class PassportChain {
     }
     await options.onSubmitted?.(txHash);
     return this.waitForTransaction(txHash);
+  }
+
+  async #submitMintBatch(orders: MintOrder[]): Promise<string> {
+    const tuples = orders.map((o) => [getAddress(o.to), o.tokenId, o.metadataUri, o.chipHash, o.depositWei]);
+    const value = orders.reduce((sum, o) => sum + o.depositWei, 0n);
+    try {
+      return await this.#sender.submit({
+        to: this.contractAddress,
+        data: this.#encode('mintBatch', [tuples]).data,
+        ...(value ? { value } : {}),
+      });
+    } catch (error) {
+      throw decodeRevert(this.#interface, error) ?? error;
+    }
   }
 
   /** `encodeFunctionData` with the fragment and its selector looked up once per method name. */

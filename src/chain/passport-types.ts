@@ -64,4 +64,6 @@ export interface PassportChainOptions {
   /** How long a write waits for its receipt before throwing TransactionTimeoutError (default 120 s). */
   receiptTimeoutMs?: number;
   artifact?: PassportArtifact;
+  /** Most reserved-id mints sent together as one `mintBatch` (default 20; 1: every mint alone). */
+  mintBatchMax?: number;
 }

@@ -30,6 +30,8 @@ export interface Config {
   };
   chain: Record<Environment, ChainSettings> & {
     confirmations: number;
+    /** Most passports minted together in one `mintBatch` transaction (1: no batching). */
+    mintBatchMax: number;
     /** Deploy the contract where CHAIN_RPC_URL_* has no CONTRACT_ADDRESS_* (development chains only). */
     autoDeploy: boolean;
     /** Local anvil state and recorded deployments. */
@@ -116,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         privateKey: e.CHAIN_PRIVATE_KEY_TEST,
       },
       confirmations: e.CHAIN_CONFIRMATIONS,
+      mintBatchMax: e.CHAIN_MINT_BATCH_MAX,
       autoDeploy: e.CHAIN_AUTO_DEPLOY,
       dataDir: e.CHAIN_DATA_DIR,
     },

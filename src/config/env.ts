@@ -48,6 +48,7 @@ export const envSchema = z.object({
   CHAIN_PRIVATE_KEY_LIVE: privateKey,
   CHAIN_PRIVATE_KEY_TEST: privateKey,
   CHAIN_CONFIRMATIONS: z.coerce.number().int().min(1).max(64).default(1),
+  CHAIN_MINT_BATCH_MAX: z.coerce.number().int().min(1).max(100).default(20),
   CHAIN_AUTO_DEPLOY: bool.default(false),
   CHAIN_DATA_DIR: z.string().min(1).default('.data/chain'),
   MINT_DEPOSIT: z

@@ -14,6 +14,15 @@ import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol
 contract DigitalProductPassport is ERC721URIStorage, AccessControl, ReentrancyGuard {
     bytes32 public constant MINTER_ROLE = keccak256("MINTER_ROLE");
 
+    /// @notice One passport of a `mintBatch`.
+    struct MintOrder {
+        address to;
+        uint256 tokenId;
+        string metadataUri;
+        bytes32 chipHash;
+        uint256 deposit;
+    }
+
     struct Passport {
         bytes32 chipHash;
         uint256 deposit;
@@ -50,6 +59,8 @@ contract DigitalProductPassport is ERC721URIStorage, AccessControl, ReentrancyGu
     error NotAuthorizedClaimant(uint256 tokenId, address account);
     error NotMinterOrAdmin(address account);
     error DepositTransferFailed(uint256 tokenId, address rewardReceiver, uint256 amount);
+    error EmptyBatch();
+    error DepositMismatch(uint256 ordered, uint256 sent);
 
     modifier onlyMinterOrAdmin() {
         if (!hasRole(MINTER_ROLE, msg.sender) && !hasRole(DEFAULT_ADMIN_ROLE, msg.sender)) {
@@ -85,7 +96,7 @@ contract DigitalProductPassport is ERC721URIStorage, AccessControl, ReentrancyGu
         returns (uint256 tokenId)
     {
         tokenId = _lastTokenId + 1;
-        _mintPassport(to, tokenId, metadataUri, chipHash);
+        _mintPassport(to, tokenId, metadataUri, chipHash, msg.value);
     }
 
     /// @notice Like `mint`, under a token id the platform reserved beforehand (so that the metadata can
@@ -95,9 +106,20 @@ contract DigitalProductPassport is ERC721URIStorage, AccessControl, ReentrancyGu
         payable
         onlyRole(MINTER_ROLE)
     {
-        if (tokenId == 0 || tokenId > type(uint64).max) revert InvalidTokenId(tokenId);
-        if (_ownerOf(tokenId) != address(0)) revert TokenAlreadyMinted(tokenId);
-        _mintPassport(to, tokenId, metadataUri, chipHash);
+        _mintReservedId(to, tokenId, metadataUri, chipHash, msg.value);
+    }
+
+    /// @notice Several `mintWithId`s in one transaction, all or none: each order's deposit is locked for
+    /// its token and `msg.value` must be their sum. Every passport emits its own `Minted`.
+    function mintBatch(MintOrder[] calldata orders) external payable onlyRole(MINTER_ROLE) {
+        if (orders.length == 0) revert EmptyBatch();
+        uint256 ordered;
+        for (uint256 i = 0; i < orders.length; ++i) {
+            MintOrder calldata order = orders[i];
+            _mintReservedId(order.to, order.tokenId, order.metadataUri, order.chipHash, order.deposit);
+            ordered += order.deposit;
+        }
+        if (ordered != msg.value) revert DepositMismatch(ordered, msg.value);
     }
 
     function logEvent(uint256 tokenId, string calldata action, bytes32 dataHash)
@@ -204,7 +226,25 @@ contract DigitalProductPassport is ERC721URIStorage, AccessControl, ReentrancyGu
         return super.supportsInterface(interfaceId);
     }
 
-    function _mintPassport(address to, uint256 tokenId, string calldata metadataUri, bytes32 chipHash) private {
+    function _mintReservedId(
+        address to,
+        uint256 tokenId,
+        string calldata metadataUri,
+        bytes32 chipHash,
+        uint256 deposit
+    ) private {
+        if (tokenId == 0 || tokenId > type(uint64).max) revert InvalidTokenId(tokenId);
+        if (_ownerOf(tokenId) != address(0)) revert TokenAlreadyMinted(tokenId);
+        _mintPassport(to, tokenId, metadataUri, chipHash, deposit);
+    }
+
+    function _mintPassport(
+        address to,
+        uint256 tokenId,
+        string calldata metadataUri,
+        bytes32 chipHash,
+        uint256 deposit
+    ) private {
         if (chipHash == bytes32(0)) revert InvalidChipHash();
         if (bytes(metadataUri).length == 0) revert EmptyMetadataUri();
         uint256 existing = _tokenOfChip[chipHash];
@@ -215,7 +255,7 @@ contract DigitalProductPassport is ERC721URIStorage, AccessControl, ReentrancyGu
         _tokenOfChip[chipHash] = tokenId;
         _passports[tokenId] = Passport({
             chipHash: chipHash,
-            deposit: msg.value,
+            deposit: deposit,
             mintBlock: uint64(block.number),
             recycled: false,
             claimant: address(0)
@@ -223,7 +263,7 @@ contract DigitalProductPassport is ERC721URIStorage, AccessControl, ReentrancyGu
         // _mint, not _safeMint: no receiver callback, so minting makes no external call.
         _mint(to, tokenId);
         _setTokenURI(tokenId, metadataUri);
-        emit Minted(tokenId, to, chipHash, metadataUri, msg.value);
+        emit Minted(tokenId, to, chipHash, metadataUri, deposit);
     }
 
     function _claim(uint256 tokenId, address account) private activeToken(tokenId) {

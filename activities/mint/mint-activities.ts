@@ -23,10 +23,6 @@ export function mintActivities(deps: EnvironmentDeps) {
     }
     return scopedEntityManager(deps.orm.em, scope);
   };
-  const blockTime = async (blockNumber: number) => {
-    const block = await deps.chain.provider.getBlock(blockNumber);
-    return new Date((block?.timestamp ?? Math.floor(Date.now() / 1000)) * 1000).toISOString();
-  };
 
   return {
     /**
@@ -63,7 +59,7 @@ export function mintActivities(deps: EnvironmentDeps) {
         tokenId,
         transactionHash,
         blockNumber,
-        mintedAt: await blockTime(blockNumber),
+        mintedAt: await deps.chain.blockTime(blockNumber),
       });
       const adoptExisting = async () => {
         const existing = await deps.chain.findMintByChip(input.chipUid);

@@ -19,13 +19,12 @@ export interface ReleasedDeposit {
 /** Activities of the recycle workflow. Each one is safe to run again after a crash. */
 export function recycleActivities(deps: EnvironmentDeps) {
   const released = async (record: RecycleRecord): Promise<ReleasedDeposit> => {
-    const block = await deps.chain.provider.getBlock(record.blockNumber);
     return {
       transactionHash: record.transactionHash,
       blockNumber: record.blockNumber,
       rewardReceiver: getAddress(record.rewardReceiver),
       amountWei: record.amountWei.toString(),
-      recycledAt: new Date((block?.timestamp ?? Math.floor(Date.now() / 1000)) * 1000).toISOString(),
+      recycledAt: await deps.chain.blockTime(record.blockNumber),
     };
   };
   // The recycle on chain is found by its Recycled event once its transaction is final.

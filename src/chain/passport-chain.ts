@@ -57,6 +57,9 @@ export function createChainProvider(rpcUrl: string, pollIntervalMs = 1_000): Jso
   });
 }
 
+/** Block timestamps remembered (blocks of recent writes). */
+const RECENT_BLOCKS = 64;
+
 /** Most passports in one `mintBatch` (each costs ~200k gas; blocks hold 30M or more). */
 const DEFAULT_MINT_BATCH_MAX = 20;
 
@@ -88,6 +91,7 @@ export class PassportChain {
   readonly #ownsProvider: boolean;
   readonly #contractLower: string;
   readonly #wait: { confirmations: number; timeoutMs: number; pollIntervalMs: number };
+  readonly #blockTimes = new Map<number, Promise<string>>();
   /** Mints with reserved ids go through it: concurrent ones share a `mintBatch` transaction. */
   readonly mints: MintBatcher;
 
@@ -295,6 +299,24 @@ export class PassportChain {
     const roleId =
       role === 'admin' ? `0x${'00'.repeat(32)}` : ((await this.#read('MINTER_ROLE', []))[0] as string);
     return (await this.#read('hasRole', [roleId, getAddress(account)]))[0] as boolean;
+  }
+
+  /**
+   * When a block was made, as an ISO timestamp (now, if the node does not know the block). The passports of
+   * one mintBatch share a block, so recent answers are kept.
+   */
+  blockTime(blockNumber: number): Promise<string> {
+    let known = this.#blockTimes.get(blockNumber);
+    if (!known) {
+      known = this.provider
+        .getBlock(blockNumber)
+        .then((block) => new Date((block?.timestamp ?? Math.floor(Date.now() / 1000)) * 1000).toISOString());
+      known.catch(() => this.#blockTimes.delete(blockNumber));
+      this.#blockTimes.set(blockNumber, known);
+      if (this.#blockTimes.size > RECENT_BLOCKS)
+        this.#blockTimes.delete(this.#blockTimes.keys().next().value!);
+    }
+    return known;
   }
 
   // ---- transactions by hash (crash recovery) ----

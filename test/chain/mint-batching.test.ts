@@ -67,6 +67,30 @@ describe('mints with reserved ids share transactions under load (mintBatch)', ()
     assert.ok(t.chain.mints.stats.batches > before.batches);
   });
 
+  test('blockTime: the block’s timestamp, asked of the node once per block', async () => {
+    const result = await t.chain.mint({
+      to: t.others[1]!.address,
+      tokenId: 150,
+      metadataUri: 'ipfs://time',
+      chipUid: uid(150),
+    });
+    const block = await t.chain.provider.getBlock(result.blockNumber);
+    const expected = new Date(block!.timestamp * 1000).toISOString();
+    assert.equal(await t.chain.blockTime(result.blockNumber), expected);
+    let asked = 0;
+    const getBlock = t.chain.provider.getBlock.bind(t.chain.provider);
+    t.chain.provider.getBlock = ((...args: Parameters<typeof getBlock>) => {
+      asked++;
+      return getBlock(...args);
+    }) as typeof getBlock;
+    try {
+      assert.equal(await t.chain.blockTime(result.blockNumber), expected);
+      assert.equal(asked, 0, 'a block already asked about is remembered');
+    } finally {
+      t.chain.provider.getBlock = getBlock;
+    }
+  });
+
   test('a lone mint goes out at once as mintWithId', async () => {
     const before = { ...t.chain.mints.stats };
     const result = await t.chain.mint({

@@ -264,4 +264,30 @@ describe('supply-chain events end to end (log → anchor on chain → webhook ou
     assert.equal((await call('GET', '/v1/iaas/custody/424242')).status, 404);
     assert.equal((await call('GET', '/v1/iaas/events/999999')).status, 404);
   });
+
+  test('an Idempotency-Key makes a retried log-event safe: one event, one anchor, the same answer', async () => {
+    const keyed = (body: unknown, key: string) =>
+      stack.api.call('POST', '/v1/iaas/log-event', {
+        key: tenant.testKey,
+        body,
+        headers: { 'idempotency-key': key },
+      });
+    const body = event('QC_PASSED', { metadata: { batch: 'retry-1' } });
+    const first = await keyed(body, 'erp-job-7:line-12');
+    assert.equal(first.status, 201, first.text);
+    const retried = await keyed(body, 'erp-job-7:line-12');
+    assert.equal(retried.status, 201);
+    assert.equal(retried.headers.get('idempotent-replayed'), 'true');
+    assert.deepEqual(retried.body, first.body);
+    assert.equal(retried.headers.get('location'), `/v1/iaas/events/${first.body.eventId}`);
+    const rows = await sql(
+      `select count(*)::int as n from supply_chain_events where metadata->>'batch' = 'retry-1'`,
+    );
+    assert.equal(rows[0]!.n, 1, 'the retry stored nothing');
+    await anchored(first.body.eventId);
+
+    const reused = await keyed(event('QC_PASSED', { metadata: { batch: 'other' } }), 'erp-job-7:line-12');
+    assert.equal(reused.status, 422);
+    assert.equal(reused.body.code, 'idempotency_key_reused');
+  });
 });

@@ -7,6 +7,7 @@ import { requireWorkflows } from '../../../src/temporal/start.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
+import { IDEMPOTENCY_DOC, respondIdempotently } from '../erp/idempotency.ts';
 import { logEventBody, supplyChainEventSchema } from './schemas.ts';
 import { startAnchor } from './start-anchor.ts';
 
@@ -20,7 +21,8 @@ export function logEventRoutes(deps: RouteDeps) {
       description:
         'Stores the event at once (201 with its integer eventId) and starts workflow anchor-event:{env}:{eventId}, ' +
         'which logs its dataHash on the contract and then sends the webhook of the action (see README). Follow ' +
-        'the anchor on GET /v1/iaas/events/{id}. Unknown token → 404 token_not_found; recycled → 409 token_recycled.',
+        'the anchor on GET /v1/iaas/events/{id}. Unknown token → 404 token_not_found; recycled → 409 token_recycled.' +
+        IDEMPOTENCY_DOC,
       tags: ['iaas'],
       auth: 'apiKey',
       body: logEventBody,
@@ -34,19 +36,21 @@ export function logEventRoutes(deps: RouteDeps) {
         const workflows = requireWorkflows(deps.workflows);
         const scope = ctx.state.scope!;
         const em = ctx.state.em!;
-        const company = await em.findOneOrFail(Company, { id: scope.companyId });
-        const event = await logSupplyChainEvent(em, scope, company.name, body);
-        let message = `${event.action} logged for token ${event.tokenId}; anchoring on chain.`;
-        try {
-          await startAnchor(workflows, scope, event);
-        } catch (error) {
-          // The event is committed: answering an error would invite a duplicate. The anchor can be restarted.
-          ctx.state.log.error({ err: error, eventId: event.id }, 'anchor workflow not started');
-          message = `${event.action} logged for token ${event.tokenId}; anchoring could not start yet: retry with POST /v1/iaas/events/${event.id}/anchor.`;
-        }
-        ctx.status = 201;
-        ctx.set('Location', `/v1/iaas/events/${event.id}`);
-        ctx.body = { success: true, eventId: event.id, message };
+        await respondIdempotently(ctx, async () => {
+          const company = await em.findOneOrFail(Company, { id: scope.companyId });
+          const event = await logSupplyChainEvent(em, scope, company.name, body);
+          let message = `${event.action} logged for token ${event.tokenId}; anchoring on chain.`;
+          try {
+            await startAnchor(workflows, scope, event);
+          } catch (error) {
+            // The event is committed: answering an error would invite a duplicate. The anchor can be restarted.
+            ctx.state.log.error({ err: error, eventId: event.id }, 'anchor workflow not started');
+            message = `${event.action} logged for token ${event.tokenId}; anchoring could not start yet: retry with POST /v1/iaas/events/${event.id}/anchor.`;
+          }
+          return { status: 201, body: { success: true, eventId: event.id, message } };
+        });
+        const { eventId } = ctx.body as { eventId: number };
+        ctx.set('Location', `/v1/iaas/events/${eventId}`);
       },
     }),
     defineRoute({

@@ -2,6 +2,7 @@ import type { Client, ConnectionLike } from '@temporalio/client';
 import type { PassportChains } from '../src/chain/environment-chains.ts';
 import type { Config } from '../src/config/config.ts';
 import type { SecretBox } from '../src/crypto/secret-box.ts';
+import { startKeyPurge } from '../src/http-idempotency/purge.ts';
 import type { ContentStore } from '../src/ipfs/store.ts';
 import type { Logger } from '../src/logging/logger.ts';
 import type { OpenDatabase } from '../src/runtime/database.ts';
@@ -14,7 +15,8 @@ import { createWorkers, runWorkers } from './worker.ts';
 
 /**
  * What the worker process does, in production (worker/main.ts) and under `npm start`: search attributes,
- * one worker per environment's task queue, the outbox dispatcher. Returns the steps that stop it, in order.
+ * one worker per environment's task queue, the outbox dispatcher, the purge of expired Idempotency-Keys.
+ * Returns the steps that stop it, in order.
  */
 export async function startWorkerRole(parts: {
   config: Config;
@@ -42,8 +44,10 @@ export async function startWorkerRole(parts: {
     gateway: { client: parts.client, taskQueuePrefix: config.temporal.taskQueuePrefix },
     logger,
   });
+  const keyPurge = startKeyPurge({ em: () => parts.database.orm.em.fork(), logger });
   return [
     { name: 'outbox dispatcher', run: () => dispatcher.stop() },
+    { name: 'Idempotency-Key purge', run: () => keyPurge.stop() },
     {
       name: 'workers',
       run: async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { withCheckDigit } from '../../src/gs1/gtin.ts';
+import { purgeExpiredKeys } from '../../src/http-idempotency/purge.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 
 const ID = /^svc_[a-z2-7]{20}$/;
@@ -119,6 +120,29 @@ describe('ERP provisioning', () => {
     );
     assert.equal(second.status, 201);
     assert.notEqual(second.body.service_internal_id, first.body.service_internal_id);
+  });
+
+  test('expired keys are purged; live keys stay and still replay', async () => {
+    const body = { erp_metadata: { material_number: 'MAT-PURGE', order_id: 'PO-1' } };
+    const stale = await provision(body, { 'idempotency-key': 'purge-stale' });
+    const fresh = await provision(body, { 'idempotency-key': 'purge-fresh' });
+    const sql = (query: string) => api.db.orm.em.getConnection().execute<{ key: string }[]>(query);
+    await sql(
+      `update idempotency_keys set created_at = now() - interval '25 hours' where key = 'purge-stale'`,
+    );
+
+    const deleted = await purgeExpiredKeys(api.db.orm.em.fork());
+    assert.ok(deleted >= 1);
+    const left = await sql(`select key from idempotency_keys where key like 'purge-%' order by key`);
+    assert.deepEqual(
+      left.map((row) => row.key),
+      ['purge-fresh'],
+    );
+    const replay = await provision(body, { 'idempotency-key': 'purge-fresh' });
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+    assert.deepEqual(replay.body, fresh.body);
+    assert.equal(stale.status, 201);
+    assert.equal(await purgeExpiredKeys(api.db.orm.em.fork()), 0, 'nothing left to purge');
   });
 
   test('bulk of 10,000 items in one call, in request order', async () => {

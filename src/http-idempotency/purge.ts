@@ -1,0 +1,54 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from '../logging/logger.ts';
+import { IDEMPOTENCY_TTL_HOURS } from './store.ts';
+
+/**
+ * Deletes Idempotency-Keys past their lifetime, at most `limit` per call (oldest first). An expired key only
+ * waits to be overwritten by a new request with the same key, which most never get: without this the table
+ * grows with every keyed request. Returns how many went.
+ */
+export async function purgeExpiredKeys(em: EntityManager, limit = 10_000): Promise<number> {
+  const rows = await em.getConnection().execute<{ n: number }[]>(
+    `with expired as (
+       select company_id, environment, key from idempotency_keys
+       where created_at < now() - make_interval(hours => ?)
+       order by created_at limit ?
+     ), gone as (
+       delete from idempotency_keys k using expired e
+       where k.company_id = e.company_id and k.environment = e.environment and k.key = e.key
+       returning 1
+     )
+     select count(*)::int as n from gone`,
+    [IDEMPOTENCY_TTL_HOURS, limit],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** Runs `purgeExpiredKeys` every `everyMs` (first run after one interval) until stopped. */
+export function startKeyPurge(options: { em: () => EntityManager; logger: Logger; everyMs?: number }): {
+  stop(): Promise<void>;
+} {
+  let running: Promise<void> | undefined;
+  const timer = setInterval(
+    () => {
+      running ??= purgeExpiredKeys(options.em())
+        .then((n) => {
+          if (n > 0) options.logger.info({ deleted: n }, 'purged expired Idempotency-Keys');
+        })
+        .catch((error: unknown) =>
+          options.logger.warn({ err: error }, 'purging expired Idempotency-Keys failed'),
+        )
+        .finally(() => {
+          running = undefined;
+        });
+    },
+    options.everyMs ?? 10 * 60_000,
+  );
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../crypto/secret-box.ts';
+import type { FileReadKeyDiversification } from '../db/entities/chip-keys.ts';
 import { ChipKeys } from '../db/entities/index.ts';
 import type { TenantScope } from '../db/tenant-scope.ts';
 import { DomainError } from '../errors.ts';
@@ -14,7 +15,11 @@ export async function setChipKeys(
   em: EntityManager,
   box: SecretBox,
   scope: TenantScope,
-  keys: { metaReadKey: Buffer; fileReadKey: Buffer },
+  keys: {
+    metaReadKey: Buffer;
+    fileReadKey: Buffer;
+    fileReadKeyDiversification?: FileReadKeyDiversification | null | undefined;
+  },
 ): Promise<Date> {
   const updatedAt = new Date();
   await em.upsert(ChipKeys, {
@@ -22,6 +27,7 @@ export async function setChipKeys(
     environment: scope.environment,
     metaReadKey: box.seal(keys.metaReadKey, context(scope, 'meta')),
     fileReadKey: box.seal(keys.fileReadKey, context(scope, 'file')),
+    fileReadKeyDiversification: keys.fileReadKeyDiversification ?? null,
     updatedAt,
   });
   return updatedAt;
@@ -30,16 +36,31 @@ export async function setChipKeys(
 export async function chipKeysStatus(
   em: EntityManager,
   scope: TenantScope,
-): Promise<{ source: 'configured' | 'factory_default' | 'missing'; updatedAt: Date | null }> {
+): Promise<{
+  source: 'configured' | 'factory_default' | 'missing';
+  updatedAt: Date | null;
+  fileReadKeyDiversification: FileReadKeyDiversification | null;
+}> {
   const row = await em.findOne(ChipKeys, { companyId: scope.companyId, environment: scope.environment });
-  if (row) return { source: 'configured', updatedAt: row.updatedAt };
-  return { source: scope.environment === 'test' ? 'factory_default' : 'missing', updatedAt: null };
+  if (row) {
+    return {
+      source: 'configured',
+      updatedAt: row.updatedAt,
+      fileReadKeyDiversification: row.fileReadKeyDiversification ?? null,
+    };
+  }
+  return {
+    source: scope.environment === 'test' ? 'factory_default' : 'missing',
+    updatedAt: null,
+    fileReadKeyDiversification: null,
+  };
 }
 
 /** A company's stored SDM keys, still sealed (the `chip_keys` row's two columns). */
 export interface SealedSunKeys {
   metaReadKey: Uint8Array;
   fileReadKey: Uint8Array;
+  fileReadKeyDiversification: FileReadKeyDiversification | null;
 }
 
 /**
@@ -49,9 +70,17 @@ export interface SealedSunKeys {
  */
 export function openSunKeys(box: SecretBox, scope: TenantScope, sealed: SealedSunKeys | null): SunKeys {
   if (sealed) {
+    const diversification = sealed.fileReadKeyDiversification;
     return {
       metaReadKey: box.open(Buffer.from(sealed.metaReadKey), context(scope, 'meta')),
       fileReadKey: box.open(Buffer.from(sealed.fileReadKey), context(scope, 'file')),
+      ...(diversification
+        ? {
+            fileReadKeyDiversification: {
+              systemIdentifier: Buffer.from(diversification.systemIdentifier, 'hex'),
+            },
+          }
+        : {}),
     };
   }
   if (scope.environment === 'test')

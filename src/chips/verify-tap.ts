@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../crypto/secret-box.ts';
+import type { FileReadKeyDiversification } from '../db/entities/chip-keys.ts';
 import type { TenantScope } from '../db/tenant-scope.ts';
 import { DomainError } from '../errors.ts';
 import { NTAG_424_DNA, verifySun } from '../sun/index.ts';
@@ -8,7 +9,7 @@ import { canonicalChipUid } from './enroll.ts';
 
 // Raw statements bypass the ORM's tenant filter, so each one names company and environment itself.
 const CHIP_WITH_KEYS = `
-  select c.id, k.meta_read_key, k.file_read_key
+  select c.id, k.meta_read_key, k.file_read_key, k.file_read_key_diversification
   from chips c
   left join chip_keys k on k.company_id = c.company_id and k.environment = c.environment
   where c.company_id = ? and c.environment = ? and c.chip_uid = ?`;
@@ -24,6 +25,7 @@ interface ChipWithKeys {
   id: number;
   meta_read_key: Uint8Array | null;
   file_read_key: Uint8Array | null;
+  file_read_key_diversification: FileReadKeyDiversification | null;
 }
 
 export interface SunPayload {
@@ -69,7 +71,11 @@ export async function verifyTap(
     );
   const sealed: SealedSunKeys | null =
     chip.meta_read_key && chip.file_read_key
-      ? { metaReadKey: chip.meta_read_key, fileReadKey: chip.file_read_key }
+      ? {
+          metaReadKey: chip.meta_read_key,
+          fileReadKey: chip.file_read_key,
+          fileReadKeyDiversification: chip.file_read_key_diversification,
+        }
       : null;
   const keys = openSunKeys(box, scope, sealed);
   const result = verifySun({ ...input.sun, keys, expectedUid: chipUid });

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { aesCmac, truncateMac } from './aes-cmac.ts';
 import { normalizeChipUid } from './chip-uid.ts';
 import { toHex } from './hex.ts';
+import { chipKey } from './key-diversification.ts';
 import { counterToBytes, encryptPiccData, PICC_PADDING_BYTES } from './picc-data.ts';
 import { encryptFileData, sessionMacKey } from './session-keys.ts';
 import type { SunKeys } from './verify-sun.ts';
@@ -47,6 +48,11 @@ export function generateSun(input: GenerateSunInput): GeneratedSun {
   const uidBytes = Buffer.from(uid.uid, 'hex');
   const counterBytes = counterToBytes(input.counter);
   const padding = input.piccPadding ?? randomBytes(PICC_PADDING_BYTES);
+  // A chip configured with diversified keys holds its own file-read key.
+  const diversification = input.keys.fileReadKeyDiversification;
+  const fileReadKey = diversification
+    ? chipKey(input.keys.fileReadKey, uidBytes, diversification.systemIdentifier)
+    : input.keys.fileReadKey;
   const piccData = toHex(encryptPiccData(input.keys.metaReadKey, uidBytes, input.counter, padding));
 
   const short = input.paramStyle === 'short';
@@ -60,13 +66,13 @@ export function generateSun(input: GenerateSunInput): GeneratedSun {
     if (input.fileData.length === 0 || input.fileData.length % 16 !== 0) {
       throw new RangeError(`fileData must be a non-empty multiple of 16 bytes, got ${input.fileData.length}`);
     }
-    encFileData = toHex(encryptFileData(input.keys.fileReadKey, uidBytes, counterBytes, input.fileData));
+    encFileData = toHex(encryptFileData(fileReadKey, uidBytes, counterBytes, input.fileData));
     macInput = `${encFileData}&${cmacName}=`;
     query += `enc=${macInput}`;
   } else {
     query += `${cmacName}=`;
   }
-  const sesMacKey = sessionMacKey(input.keys.fileReadKey, uidBytes, counterBytes);
+  const sesMacKey = sessionMacKey(fileReadKey, uidBytes, counterBytes);
   const cmac = toHex(truncateMac(aesCmac(sesMacKey, Buffer.from(macInput, 'ascii'))));
   query += cmac;
 

@@ -1,8 +1,9 @@
-/** Public API of the SUN (Secure Unique NFC) verification module. AES mode only. */
+/** Public API of the SUN (Secure Unique NFC) verification module. AES mode (no LRP); AN10922 key diversification. */
 export { aesCmac, truncateMac } from './aes-cmac.ts';
 export { type ChipUidResult, chipUidFromBytes, normalizeChipUid } from './chip-uid.ts';
 export { type ChipType, FACTORY_DEFAULT_KEY, NTAG_424_DNA, SDM_READ_CTR_MAX } from './constants.ts';
 export { type GeneratedSun, type GenerateSunInput, generateSun } from './generate-sun.ts';
+export { chipKey, diversifyAes128Key, MAX_SYSTEM_IDENTIFIER_BYTES } from './key-diversification.ts';
 export {
   type MacInputStart,
   type ParsedSunMessage,

@@ -11,6 +11,7 @@ import { aesCmac, truncateMac } from './aes-cmac.ts';
 import { chipUidFromBytes, normalizeChipUid } from './chip-uid.ts';
 import { type ChipType, NTAG_424_DNA, SDM_MAC_BYTES } from './constants.ts';
 import { parseBytes, toHex } from './hex.ts';
+import { chipKey } from './key-diversification.ts';
 import { decryptPiccData, PICC_DATA_BYTES } from './picc-data.ts';
 import { decryptFileData, sessionMacKey } from './session-keys.ts';
 import { type MacInputStart, parseSunMessage } from './sun-url.ts';
@@ -18,8 +19,13 @@ import { type MacInputStart, parseSunMessage } from './sun-url.ts';
 export type SunKeys = {
   /** K_SDMMetaRead: decrypts PICCData. */
   metaReadKey: Uint8Array;
-  /** K_SDMFileRead: derives the MAC and ENC session keys. */
+  /** K_SDMFileRead: derives the MAC and ENC session keys (the master key when diversified). */
   fileReadKey: Uint8Array;
+  /**
+   * Each chip carries its own K_SDMFileRead, diversified from `fileReadKey` per AN10922 with input
+   * UID || systemIdentifier (the UID comes from the decrypted PICCData, so the meta-read key cannot be).
+   */
+  fileReadKeyDiversification?: { systemIdentifier: Uint8Array } | undefined;
 };
 
 export type VerifySunInput = {
@@ -109,8 +115,12 @@ export function verifySun(input: VerifySunInput): SunResult {
   const decoded = decryptPiccData(input.keys.metaReadKey, picc.bytes);
   if (!decoded.ok) return fail('bad_tag', decoded.message);
   const { uid, counterBytes, counter } = decoded.picc;
+  const diversification = input.keys.fileReadKeyDiversification;
+  const fileReadKey = diversification
+    ? chipKey(input.keys.fileReadKey, uid, diversification.systemIdentifier)
+    : input.keys.fileReadKey;
 
-  const sesMacKey = sessionMacKey(input.keys.fileReadKey, uid, counterBytes);
+  const sesMacKey = sessionMacKey(fileReadKey, uid, counterBytes);
   const expectedMac = truncateMac(aesCmac(sesMacKey, macInput));
   if (!timingSafeEqual(expectedMac, cmac.bytes)) {
     return fail(
@@ -126,7 +136,7 @@ export function verifySun(input: VerifySunInput): SunResult {
 
   const result: SunSuccess = { ok: true, uid: uidHex, counter, chipType: NTAG_424_DNA };
   if (encFileData !== undefined) {
-    result.fileData = decryptFileData(input.keys.fileReadKey, uid, counterBytes, encFileData);
+    result.fileData = decryptFileData(fileReadKey, uid, counterBytes, encFileData);
   }
   return result;
 }

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { verifyTap } from '../../src/chips/verify-tap.ts';
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import { scopedEntityManager, type TenantScope } from '../../src/db/tenant-scope.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import { chipKey, FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
@@ -209,6 +209,62 @@ describe('chip enrollment, SUN verification and inventory', () => {
     });
     assert.equal(noKeys.status, 409);
     assert.equal(noKeys.body.code, 'chip_keys_not_configured');
+  });
+
+  test('per-chip keys diversified from a master key (AN10922): each chip verifies with its own key', async () => {
+    const initech = await api.createTenant('Initech');
+    const call = (method: string, body?: unknown) =>
+      api.call(method, '/v1/dpp/chip-keys', {
+        key: initech.testKey,
+        ...(body === undefined ? {} : { body }),
+      });
+    const master = Buffer.alloc(16, 0x5a);
+    const meta = Buffer.alloc(16, 0x11);
+    const set = await call('PUT', {
+      sdmMetaReadKey: meta.toString('hex'),
+      sdmFileReadKey: master.toString('hex'),
+      fileReadKeyDiversification: { scheme: 'AN10922', systemIdentifier: '3042f5' },
+    });
+    assert.equal(set.status, 200, set.text);
+    const expected = { scheme: 'AN10922', systemIdentifier: '3042F5' };
+    assert.deepEqual(set.body.fileReadKeyDiversification, expected);
+    assert.deepEqual((await call('GET')).body.fileReadKeyDiversification, expected);
+
+    const uid = '04D1D1D1D1D101';
+    await api.call('POST', '/v1/dpp/enroll', { key: initech.testKey, body: { chipUid: uid } });
+    const verify = (tap: { piccData: string; cmac: string }) =>
+      api.call('POST', '/v1/dpp/verify-chip', {
+        key: initech.testKey,
+        body: { chipUid: uid, piccData: tap.piccData, cmac: tap.cmac },
+      });
+    const ownKey = chipKey(master, Buffer.from(uid, 'hex'), Buffer.from('3042f5', 'hex'));
+    const genuine = await verify(
+      generateSun({ uid, counter: 1, keys: { metaReadKey: meta, fileReadKey: ownKey } }),
+    );
+    assert.equal(genuine.body.authentic, true, genuine.text);
+    const masterTap = await verify(
+      generateSun({ uid, counter: 2, keys: { metaReadKey: meta, fileReadKey: master } }),
+    );
+    assert.deepEqual([masterTap.body.authentic, masterTap.body.reason], [false, 'bad_cmac']);
+
+    for (const bad of [
+      { scheme: 'AN10922', systemIdentifier: 'zz' },
+      { scheme: 'AN10922', systemIdentifier: 'ab'.repeat(25) },
+      { scheme: 'AN12345' },
+    ]) {
+      const refused = await call('PUT', {
+        sdmMetaReadKey: meta.toString('hex'),
+        sdmFileReadKey: master.toString('hex'),
+        fileReadKeyDiversification: bad,
+      });
+      assert.equal(refused.status, 400, JSON.stringify(bad));
+    }
+    await call('PUT', { sdmMetaReadKey: meta.toString('hex'), sdmFileReadKey: master.toString('hex') });
+    assert.equal(
+      (await call('GET')).body.fileReadKeyDiversification,
+      null,
+      'keys set again without it: none',
+    );
   });
 
   test('inventory lists the company’s chips of the environment, paged', async () => {

@@ -2,6 +2,12 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/postgresql';
 import { ENVIRONMENTS } from '../../config/config.ts';
 
 /** A company's NTAG 424 DNA SDM keys for one environment, encrypted at rest (see src/crypto/secret-box.ts). */
+export interface FileReadKeyDiversification {
+  scheme: 'AN10922';
+  /** Hex, appended to the UID as diversification input (may be empty). */
+  systemIdentifier: string;
+}
+
 export const ChipKeys = defineEntity({
   name: 'ChipKeys',
   tableName: 'chip_keys',
@@ -10,6 +16,8 @@ export const ChipKeys = defineEntity({
     environment: p.enum(ENVIRONMENTS).primary(),
     metaReadKey: p.type('blob'),
     fileReadKey: p.type('blob'),
+    /** AN10922 diversification of the file-read key per chip; null: used as it is. */
+    fileReadKeyDiversification: p.json<FileReadKeyDiversification>().nullable(),
     updatedAt: p
       .datetime()
       .onCreate(() => new Date())

@@ -5,6 +5,7 @@ import { Migration20261122030000_webhooks } from './Migration20261122030000_webh
 import { Migration20261122040000_webhooks_more } from './Migration20261122040000_webhooks_more.ts';
 import { Migration20261122050000_erp } from './Migration20261122050000_erp.ts';
 import { Migration20261122070000_recycling } from './Migration20261122070000_recycling.ts';
+import { Migration20261122080000_key_diversification } from './Migration20261122080000_key_diversification.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -14,4 +15,8 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261122040000_webhooks_more', class: Migration20261122040000_webhooks_more },
   { name: 'Migration20261122050000_erp', class: Migration20261122050000_erp },
   { name: 'Migration20261122070000_recycling', class: Migration20261122070000_recycling },
+  {
+    name: 'Migration20261122080000_key_diversification',
+    class: Migration20261122080000_key_diversification,
+  },
 ];

@@ -48,7 +48,7 @@ export function aesEncryptBlock(key: Uint8Array, block: Uint8Array): Buffer {
 }
 
 /** Left shift of a 128-bit string by one bit, XOR Rb when the MSB was set (RFC 4493 2.3). */
-function doubleBlock(block: Buffer): Buffer {
+export function doubleBlock(block: Buffer): Buffer {
   const out = Buffer.alloc(AES_BLOCK_BYTES);
   for (let i = 0; i < AES_BLOCK_BYTES; i++) {
     const next = i + 1 < AES_BLOCK_BYTES ? block[i + 1]! : 0;
@@ -67,9 +67,11 @@ export function cmacSubkeys(key: Uint8Array): { k1: Buffer; k2: Buffer } {
   return { k1, k2: doubleBlock(k1) };
 }
 
-/** AES-CMAC (RFC 4493 section 2.4), full 16-byte tag. */
-export function aesCmac(key: Uint8Array, message: Uint8Array): Buffer {
-  const { k1, k2 } = cmacSubkeys(key);
+/**
+ * The CMAC input after RFC 4493 section 2.4 steps 2–4: whole blocks, the last one padded (10^i) and XORed
+ * with K2, or, when the message fills it, XORed with K1. Shared by AES-CMAC and CMAC_LRP.
+ */
+export function cmacBlocks(message: Uint8Array, subkeys: { k1: Buffer; k2: Buffer }): Buffer {
   const blockCount = Math.max(1, Math.ceil(message.length / AES_BLOCK_BYTES));
   const complete = message.length > 0 && message.length % AES_BLOCK_BYTES === 0;
   const padded = Buffer.alloc(blockCount * AES_BLOCK_BYTES);
@@ -78,12 +80,18 @@ export function aesCmac(key: Uint8Array, message: Uint8Array): Buffer {
   if (!complete) {
     padded[message.length] = 0x80; // padding(x) = x || 10^i
   }
-  const subkey = complete ? k1 : k2;
+  const subkey = complete ? subkeys.k1 : subkeys.k2;
   for (let i = 0; i < AES_BLOCK_BYTES; i++) {
     padded[lastStart + i] = padded[lastStart + i]! ^ subkey[i]!;
   }
+  return padded;
+}
+
+/** AES-CMAC (RFC 4493 section 2.4), full 16-byte tag. */
+export function aesCmac(key: Uint8Array, message: Uint8Array): Buffer {
+  const padded = cmacBlocks(message, cmacSubkeys(key));
   // CBC-MAC with a zero IV: the tag is the last ciphertext block.
-  return aesCbcEncrypt(key, ZERO_BLOCK, padded).subarray(lastStart);
+  return aesCbcEncrypt(key, ZERO_BLOCK, padded).subarray(padded.length - AES_BLOCK_BYTES);
 }
 
 /** NTAG 424 DNA MAC truncation: the 8 odd-indexed bytes (1, 3, ..., 15) of the full CMAC. */

@@ -3,7 +3,7 @@ import type { SecretBox } from '../crypto/secret-box.ts';
 import type { FileReadKeyDiversification } from '../db/entities/chip-keys.ts';
 import type { TenantScope } from '../db/tenant-scope.ts';
 import { DomainError } from '../errors.ts';
-import { NTAG_424_DNA, verifySun } from '../sun/index.ts';
+import { NTAG_424_DNA, verifyTapInEitherMode } from '../sun/index.ts';
 import { openSunKeys, type SealedSunKeys } from './chip-keys.ts';
 import { canonicalChipUid } from './enroll.ts';
 
@@ -78,7 +78,7 @@ export async function verifyTap(
         }
       : null;
   const keys = openSunKeys(box, scope, sealed);
-  const result = verifySun({ ...input.sun, keys, expectedUid: chipUid });
+  const result = verifyTapInEitherMode({ ...input.sun, keys, expectedUid: chipUid });
   if (!result.ok) {
     if (result.reason === 'malformed')
       throw new DomainError('invalid', 'malformed_sun_payload', result.message);

@@ -1,4 +1,4 @@
-/** Public API of the SUN (Secure Unique NFC) verification module. AES mode (no LRP); AN10922 key diversification. */
+/** Public API of the SUN (Secure Unique NFC) verification module. AES and LRP mode; AN10922 key diversification. */
 export { aesCmac, truncateMac } from './aes-cmac.ts';
 export { type ChipUidResult, chipUidFromBytes, normalizeChipUid } from './chip-uid.ts';
 export { type ChipType, FACTORY_DEFAULT_KEY, NTAG_424_DNA, SDM_READ_CTR_MAX } from './constants.ts';
@@ -19,5 +19,6 @@ export {
   type SunSuccess,
   type VerifySunInput,
   verifySun,
-  verifySunMessage,
 } from './verify-sun.ts';
+export { LRP_PICC_DATA_BYTES, type VerifySunLrpInput, verifySunLrp } from './verify-sun-lrp.ts';
+export { verifySunMessage, verifyTapInEitherMode } from './verify-tap-message.ts';

@@ -6,6 +6,9 @@ import { SDM_MAC_BYTES } from './constants.ts';
 import { parseBytes, toHex } from './hex.ts';
 import { PICC_DATA_BYTES } from './picc-data.ts';
 
+/** LRP mode's PICCData: PICCRand (8 bytes) || encrypted PICCData (16 bytes). */
+const LRP_PICC_DATA_BYTES = PICC_DATA_BYTES + 8;
+
 /** Query parameter names per role, matched case-insensitively. */
 export const SUN_PARAM_NAMES = {
   piccData: ['picc_data', 'e'],
@@ -25,7 +28,7 @@ export type MacInputStart = 'auto' | 'picc_data';
 
 export type ParsedSunMessage = {
   ok: true;
-  /** Uppercase hex, 32 digits. */
+  /** Uppercase hex, 32 digits (AES mode) or 48 (LRP mode: PICCRand || encrypted PICCData). */
   piccData: string;
   /** Uppercase hex, multiple of 32 digits. */
   encFileData?: string;
@@ -96,7 +99,11 @@ export function parseSunMessage(
   if (piccData === undefined) return malformed('nfcData has no picc_data (or e) parameter');
   if (cmac === undefined) return malformed('nfcData has no cmac (or c) parameter');
 
-  const picc = parseBytes(piccData.name, piccData.value, { expectedBytes: PICC_DATA_BYTES });
+  // 16 bytes: AES mode; 24 bytes (PICCRand || encrypted PICCData): LRP mode.
+  const lrp = piccData.value.length === LRP_PICC_DATA_BYTES * 2;
+  const picc = parseBytes(piccData.name, piccData.value, {
+    expectedBytes: lrp ? LRP_PICC_DATA_BYTES : PICC_DATA_BYTES,
+  });
   if (!picc.ok) return malformed(picc.message);
   const mac = parseBytes(cmac.name, cmac.value, { expectedBytes: SDM_MAC_BYTES });
   if (!mac.ok) return malformed(mac.message);

@@ -14,7 +14,6 @@ import { parseBytes, toHex } from './hex.ts';
 import { chipKey } from './key-diversification.ts';
 import { decryptPiccData, PICC_DATA_BYTES } from './picc-data.ts';
 import { decryptFileData, sessionMacKey } from './session-keys.ts';
-import { type MacInputStart, parseSunMessage } from './sun-url.ts';
 
 export type SunKeys = {
   /** K_SDMMetaRead: decrypts PICCData. */
@@ -63,33 +62,47 @@ export type SunFailure = { ok: false; reason: SunFailureReason; message: string 
 
 export type SunResult = SunSuccess | SunFailure;
 
-function fail(reason: SunFailureReason, message: string): SunFailure {
+/** Failure result (shared with the LRP verifier). */
+export function fail(reason: SunFailureReason, message: string): SunFailure {
   return { ok: false, reason, message };
 }
 
-function assertKey(name: string, key: unknown): asserts key is Uint8Array {
+/** Throws TypeError unless `key` is a 16-byte key (a caller mistake, not bad tap data). */
+export function assertKey(name: string, key: unknown): asserts key is Uint8Array {
   if (!(key instanceof Uint8Array) || key.length !== 16) {
     throw new TypeError(`keys.${name} must be a 16-byte AES-128 key`);
   }
 }
 
-function macInputBytes(macInput: string | Uint8Array | undefined): Buffer | null {
+/** MAC input as bytes (strings as UTF-8); null when it is neither a string nor a byte array. */
+export function macInputBytes(macInput: string | Uint8Array | undefined): Buffer | null {
   if (macInput === undefined) return Buffer.alloc(0);
   if (typeof macInput === 'string') return Buffer.from(macInput, 'utf8');
   if (macInput instanceof Uint8Array) return Buffer.from(macInput);
   return null;
 }
 
+/** Canonical form of `expectedUid`; throws TypeError when it is given but invalid (a caller mistake). */
+export function parseExpectedUid(expectedUid: string | undefined): string | undefined {
+  if (expectedUid === undefined) return undefined;
+  const normalized = normalizeChipUid(expectedUid);
+  if (!normalized.ok) throw new TypeError(`expectedUid: ${normalized.message}`);
+  return normalized.uid;
+}
+
+/**
+ * SDMENCFileData must lie inside the MACed range (AN12196: SDMMACInputOffset == ENC offset);
+ * otherwise the decrypted file data would be unauthenticated. The chip mirrors upper-case hex.
+ */
+export function encFileDataIsMaced(macInput: Buffer, encFileData: Uint8Array): boolean {
+  return macInput.toString('latin1').toUpperCase().includes(toHex(encFileData));
+}
+
 /** Verify one SUN message (PICCData encrypted, CMAC, optional SDMENCFileData). */
 export function verifySun(input: VerifySunInput): SunResult {
   assertKey('metaReadKey', input.keys?.metaReadKey);
   assertKey('fileReadKey', input.keys?.fileReadKey);
-  let expectedUid: string | undefined;
-  if (input.expectedUid !== undefined) {
-    const normalized = normalizeChipUid(input.expectedUid);
-    if (!normalized.ok) throw new TypeError(`expectedUid: ${normalized.message}`);
-    expectedUid = normalized.uid;
-  }
+  const expectedUid = parseExpectedUid(input.expectedUid);
 
   const picc = parseBytes('piccData', input.piccData, { expectedBytes: PICC_DATA_BYTES });
   if (!picc.ok) return fail('malformed', picc.message);
@@ -103,13 +116,8 @@ export function verifySun(input: VerifySunInput): SunResult {
   }
   const macInput = macInputBytes(input.macInput);
   if (macInput === null) return fail('malformed', 'macInput must be a string or a byte array');
-  if (encFileData !== undefined) {
-    // SDMENCFileData must lie inside the MACed range (AN12196: SDMMACInputOffset == ENC offset);
-    // otherwise the decrypted file data would be unauthenticated.
-    const mirrored = toHex(encFileData);
-    if (!macInput.toString('latin1').toUpperCase().includes(mirrored)) {
-      return fail('malformed', 'encFileData is not covered by macInput, so it cannot be authenticated');
-    }
+  if (encFileData !== undefined && !encFileDataIsMaced(macInput, encFileData)) {
+    return fail('malformed', 'encFileData is not covered by macInput, so it cannot be authenticated');
   }
 
   const decoded = decryptPiccData(input.keys.metaReadKey, picc.bytes);
@@ -139,24 +147,4 @@ export function verifySun(input: VerifySunInput): SunResult {
     result.fileData = decryptFileData(fileReadKey, uid, counterBytes, encFileData);
   }
   return result;
-}
-
-/**
- * Parse `nfcData` (whole URL or query string, see README) and verify it in one step.
- * Parse failures are reported as `malformed`.
- */
-export function verifySunMessage(
-  nfcData: string,
-  options: { keys: SunKeys; expectedUid?: string; macInputStart?: MacInputStart },
-): SunResult {
-  const parsed = parseSunMessage(nfcData, { macInputStart: options.macInputStart ?? 'auto' });
-  if (!parsed.ok) return fail('malformed', parsed.message);
-  return verifySun({
-    piccData: parsed.piccData,
-    cmac: parsed.cmac,
-    encFileData: parsed.encFileData,
-    macInput: parsed.macInput,
-    keys: options.keys,
-    expectedUid: options.expectedUid,
-  });
 }

@@ -267,6 +267,31 @@ describe('chip enrollment, SUN verification and inventory', () => {
     );
   });
 
+  test('a chip in LRP mode verifies too (24-byte PICCData); its counter is accepted once', async () => {
+    // A chip capture in LRP mode with NXP's factory keys (nfc-developer/sdm-backend, test_sdm_lrp2).
+    const lrp = {
+      chipUid: '04940E2A2F7080',
+      piccData: '1FCBE61B3E4CAD980CBFDD333E7A4AC4A579569BAFD22C5F',
+      cmac: '4231608BA7B02BA9',
+    };
+    const hooli = await api.createTenant('Hooli');
+    await api.call('POST', '/v1/dpp/enroll', { key: hooli.testKey, body: { chipUid: lrp.chipUid } });
+    const verify = (body: typeof lrp) =>
+      api.call('POST', '/v1/dpp/verify-chip', { key: hooli.testKey, body });
+    const first = await verify(lrp);
+    assert.equal(first.status, 200, first.text);
+    assert.deepEqual(
+      [first.body.authentic, first.body.counter, first.body.chipType],
+      [true, 3, 'NTAG 424 DNA'],
+    );
+    const replayed = await verify(lrp);
+    assert.deepEqual([replayed.body.authentic, replayed.body.reason], [false, 'replayed']);
+    const forged = await verify({ ...lrp, cmac: '4231608BA7B02BAA' });
+    assert.deepEqual([forged.body.authentic, forged.body.reason], [false, 'bad_cmac']);
+    const wrongLength = await verify({ ...lrp, piccData: lrp.piccData.slice(0, 40) });
+    assert.equal(wrongLength.status, 400);
+  });
+
   test('inventory lists the company’s chips of the environment, paged', async () => {
     for (const uid of ['04000000000011', '04000000000012', '04000000000013']) {
       await api.call('POST', '/v1/dpp/enroll', {

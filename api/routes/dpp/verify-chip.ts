@@ -8,7 +8,14 @@ import { chipUidField, hexField } from './schemas.ts';
 const verifyChipBody = z
   .object({
     chipUid: chipUidField,
-    piccData: hexField(16, 'piccData'),
+    piccData: z
+      .string()
+      .trim()
+      .regex(
+        /^([0-9a-fA-F]{32}|[0-9a-fA-F]{48})$/,
+        'piccData must be 16 bytes (AES mode) or 24 bytes (LRP mode) as hex digits',
+      )
+      .describe('Encrypted PICCData: 16 bytes in AES mode, 24 (PICCRand || encrypted PICCData) in LRP mode.'),
     cmac: hexField(8, 'cmac'),
     enc: z
       .string()

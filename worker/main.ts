@@ -31,7 +31,6 @@ const { client, connection: clientConnection } = await connectClient(
 const workerRole = await startWorkerRole({
   config,
   logger,
-  address: config.temporal.address,
   client,
   clientConnection,
   database,

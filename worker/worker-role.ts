@@ -1,4 +1,5 @@
-import type { Client, ConnectionLike } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import type { NativeConnection } from '@temporalio/worker';
 import type { PassportChains } from '../src/chain/environment-chains.ts';
 import type { Config } from '../src/config/config.ts';
 import type { SecretBox } from '../src/crypto/secret-box.ts';
@@ -7,7 +8,6 @@ import type { ContentStore } from '../src/ipfs/store.ts';
 import type { Logger } from '../src/logging/logger.ts';
 import type { OpenDatabase } from '../src/runtime/database.ts';
 import type { ShutdownStep } from '../src/runtime/shutdown.ts';
-import { connectWorker } from '../src/temporal/connection.ts';
 import { registerSearchAttributes } from '../src/temporal/register-search-attributes.ts';
 import { startOutboxDispatcher } from '../src/webhooks/dispatcher.ts';
 import { environmentDeps } from './environment-deps.ts';
@@ -21,9 +21,9 @@ import { createWorkers, runWorkers } from './worker.ts';
 export async function startWorkerRole(parts: {
   config: Config;
   logger: Logger;
-  address: string;
   client: Client;
-  clientConnection: ConnectionLike;
+  /** The client's native connection; the workers poll over it too (the caller closes it). */
+  clientConnection: NativeConnection;
   database: OpenDatabase;
   chains: PassportChains;
   contentStore: ContentStore;
@@ -31,9 +31,8 @@ export async function startWorkerRole(parts: {
 }): Promise<ShutdownStep[]> {
   const { config, logger } = parts;
   await registerSearchAttributes(parts.clientConnection, config.temporal.namespace, logger);
-  const connection = await connectWorker(config.temporal, parts.address);
   const workers = await createWorkers({
-    connection,
+    connection: parts.clientConnection,
     namespace: config.temporal.namespace,
     taskQueuePrefix: config.temporal.taskQueuePrefix,
     environments: environmentDeps({ ...parts, orm: parts.database.orm }),
@@ -55,6 +54,5 @@ export async function startWorkerRole(parts: {
         await running;
       },
     },
-    { name: 'worker connection', run: () => connection.close() },
   ];
 }

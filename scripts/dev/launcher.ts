@@ -40,7 +40,6 @@ export async function launch(): Promise<void> {
   const workerRole = await startWorkerRole({
     config,
     logger,
-    address: temporal.address,
     client,
     clientConnection: connection,
     database,

@@ -17,23 +17,21 @@
  * Steps and vectors follow nfc-developer/sdm-backend (libsdm/sdm.py, tests/test_lrp_sdm.py,
  * tests/test_libsdm.py), whose LRP examples are captures from real chips, not NXP-published vectors.
  */
-import { timingSafeEqual } from 'node:crypto';
 import { truncateMac } from './aes-cmac.ts';
-import { chipUidFromBytes } from './chip-uid.ts';
-import { NTAG_424_DNA, SDM_MAC_BYTES } from './constants.ts';
+import { SDM_MAC_BYTES } from './constants.ts';
 import { parseBytes } from './hex.ts';
-import { chipKey } from './key-diversification.ts';
 import { cmacLrp, lricbDecrypt, lrpCipher } from './lrp.ts';
 import { PICC_DATA_BYTES, parsePiccData } from './picc-data.ts';
 import {
   assertKey,
+  chipFileReadKey,
   encFileDataIsMaced,
   fail,
   macInputBytes,
   parseExpectedUid,
   type SunResult,
-  type SunSuccess,
   type VerifySunInput,
+  verdict,
 } from './verify-sun.ts';
 
 /** PICCRand, the random LRICB counter the chip prepends to the encrypted PICCData. */
@@ -128,28 +126,14 @@ export function verifySunLrp(input: VerifySunLrpInput): SunResult {
   const decoded = parsePiccData(plain);
   if (!decoded.ok) return fail('bad_tag', decoded.message);
   const { uid, counterBytes, counter } = decoded.picc;
-  const diversification = input.keys.fileReadKeyDiversification;
-  const fileReadKey = diversification
-    ? chipKey(input.keys.fileReadKey, uid, diversification.systemIdentifier)
-    : input.keys.fileReadKey;
-
-  const sessionKey = lrpSessionMasterKey(fileReadKey, uid, counterBytes);
-  const expectedMac = truncateMac(cmacLrp(lrpCipher(sessionKey, UK_MAC), macInput));
-  if (!timingSafeEqual(expectedMac, cmac.bytes)) {
-    return fail(
-      'bad_cmac',
-      'SUN CMAC (LRP) does not match (tampered URL, wrong SDM file-read key or wrong MAC input)',
-    );
-  }
-
-  const uidHex = chipUidFromBytes(uid);
-  if (expectedUid !== undefined && uidHex !== expectedUid) {
-    return fail('uid_mismatch', `tap is from chip ${uidHex}, expected ${expectedUid}`);
-  }
-
-  const result: SunSuccess = { ok: true, uid: uidHex, counter, chipType: NTAG_424_DNA };
-  if (encFileData !== undefined) {
-    result.fileData = decryptFileDataLrp(sessionKey, counterBytes, encFileData);
-  }
-  return result;
+  const sessionKey = lrpSessionMasterKey(chipFileReadKey(input.keys, uid), uid, counterBytes);
+  return verdict({
+    expectedMac: truncateMac(cmacLrp(lrpCipher(sessionKey, UK_MAC), macInput)),
+    cmac: cmac.bytes,
+    mode: 'LRP',
+    uid,
+    counter,
+    expectedUid,
+    fileData: encFileData && (() => decryptFileDataLrp(sessionKey, counterBytes, encFileData)),
+  });
 }

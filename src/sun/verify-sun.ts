@@ -123,28 +123,48 @@ export function verifySun(input: VerifySunInput): SunResult {
   const decoded = decryptPiccData(input.keys.metaReadKey, picc.bytes);
   if (!decoded.ok) return fail('bad_tag', decoded.message);
   const { uid, counterBytes, counter } = decoded.picc;
-  const diversification = input.keys.fileReadKeyDiversification;
-  const fileReadKey = diversification
-    ? chipKey(input.keys.fileReadKey, uid, diversification.systemIdentifier)
-    : input.keys.fileReadKey;
-
+  const fileReadKey = chipFileReadKey(input.keys, uid);
   const sesMacKey = sessionMacKey(fileReadKey, uid, counterBytes);
-  const expectedMac = truncateMac(aesCmac(sesMacKey, macInput));
-  if (!timingSafeEqual(expectedMac, cmac.bytes)) {
+  return verdict({
+    expectedMac: truncateMac(aesCmac(sesMacKey, macInput)),
+    cmac: cmac.bytes,
+    mode: 'AES',
+    uid,
+    counter,
+    expectedUid,
+    fileData: encFileData && (() => decryptFileData(fileReadKey, uid, counterBytes, encFileData)),
+  });
+}
+
+/** The chip's K_SDMFileRead: the configured key, or its AN10922 diversification for this UID. */
+export function chipFileReadKey(keys: SunKeys, uid: Uint8Array): Uint8Array {
+  const diversification = keys.fileReadKeyDiversification;
+  return diversification
+    ? chipKey(keys.fileReadKey, uid, diversification.systemIdentifier)
+    : keys.fileReadKey;
+}
+
+/** The answer once the PICCData is decrypted (either mode): MAC compared in constant time, then the UID. */
+export function verdict(tap: {
+  expectedMac: Buffer;
+  cmac: Buffer;
+  mode: 'AES' | 'LRP';
+  uid: Uint8Array;
+  counter: number;
+  expectedUid: string | undefined;
+  fileData: (() => Buffer) | undefined;
+}): SunResult {
+  if (!timingSafeEqual(tap.expectedMac, tap.cmac)) {
     return fail(
       'bad_cmac',
-      'SUN CMAC does not match (tampered URL, wrong SDM file-read key or wrong MAC input)',
+      `SUN CMAC${tap.mode === 'LRP' ? ' (LRP)' : ''} does not match (tampered URL, wrong SDM file-read key or wrong MAC input)`,
     );
   }
-
-  const uidHex = chipUidFromBytes(uid);
-  if (expectedUid !== undefined && uidHex !== expectedUid) {
-    return fail('uid_mismatch', `tap is from chip ${uidHex}, expected ${expectedUid}`);
+  const uidHex = chipUidFromBytes(tap.uid);
+  if (tap.expectedUid !== undefined && uidHex !== tap.expectedUid) {
+    return fail('uid_mismatch', `tap is from chip ${uidHex}, expected ${tap.expectedUid}`);
   }
-
-  const result: SunSuccess = { ok: true, uid: uidHex, counter, chipType: NTAG_424_DNA };
-  if (encFileData !== undefined) {
-    result.fileData = decryptFileData(fileReadKey, uid, counterBytes, encFileData);
-  }
+  const result: SunSuccess = { ok: true, uid: uidHex, counter: tap.counter, chipType: NTAG_424_DNA };
+  if (tap.fileData) result.fileData = tap.fileData();
   return result;
 }

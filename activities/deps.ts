@@ -1,7 +1,10 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ApplicationFailure } from '@temporalio/activity';
 import type { PassportChain } from '../src/chain/passport-chain.ts';
 import type { Environment } from '../src/config/config.ts';
 import type { SecretBox } from '../src/crypto/secret-box.ts';
 import type { Orm } from '../src/db/orm.ts';
+import { scopedEntityManager, type TenantScope } from '../src/db/tenant-scope.ts';
 import type { ContentStore } from '../src/ipfs/store.ts';
 import type { Logger } from '../src/logging/logger.ts';
 import type { Resolver, UrlPolicy } from '../src/webhooks/url-safety.ts';
@@ -29,4 +32,17 @@ export interface EnvironmentDeps {
     afterMintSubmitted?: (transactionHash: string) => Promise<void>;
     afterRecycleSubmitted?: (transactionHash: string) => Promise<void>;
   };
+}
+
+/**
+ * An EntityManager bound to the task's company and environment. A task of the other environment on this
+ * worker's queue is a wiring error: failed for good, never run against the wrong chain or keys.
+ */
+export function scopedFor(deps: EnvironmentDeps, scope: TenantScope): EntityManager {
+  if (scope.environment !== deps.environment) {
+    throw ApplicationFailure.nonRetryable(
+      `task for ${scope.environment} reached the ${deps.environment} worker`,
+    );
+  }
+  return scopedEntityManager(deps.orm.em, scope);
 }

@@ -1,7 +1,7 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { Context } from '@temporalio/activity';
 import { formatEther } from 'ethers';
 import { isChainRevert } from '../../src/chain/errors.ts';
-import { scopedEntityManager, type TenantScope } from '../../src/db/tenant-scope.ts';
+import type { TenantScope } from '../../src/db/tenant-scope.ts';
 import { digitalLink } from '../../src/gs1/digital-link.ts';
 import { canonicalJsonBytes, ipfsUrl, JSON_CONTENT_TYPE } from '../../src/ipfs/json.ts';
 import { buildMetadata } from '../../src/passports/metadata.ts';
@@ -10,19 +10,12 @@ import { reserveTokenId } from '../../src/passports/token-ids.ts';
 import { companyCustodyAddress } from '../../src/wallets/custody.ts';
 import type { MintInput } from '../../workflows/mint-types.ts';
 import { runChainWrite } from '../chain-write.ts';
-import type { EnvironmentDeps } from '../deps.ts';
+import { type EnvironmentDeps, scopedFor } from '../deps.ts';
 import { authorizeMintTap } from './authorize-tap.ts';
 
 /** Activities of the mint workflow. Each one is safe to run again after a crash. */
 export function mintActivities(deps: EnvironmentDeps) {
-  const scoped = (scope: TenantScope) => {
-    if (scope.environment !== deps.environment) {
-      throw ApplicationFailure.nonRetryable(
-        `task for ${scope.environment} reached the ${deps.environment} worker`,
-      );
-    }
-    return scopedEntityManager(deps.orm.em, scope);
-  };
+  const scoped = (scope: TenantScope) => scopedFor(deps, scope);
 
   return {
     /**

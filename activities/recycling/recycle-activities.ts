@@ -1,12 +1,11 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { formatEther, getAddress } from 'ethers';
 import { isChainRevert } from '../../src/chain/errors.ts';
-import { scopedEntityManager } from '../../src/db/tenant-scope.ts';
 import { findRecycle, type RecycleRecord } from '../../src/recycling/find-recycle.ts';
 import { recordRecycle } from '../../src/recycling/record-recycle.ts';
 import type { RecycleInput } from '../../workflows/recycle-types.ts';
 import { runChainWrite } from '../chain-write.ts';
-import type { EnvironmentDeps } from '../deps.ts';
+import { type EnvironmentDeps, scopedFor } from '../deps.ts';
 
 export interface ReleasedDeposit {
   transactionHash: string;
@@ -83,12 +82,7 @@ export function recycleActivities(deps: EnvironmentDeps) {
 
     /** RECYCLE_TRANSFER event, passport RECYCLED and asset.recycled in one database transaction (idempotent). */
     async recordRecycle(input: RecycleInput & ReleasedDeposit) {
-      if (input.scope.environment !== deps.environment) {
-        throw ApplicationFailure.nonRetryable(
-          `task for ${input.scope.environment} reached the ${deps.environment} worker`,
-        );
-      }
-      const recorded = await recordRecycle(scopedEntityManager(deps.orm.em, input.scope), input.scope, {
+      const recorded = await recordRecycle(scopedFor(deps, input.scope), input.scope, {
         tokenId: input.tokenId,
         recycler: input.recycler,
         rewardReceiver: input.rewardReceiver,

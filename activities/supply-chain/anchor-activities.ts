@@ -1,22 +1,15 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { scopedEntityManager, type TenantScope } from '../../src/db/tenant-scope.ts';
+import type { TenantScope } from '../../src/db/tenant-scope.ts';
 import { findLoggedEvent } from '../../src/supply-chain/find-anchor.ts';
 import { findPassport } from '../../src/supply-chain/log-event.ts';
 import { findEvent, recordEventAnchor } from '../../src/supply-chain/record-anchor.ts';
 import type { AnchorEventInput } from '../../workflows/anchor-event-types.ts';
 import { runChainWrite } from '../chain-write.ts';
-import type { EnvironmentDeps } from '../deps.ts';
+import { type EnvironmentDeps, scopedFor } from '../deps.ts';
 
 /** Activities of the anchor workflow. Each one is safe to run again after a crash. */
 export function anchorActivities(deps: EnvironmentDeps) {
-  const scoped = (scope: TenantScope) => {
-    if (scope.environment !== deps.environment) {
-      throw ApplicationFailure.nonRetryable(
-        `task for ${scope.environment} reached the ${deps.environment} worker`,
-      );
-    }
-    return scopedEntityManager(deps.orm.em, scope);
-  };
+  const scoped = (scope: TenantScope) => scopedFor(deps, scope);
 
   return {
     /**

@@ -1,32 +1,15 @@
-import type {
-  EventFragment,
-  FunctionFragment,
-  JsonFragment,
-  JsonRpcProvider,
-  Log,
-  Result,
-  TransactionReceipt,
-} from 'ethers';
-import {
-  AbiCoder,
-  concat,
-  getAddress,
-  Interface,
-  JsonRpcProvider as Provider,
-  toBeHex,
-  Wallet,
-  ZeroAddress,
-} from 'ethers';
+import type { JsonRpcProvider, Result, TransactionReceipt } from 'ethers';
+import { getAddress, JsonRpcProvider as Provider, toBeHex, Wallet, ZeroAddress } from 'ethers';
 import { chipHash } from './chip-hash.ts';
 import { loadPassportArtifact, type PassportArtifact } from './compile.ts';
-import { ChainRevert, decodeRevert, isChainRevert } from './errors.ts';
+import { ChainRevert, isChainRevert } from './errors.ts';
 import { MintBatcher, type MintOrder } from './mint-batcher.ts';
 import { NonceManager } from './nonce-manager.ts';
+import { PassportAbi } from './passport-abi.ts';
 import type {
   MintRecord,
   MintRequest,
   PassportChainOptions,
-  PassportEvent,
   TokenIdInput,
   TransactionOutcome,
   TxResult,
@@ -34,16 +17,7 @@ import type {
 } from './passport-types.ts';
 import { type CallRequest, TransactionSender, waitForReceipt } from './transaction-sender.ts';
 
-export type {
-  MintRecord,
-  MintRequest,
-  PassportChainOptions,
-  PassportEvent,
-  TokenIdInput,
-  TransactionOutcome,
-  TxResult,
-  WriteOptions,
-} from './passport-types.ts';
+export type * from './passport-types.ts';
 
 /** ethers provider settings that behave against anvil and real nodes alike. */
 export function createChainProvider(rpcUrl: string, pollIntervalMs = 1_000): JsonRpcProvider {
@@ -83,13 +57,9 @@ export class PassportChain {
   readonly signerAddress: string;
   readonly artifact: PassportArtifact;
   readonly nonces: NonceManager;
-  readonly #interface: Interface;
-  /** Functions by name with their selectors, events by topic: ethers re-hashes signatures on every lookup. */
-  readonly #functions = new Map<string, { fragment: FunctionFragment; selector: string }>();
-  readonly #eventsByTopic = new Map<string, EventFragment>();
+  readonly #abi: PassportAbi;
   readonly #sender: TransactionSender;
   readonly #ownsProvider: boolean;
-  readonly #contractLower: string;
   readonly #wait: { confirmations: number; timeoutMs: number; pollIntervalMs: number };
   readonly #blockTimes = new Map<number, Promise<string>>();
   /** Mints with reserved ids go through it: concurrent ones share a `mintBatch` transaction. */
@@ -101,12 +71,8 @@ export class PassportChain {
     this.provider = options.provider ?? createChainProvider(options.rpcUrl!, pollIntervalMs);
     this.#ownsProvider = !options.provider;
     this.contractAddress = getAddress(options.contractAddress);
-    this.#contractLower = this.contractAddress.toLowerCase();
     this.artifact = options.artifact ?? loadPassportArtifact();
-    this.#interface = new Interface(this.artifact.abi as JsonFragment[]);
-    this.#interface.forEachEvent((fragment) => {
-      if (!fragment.anonymous) this.#eventsByTopic.set(fragment.topicHash, fragment);
-    });
+    this.#abi = new PassportAbi(this.artifact.abi, this.contractAddress);
     const wallet = new Wallet(options.privateKey, this.provider);
     this.signerAddress = wallet.address;
     this.nonces = new NonceManager(this.provider, wallet.address);
@@ -239,7 +205,7 @@ export class PassportChain {
     const tokenId = await this.findTokenByChip(chipUid);
     if (tokenId === null) return null;
     const block = Number((await this.#read('mintBlockOf', [BigInt(tokenId)]))[0] as bigint);
-    const minted = this.#interface.getEvent('Minted')!;
+    const minted = this.#abi.interface.getEvent('Minted')!;
     const logs = await this.provider.getLogs({
       address: this.contractAddress,
       fromBlock: block,
@@ -247,7 +213,7 @@ export class PassportChain {
       topics: [minted.topicHash, toBeHex(BigInt(tokenId), 32)],
     });
     const log = logs[0];
-    const event = log && this.#events([log])[0];
+    const event = log && this.#abi.events([log])[0];
     if (!log || !event) throw new Error(`token ${tokenId} has no Minted event in block ${block}`);
     return {
       tokenId,
@@ -350,14 +316,14 @@ export class PassportChain {
   async #write(method: string, args: unknown[], options: WriteOptions, value?: bigint): Promise<TxResult> {
     const request: CallRequest = {
       to: this.contractAddress,
-      data: this.#encode(method, args).data,
+      data: this.#abi.encode(method, args).data,
       ...(value ? { value } : {}),
     };
     let txHash: string;
     try {
       txHash = await this.#sender.submit(request);
     } catch (error) {
-      throw decodeRevert(this.#interface, error) ?? error;
+      throw this.#abi.revert(error) ?? error;
     }
     await options.onSubmitted?.(txHash);
     return this.waitForTransaction(txHash);
@@ -369,38 +335,20 @@ export class PassportChain {
     try {
       return await this.#sender.submit({
         to: this.contractAddress,
-        data: this.#encode('mintBatch', [tuples]).data,
+        data: this.#abi.encode('mintBatch', [tuples]).data,
         ...(value ? { value } : {}),
       });
     } catch (error) {
-      throw decodeRevert(this.#interface, error) ?? error;
+      throw this.#abi.revert(error) ?? error;
     }
-  }
-
-  /** `encodeFunctionData` with the fragment and its selector looked up once per method name. */
-  #encode(method: string, args: readonly unknown[]): { fragment: FunctionFragment; data: string } {
-    let known = this.#functions.get(method);
-    if (!known) {
-      const fragment = this.#interface.getFunction(method);
-      if (!fragment) throw new TypeError(`the passport contract has no function ${method}`);
-      known = { fragment, selector: fragment.selector };
-      this.#functions.set(method, known);
-    }
-    return {
-      fragment: known.fragment,
-      data: concat([known.selector, AbiCoder.defaultAbiCoder().encode(known.fragment.inputs, args)]),
-    };
   }
 
   async #read(method: string, args: unknown[]): Promise<Result> {
-    const { fragment, data } = this.#encode(method, args);
+    const { fragment, data } = this.#abi.encode(method, args);
     try {
-      return this.#interface.decodeFunctionResult(
-        fragment,
-        await this.provider.call({ to: this.contractAddress, data }),
-      );
+      return this.#abi.decodeResult(fragment, await this.provider.call({ to: this.contractAddress, data }));
     } catch (error) {
-      throw decodeRevert(this.#interface, error) ?? error;
+      throw this.#abi.revert(error) ?? error;
     }
   }
 
@@ -417,7 +365,7 @@ export class PassportChain {
           blockTag: receipt.blockNumber,
         });
       } catch (error) {
-        const decoded = decodeRevert(this.#interface, error, receipt.hash);
+        const decoded = this.#abi.revert(error, receipt.hash);
         if (decoded) return decoded;
       }
     }
@@ -429,22 +377,6 @@ export class PassportChain {
   }
 
   #result(receipt: TransactionReceipt): TxResult {
-    return { txHash: receipt.hash, blockNumber: receipt.blockNumber, events: this.#events(receipt.logs) };
-  }
-
-  #events(logs: readonly Log[]): PassportEvent[] {
-    const events: PassportEvent[] = [];
-    for (const log of logs) {
-      // ethers hands out checksummed addresses; comparing case-insensitively spares a keccak per log.
-      if (log.address.toLowerCase() !== this.#contractLower) continue;
-      const fragment = log.topics[0] && this.#eventsByTopic.get(log.topics[0].toLowerCase());
-      if (!fragment) continue;
-      const args = this.#interface.decodeEventLog(fragment, log.data, log.topics);
-      events.push({
-        name: fragment.name,
-        args: Object.fromEntries(fragment.inputs.map((input, i) => [input.name, args[i]])),
-      });
-    }
-    return events;
+    return { txHash: receipt.hash, blockNumber: receipt.blockNumber, events: this.#abi.events(receipt.logs) };
   }
 }

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { provisionTwin, provisionTwinsBulk } from '../../../src/erp/provision.ts';
 import { gtinSchema } from '../../../src/passports/mint-request.ts';
 import type { AppContext } from '../../context.ts';
+import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { defineRoute } from '../../route.ts';
 import { validate } from '../../validation.ts';
-import { IDEMPOTENCY_DOC, respondIdempotently } from './idempotency.ts';
 
 /** Largest bulk provisioning call (items); documented in the README. */
 export const BULK_PROVISION_MAX_ITEMS = 10_000;

@@ -3,11 +3,11 @@ import { canonicalChipUid } from '../../../src/chips/enroll.ts';
 import { bindTwin, findTwin } from '../../../src/factory/bind.ts';
 import { verifyToolboxSignature } from '../../../src/factory/toolbox-keys.ts';
 import type { AppContext } from '../../context.ts';
+import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { defineRoute } from '../../route.ts';
 import { validate } from '../../validation.ts';
 import type { RouteDeps } from '../deps.ts';
 import { chipUidField } from '../dpp/schemas.ts';
-import { IDEMPOTENCY_DOC, respondIdempotently } from '../erp/idempotency.ts';
 import { existingTokenId, mintBoundTwin, mintInputFromTwin } from './twin-mint.ts';
 
 const serviceInternalId = z.string().trim().min(1).max(64);

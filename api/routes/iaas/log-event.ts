@@ -5,9 +5,9 @@ import { logSupplyChainEvent } from '../../../src/supply-chain/log-event.ts';
 import { findEvent } from '../../../src/supply-chain/record-anchor.ts';
 import { requireWorkflows } from '../../../src/temporal/start.ts';
 import type { AppContext } from '../../context.ts';
+import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
-import { IDEMPOTENCY_DOC, respondIdempotently } from '../erp/idempotency.ts';
 import { logEventBody, supplyChainEventSchema } from './schemas.ts';
 import { startAnchor } from './start-anchor.ts';
 

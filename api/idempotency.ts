@@ -1,6 +1,6 @@
-import { requestHash, runIdempotent, type StoredResponse } from '../../../src/http-idempotency/store.ts';
-import type { AppContext } from '../../context.ts';
-import { Problem } from '../../problem.ts';
+import { requestHash, runIdempotent, type StoredResponse } from '../src/http-idempotency/store.ts';
+import type { AppContext } from './context.ts';
+import { Problem } from './problem.ts';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 

@@ -25,7 +25,7 @@ function processRole(pid: string): string | undefined {
   } catch {
     return undefined;
   }
-  if (command.includes('temporal-server/main.ts')) return 'Temporal server';
+  if (command.includes('start-dev') || command.includes('io.temporal.testserver')) return 'Temporal server';
   if (command.includes('worker/main.ts')) return 'worker process';
   if (command.includes('anvil')) return 'anvil';
   if (command.startsWith('postgres')) return 'PostgreSQL';

@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { prepareBenchDatabase } from '../bench/setup.ts';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../src/sun/index.ts';
-import { startTestStack } from '../test/support/stack.ts';
+import { startTestStack, type TestStack } from '../test/support/stack.ts';
 import { startReceiver } from '../test/webhooks/support.ts';
 
 const OUT = new URL('../test/fixtures/histories/', import.meta.url);
@@ -15,7 +15,10 @@ const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KE
 const GTIN = '00012345600012';
 
 const cleanup = await prepareBenchDatabase();
+// Histories come from the official dev server, as production's would; the dead-lettered webhook's 17 hours
+// of timers from the official time-skipping test server.
 const stack = await startTestStack();
+const timeSkipping = await startTestStack({ temporal: 'time-skipping' });
 try {
   const tenant = await stack.api.createTenant('Fixture Brand');
   const call = (method: string, path: string, body?: unknown) =>
@@ -72,39 +75,41 @@ try {
   scenarios['recycle-completed'] = `recycle:test:${recycledToken}`;
 
   // Webhooks: one delivery that succeeds at once, one that uses all six attempts (timers skipped).
-  const hooks = await stack.api.createTenant('Fixture Subscriber');
-  for (const [name, status, chipUid] of [
-    ['webhook-delivered', 200, '04F1F1F1F1F103'],
-    ['webhook-dead-lettered', 500, '04F1F1F1F1F104'],
-  ] as const) {
-    const receiver = await startReceiver(() => ({ status }));
-    const hookCall = (path: string, body: unknown) =>
-      stack.api.call('POST', path, { key: hooks.testKey, body });
-    const endpoint = (await hookCall('/v1/webhooks/endpoints', { url: receiver.url })).body.endpoint.id;
-    await hookCall('/v1/dpp/enroll', { chipUid });
-    await receiver.waitFor(1);
-    const [row] = await stack.api.db.orm.em
-      .fork()
-      .execute<{ event_id: string }[]>('select event_id from webhook_deliveries where endpoint_id = ?', [
-        endpoint,
-      ]);
-    const workflowId = `webhook:${row!.event_id}:${endpoint}`;
-    await stack.temporal.client.workflow.getHandle(workflowId).result();
-    await stack.api.call('DELETE', `/v1/webhooks/endpoints/${endpoint}`, { key: hooks.testKey });
-    await receiver.close();
-    scenarios[name] = workflowId;
-  }
+  scenarios['webhook-delivered'] = await captureWebhook(stack, 200, '04F1F1F1F1F103');
+  scenarios['webhook-dead-lettered'] = await captureWebhook(timeSkipping, 500, '04F1F1F1F1F104');
 
   await mkdir(OUT, { recursive: true });
   const only = process.argv.slice(2);
   for (const [name, workflowId] of Object.entries(scenarios)) {
     if (only.length > 0 && !only.some((prefix) => name.startsWith(prefix))) continue;
-    const history = await stack.temporal.client.workflow.getHandle(workflowId).fetchHistory();
+    const source = name === 'webhook-dead-lettered' ? timeSkipping : stack;
+    const history = await source.temporal.client.workflow.getHandle(workflowId).fetchHistory();
     await writeFile(new URL(`${name}.json`, OUT), `${historyToJSON(history)}\n`);
     console.log(`captured ${name} (${history.events?.length ?? 0} events)`);
   }
 } finally {
   await stack.close();
+  await timeSkipping.close();
   await cleanup();
 }
 process.exit(0);
+
+/** A delivery of asset.initialized to a receiver answering `status`; returns its workflow id once it ended. */
+async function captureWebhook(on: TestStack, status: number, chipUid: string): Promise<string> {
+  const hooks = await on.api.createTenant('Fixture Subscriber');
+  const receiver = await startReceiver(() => ({ status }));
+  const hookCall = (path: string, body: unknown) => on.api.call('POST', path, { key: hooks.testKey, body });
+  const endpoint = (await hookCall('/v1/webhooks/endpoints', { url: receiver.url })).body.endpoint.id;
+  await hookCall('/v1/dpp/enroll', { chipUid });
+  await receiver.waitFor(1);
+  const [row] = await on.api.db.orm.em
+    .fork()
+    .execute<{ event_id: string }[]>('select event_id from webhook_deliveries where endpoint_id = ?', [
+      endpoint,
+    ]);
+  const workflowId = `webhook:${row!.event_id}:${endpoint}`;
+  await on.temporal.client.workflow.getHandle(workflowId).result();
+  await on.api.call('DELETE', `/v1/webhooks/endpoints/${endpoint}`, { key: hooks.testKey });
+  await receiver.close();
+  return workflowId;
+}

@@ -90,7 +90,14 @@ function printBanner(info: {
     `DPP service is up (${((Date.now() - info.started) / 1000).toFixed(1)} s)`,
     `  API        ${base}   (docs ${base}/docs, OpenAPI ${base}/openapi.json)`,
     `  PostgreSQL ${info.database}`,
-    `  Temporal   ${info.temporal.address} (${info.temporal.kind === 'project' ? 'project’s in-memory dev server' : info.temporal.kind})${info.temporal.uiUrl ? `, UI ${info.temporal.uiUrl}` : ', no UI'}`,
+    info.temporal.kind === 'dev-server'
+      ? `  Temporal   ${info.temporal.address} (official dev server, data in ${info.config.temporal.devDbFile})`
+      : `  Temporal   ${info.temporal.address} (TEMPORAL_ADDRESS)`,
+    ...(info.temporal.uiUrl
+      ? [
+          `  Temporal UI ${info.temporal.uiUrl}   (workflows: ${info.temporal.uiUrl}/namespaces/${info.config.temporal.namespace}/workflows)`,
+        ]
+      : []),
     `  Chain      ${info.chainRpc ? `anvil ${info.chainRpc}` : 'configured RPC endpoints'}`,
     `  IPFS       ${info.config.ipfs.apiUrl ?? `embedded store in ${info.config.ipfs.storeDir}, served at ${base}/ipfs/<cid>`}`,
   ];

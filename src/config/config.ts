@@ -22,8 +22,9 @@ export interface Config {
     namespace: string;
     taskQueuePrefix: string;
     apiKey: string | undefined;
-    /** Which local server `npm start` runs when TEMPORAL_ADDRESS is unset. */
-    devServer: 'auto' | 'official' | 'project';
+    /** `npm start` without TEMPORAL_ADDRESS: the dev server's gRPC port (UI on port + 1000) and SQLite file. */
+    devPort: number;
+    devDbFile: string;
     tls: boolean;
     tlsCertPath: string | undefined;
     tlsKeyPath: string | undefined;
@@ -101,7 +102,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       namespace: e.TEMPORAL_NAMESPACE,
       taskQueuePrefix: e.TEMPORAL_TASK_QUEUE_PREFIX,
       apiKey: e.TEMPORAL_API_KEY,
-      devServer: e.TEMPORAL_DEV_SERVER,
+      devPort: e.TEMPORAL_DEV_PORT,
+      devDbFile: e.TEMPORAL_DEV_DB_FILE,
       tls: e.TEMPORAL_TLS || Boolean(e.TEMPORAL_API_KEY) || Boolean(e.TEMPORAL_TLS_CERT_PATH),
       tlsCertPath: e.TEMPORAL_TLS_CERT_PATH,
       tlsKeyPath: e.TEMPORAL_TLS_KEY_PATH,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
 import { parseEther } from 'ethers';
+import { test } from 'vitest';
 import { ANVIL_CHAIN_ID, findAnvilBinary, startAnvil } from '../../src/chain/anvil.ts';
 import { createChainProvider } from '../../src/chain/passport-chain.ts';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { afterAll, describe, test } from 'vitest';
 import {
   compilePassport,
   currentSourceHash,
@@ -15,7 +15,7 @@ import {
 import { compilerVersion } from '../../src/chain/solidity-compiler.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'dpp-artifact-'));
-after(() => rmSync(scratch, { recursive: true, force: true }));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('committed contract artifact', () => {
   const committed = readPassportArtifact();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
 import { keccak256, toUtf8Bytes } from 'ethers';
+import { test } from 'vitest';
 import { chipHash } from '../../src/chain/chip-hash.ts';
 
 test('chip hash is keccak256 of the canonical uppercase hex UID, whatever the input spelling', () => {

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
 import { Wallet } from 'ethers';
+import { afterAll, describe, test } from 'vitest';
 import { startAnvil } from '../../src/chain/anvil.ts';
 import { DEPLOYMENTS_FILE, ensurePassportDeployment } from '../../src/chain/deployment.ts';
 import { openPassportChains } from '../../src/chain/environment-chains.ts';
@@ -17,7 +17,7 @@ const tempDir = () => {
   dirs.push(dir);
   return dir;
 };
-after(() => {
+afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import { Contract, type InterfaceAbi, Wallet } from 'ethers';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { chipHash } from '../../src/chain/chip-hash.ts';
 import { isChainRevert } from '../../src/chain/errors.ts';
 import { startTestChain, type TestChain } from '../support/anvil.ts';
 
 let t: TestChain;
-before(async () => {
+beforeAll(async () => {
   t = await startTestChain();
   // A second minter for the adapter with batching off; granted before the platform adapter sends anything.
   const admin = new Contract(
@@ -17,7 +17,7 @@ before(async () => {
   const minterRole = (await admin.getFunction('MINTER_ROLE')()) as string;
   await (await admin.getFunction('grantRole')(minterRole, t.others[3]!.address)).wait();
 });
-after(() => t.stop());
+afterAll(() => t.stop());
 
 const uid = (n: number) => `04B47C4000${n.toString(16).padStart(4, '0').toUpperCase()}`;
 

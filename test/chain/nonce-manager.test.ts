@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { NonceManager, nonceErrorKind } from '../../src/chain/nonce-manager.ts';
 import { startTestChain, type TestChain } from '../support/anvil.ts';
 
@@ -15,10 +15,10 @@ async function waitUntil(condition: () => boolean, what: string): Promise<void> 
 
 describe('nonce manager on anvil', () => {
   let t: TestChain;
-  before(async () => {
+  beforeAll(async () => {
     t = await startTestChain();
   });
-  after(() => t.stop());
+  afterAll(() => t.stop());
 
   test('50 concurrent mints: no nonce error, consecutive nonces, 50 distinct token ids', async () => {
     const startNonce = await t.chain.provider.getTransactionCount(t.platform.address, 'pending');
@@ -67,11 +67,11 @@ describe('nonce manager on anvil', () => {
 
 describe('nonce manager after a crash', () => {
   let t: TestChain;
-  before(async () => {
+  beforeAll(async () => {
     t = await startTestChain();
     await t.rpc('evm_setAutomine', [false]);
   });
-  after(() => t.stop());
+  afterAll(() => t.stop());
 
   test('a fresh instance on the same key continues after the pending transactions of the dead one', async () => {
     const crashed = t.connect(t.platform.privateKey);

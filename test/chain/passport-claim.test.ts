@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
 import { Contract, type JsonFragment, Wallet } from 'ethers';
+import { afterAll, beforeAll, test } from 'vitest';
 import { createChainProvider } from '../../src/chain/passport-chain.ts';
 import { assertReverts, startTestChain, type TestChain } from '../support/anvil.ts';
 
 let t: TestChain;
 let chip = 0;
-before(async () => {
+beforeAll(async () => {
   t = await startTestChain();
 });
-after(() => t.stop());
+afterAll(() => t.stop());
 
 async function mintTo(owner: string): Promise<string> {
   chip++;
@@ -20,7 +20,7 @@ async function mintTo(owner: string): Promise<string> {
 /** The contract as seen by a wallet that pays its own gas (anvil dev account). */
 function asWallet(privateKey: string): Contract {
   const provider = createChainProvider(t.anvil.rpcUrl, 50);
-  after(() => provider.destroy());
+  afterAll(() => provider.destroy());
   return new Contract(
     t.contractAddress,
     t.chain.artifact.abi as JsonFragment[],

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import {
   Contract,
   type ContractTransactionReceipt,
@@ -10,6 +9,7 @@ import {
   ZeroAddress,
   ZeroHash,
 } from 'ethers';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { chipHash } from '../../src/chain/chip-hash.ts';
 import { decodeRevert } from '../../src/chain/errors.ts';
 import { assertReverts, startTestChain, type TestChain } from '../support/anvil.ts';
@@ -43,7 +43,7 @@ const connectRaw = (privateKey: string) =>
     new Wallet(privateKey, t.chain.provider),
   );
 
-before(async () => {
+beforeAll(async () => {
   t = await startTestChain();
   // every raw send of the platform (admin) account happens here, before the adapter sends anything
   const admin = connectRaw(t.platform.privateKey);
@@ -53,7 +53,7 @@ before(async () => {
   outsider = connectRaw(t.others[7]!.privateKey);
   adminOnly = connectRaw(t.others[6]!.privateKey);
 });
-after(() => t.stop());
+afterAll(() => t.stop());
 
 const uid = (n: number) => `04BA7C0000${n.toString(16).padStart(4, '0').toUpperCase()}`;
 const balance = (address: string) => t.chain.provider.getBalance(address);

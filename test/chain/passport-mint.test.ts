@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import { Contract, type JsonFragment, keccak256, toUtf8Bytes, Wallet, ZeroAddress, ZeroHash } from 'ethers';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { chipHash } from '../../src/chain/chip-hash.ts';
 import { decodeRevert } from '../../src/chain/errors.ts';
 import { assertReverts, startTestChain, type TestChain } from '../support/anvil.ts';
 
 let t: TestChain;
-before(async () => {
+beforeAll(async () => {
   t = await startTestChain();
 });
-after(() => t.stop());
+afterAll(() => t.stop());
 
 const uid = (n: number) => `04A1B2C3D4E5${n.toString(16).padStart(2, '0').toUpperCase()}`;
 

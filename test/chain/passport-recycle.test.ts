@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
 import {
   Contract,
   ContractFactory,
@@ -12,6 +11,7 @@ import {
   ZeroAddress,
   ZeroHash,
 } from 'ethers';
+import { afterAll, beforeAll, test } from 'vitest';
 import { decodeRevert } from '../../src/chain/errors.ts';
 import { compileSolidity } from '../../src/chain/solidity-compiler.ts';
 import { assertReverts, startTestChain, type TestChain } from '../support/anvil.ts';
@@ -22,7 +22,7 @@ let rejecting: string;
 let reentrant: Contract;
 let chip = 0;
 
-before(async () => {
+beforeAll(async () => {
   t = await startTestChain();
   deployer = new Wallet(t.others[5]!.privateKey, t.chain.provider);
   const source = readFileSync(new URL('./contracts/DepositReceivers.sol', import.meta.url), 'utf8');
@@ -46,7 +46,7 @@ before(async () => {
     await passportAsAdmin.getFunction('grantRole')(id('MINTER_ROLE'), await reentrant.getAddress())
   ).wait();
 });
-after(() => t.stop());
+afterAll(() => t.stop());
 
 const balance = (address: string) => t.chain.provider.getBalance(address);
 

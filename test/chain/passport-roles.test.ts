@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
 import { id, ZeroHash } from 'ethers';
+import { afterAll, beforeAll, test } from 'vitest';
 import type { PassportChain } from '../../src/chain/passport-chain.ts';
 import { assertReverts, startTestChain, type TestChain } from '../support/anvil.ts';
 
@@ -13,7 +13,7 @@ let minter: PassportChain;
 let outsider: PassportChain;
 let tokenId: string;
 
-before(async () => {
+beforeAll(async () => {
   // separate keys for the two roles: account 0 admin, account 1 minter, account 2 nobody
   t = await startTestChain({
     roles: (accounts) => ({ admin: accounts[0]!.address, minter: accounts[1]!.address }),
@@ -28,7 +28,7 @@ before(async () => {
     depositWei: 5n,
   }));
 });
-after(() => t.stop());
+afterAll(() => t.stop());
 
 test('roles are granted as deployed', async () => {
   assert.equal(await admin.hasRole('admin'), true);

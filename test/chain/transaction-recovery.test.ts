@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, test } from 'node:test';
 import { keccak256, toUtf8Bytes } from 'ethers';
+import { afterAll, beforeAll, beforeEach, test } from 'vitest';
 import { ChainRevert } from '../../src/chain/errors.ts';
 import { TransactionTimeoutError } from '../../src/chain/transaction-sender.ts';
 import { startTestChain, type TestChain } from '../support/anvil.ts';
 
 let t: TestChain;
-before(async () => {
+beforeAll(async () => {
   t = await startTestChain();
 });
 beforeEach(() => t.rpc('evm_setAutomine', [false]));
-after(() => t.stop());
+afterAll(() => t.stop());
 
 const owner = () => t.others[0]!.address;
 

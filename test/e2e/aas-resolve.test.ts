@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { TestTenant } from '../support/api.ts';
 
 type AasClass = import('@aas-core-works/aas-core3.0-typescript').types.Class;
 
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { armWatchdog } from '../support/temporal.ts';
 import { enrollAndMint, GTIN, RECYCLING_SITE } from './fixtures/passport-helpers.ts';
 
 // The package's ESM build uses extensionless imports that Node cannot resolve; its CommonJS build works.
@@ -34,8 +33,7 @@ describe('GET /v1/aas/resolve/:id (asset administration shell)', () => {
   const call = (method: string, path: string, body?: unknown) =>
     stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
 
-  before(async () => {
-    armWatchdog(240_000, 'aas e2e');
+  beforeAll(async () => {
     stack = await startTestStack();
     tenant = await stack.api.createTenant('Acme Apparel');
     other = await stack.api.createTenant('Other Brand');
@@ -46,7 +44,7 @@ describe('GET /v1/aas/resolve/:id (asset administration shell)', () => {
       svhc_exists: false,
     });
   });
-  after(() => stack.close());
+  afterAll(() => stack.close());
 
   test('answers the spec’s shell with AAS 3.0-valid submodels', async () => {
     const answer = await call('GET', `/v1/aas/resolve/${tokenId}`);

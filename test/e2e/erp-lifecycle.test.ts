@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import { parseEther } from 'ethers';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
 import { startTestStack, TEST_DEPOSIT, type TestStack } from '../support/stack.ts';
-import { armWatchdog } from '../support/temporal.ts';
 import { RECYCLING_SITE } from './fixtures/passport-helpers.ts';
 
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
@@ -15,12 +14,11 @@ describe('a product’s whole life over HTTP: provision → bind → mint → su
   const call = (method: string, path: string, body?: unknown) =>
     stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
 
-  before(async () => {
-    armWatchdog(240_000, 'erp lifecycle e2e');
+  beforeAll(async () => {
     stack = await startTestStack();
     tenant = await stack.api.createTenant('Acme Apparel');
   });
-  after(() => stack.close());
+  afterAll(() => stack.close());
 
   test('every step lands in the database, on chain and in the chain of custody', async () => {
     const provisioned = await call('POST', '/v1/erp/provision', {

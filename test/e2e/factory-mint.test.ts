@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { TestTenant } from '../support/api.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { armWatchdog } from '../support/temporal.ts';
 
 describe('factory toolbox bind mints the passport (HTTP → Temporal worker → anvil, IPFS)', () => {
   let stack: TestStack;
@@ -11,12 +10,11 @@ describe('factory toolbox bind mints the passport (HTTP → Temporal worker → 
   const call = (method: string, path: string, body?: unknown) =>
     stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
 
-  before(async () => {
-    armWatchdog(240_000, 'factory mint e2e');
+  beforeAll(async () => {
     stack = await startTestStack();
     tenant = await stack.api.createTenant('Acme Apparel');
   });
-  after(() => stack.close());
+  afterAll(() => stack.close());
 
   test('provision (GTIN) → signed bind without any tap → token with the twin data', async () => {
     const toolbox = generateKeyPairSync('ed25519');

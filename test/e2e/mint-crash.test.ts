@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { armWatchdog } from '../support/temporal.ts';
 import { type CrashingWorker, startCrashingWorker } from './fixtures/crashing-worker.ts';
 
 describe('a worker killed after sending the mint transaction', () => {
@@ -11,12 +10,11 @@ describe('a worker killed after sending the mint transaction', () => {
   let tenant: TestTenant;
   let crashing: CrashingWorker | undefined;
 
-  before(async () => {
-    armWatchdog(180_000, 'mint crash test');
+  beforeAll(async () => {
     stack = await startTestStack({ startWorker: false });
     tenant = await stack.api.createTenant();
   });
-  after(async () => {
+  afterAll(async () => {
     await crashing?.kill();
     await stack.close();
   });

@@ -1,22 +1,20 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import { parseEther } from 'ethers';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
 import { companyCustodyAddress } from '../../src/wallets/custody.ts';
 import type { TestTenant } from '../support/api.ts';
 import { startTestStack, TEST_DEPOSIT, type TestStack } from '../support/stack.ts';
-import { armWatchdog } from '../support/temporal.ts';
 
 describe('a chip that is already minted on chain when its mint workflow starts', () => {
   let stack: TestStack;
   let tenant: TestTenant;
 
-  before(async () => {
-    armWatchdog(180_000, 'mint recovery test');
+  beforeAll(async () => {
     stack = await startTestStack();
     tenant = await stack.api.createTenant();
   });
-  after(() => stack.close());
+  afterAll(() => stack.close());
 
   test('is recorded with the token and transaction already on chain, never minted twice', async () => {
     const uid = '04DEC0DE000001';

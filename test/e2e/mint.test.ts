@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import { formatEther } from 'ethers';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
 import { companyCustodyAddress } from '../../src/wallets/custody.ts';
 import type { TestTenant } from '../support/api.ts';
 import { referenceCid } from '../support/reference-cid.ts';
 import { startTestStack, TEST_DEPOSIT, type TestStack } from '../support/stack.ts';
-import { armWatchdog } from '../support/temporal.ts';
 
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 const GTIN = '00012345600012';
@@ -39,13 +38,12 @@ describe('minting end to end (HTTP → Temporal worker → anvil, IPFS, PostgreS
   const call = (method: string, path: string, body?: unknown) =>
     stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
 
-  before(async () => {
-    armWatchdog(240_000, 'mint e2e');
+  beforeAll(async () => {
     // The API runs on the client production uses (connectClient), not the time-skipping one.
     stack = await startTestStack({ apiClient: 'native' });
     tenant = await stack.api.createTenant('Acme Apparel');
   });
-  after(() => stack.close());
+  afterAll(() => stack.close());
 
   test('enroll → verify-chip → mint (shape A) → token on chain, metadata on IPFS, inventory', async () => {
     const uid = '04A1B2C3D4E501';

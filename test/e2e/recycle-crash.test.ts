@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import { parseEther } from 'ethers';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { TestTenant } from '../support/api.ts';
 import { startTestStack, TEST_DEPOSIT, type TestStack } from '../support/stack.ts';
-import { armWatchdog } from '../support/temporal.ts';
 import { type CrashingWorker, startCrashingWorker } from './fixtures/crashing-worker.ts';
 import { enrollAndMint, RECYCLING_SITE } from './fixtures/passport-helpers.ts';
 
@@ -14,12 +13,11 @@ describe('a worker killed after sending the recycle transaction', () => {
   const call = (method: string, path: string, body?: unknown) =>
     stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
 
-  before(async () => {
-    armWatchdog(180_000, 'recycle crash test');
+  beforeAll(async () => {
     stack = await startTestStack({ startWorker: false });
     tenant = await stack.api.createTenant();
   });
-  after(async () => {
+  afterAll(async () => {
     await crashing?.kill();
     await stack.close();
   });

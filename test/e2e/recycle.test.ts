@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import { formatEther, parseEther } from 'ethers';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { companyCustodyAddress } from '../../src/wallets/custody.ts';
 import type { TestTenant } from '../support/api.ts';
 import { startTestStack, TEST_DEPOSIT, type TestStack } from '../support/stack.ts';
-import { armWatchdog } from '../support/temporal.ts';
 import { enrollAndMint, RECYCLING_SITE } from './fixtures/passport-helpers.ts';
 
 describe('recycling end to end (log-recycle → recycle workflow → deposit released)', () => {
@@ -16,13 +15,12 @@ describe('recycling end to end (log-recycle → recycle workflow → deposit rel
   const sql = (query: string, params: unknown[] = []) =>
     stack.api.db.orm.em.getConnection().execute(query, params);
 
-  before(async () => {
-    armWatchdog(240_000, 'recycle e2e');
+  beforeAll(async () => {
     stack = await startTestStack();
     tenant = await stack.api.createTenant('Acme Apparel');
     other = await stack.api.createTenant('Other Brand');
   });
-  after(() => stack.close());
+  afterAll(() => stack.close());
 
   test('pays the deposit to the named receiver once, records the event and asset.recycled', async () => {
     const tokenId = await enrollAndMint(call, '04B1B2C3D4E501');

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { Interface, type JsonFragment, keccak256, toBeHex, toUtf8Bytes } from 'ethers';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { armWatchdog } from '../support/temporal.ts';
 
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 const EMAIL = 'jane.doe@logistics.example.com';
@@ -57,8 +56,7 @@ describe('supply-chain events end to end (log → anchor on chain → webhook ou
     ...extra,
   });
 
-  before(async () => {
-    armWatchdog(240_000, 'supply-chain e2e');
+  beforeAll(async () => {
     stack = await startTestStack();
     tenant = await stack.api.createTenant('Acme Apparel');
     const uid = '04C1C2C3C4C501';
@@ -73,7 +71,7 @@ describe('supply-chain events end to end (log → anchor on chain → webhook ou
     assert.equal(minted.status, 201, minted.text);
     tokenId = minted.body.blockchain.tokenId;
   });
-  after(() => stack.close());
+  afterAll(() => stack.close());
 
   test('three events are stored at once, anchored on chain once each, announced with the spec fields', async () => {
     const ids: number[] = [];

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { verifyServiceSignature, verifyStandardSignature } from '../../src/webhooks/signing.ts';
 import type { TestTenant } from '../support/api.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { armWatchdog } from '../support/temporal.ts';
 import {
   type ReceivedRequest,
   type Receiver,
@@ -44,8 +43,7 @@ describe('webhooks end to end (HTTP API → outbox → dispatcher → delivery w
     stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
   const quietFor = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-  before(async () => {
-    armWatchdog(120_000, 'webhooks e2e');
+  beforeAll(async () => {
     stack = await startTestStack();
     tenant = await stack.api.createTenant('Acme Apparel');
     receiver = await startReceiver();
@@ -60,7 +58,7 @@ describe('webhooks end to end (HTTP API → outbox → dispatcher → delivery w
     });
     assert.equal(other.status, 201, other.text);
   });
-  after(async () => {
+  afterAll(async () => {
     await stack.close();
     await receiver.close();
     await mintedOnly.close();

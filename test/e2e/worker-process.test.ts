@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { armWatchdog } from '../support/temporal.ts';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.ts';
 
 describe('the production worker process (worker/main.ts, configured by environment only)', () => {
@@ -11,13 +10,12 @@ describe('the production worker process (worker/main.ts, configured by environme
   let tenant: TestTenant;
   let worker: WorkerProcess | undefined;
 
-  before(async () => {
-    armWatchdog(180_000, 'worker process e2e');
+  beforeAll(async () => {
     stack = await startTestStack({ startWorker: false, dispatcher: false, apiClient: 'native' });
     tenant = await stack.api.createTenant();
     worker = await startWorkerProcess(stack);
   });
-  after(async () => {
+  afterAll(async () => {
     await worker?.stop();
     await stack.close();
   });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { hashApiKey } from '../../src/auth/api-key-format.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 
@@ -8,12 +8,12 @@ describe('API keys over HTTP', () => {
   let acme: TestTenant;
   let globex: TestTenant;
 
-  before(async () => {
+  beforeAll(async () => {
     api = await startTestApi();
     acme = await api.createTenant('Acme Apparel');
     globex = await api.createTenant('Globex Shoes');
   });
-  after(() => api.close());
+  afterAll(() => api.close());
 
   test('a test key lists the test keys of its company, exactly in the spec shape', async () => {
     const res = await api.call('GET', '/v1/auth/api-keys', { env: 'test', key: acme.testKey });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { verifyTap } from '../../src/chips/verify-tap.ts';
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import { scopedEntityManager, type TenantScope } from '../../src/db/tenant-scope.ts';
@@ -13,12 +13,12 @@ describe('chip enrollment, SUN verification and inventory', () => {
   let acme: TestTenant;
   let globex: TestTenant;
 
-  before(async () => {
+  beforeAll(async () => {
     api = await startTestApi();
     acme = await api.createTenant('Acme');
     globex = await api.createTenant('Globex');
   });
-  after(() => api.close());
+  afterAll(() => api.close());
 
   test('enroll normalises the UID, answers the spec shape and queues asset.initialized once', async () => {
     const res = await api.call('POST', '/v1/dpp/enroll', {

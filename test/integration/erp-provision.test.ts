@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { withCheckDigit } from '../../src/gs1/gtin.ts';
 import { purgeExpiredKeys } from '../../src/http-idempotency/purge.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
@@ -24,11 +24,11 @@ describe('ERP provisioning', () => {
   const twins = (where = 'true') =>
     api.db.orm.em.getConnection().execute<TwinRow[]>(`select * from asset_twins where ${where} order by id`);
 
-  before(async () => {
+  beforeAll(async () => {
     api = await startTestApi();
     acme = await api.createTenant('Acme');
   });
-  after(() => api.close());
+  afterAll(() => api.close());
 
   test('ERP shape reserves an INACTIVE twin', async () => {
     const res = await provision({ erp_metadata: { material_number: 'MAT-1', order_id: 'PO-1' } });

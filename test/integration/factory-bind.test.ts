@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 
 describe('factory binding and toolbox keys', () => {
@@ -22,12 +22,12 @@ describe('factory binding and toolbox keys', () => {
   const bindA = (id: string, chipUid: string, tenant?: TestTenant) =>
     call('POST', '/v1/factory/bind', { service_internal_id: id, hardware: { chip_uid: chipUid } }, tenant);
 
-  before(async () => {
+  beforeAll(async () => {
     api = await startTestApi();
     acme = await api.createTenant('Acme');
     globex = await api.createTenant('Globex');
   });
-  after(() => api.close());
+  afterAll(() => api.close());
 
   test('shape A activates the twin, enrolls the chip implicitly and queues asset.initialized', async () => {
     const id = await provision();

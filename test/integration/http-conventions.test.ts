@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 
 function assertProblem(
@@ -22,11 +22,11 @@ describe('HTTP conventions', () => {
   let api: TestApi;
   let tenant: TestTenant;
 
-  before(async () => {
+  beforeAll(async () => {
     api = await startTestApi({ JSON_BODY_LIMIT_BYTES: '2048', RATE_LIMIT_PER_MINUTE: '600' });
     tenant = await api.createTenant();
   });
-  after(() => api.close());
+  afterAll(() => api.close());
 
   test('every response carries a request id; a well-formed client id is echoed', async () => {
     const generated = await api.call('GET', '/healthz');
@@ -127,11 +127,11 @@ describe('HTTP conventions', () => {
 describe('rate limiting', () => {
   let api: TestApi;
   let tenant: TestTenant;
-  before(async () => {
+  beforeAll(async () => {
     api = await startTestApi({ RATE_LIMIT_PER_MINUTE: '3' });
     tenant = await api.createTenant();
   });
-  after(() => api.close());
+  afterAll(() => api.close());
 
   test('a credential over its per-minute budget gets 429 with Retry-After', async () => {
     for (let i = 0; i < 3; i++)

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { scopedEntityManager, type TenantScope } from '../../src/db/tenant-scope.ts';
 import type { MintProduct, PassportMetadata } from '../../src/passports/metadata.ts';
 import { type MintedPassport, recordMint } from '../../src/passports/record-mint.ts';
@@ -10,12 +10,12 @@ describe('recording a mined mint', () => {
   let tenant: TestTenant;
   let scope: TenantScope;
 
-  before(async () => {
+  beforeAll(async () => {
     api = await startTestApi();
     tenant = await api.createTenant('Acme');
     scope = { companyId: tenant.companyId, environment: 'test' };
   });
-  after(() => api.close());
+  afterAll(() => api.close());
 
   const minted = (chipUid: string, transactionHash: string): MintedPassport => ({
     chipUid,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 import { webhookSeeder } from '../support/webhook-seed.ts';
 
@@ -10,13 +10,13 @@ describe('webhook delivery listings and the dead-letter queue over HTTP', () => 
   let globex: TestTenant;
   let seed: ReturnType<typeof webhookSeeder>;
 
-  before(async () => {
+  beforeAll(async () => {
     api = await startTestApi();
     seed = webhookSeeder(api);
     acme = await api.createTenant('Acme');
     globex = await api.createTenant('Globex');
   });
-  after(() => api.close());
+  afterAll(() => api.close());
 
   test('an endpoint’s deliveries: newest first, with attempts in order, filtered and paged exactly', async () => {
     const endpointId = await seed.createEndpoint(acme);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import { WebhookEndpoint } from '../../src/db/entities/index.ts';
 import { TENANT_FILTER } from '../../src/db/tenant-scope.ts';
@@ -19,13 +19,13 @@ describe('webhook endpoints over HTTP', () => {
   const secretsOf = async (id: string, at = new Date()) =>
     activeSigningSecrets(new SecretBox(undefined), await loadEndpoint(id), at);
 
-  before(async () => {
+  beforeAll(async () => {
     api = await startTestApi();
     strictApi = await startTestApi({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'false' });
     acme = await api.createTenant('Acme');
     globex = await api.createTenant('Globex');
   });
-  after(async () => {
+  afterAll(async () => {
     await api.close();
     await strictApi.close();
   });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { dispatchOutboxBatch } from '../../src/webhooks/outbox-dispatch.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
-import { armWatchdog, createTestWorkflowEnvironment } from '../support/temporal.ts';
+import { createTestWorkflowEnvironment } from '../support/temporal.ts';
 import { startedInput, webhookSeeder } from '../support/webhook-seed.ts';
 
 describe('dead-letter replay and test events over HTTP', () => {
@@ -14,8 +14,7 @@ describe('dead-letter replay and test events over HTTP', () => {
   let globex: TestTenant;
   let seed: ReturnType<typeof webhookSeeder>;
 
-  before(async () => {
-    armWatchdog(180_000, 'webhook replay');
+  beforeAll(async () => {
     temporal = await createTestWorkflowEnvironment();
     api = await startTestApi({}, (config) => ({
       workflows: { client: temporal.client, taskQueuePrefix: config.temporal.taskQueuePrefix },
@@ -24,7 +23,7 @@ describe('dead-letter replay and test events over HTTP', () => {
     acme = await api.createTenant('Acme');
     globex = await api.createTenant('Globex');
   });
-  after(async () => {
+  afterAll(async () => {
     await api.close();
     await temporal.teardown();
   });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import { computeCid } from '../../src/ipfs/cid.ts';
 import { canonicalJson, canonicalJsonBytes, ipfsUrl, parseIpfsUrl } from '../../src/ipfs/json.ts';
 

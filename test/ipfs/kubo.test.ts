@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { DomainError } from '../../src/errors.ts';
 import { CHUNK_SIZE, computeCid, normalizeCid } from '../../src/ipfs/cid.ts';
 import { InvalidCidError, IpfsUnavailableError } from '../../src/ipfs/errors.ts';
@@ -101,11 +101,11 @@ describe('KuboContentStore against a loopback Kubo RPC', () => {
   let kubo: FakeKubo;
   let store: KuboContentStore;
 
-  before(async () => {
+  beforeAll(async () => {
     kubo = await startFakeKubo();
     store = new KuboContentStore({ apiUrl: `${kubo.url}/`, timeoutMs: 5_000 });
   });
-  after(() => kubo.close());
+  afterAll(() => kubo.close());
 
   test('put adds with cid-version=1, raw-leaves and pin; the CID is the computed one', async () => {
     const metadata = canonicalJsonBytes({ gtin: '09506000134352', name: 'Kettle' });

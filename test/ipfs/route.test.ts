@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
 import Koa from 'koa';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { AppContext, AppState } from '../../api/context.ts';
 import { problemHandler } from '../../api/middleware/problem-handler.ts';
 import { requestId } from '../../api/middleware/request-id.ts';
@@ -45,13 +45,13 @@ describe('GET /ipfs/:cid', () => {
   const metadata = canonicalJsonBytes({ gtin: '09506000134352', name: 'Kettle' });
   let cid: string;
 
-  before(async () => {
+  beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'dpp-ipfs-route-'));
     store = new EmbeddedContentStore(directory);
     http = await serve(store);
     cid = (await store.put(metadata, 'application/json')).cid;
   });
-  after(async () => {
+  afterAll(async () => {
     await http.close();
     await rm(directory, { recursive: true, force: true });
   });

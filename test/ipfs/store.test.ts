@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
 import { CID } from 'multiformats/cid';
 import { sha512 } from 'multiformats/hashes/sha2';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { CHUNK_SIZE, computeCid, importBytes } from '../../src/ipfs/cid.ts';
 import { createContentStore } from '../../src/ipfs/create.ts';
 import { ContentIntegrityError, InvalidCidError } from '../../src/ipfs/errors.ts';
@@ -22,11 +22,11 @@ describe('EmbeddedContentStore', () => {
   let store: EmbeddedContentStore;
   const metadata = canonicalJsonBytes({ gtin: '09506000134352', name: 'Kettle', materials: ['steel'] });
 
-  before(async () => {
+  beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'dpp-ipfs-store-'));
     store = new EmbeddedContentStore(directory);
   });
-  after(() => rm(directory, { recursive: true, force: true }));
+  afterAll(() => rm(directory, { recursive: true, force: true }));
 
   test('round trip: the CID is the one Kubo gives, bytes and content type come back', async () => {
     const { cid } = await store.put(metadata, JSON_CONTENT_TYPE);

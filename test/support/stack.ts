@@ -16,7 +16,7 @@ import { type OutboxDispatcher, startOutboxDispatcher } from '../../src/webhooks
 import { workerTuning, workflowsPath } from '../../worker/worker.ts';
 import { startTestChain, type TestChain } from './anvil.ts';
 import { startTestApi, type TestApi } from './api.ts';
-import { createTestWorkflowEnvironment } from './temporal.ts';
+import { createTestWorkflowEnvironment, type TestServerMode } from './temporal.ts';
 
 export const TEST_DEPOSIT = '0.001';
 
@@ -50,22 +50,24 @@ export function productionWorkflowBundle(): Promise<WorkflowBundleWithSourceMap>
 
 /**
  * The whole service as a client sees it: the HTTP API on a fresh database, a worker running the real
- * workflows and activities, a time-skipping Temporal environment, anvil with the contract, an IPFS store.
+ * workflows and activities, Temporal (the official dev server in real time by default), anvil with the
+ * contract, an IPFS store.
  */
 export async function startTestStack(
   options: {
     startWorker?: boolean;
     dispatcher?: boolean;
+    /** 'time-skipping' for suites that wait out timers, retry backoffs or heartbeat timeouts. */
+    temporal?: TestServerMode;
     /**
-     * The API's Temporal client: by default the time-skipping one, so an API call waiting for a workflow lets
-     * timers, retry backoffs and heartbeat timeouts pass at once; 'native' is what production runs
-     * (connectClient), for the benchmarks.
+     * The API's Temporal client: by default the environment's own (on the time-skipping server, an API call
+     * waiting for a workflow lets time pass at once); 'native' is what production runs (connectClient).
      */
-    apiClient?: 'time-skipping' | 'native';
+    apiClient?: 'environment' | 'native';
   } = {},
 ): Promise<TestStack> {
   const chain = await startTestChain();
-  const temporal = await createTestWorkflowEnvironment();
+  const temporal = await createTestWorkflowEnvironment(options.temporal ?? 'dev-server');
   const api = await startTestApi({ MINT_DEPOSIT: TEST_DEPOSIT, MINT_WAIT_MS: '20000' }, (config) => ({
     workflows: {
       client:

@@ -1,26 +1,23 @@
-import { fileURLToPath } from 'node:url';
+import proto from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { obtainTemporalCli, obtainTemporalTestServer } from '../../src/dev/temporal-binaries.ts';
+import { startDevServer } from '../../src/dev/temporal-dev-server.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { registerSearchAttributes } from '../../src/temporal/register-search-attributes.ts';
 import { searchAttributes } from '../../src/temporal/search-attributes.ts';
 
-/** The project's server launcher, exactly as another project would point `existing-path` at it. */
-export const PROJECT_SERVER = fileURLToPath(new URL('../../bin/dpp-temporal-server', import.meta.url));
-
-export type TestServerKind = 'project' | 'official' | 'address';
-
 /**
- * Which server the workflow suites run on:
- * - default: the project's Temporal-compatible server through `existing-path` (works offline);
- * - `TEMPORAL_TEST_SERVER=official`: the official binaries, downloaded by @temporalio/testing;
- * - `TEMPORAL_ADDRESS=host:port`: an already running server (time skipping is then not available).
+ * Which official server a suite runs on:
+ * - 'time-skipping': the Java time-skipping test server (timers, retry backoffs and heartbeat timeouts pass at
+ *   once while a client waits for a result);
+ * - 'dev-server': the Temporal CLI's dev server in real time (end-to-end, crash and restart suites).
+ * With TEMPORAL_ADDRESS set, every suite runs on that server instead (no time skipping: timers take their time).
+ * The binaries come from test/support/global-setup.ts (TEMPORAL_CLI_PATH, TEMPORAL_TEST_SERVER_PATH).
  */
-export function testServerKind(): TestServerKind {
-  if (process.env.TEMPORAL_TEST_SERVER === 'official') return 'official';
-  if (process.env.TEMPORAL_ADDRESS) return 'address';
-  return 'project';
-}
+export type TestServerMode = 'time-skipping' | 'dev-server';
+
+const KEYWORD = proto.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
 
 let runtimeInstalled = false;
 
@@ -28,10 +25,11 @@ let runtimeInstalled = false;
 export function installTestRuntime(): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  process.env.DPP_TEMPORAL_NODE ??= process.execPath;
   Runtime.install({
     logger: new DefaultLogger('WARN', (entry) => {
       if (entry.message === 'Activity failed' || entry.message === 'Workflow failed') return;
+      // The Java test server does not advertise this capability; nothing of ours relies on it.
+      if (entry.message.includes('activity_failure_include_heartbeat')) return;
       console.error(
         `[temporal ${entry.level}] ${entry.message}`,
         entry.meta ? JSON.stringify(entry.meta) : '',
@@ -40,31 +38,36 @@ export function installTestRuntime(): void {
   });
 }
 
-/** A time-skipping environment on the selected server, with our search attributes registered. */
+/** A fresh server for one test file, with our search attributes registered. */
 export async function createTestWorkflowEnvironment(
-  mode: 'time-skipping' | 'local' = 'time-skipping',
+  mode: TestServerMode = 'time-skipping',
 ): Promise<TestWorkflowEnvironment> {
   installTestRuntime();
-  const kind = testServerKind();
-  if (kind === 'address') {
-    return TestWorkflowEnvironment.createFromExistingServer({ address: process.env.TEMPORAL_ADDRESS! });
-  }
-  const executable =
-    kind === 'project' ? { executable: { type: 'existing-path' as const, path: PROJECT_SERVER } } : {};
-  if (mode === 'local') {
-    return TestWorkflowEnvironment.createLocal({
-      server: { ...executable, searchAttributes: Object.values(searchAttributes) },
+  if (process.env.TEMPORAL_ADDRESS) {
+    const env = await TestWorkflowEnvironment.createFromExistingServer({
+      address: process.env.TEMPORAL_ADDRESS,
     });
+    await registerSearchAttributes(env.connection, env.namespace ?? 'default', createLogger('warn'));
+    return env;
   }
-  const env = await TestWorkflowEnvironment.createTimeSkipping({ server: executable });
-  await registerSearchAttributes(env.connection, env.namespace ?? 'default', createLogger('warn'));
+  if (mode === 'dev-server') {
+    const server = await startDevServer({ cliPath: (await obtainTemporalCli()).path, port: 0 });
+    const env = await TestWorkflowEnvironment.createFromExistingServer({ address: server.address });
+    const teardown = env.teardown.bind(env);
+    env.teardown = async () => {
+      await teardown();
+      await server.stop();
+    };
+    return env;
+  }
+  const { path } = await obtainTemporalTestServer();
+  const env = await TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path } },
+  });
+  // The test server implements AddSearchAttributes but not ListSearchAttributes; each file gets a fresh one.
+  await env.connection.operatorService.addSearchAttributes({
+    namespace: env.namespace ?? 'default',
+    searchAttributes: Object.fromEntries(Object.values(searchAttributes).map((key) => [key.name, KEYWORD])),
+  });
   return env;
-}
-
-/** Fails the whole test file if it runs longer than `ms`, so a hang ends with a message instead of a CI timeout. */
-export function armWatchdog(ms: number, what: string): void {
-  setTimeout(() => {
-    console.error(`watchdog: ${what} still running after ${ms} ms; aborting`);
-    process.exit(1);
-  }, ms).unref();
 }

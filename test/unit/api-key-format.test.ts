@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from 'vitest';
 import { apiKeyMatches, generateApiKey, parseApiKey } from '../../src/auth/api-key-format.ts';
 
 test('keys carry their environment in the prefix and are unique', () => {

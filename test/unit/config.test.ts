@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/config.ts';
 
 test('defaults give a runnable local configuration', () => {

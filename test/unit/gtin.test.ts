@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from 'vitest';
 import { gs1CheckDigit, isValidGtin14, withCheckDigit } from '../../src/gs1/gtin.ts';
 
 test('GS1 check digits match published examples', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import { DomainError } from '../../src/errors.ts';
 import {
   checkWebhookUrlForRegistration,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import { Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createActivities, type EnvironmentDeps } from '../../activities/index.ts';
 import { scopedEntityManager, type TenantScope } from '../../src/db/tenant-scope.ts';
 import type { WorkflowGateway } from '../../src/temporal/start.ts';
@@ -15,7 +15,6 @@ import { deleteEndpoint, updateEndpoint } from '../../src/webhooks/endpoints.ts'
 import { dispatchOutboxBatch } from '../../src/webhooks/outbox-dispatch.ts';
 import { startDeliveryWorkflow } from '../../src/webhooks/start-delivery.ts';
 import { productionWorkflowBundle, startTestStack, type TestStack } from '../support/stack.ts';
-import { armWatchdog } from '../support/temporal.ts';
 import { createTestEndpoint, queueEvent, type Receiver, startReceiver, waitUntil } from './support.ts';
 
 describe('webhook delivery outcomes (time-skipping Temporal, real HTTP receiver)', () => {
@@ -25,12 +24,11 @@ describe('webhook delivery outcomes (time-skipping Temporal, real HTTP receiver)
   const sql = <T>(query: string, params: unknown[] = []) =>
     stack.api.db.orm.em.fork().execute<T[]>(query, params);
 
-  before(async () => {
-    armWatchdog(240_000, 'webhook delivery outcomes');
-    stack = await startTestStack({ dispatcher: false });
+  beforeAll(async () => {
+    stack = await startTestStack({ dispatcher: false, temporal: 'time-skipping' });
     gateway = { client: stack.temporal.client, taskQueuePrefix: stack.api.config.temporal.taskQueuePrefix };
   });
-  after(async () => {
+  afterAll(async () => {
     for (const receiver of receivers) await receiver.close();
     await stack.close();
   });

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import proto from '@temporalio/proto';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { TenantScope } from '../../src/db/tenant-scope.ts';
 import { workflowIds } from '../../src/temporal/workflow-ids.ts';
 import type { DeliveryProgress, WebhookDeliveryResult } from '../../src/webhooks/delivery-types.ts';
 import { dispatchOutboxBatch } from '../../src/webhooks/outbox-dispatch.ts';
 import { type RunningWorker, startTestStack, type TestStack } from '../support/stack.ts';
-import { armWatchdog } from '../support/temporal.ts';
 import { createTestEndpoint, queueEvent, type Receiver, startReceiver, waitUntil } from './support.ts';
 
 const EventType = proto.temporal.api.enums.v1.EventType;
@@ -35,13 +34,12 @@ describe('webhook delivery schedule (time-skipping Temporal, uncached worker, re
     return { scope: { companyId, environment: 'test' }, receiver };
   }
 
-  before(async () => {
-    armWatchdog(240_000, 'webhook delivery schedule');
-    stack = await startTestStack({ dispatcher: false, startWorker: false });
+  beforeAll(async () => {
+    stack = await startTestStack({ dispatcher: false, startWorker: false, temporal: 'time-skipping' });
     // No workflow cache: every workflow task replays the history so far, so the schedule is proven deterministic.
     worker = await stack.startWorker({ maxCachedWorkflows: 0 });
   });
-  after(async () => {
+  afterAll(async () => {
     for (const receiver of receivers) await receiver.close();
     await stack.close();
   });

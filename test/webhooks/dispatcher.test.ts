@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { scopedEntityManager, type TenantScope } from '../../src/db/tenant-scope.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import type { WorkflowGateway } from '../../src/temporal/start.ts';
@@ -9,7 +9,6 @@ import { startOutboxDispatcher } from '../../src/webhooks/dispatcher.ts';
 import { deleteEndpoint, updateEndpoint } from '../../src/webhooks/endpoints.ts';
 import { dispatchOutboxBatch } from '../../src/webhooks/outbox-dispatch.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { armWatchdog } from '../support/temporal.ts';
 import { createTestEndpoint, queueEvent, type Receiver, startReceiver, waitUntil } from './support.ts';
 
 describe('outbox dispatcher', () => {
@@ -20,12 +19,11 @@ describe('outbox dispatcher', () => {
     stack.api.db.orm.em.fork().execute<T[]>(query, params);
   const logger = createLogger('silent');
 
-  before(async () => {
-    armWatchdog(240_000, 'outbox dispatcher');
-    stack = await startTestStack({ dispatcher: false });
+  beforeAll(async () => {
+    stack = await startTestStack({ dispatcher: false, temporal: 'time-skipping' });
     gateway = { client: stack.temporal.client, taskQueuePrefix: stack.api.config.temporal.taskQueuePrefix };
   });
-  after(async () => {
+  afterAll(async () => {
     for (const receiver of receivers) await receiver.close();
     await stack.close();
   });

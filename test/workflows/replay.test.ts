@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
-import { test } from 'node:test';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
+import { test } from 'vitest';
 import * as workflows from '../../workflows/index.ts';
 import { productionWorkflowBundle } from '../support/stack.ts';
 import { installTestRuntime } from '../support/temporal.ts';

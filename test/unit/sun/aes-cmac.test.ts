@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { aesCmac, aesEncryptBlock, cmacSubkeys, truncateMac } from '../../../src/sun/aes-cmac.ts';
 import { hex, RFC4493 } from './an12196-vectors.ts';
 

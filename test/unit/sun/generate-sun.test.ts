@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { generateSun, verifySun, verifySunMessage } from '../../../src/sun/index.ts';
 import { hex, PICC_ONLY, WITH_ENC_FILE_DATA, ZERO_KEYS } from './an12196-vectors.ts';
 

@@ -11,7 +11,7 @@
  *   - a Go LRP package ("GoCrypto Extensions") and AndroidCrypto's NTAG 424 Java app (plaintexts table).
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import {
   cmacLrp,
   cmacLrpSubkeys,

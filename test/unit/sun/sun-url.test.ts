@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { parseSunMessage } from '../../../src/sun/index.ts';
 import { PICC_ONLY, WITH_ENC_FILE_DATA } from './an12196-vectors.ts';
 

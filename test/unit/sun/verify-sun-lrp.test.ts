@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { truncateMac } from '../../../src/sun/aes-cmac.ts';
 import { generateSun, NTAG_424_DNA, verifySun, verifySunMessage } from '../../../src/sun/index.ts';
 import { chipKey } from '../../../src/sun/key-diversification.ts';

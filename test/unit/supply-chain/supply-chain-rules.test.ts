@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
 import { keccak256, toUtf8Bytes } from 'ethers';
+import { describe, test } from 'vitest';
 import { webhookForAction } from '../../../src/supply-chain/actions.ts';
 import { eventDataHash } from '../../../src/supply-chain/event-view.ts';
 import { maskEmail } from '../../../src/supply-chain/mask-email.ts';

@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { freePort } from '../../src/dev/temporal-dev-server.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { type ServiceProcess, startServiceProcess } from '../support/service-process.ts';
+
+const CHIP = '04C0FFEE000001';
+const WORKFLOW_ID = `mint:test:${CHIP}`;
+const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
+
+describe('npm start runs the official Temporal dev server with its Web UI, and keeps workflows across restarts', () => {
+  let db: TestDatabase;
+  let env: Record<string, string>;
+  let service: ServiceProcess | undefined;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const data = await mkdtemp(join(tmpdir(), 'dpp-npm-start-'));
+    env = {
+      DATABASE_URL: db.url,
+      PORT: String(await freePort()),
+      TEMPORAL_DEV_PORT: String(await freePort()),
+      TEMPORAL_DEV_DB_FILE: join(data, 'temporal', 'dev.db'),
+      CHAIN_DATA_DIR: join(data, 'chain'),
+      IPFS_STORE_DIR: join(data, 'ipfs'),
+      LOG_LEVEL: 'warn',
+      ...(process.env.TEMPORAL_CLI_PATH ? { TEMPORAL_CLI_PATH: process.env.TEMPORAL_CLI_PATH } : {}),
+    };
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await db.drop();
+  });
+
+  /** The Web UI's own HTTP API, as the UI's pages call it. */
+  async function listedByUi(uiUrl: string): Promise<{ workflowId: string; status: string }[]> {
+    const query = encodeURIComponent(`WorkflowId = "${WORKFLOW_ID}"`);
+    const response = await fetch(`${uiUrl}/api/v1/namespaces/default/workflows?query=${query}`);
+    assert.equal(response.status, 200);
+    const body = (await response.json()) as {
+      executions?: { execution: { workflowId: string }; status: string }[];
+    };
+    return (body.executions ?? []).map((e) => ({ workflowId: e.execution.workflowId, status: e.status }));
+  }
+
+  test('a mint made through the API is listed in the UI, before and after a restart, with its history', async () => {
+    service = await startServiceProcess(env);
+    const uiUrl = service.bannerValue('Temporal UI');
+    const key = /sk_test_[A-Za-z0-9_-]+/.exec(service.output())?.[0];
+    assert.ok(key, 'the banner shows the demo test key');
+    assert.match(uiUrl, /^http:\/\/localhost:\d+$/);
+    assert.equal((await fetch(uiUrl)).status, 200, 'the Web UI answers');
+
+    const api = `http://127.0.0.1:${env.PORT}`;
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${api}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${key}`,
+          'x-service-env': 'test',
+          'content-type': 'application/json',
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: CHIP })).status, 201);
+    const tap = generateSun({ uid: CHIP, counter: 1, keys });
+    const minted = await call('POST', '/v1/dpp/mint', {
+      name: 'Restart jacket',
+      chipUid: CHIP,
+      nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
+      custom_dpp_data: { gtin: '00012345600012', conformity_url: 'https://acme.example/conformity.pdf' },
+    });
+    assert.ok([201, 202].includes(minted.status), `mint answered ${minted.status}`);
+    for (let i = 0; ; i++) {
+      const status = (await (await call('GET', `/v1/dpp/mint/${CHIP}`)).json()) as { status: string };
+      if (status.status === 'COMPLETED') break;
+      assert.ok(i < 100, `mint still ${status.status}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    assert.deepEqual(await listedByUi(uiUrl), [
+      { workflowId: WORKFLOW_ID, status: 'WORKFLOW_EXECUTION_STATUS_COMPLETED' },
+    ]);
+
+    assert.equal(await service.stop(), 0, 'Ctrl-C (SIGTERM) stops cleanly');
+    service = await startServiceProcess(env);
+    const uiAfter = service.bannerValue('Temporal UI');
+    assert.deepEqual(await listedByUi(uiAfter), [
+      { workflowId: WORKFLOW_ID, status: 'WORKFLOW_EXECUTION_STATUS_COMPLETED' },
+    ]);
+    const history = (await (
+      await fetch(
+        `${uiAfter}/api/v1/namespaces/default/workflows/${encodeURIComponent(WORKFLOW_ID)}/history?maximumPageSize=100`,
+      )
+    ).json()) as { history: { events: { eventType: string }[] } };
+    const types = history.history.events.map((e) => e.eventType);
+    assert.equal(types[0], 'EVENT_TYPE_WORKFLOW_EXECUTION_STARTED');
+    assert.equal(types.at(-1), 'EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED');
+
+    // An operator finds it in the UI by its id, and by our search attributes.
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const query = encodeURIComponent(`DppChipUid = "${CHIP}"`);
+      await page.goto(`${uiAfter}/namespaces/default/workflows?query=${query}`);
+      const link = page.getByRole('link', { name: WORKFLOW_ID });
+      await link.first().waitFor({ timeout: 30_000 });
+      await page.screenshot({
+        path: new URL('temporal-ui-mint.png', ARTIFACTS_DIR).pathname,
+        fullPage: true,
+      });
+      await link.first().click();
+      await page.getByText('Completed').first().waitFor({ timeout: 30_000 });
+    } finally {
+      await browser.close();
+    }
+  });
+});

@@ -1,0 +1,32 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { type Browser, chromium } from 'playwright-core';
+
+/** Debian's Chromium (test/support/global-setup.ts installs it where it can), or CHROMIUM_PATH. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Screenshots and other artefacts a failing browser test leaves for a human (gitignored). */
+export const ARTIFACTS_DIR = new URL('../../test-artifacts/', import.meta.url);
+
+/** Headless Chromium as this machine allows it: no sandbox as root, no calls home (the network is closed). */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `No Chromium at ${CHROMIUM_PATH}: install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH.`,
+    );
+  }
+  await mkdir(ARTIFACTS_DIR, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}

@@ -1,0 +1,32 @@
+import { resolveTestDatabaseServer } from '../../scripts/test-database.ts';
+import { obtainTemporalCli, obtainTemporalTestServer } from '../../src/dev/temporal-binaries.ts';
+import { ensureChromium } from './chromium-install.ts';
+
+/**
+ * Once per run, before any test file:
+ * - the PostgreSQL server every file creates its own database on (scripts/test-database.ts says which);
+ * - the official Temporal servers (src/dev/temporal-binaries.ts: cached, downloaded or built once);
+ * - Debian's Chromium for the browser tests.
+ * Test files read them from TEST_DATABASE_URL, TEMPORAL_CLI_PATH and TEMPORAL_TEST_SERVER_PATH.
+ */
+export default async function setup(): Promise<() => Promise<void>> {
+  const log = (line: string) => console.log(line);
+  const [database, cli, testServer, chromium] = await Promise.all([
+    resolveTestDatabaseServer(log),
+    process.env.TEMPORAL_ADDRESS ? undefined : obtainTemporalCli({ log }),
+    process.env.TEMPORAL_ADDRESS ? undefined : obtainTemporalTestServer({ log }),
+    ensureChromium(),
+  ]);
+  log(chromium);
+  process.env.TEST_DATABASE_URL = database.adminUrl;
+  if (cli && testServer) {
+    process.env.TEMPORAL_CLI_PATH = cli.path;
+    process.env.TEMPORAL_TEST_SERVER_PATH = testServer.path;
+    log(`tests: Temporal CLI ${cli.path} (${cli.how}), test server ${testServer.path} (${testServer.how})`);
+  } else {
+    log(`tests: Temporal at TEMPORAL_ADDRESS=${process.env.TEMPORAL_ADDRESS} (no time skipping)`);
+  }
+  return async () => {
+    await database.embedded?.stop();
+  };
+}

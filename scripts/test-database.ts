@@ -1,7 +1,9 @@
 import { canConnect } from '../src/db/admin.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
+import { freePort, isListening } from '../src/dev/ports.ts';
 
 const MACHINE_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
+const EMBEDDED_TEST_PORT = 54330;
 
 /**
  * The PostgreSQL server tests create their databases on: TEST_DATABASE_URL, else DATABASE_URL, else the
@@ -17,9 +19,11 @@ export async function resolveTestDatabaseServer(
     return { adminUrl: MACHINE_POSTGRES };
   }
   log('tests: no PostgreSQL configured or on 127.0.0.1:5432; starting embedded PostgreSQL');
+  // Another checkout's test run may hold the usual port.
+  const port = (await isListening(EMBEDDED_TEST_PORT)) ? await freePort() : EMBEDDED_TEST_PORT;
   const embedded = await startEmbeddedPostgres({
     dataDir: '.data/test-postgres',
-    port: 54330,
+    port,
     database: 'postgres',
   });
   return { adminUrl: embedded.url, embedded };

@@ -35,7 +35,10 @@ export function chainStep(nonRetryable: string[] = []): ActivityOptions {
  * they cost no task-queue round trips through the server (a mint spends most of its time there otherwise).
  * Retries are the same; a worker crash re-runs the step, which is why every such step is idempotent.
  */
-export function localDatabaseStep(nonRetryable: string[] = []): LocalActivityOptions {
+export function localDatabaseStep(
+  nonRetryable: string[] = [],
+  overrides: { maximumAttempts?: number } = {},
+): LocalActivityOptions {
   const { startToCloseTimeout, retry } = databaseStep(nonRetryable);
-  return { startToCloseTimeout, retry, localRetryThreshold: '5 seconds' };
+  return { startToCloseTimeout, retry: { ...retry, ...overrides }, localRetryThreshold: '5 seconds' };
 }

@@ -18,6 +18,8 @@ export interface MintInput {
   nfc: NfcProof;
   /** Who accepts the tap's counter (the workflow id), so a retried verification is not a replay. */
   reference: string;
+  /** Shape A for a chip not in the inventory: a genuine tap enrols it (the spec's `(none)` → mint). */
+  enrollIfNew?: { productId: string | null };
 }
 
 export type MintStep = 'preparing' | 'minting' | 'recording' | 'done';
@@ -27,7 +29,15 @@ export interface MintProgress {
   tokenId?: string;
   metadataUrl?: string;
   transactionHash?: string;
+  /**
+   * Set while the passport is on chain but recording it failed: the workflow keeps retrying (every
+   * RECORD_RETRY_INTERVAL, or at once on the `retryRecording` signal) until it is recorded.
+   */
+  attention?: { reason: 'record_failed'; error: string; failedRounds: number };
 }
+
+/** Signal an operator sends after fixing what made recording fail, instead of waiting for the next round. */
+export const RETRY_RECORDING_SIGNAL = 'retryRecording';
 
 export interface MintResult {
   dbId: number;

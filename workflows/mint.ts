@@ -1,6 +1,8 @@
 import {
   ApplicationFailure,
+  condition,
   defineQuery,
+  defineSignal,
   patched,
   proxyActivities,
   proxyLocalActivities,
@@ -10,11 +12,18 @@ import {
 import type { Activities } from '../activities/index.ts';
 import { searchAttributes } from '../src/temporal/search-attributes.ts';
 import { chainStep, databaseStep, localDatabaseStep } from './activity-options.ts';
-import { MINT_PROGRESS_QUERY, type MintInput, type MintProgress, type MintResult } from './mint-types.ts';
+import {
+  MINT_PROGRESS_QUERY,
+  type MintInput,
+  type MintProgress,
+  type MintResult,
+  RETRY_RECORDING_SIGNAL,
+} from './mint-types.ts';
 
 export const mintProgressQuery = defineQuery<MintProgress>(MINT_PROGRESS_QUERY);
+export const retryRecordingSignal = defineSignal(RETRY_RECORDING_SIGNAL);
 
-const FINAL = ['SunRejected', 'ChipNotVerified'];
+const FINAL = ['SunRejected', 'ChipNotVerified', 'InvalidMintData'];
 const localDatabase = proxyLocalActivities<Activities>(localDatabaseStep(FINAL));
 /** Histories started before LOCAL_DATABASE_STEPS ran these steps as regular activities; they replay that way. */
 const remoteDatabase = proxyActivities<Activities>(databaseStep(FINAL));
@@ -22,17 +31,30 @@ const LOCAL_DATABASE_STEPS = 'mint-local-database-steps';
 
 const chain = proxyActivities<Activities>(chainStep());
 
+/** Histories from before it gave up on recording after the step's retries; they replay that way. */
+const RECORD_UNTIL_DONE = 'mint-record-until-done';
+const RECORD_RETRY_INTERVAL = '10 minutes';
+/** A round of recording: three quick attempts, then the workflow flags itself and waits for the next round. */
+const recording = proxyLocalActivities<Activities>(localDatabaseStep(FINAL, { maximumAttempts: 3 }));
+
 /**
  * Mints one passport (id `mint:{env}:{chipUid}`):
  * 1. prepareMint — verify the tap, fix the token id, put the metadata on IPFS;
  * 2. mintOnChain — send the mint with the deposit, wait for confirmation;
- * 3. recordMint — passport row, MINT event, asset.minted to the outbox, one billable mint.
+ * 3. recordMint — passport row, MINT event, asset.minted to the outbox, one billable mint. Once the
+ *    token is on chain the mint is never abandoned: if recording keeps failing, the workflow flags itself
+ *    (`DppAttention = "record_failed"`, the progress query says why) and tries again every 10 minutes, or
+ *    at once on the `retryRecording` signal, until the passport is recorded.
  * Every step is idempotent, so a crash anywhere resumes without minting twice. Steps 1 and 3 are local
  * activities (short, database and IPFS); the chain write is a regular, heartbeated activity.
  */
 export async function mintPassport(input: MintInput): Promise<MintResult> {
   let progress: MintProgress = { step: 'preparing' };
+  let retryRequested = false;
   setHandler(mintProgressQuery, () => progress);
+  setHandler(retryRecordingSignal, () => {
+    retryRequested = true;
+  });
   const database = patched(LOCAL_DATABASE_STEPS) ? localDatabase : remoteDatabase;
 
   const prepared = await database.prepareMint(input);
@@ -53,30 +75,45 @@ export async function mintPassport(input: MintInput): Promise<MintResult> {
   }
 
   progress = { step: 'recording', tokenId: mined.tokenId, transactionHash: mined.transactionHash };
-  const recorded = await database.recordMint({
+  // The token URI on chain is the truth: a mint adopted from an earlier run keeps that run's metadata.
+  const metadataUrl = mined.metadataUrl ?? prepared.metadataUrl;
+  const record = {
     scope: input.scope,
     chipUid: input.chipUid,
     tokenId: mined.tokenId,
     ownerWallet: prepared.ownerWallet,
     product: input.product,
     metadata: prepared.metadata,
-    metadataUrl: prepared.metadataUrl,
+    metadataUrl,
     transactionHash: mined.transactionHash,
     blockNumber: mined.blockNumber,
     mintedAt: mined.mintedAt,
-  });
-
-  progress = {
-    step: 'done',
-    tokenId: mined.tokenId,
-    transactionHash: mined.transactionHash,
-    metadataUrl: prepared.metadataUrl,
   };
+  let recorded: { dbId: number };
+  for (let failedRounds = 1; ; failedRounds++) {
+    try {
+      recorded = await (database === localDatabase ? recording : database).recordMint(record);
+      break;
+    } catch (error) {
+      if (!patched(RECORD_UNTIL_DONE)) throw error;
+      progress = {
+        ...progress,
+        attention: { reason: 'record_failed', error: (error as Error).message, failedRounds },
+      };
+      if (failedRounds === 1)
+        upsertSearchAttributes([{ key: searchAttributes.attention, value: 'record_failed' }]);
+      await condition(() => retryRequested, RECORD_RETRY_INTERVAL);
+      retryRequested = false;
+    }
+  }
+  if (progress.attention) upsertSearchAttributes([{ key: searchAttributes.attention, value: null }]);
+
+  progress = { step: 'done', tokenId: mined.tokenId, transactionHash: mined.transactionHash, metadataUrl };
   return {
     dbId: recorded.dbId,
     tokenId: mined.tokenId,
     transactionHash: mined.transactionHash,
-    ipfsUrl: prepared.metadataUrl,
+    ipfsUrl: metadataUrl,
     status: 'ACTIVE',
   };
 }

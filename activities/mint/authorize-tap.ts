@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/activity';
-import { type SunPayload, verifyTap } from '../../src/chips/verify-tap.ts';
+import { enrollChip } from '../../src/chips/enroll.ts';
+import { type SunPayload, type TapVerification, verifyTap } from '../../src/chips/verify-tap.ts';
 import type { SecretBox } from '../../src/crypto/secret-box.ts';
 import { AssetTwin, Chip } from '../../src/db/entities/index.ts';
 import type { TenantScope } from '../../src/db/tenant-scope.ts';
@@ -11,6 +12,8 @@ import { verifyToolboxSignature } from '../../src/factory/toolbox-keys.ts';
  * A mint needs proof that the physical chip is there: the tap it carries (shape A, its counter accepted
  * under `reference` so a retry is not mistaken for a replay), the factory toolbox's signature over the twin
  * bound to this chip (factory bind shape B), or else a genuine tap the chip showed before (verify-chip).
+ * With `enrollIfNew` (shape A for a chip not in the inventory yet) a genuine tap enrols the chip: enrolment
+ * and the accepted counter commit together, so a refused tap leaves nothing behind.
  */
 export async function authorizeMintTap(
   em: EntityManager,
@@ -21,6 +24,7 @@ export async function authorizeMintTap(
     sun: SunPayload | null;
     toolbox?: { internalId: string; signature: string } | undefined;
     reference: string;
+    enrollIfNew?: { productId: string | null } | undefined;
   },
 ): Promise<void> {
   if (!input.sun && input.toolbox) {
@@ -38,11 +42,13 @@ export async function authorizeMintTap(
     }
     return;
   }
-  const verdict = await verifyTap(em, secretBox, input.scope, {
-    chipUid: input.chipUid,
-    sun: input.sun,
-    reference: input.reference,
-  });
+  const sun = input.sun;
+  const verify = (tx: EntityManager) =>
+    verifyTap(tx, secretBox, input.scope, { chipUid: input.chipUid, sun, reference: input.reference });
+  const enrollment = input.enrollIfNew;
+  const verdict = enrollment
+    ? await enrollWithTap(em, input.scope, input.chipUid, enrollment.productId, verify)
+    : await verify(em);
   if (!verdict.authentic) {
     throw ApplicationFailure.create({
       message: verdict.message,
@@ -50,6 +56,35 @@ export async function authorizeMintTap(
       nonRetryable: true,
       details: [{ reason: verdict.reason, counter: verdict.counter }],
     });
+  }
+}
+
+/** Rolls the enrolment back with the refused tap's verdict. */
+class RefusedTap extends Error {
+  readonly verdict: TapVerification;
+  constructor(verdict: TapVerification) {
+    super('refused tap');
+    this.verdict = verdict;
+  }
+}
+
+async function enrollWithTap(
+  em: EntityManager,
+  scope: TenantScope,
+  chipUid: string,
+  productId: string | null,
+  verify: (tx: EntityManager) => Promise<TapVerification>,
+): Promise<TapVerification> {
+  try {
+    return await em.transactional(async (tx) => {
+      await enrollChip(tx, scope, { chipUid, productId });
+      const verdict = await verify(tx);
+      if (!verdict.authentic) throw new RefusedTap(verdict);
+      return verdict;
+    });
+  } catch (error) {
+    if (error instanceof RefusedTap) return error.verdict;
+    throw error;
   }
 }
 

@@ -3,6 +3,7 @@ import { formatEther } from 'ethers';
 import { isChainRevert } from '../../src/chain/errors.ts';
 import type { TenantScope } from '../../src/db/tenant-scope.ts';
 import { digitalLink } from '../../src/gs1/digital-link.ts';
+import { computeCid } from '../../src/ipfs/cid.ts';
 import { canonicalJsonBytes, ipfsUrl, JSON_CONTENT_TYPE } from '../../src/ipfs/json.ts';
 import { buildMetadata } from '../../src/passports/metadata.ts';
 import { type MintedPassport, recordMint } from '../../src/passports/record-mint.ts';
@@ -12,6 +13,7 @@ import type { MintInput } from '../../workflows/mint-types.ts';
 import { runChainWrite } from '../chain-write.ts';
 import { type EnvironmentDeps, scopedFor } from '../deps.ts';
 import { authorizeMintTap } from './authorize-tap.ts';
+import { assertRecordable, loadMetadata } from './metadata-checks.ts';
 
 /** Activities of the mint workflow. Each one is safe to run again after a crash. */
 export function mintActivities(deps: EnvironmentDeps) {
@@ -24,9 +26,21 @@ export function mintActivities(deps: EnvironmentDeps) {
      * GS1 Digital Link, on IPFS.
      */
     async prepareMint(input: MintInput) {
+      assertRecordable(input.product);
       await authorizeMintTap(scoped(input.scope), deps.secretBox, input);
+      const ownerWallet = companyCustodyAddress(
+        deps.custodyMasterSecret,
+        input.scope.companyId,
+        deps.environment,
+      );
       const onChain = await deps.chain.findMintByChip(input.chipUid);
-      const tokenId = onChain ? onChain.tokenId : await reserveTokenId(deps.orm.em, deps.environment);
+      if (onChain) {
+        // Minted by an earlier run that never recorded it: that token and the metadata it points to stand.
+        const metadataUrl = await deps.chain.tokenURI(onChain.tokenId);
+        const metadata = await loadMetadata(deps.contentStore, metadataUrl);
+        return { tokenId: onChain.tokenId, ownerWallet, metadata, metadataUrl };
+      }
+      const tokenId = await reserveTokenId(deps.orm.em, deps.environment);
       const metadata = buildMetadata({
         product: input.product,
         chipUid: input.chipUid,
@@ -34,11 +48,6 @@ export function mintActivities(deps: EnvironmentDeps) {
         externalUrl: digitalLink(deps.publicBaseUrl, input.product.gtin, tokenId),
       });
       const { cid } = await deps.contentStore.put(canonicalJsonBytes(metadata), JSON_CONTENT_TYPE);
-      const ownerWallet = companyCustodyAddress(
-        deps.custodyMasterSecret,
-        input.scope.companyId,
-        deps.environment,
-      );
       return { tokenId, ownerWallet, metadata, metadataUrl: ipfsUrl(cid) };
     },
 
@@ -48,17 +57,21 @@ export function mintActivities(deps: EnvironmentDeps) {
      * already minted on chain is reported, never minted twice.
      */
     async mintOnChain(input: { chipUid: string; tokenId: string; to: string; metadataUrl: string }) {
-      const mined = (tokenId: string, transactionHash: string) => async (blockNumber: number) => ({
-        tokenId,
-        transactionHash,
-        blockNumber,
-        mintedAt: await deps.chain.blockTime(blockNumber),
-      });
+      const mined =
+        (tokenId: string, transactionHash: string, metadataUrl = input.metadataUrl) =>
+        async (blockNumber: number) => ({
+          tokenId,
+          transactionHash,
+          blockNumber,
+          mintedAt: await deps.chain.blockTime(blockNumber),
+          metadataUrl,
+        });
       const adoptExisting = async () => {
         const existing = await deps.chain.findMintByChip(input.chipUid);
         if (!existing) return undefined;
         await deps.chain.waitForTransaction(existing.txHash);
-        return mined(existing.tokenId, existing.txHash)(existing.blockNumber);
+        const metadataUrl = await deps.chain.tokenURI(existing.tokenId);
+        return mined(existing.tokenId, existing.txHash, metadataUrl)(existing.blockNumber);
       };
       // prepareMint has just looked the chip up, so a first attempt does not ask again: the contract refuses a
       // second mint of the chip or of the token id, and that refusal adopts the mint on chain (below).
@@ -97,15 +110,24 @@ export function mintActivities(deps: EnvironmentDeps) {
       });
     },
 
-    /** Passport, MINT event, asset.minted and billing usage in one database transaction (idempotent). */
+    /**
+     * Passport, MINT event, asset.minted and billing usage in one database transaction (idempotent). The
+     * metadata recorded is the document `metadataUrl` (the token URI on chain) names.
+     */
     async recordMint(
       input: Omit<
         MintedPassport,
         'mintedAt' | 'depositWei' | 'depositDecimal' | 'contractAddress' | 'platformAddress'
       > & { scope: TenantScope; mintedAt: string },
     ) {
+      const prepared = ipfsUrl(computeCid(canonicalJsonBytes(input.metadata)));
+      const metadata =
+        prepared === input.metadataUrl
+          ? input.metadata
+          : await loadMetadata(deps.contentStore, input.metadataUrl);
       const passport = await recordMint(scoped(input.scope), input.scope, {
         ...input,
+        metadata,
         mintedAt: new Date(input.mintedAt),
         depositWei: deps.depositWei.toString(),
         depositDecimal: formatEther(deps.depositWei),

@@ -39,7 +39,7 @@ function first(source: Record<string, unknown>, ...keys: string[]): unknown {
 }
 
 /** Builds a submodel, leaving out properties without a value (AAS values must not be empty). */
-function submodel(
+export function submodel(
   baseId: string,
   idShort: string,
   semanticId: string,

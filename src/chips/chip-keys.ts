@@ -85,7 +85,11 @@ export function openSunKeys(box: SecretBox, scope: TenantScope, sealed: SealedSu
   }
   if (scope.environment === 'test')
     return { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
-  throw new DomainError(
+  throw chipKeysNotConfigured();
+}
+
+export function chipKeysNotConfigured(): DomainError {
+  return new DomainError(
     'conflict',
     'chip_keys_not_configured',
     'No SUN keys are configured for the live environment: set them with PUT /v1/dpp/chip-keys.',

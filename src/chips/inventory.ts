@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Chip, Passport } from '../db/entities/index.ts';
+import type { TenantScope } from '../db/tenant-scope.ts';
 
 export interface InventoryItem {
   tokenId: string | null;
@@ -9,33 +9,60 @@ export interface InventoryItem {
   status: string;
 }
 
+/** Most items one inventory answer carries; a larger inventory continues with `nextCursor`. */
+export const INVENTORY_MAX_ITEMS = 10_000;
+
+// One statement for the page: each chip with its passport (if minted) and the twin bound to it (if any).
+// Raw SQL bypasses the ORM's tenant filter, hence the explicit company and environment on every table.
+const INVENTORY_PAGE = `
+  select c.id, c.chip_uid, c.product_id, c.status as chip_status,
+    p.token_id, p.material, p.status as passport_status, t.material_number
+  from chips c
+  left join passports p
+    on p.company_id = c.company_id and p.environment = c.environment and p.chip_id = c.id
+  left join asset_twins t
+    on t.company_id = c.company_id and t.environment = c.environment and t.chip_uid = c.chip_uid
+  where c.company_id = ? and c.environment = ? and c.id > ?
+  order by c.id
+  limit ?`;
+
+interface InventoryRow {
+  id: number;
+  chip_uid: string;
+  product_id: string | null;
+  chip_status: string;
+  token_id: string | null;
+  material: string | null;
+  passport_status: string | null;
+  material_number: string | null;
+}
+
 /**
  * The company's chips in enrollment order, with their passport where one is minted (`tokenId` null
- * otherwise). Paged by chip id: pass the returned `nextCursor` as `after`.
+ * otherwise) and the status the passport, else the chip, has. Up to `limit` items, then `nextCursor` (pass
+ * it as `after`).
  */
 export async function listInventory(
   em: EntityManager,
+  scope: TenantScope,
   page: { limit: number; after?: number | undefined },
 ): Promise<{ items: InventoryItem[]; nextCursor: string | null }> {
-  const chips = await em.find(Chip, page.after === undefined ? {} : { id: { $gt: page.after } }, {
-    orderBy: { id: 'asc' },
-    limit: page.limit + 1,
-  });
-  const more = chips.length > page.limit;
-  const pageChips = chips.slice(0, page.limit);
-  const passports = await em.find(Passport, { chipId: { $in: pageChips.map((c) => c.id) } });
-  const byChip = new Map(passports.map((p) => [p.chipId, p]));
+  const rows = await em.execute<InventoryRow[]>(INVENTORY_PAGE, [
+    scope.companyId,
+    scope.environment,
+    page.after ?? 0,
+    page.limit + 1,
+  ]);
+  const more = rows.length > page.limit;
+  const pageRows = rows.slice(0, page.limit);
   return {
-    items: pageChips.map((chip) => {
-      const passport = byChip.get(chip.id);
-      return {
-        tokenId: passport?.tokenId ?? null,
-        chipUid: chip.chipUid,
-        productId: chip.productId ?? null,
-        material: passport?.material ?? null,
-        status: passport?.status ?? chip.status,
-      };
-    }),
-    nextCursor: more ? String(pageChips[pageChips.length - 1]!.id) : null,
+    items: pageRows.map((row) => ({
+      tokenId: row.token_id,
+      chipUid: row.chip_uid,
+      productId: row.product_id,
+      material: row.material ?? row.material_number,
+      status: row.passport_status ?? row.chip_status,
+    })),
+    nextCursor: more ? String(pageRows.at(-1)!.id) : null,
   };
 }

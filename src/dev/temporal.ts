@@ -1,7 +1,8 @@
 import type { Config } from '../config/config.ts';
 import type { Logger } from '../logging/logger.ts';
+import { freePort, isListening } from './ports.ts';
 import { obtainTemporalCli } from './temporal-binaries.ts';
-import { freePort, isListening, startDevServer } from './temporal-dev-server.ts';
+import { startDevServer } from './temporal-dev-server.ts';
 
 export interface DevTemporal {
   address: string;

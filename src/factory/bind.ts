@@ -1,6 +1,6 @@
 import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import { canonicalChipUid, enrollChip } from '../chips/enroll.ts';
-import { AssetTwin } from '../db/entities/index.ts';
+import { AssetTwin, Chip, Passport } from '../db/entities/index.ts';
 import type { TenantScope } from '../db/tenant-scope.ts';
 import { DomainError } from '../errors.ts';
 
@@ -25,9 +25,10 @@ function chipBoundElsewhere(chipUid: string): DomainError {
 }
 
 /**
- * Locks a provisioned twin to a chip: the twin becomes ACTIVE with `chipUid` set. A chip not yet in the
- * inventory is enrolled on the way (asset.initialized); a chip enrolled by another company, a twin already
- * bound, or a chip bound to another twin is a conflict. `sameChipIsBound` lets a retry of the same binding
+ * Locks a provisioned twin to a chip: the twin and the chip become ACTIVE, the twin with `chipUid` set, in
+ * one transaction (a chip not yet in the inventory is enrolled on the way, with asset.initialized). Hardware
+ * identity is unique: a chip enrolled by another company, bound to another twin or holding a passport
+ * already, and a twin already bound, are conflicts. `sameChipIsBound` lets a retry of the same binding
  * through (the toolbox path, whose mint follows).
  */
 export async function bindTwin(
@@ -46,25 +47,39 @@ export async function bindTwin(
     );
   }
   if (await em.count(AssetTwin, { chipUid })) throw chipBoundElsewhere(chipUid);
-  await enrollChip(em, scope, { chipUid, productId: twin.gtin ?? twin.materialNumber ?? null });
-  let updated: number;
-  try {
-    updated = await em.nativeUpdate(
-      AssetTwin,
-      { id: twin.id, chipUid: null },
-      { status: 'ACTIVE', chipUid, boundAt: new Date(), updatedAt: new Date() },
-    );
-  } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) throw chipBoundElsewhere(chipUid);
-    throw error;
-  }
-  if (updated === 0) {
+  const passport = await em.findOne(Passport, { chipUid }, { fields: ['tokenId'] });
+  if (passport) {
     throw new DomainError(
       'conflict',
-      'twin_already_bound',
-      `Twin ${twin.serviceInternalId} was bound meanwhile.`,
+      'chip_already_registered',
+      `Chip ${chipUid} already holds the passport of another product (token ${passport.tokenId}).`,
     );
   }
+  await em.transactional(async (tx) => {
+    const { chip } = await enrollChip(tx, scope, {
+      chipUid,
+      productId: twin.gtin ?? twin.materialNumber ?? null,
+    });
+    let updated: number;
+    try {
+      updated = await tx.nativeUpdate(
+        AssetTwin,
+        { id: twin.id, chipUid: null },
+        { status: 'ACTIVE', chipUid, boundAt: new Date(), updatedAt: new Date() },
+      );
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw chipBoundElsewhere(chipUid);
+      throw error;
+    }
+    if (updated === 0) {
+      throw new DomainError(
+        'conflict',
+        'twin_already_bound',
+        `Twin ${twin.serviceInternalId} was bound meanwhile.`,
+      );
+    }
+    await tx.nativeUpdate(Chip, { id: chip.id }, { status: 'ACTIVE', updatedAt: new Date() });
+  });
   await em.refresh(twin);
   return { twin, chipUid };
 }

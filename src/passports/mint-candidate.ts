@@ -3,35 +3,41 @@ import { canonicalChipUid } from '../chips/enroll.ts';
 import type { TenantScope } from '../db/tenant-scope.ts';
 import { DomainError } from '../errors.ts';
 
-// Raw SQL bypasses the ORM's tenant filter: the chip and its passport are both looked up within the scope.
+// Raw SQL bypasses the ORM's tenant filter: the chip is looked up in the environment (a chip UID is unique
+// there), and whether it is ours and holds a passport of ours is told apart in the same query.
 const CHIP_WITH_PASSPORT = `
-  select c.chip_uid,
+  select c.chip_uid, c.company_id = ? as ours,
     exists (select 1 from passports p
             where p.company_id = c.company_id and p.environment = c.environment and p.chip_uid = c.chip_uid)
       as has_passport
   from chips c
-  where c.company_id = ? and c.environment = ? and c.chip_uid = ?`;
+  where c.environment = ? and c.chip_uid = ?`;
+
+export type ChipToMint =
+  | { chipUid: string; enrolled: true; hasPassport: boolean }
+  | { chipUid: string; enrolled: false; hasPassport: false };
 
 /**
- * The chip a mint request names, with whether it already holds a passport, in one query. A chip not
- * enrolled in the scope's environment is a not-found domain error (as findChip).
+ * The chip a mint request names, in one query: enrolled by us (with whether it already holds a passport),
+ * or not enrolled at all. A chip enrolled by another company is a conflict.
  */
 export async function findChipToMint(
   em: EntityManager,
   scope: TenantScope,
   chipUidInput: string,
-): Promise<{ chipUid: string; hasPassport: boolean }> {
+): Promise<ChipToMint> {
   const chipUid = canonicalChipUid(chipUidInput);
-  const [row] = await em.execute<{ chip_uid: string; has_passport: boolean }[]>(CHIP_WITH_PASSPORT, [
-    scope.companyId,
-    scope.environment,
-    chipUid,
-  ]);
-  if (!row)
+  const [row] = await em.execute<{ chip_uid: string; ours: boolean; has_passport: boolean }[]>(
+    CHIP_WITH_PASSPORT,
+    [scope.companyId, scope.environment, chipUid],
+  );
+  if (!row) return { chipUid, enrolled: false, hasPassport: false };
+  if (!row.ours) {
     throw new DomainError(
-      'not_found',
-      'chip_not_found',
-      `Chip ${chipUid} is not enrolled in this environment.`,
+      'conflict',
+      'chip_enrolled_elsewhere',
+      `Chip ${chipUid} is already enrolled by another account.`,
     );
-  return { chipUid: row.chip_uid, hasPassport: row.has_passport };
+  }
+  return { chipUid: row.chip_uid, enrolled: true, hasPassport: row.has_passport };
 }

@@ -11,6 +11,8 @@ export const searchAttributes = {
   tokenId: defineSearchAttributeKey('DppTokenId', SearchAttributeType.KEYWORD),
   gtin: defineSearchAttributeKey('DppGtin', SearchAttributeType.KEYWORD),
   chipUid: defineSearchAttributeKey('DppChipUid', SearchAttributeType.KEYWORD),
+  /** Set while a workflow needs an operator, e.g. `DppAttention = "record_failed"`; removed once resolved. */
+  attention: defineSearchAttributeKey('DppAttention', SearchAttributeType.KEYWORD),
 } as const;
 
 export type SearchAttributeValues = Partial<Record<keyof typeof searchAttributes, string>>;

@@ -1,6 +1,7 @@
 import { type WorkflowHandle, WorkflowNotFoundError } from '@temporalio/client';
 import type { Workflow, WorkflowResultType } from '@temporalio/common';
 import type { DomainError } from '../errors.ts';
+import { searchAttributes } from './search-attributes.ts';
 
 export type WorkflowStatusBody<R> =
   | { success: true; workflowId: string; status: 'RUNNING'; progress: unknown }
@@ -15,6 +16,8 @@ export async function workflowStatusBody<W extends Workflow, R>(
   handle: WorkflowHandle<W>,
   options: {
     progressQuery: string;
+    /** Only the company that started it sees a workflow (its DppCompanyId); others get notFound. */
+    companyId: string;
     notFound: () => DomainError;
     shapeResult: (result: WorkflowResultType<W>) => R;
     failure: (error: unknown) => DomainError | undefined;
@@ -23,7 +26,11 @@ export async function workflowStatusBody<W extends Workflow, R>(
   const workflowId = handle.workflowId;
   let running: boolean;
   try {
-    running = (await handle.describe()).status.name === 'RUNNING';
+    const description = await handle.describe();
+    if (description.typedSearchAttributes.get(searchAttributes.company) !== options.companyId) {
+      throw options.notFound();
+    }
+    running = description.status.name === 'RUNNING';
   } catch (error) {
     throw error instanceof WorkflowNotFoundError ? options.notFound() : error;
   }

@@ -10,7 +10,10 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
  * - Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`): `v1,` + base64 HMAC-SHA256
  *   of `{id}.{timestamp}.{body}`, keyed with the base64-decoded part after `whsec_`, exactly as the
  *   Standard Webhooks libraries derive it, so they verify our deliveries unchanged.
- * During a secret rotation both headers carry one signature per active secret, newest first.
+ * During a secret rotation's overlap `service-signature` stays one value, as the spec's receivers compare it
+ * for equality: it is signed with the previous secret, the one such a receiver still holds until its
+ * operator installs the new one (which they must do before the overlap ends; from then on the new secret
+ * signs). `webhook-signature`, made for several signatures, carries one per active secret, newest first.
  */
 
 export const SECRET_PREFIX = 'whsec_';
@@ -72,7 +75,8 @@ export function standardSignature(
 
 /**
  * Every header of one delivery attempt. `secrets` are the endpoint's active secrets, newest first
- * (two during a rotation overlap); `timestampSeconds` is the time of this attempt.
+ * (two during a rotation overlap, the last of which signs `service-signature`); `timestampSeconds` is the
+ * time of this attempt.
  */
 export function deliveryHeaders(input: {
   eventId: string;
@@ -84,7 +88,7 @@ export function deliveryHeaders(input: {
   return {
     'content-type': 'application/json',
     'user-agent': WEBHOOK_USER_AGENT,
-    [SIGNATURE_HEADER]: input.secrets.map((s) => serviceSignature(s, input.body)).join(','),
+    [SIGNATURE_HEADER]: serviceSignature(input.secrets.at(-1)!, input.body),
     'webhook-id': input.eventId,
     'webhook-timestamp': String(input.timestampSeconds),
     'webhook-signature': input.secrets
@@ -99,17 +103,9 @@ function constantTimeEqual(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/**
- * Receiver side of `service-signature`: split on commas and compare each entry in constant time with the
- * HMAC computed from the receiver's secret. A receiver holding either secret of a rotation finds its match.
- */
+/** Receiver side of `service-signature`, as the spec says: the hex HMAC of the body equals the header. */
 export function verifyServiceSignature(header: string, body: string | Buffer, secret: string): boolean {
-  const expected = serviceSignature(secret, body);
-  let found = false;
-  for (const candidate of header.split(',')) {
-    if (constantTimeEqual(candidate.trim().toLowerCase(), expected)) found = true;
-  }
-  return found;
+  return constantTimeEqual(header.trim().toLowerCase(), serviceSignature(secret, body));
 }
 
 /** Receiver side of the Standard Webhooks headers, including the timestamp tolerance. */

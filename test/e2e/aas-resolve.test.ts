@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, test } from 'vitest';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
 
 type AasClass = import('@aas-core-works/aas-core3.0-typescript').types.Class;
@@ -139,6 +140,62 @@ describe('GET /v1/aas/resolve/:id (asset administration shell)', () => {
       env: 'live',
     });
     assert.equal(live.status, 404, 'a test passport is not found in live');
+  });
+
+  test('a provisioned twin resolves by its service_internal_id: its own shell, then its passport’s once minted', async () => {
+    const id: string = (
+      await call('POST', '/v1/erp/provision', { gtin: GTIN, metadata: { name: 'Rain Poncho' } })
+    ).body.service_internal_id;
+    const base = stack.api.config.publicBaseUrl;
+    const answer = await call('GET', `/v1/aas/resolve/${id}`);
+    assert.equal(answer.status, 200, answer.text);
+    const shell = answer.body;
+    assert.equal(shell.id, `${base}/aas/test/twins/${id}`);
+    assert.equal(shell.idShort, `Twin_${id}`);
+    assert.deepEqual(
+      shell.assetInformation.specificAssetIds.map((s: Json) => [s.name, s.value]),
+      [
+        ['GTIN', GTIN],
+        ['ServiceInternalId', id],
+      ],
+    );
+    for (const submodel of shell.submodels) {
+      const parsed = aas.jsonization.submodelFromJsonable(submodel);
+      assert.equal(parsed.error, null, `${submodel.idShort}: ${parsed.error?.message}`);
+      assert.deepEqual(verificationErrors(parsed.mustValue()), [], submodel.idShort);
+    }
+    const [nameplate, , security] = shell.submodels.map(propertyValues);
+    assert.equal(nameplate.ManufacturerProductDesignation, 'Rain Poncho');
+    assert.equal(nameplate.GTIN, GTIN);
+    assert.equal(security.Status, 'INACTIVE');
+    const byIri = await call('GET', `/v1/aas/resolve/${encodeURIComponent(shell.id)}`);
+    assert.deepEqual(byIri.body, shell);
+    const foreign = await stack.api.call('GET', `/v1/aas/resolve/${id}`, { key: other.testKey });
+    assert.equal(foreign.status, 404);
+
+    // Bound and minted: the twin's id now answers the passport's shell.
+    const twinChip = '04D1B2C3D4E5F0';
+    const bound = await call('POST', '/v1/factory/bind', {
+      service_internal_id: id,
+      hardware: { chip_uid: twinChip },
+    });
+    assert.equal(bound.status, 201, bound.text);
+    const tap = generateSun({
+      uid: twinChip,
+      counter: 1,
+      keys: { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY },
+    });
+    const mint = await call('POST', '/v1/dpp/mint', {
+      name: 'Rain Poncho',
+      chipUid: twinChip,
+      nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
+      custom_dpp_data: { gtin: GTIN, conformity_url: 'https://acme.example/conformity.pdf' },
+    });
+    assert.equal(mint.status, 201, mint.text);
+    const twinToken: string = mint.body.blockchain.tokenId;
+    const minted = await call('GET', `/v1/aas/resolve/${id}`);
+    assert.equal(minted.body.id, `${base}/aas/test/${twinToken}`);
+    assert.deepEqual(minted.body, (await call('GET', `/v1/aas/resolve/${twinToken}`)).body);
   });
 
   test('a recycled passport shows its status and no locked deposit', async () => {

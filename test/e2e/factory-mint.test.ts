@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
+import { assertChainAgreesWithDatabase } from '../support/chain-agreement.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 
 describe('factory toolbox bind mints the passport (HTTP → Temporal worker → anvil, IPFS)', () => {
@@ -48,9 +50,56 @@ describe('factory toolbox bind mints the passport (HTTP → Temporal worker → 
     assert.equal(passport!.gtin, '00012345600012');
     assert.equal(passport!.product_id, id);
     assert.equal(passport!.metadata_cache.name, 'Trail Jacket');
+    await assertChainAgreesWithDatabase(stack, uid);
 
     const again = await call('POST', '/v1/factory/bind', { internalId: id, chipUid: uid, signature });
     assert.equal(again.status, 201, 'a repeated signed bind answers the same token');
     assert.equal(again.body.tokenId, bound.body.tokenId);
+  });
+
+  test('hardware identity is unique: a chip holding a passport cannot be bound to another twin', async () => {
+    const uid = '04F1E2D3C4B502';
+    const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
+    const tap = generateSun({ uid, counter: 1, keys });
+    const minted = await call('POST', '/v1/dpp/mint', {
+      name: 'Someone else’s boot',
+      chipUid: uid,
+      nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
+      custom_dpp_data: { conformity_url: 'https://acme.example/conformity.pdf' },
+    });
+    assert.equal(minted.status, 201, minted.text);
+    const tokenId: string = minted.body.blockchain.tokenId;
+
+    const toolbox = generateKeyPairSync('ed25519');
+    await call('POST', '/v1/factory/toolbox-keys', {
+      name: 'Line 2',
+      publicKey: toolbox.publicKey.export({ format: 'jwk' }),
+    });
+    for (const shape of ['A', 'B'] as const) {
+      const provisioned = await call('POST', '/v1/erp/provision', {
+        gtin: '00012345600012',
+        metadata: { name: `Twin ${shape}` },
+      });
+      const id: string = provisioned.body.service_internal_id;
+      const signature = sign(null, Buffer.from(`${id}:${uid}`), toolbox.privateKey).toString('hex');
+      const bound = await call(
+        'POST',
+        '/v1/factory/bind',
+        shape === 'A'
+          ? { service_internal_id: id, hardware: { chip_uid: uid } }
+          : { internalId: id, chipUid: uid, signature },
+      );
+      assert.equal(bound.status, 409, `shape ${shape}: ${bound.text}`);
+      assert.equal(bound.body.code, 'chip_already_registered');
+      assert.match(bound.body.detail, new RegExp(`token ${tokenId}`));
+      const [twin] = await stack.api.db.orm.em
+        .fork()
+        .execute<{ status: string; chip_uid: string | null }[]>(
+          'select status, chip_uid from asset_twins where service_internal_id = ?',
+          [id],
+        );
+      assert.deepEqual(twin, { status: 'INACTIVE', chip_uid: null }, 'the twin stays unbound');
+    }
+    assert.equal(await stack.chain.chain.totalMinted(), 2n, 'no passport was minted for the new twins');
   });
 });

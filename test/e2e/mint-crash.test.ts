@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
+import { assertChainAgreesWithDatabase } from '../support/chain-agreement.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { type CrashingWorker, startCrashingWorker } from './fixtures/crashing-worker.ts';
 
@@ -59,5 +60,6 @@ describe('a worker killed after sending the mint transaction', () => {
       .getConnection()
       .execute('select count(*)::int as n from passports');
     assert.equal(rows[0]!.n, 1);
+    await assertChainAgreesWithDatabase(stack, uid);
   });
 });

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
+import { canonicalJsonBytes, ipfsUrl, JSON_CONTENT_TYPE } from '../../src/ipfs/json.ts';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
 import { companyCustodyAddress } from '../../src/wallets/custody.ts';
 import type { TestTenant } from '../support/api.ts';
+import { assertChainAgreesWithDatabase } from '../support/chain-agreement.ts';
 import { startTestStack, TEST_DEPOSIT, type TestStack } from '../support/stack.ts';
 
 describe('a chip that is already minted on chain when its mint workflow starts', () => {
@@ -21,11 +23,14 @@ describe('a chip that is already minted on chain when its mint workflow starts',
     const call = (method: string, path: string, body?: unknown) =>
       stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
     assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: uid })).status, 201);
-    // What a former run leaves behind when it minted but never recorded the passport.
+    // What a former run leaves behind when it minted but never recorded the passport: its metadata on
+    // IPFS and the token on chain pointing to it.
+    const earlierMetadata = { name: 'Boot (first attempt)', chipUid: uid, custom_dpp_data: {} };
+    const { cid } = await stack.deps.contentStore.put(canonicalJsonBytes(earlierMetadata), JSON_CONTENT_TYPE);
     const earlier = await stack.chain.chain.mint({
       to: companyCustodyAddress(undefined, tenant.companyId, 'test'),
       tokenId: '900',
-      metadataUri: 'ipfs://bafkreiearliermint',
+      metadataUri: ipfsUrl(cid),
       chipUid: uid,
       depositWei: parseEther(TEST_DEPOSIT),
     });
@@ -47,9 +52,19 @@ describe('a chip that is already minted on chain when its mint workflow starts',
     assert.equal(await stack.chain.chain.totalMinted(), 1n, 'exactly one token on chain');
     const rows = await stack.api.db.orm.em
       .getConnection()
-      .execute<{ token_id: string; transaction_hash: string }[]>(
-        'select token_id, transaction_hash from passports',
-      );
-    assert.deepEqual(rows, [{ token_id: '900', transaction_hash: earlier.txHash }]);
+      .execute<
+        { token_id: string; transaction_hash: string; metadata_url: string; metadata_cache: unknown }[]
+      >('select token_id, transaction_hash, metadata_url, metadata_cache from passports');
+    // One truth for the token: the metadata on chain is the metadata recorded, not the second request's.
+    assert.deepEqual(rows, [
+      {
+        token_id: '900',
+        transaction_hash: earlier.txHash,
+        metadata_url: await stack.chain.chain.tokenURI('900'),
+        metadata_cache: earlierMetadata,
+      },
+    ]);
+    assert.equal(answer.body.blockchain.ipfsUrl, ipfsUrl(cid));
+    await assertChainAgreesWithDatabase(stack, uid);
   });
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
 import { companyCustodyAddress } from '../../src/wallets/custody.ts';
 import type { TestTenant } from '../support/api.ts';
+import { assertChainAgreesWithDatabase } from '../support/chain-agreement.ts';
 import { referenceCid } from '../support/reference-cid.ts';
 import { startTestStack, TEST_DEPOSIT, type TestStack } from '../support/stack.ts';
 
@@ -156,12 +157,15 @@ describe('minting end to end (HTTP → Temporal worker → anvil, IPFS, PostgreS
     assert.equal(malformed.status, 400);
     assert.equal(malformed.body.code, 'malformed_sun_payload');
 
-    const unknownChip = await call(
-      'POST',
-      '/v1/dpp/mint',
-      shapeA('04FFFFFFFFFF99', tapUrl('04FFFFFFFFFF99', 1)),
+    // A chip not enrolled yet is enrolled by a genuine tap only: a forged one leaves nothing behind.
+    const forgedNew = shapeA(
+      '04FFFFFFFFFF99',
+      tapUrl('04FFFFFFFFFF99', 1).replace(/cmac=\w{4}/, 'cmac=0000'),
     );
-    assert.equal(unknownChip.status, 404);
+    const refusedNew = await call('POST', '/v1/dpp/mint', forgedNew);
+    assert.equal(refusedNew.status, 422, refusedNew.text);
+    const listed = await call('GET', '/v1/dpp/inventory');
+    assert.ok(!listed.body.inventory.some((item: { chipUid: string }) => item.chipUid === '04FFFFFFFFFF99'));
 
     const fresh = await call('POST', '/v1/dpp/mint', shapeA(uid, tapUrl(uid, 9)));
     assert.equal(fresh.status, 201, 'after refusals a genuine fresh tap mints');
@@ -197,6 +201,44 @@ describe('minting end to end (HTTP → Temporal worker → anvil, IPFS, PostgreS
     const inventory = await call('GET', '/v1/dpp/inventory');
     const item = inventory.body.inventory.find((i: { chipUid: string }) => i.chipUid === uid);
     assert.equal(item.material, 'Merino wool');
+  });
+
+  test('mint from nothing: a genuine tap of a chip never enrolled enrols and mints it in one workflow', async () => {
+    const uid = '04A1B2C3D4E5A0';
+    const shapeBNew = await call('POST', '/v1/dpp/mint', {
+      gtin: GTIN,
+      chipUid: '04A1B2C3D4E5A1',
+      material: 'Wool',
+    });
+    assert.equal(shapeBNew.status, 404, 'shape B has no tap to prove an unknown chip with');
+    assert.equal(shapeBNew.body.code, 'chip_not_found');
+
+    const minted = await call('POST', '/v1/dpp/mint', shapeA(uid, tapUrl(uid, 5)));
+    assert.equal(minted.status, 201, minted.text);
+    const tokenId: string = minted.body.blockchain.tokenId;
+    const inventory = await call('GET', '/v1/dpp/inventory');
+    const item = inventory.body.inventory.find((i: { chipUid: string }) => i.chipUid === uid);
+    assert.deepEqual(item, { tokenId, chipUid: uid, productId: null, material: null, status: 'ACTIVE' });
+    const events = await stack.api.db.orm.em
+      .fork()
+      .execute<{ event_type: string }[]>(
+        `select event_type from outbox_events where data->>'chipUid' = ? order by occurred_at, event_type`,
+        [uid],
+      );
+    assert.deepEqual(
+      events.map((e) => e.event_type),
+      ['asset.initialized', 'asset.minted'],
+    );
+    assert.equal(await assertChainAgreesWithDatabase(stack, uid), tokenId);
+    assert.equal(await stack.chain.chain.tokenURI(tokenId), minted.body.blockchain.ipfsUrl);
+
+    const other = await stack.api.createTenant('Other Brand');
+    const elsewhere = await stack.api.call('POST', '/v1/dpp/mint', {
+      key: other.testKey,
+      body: shapeA(uid, tapUrl(uid, 6)),
+    });
+    assert.equal(elsewhere.status, 409);
+    assert.equal(elsewhere.body.code, 'chip_enrolled_elsewhere');
   });
 
   test('the mint workflow is findable by its id and search attributes', async () => {

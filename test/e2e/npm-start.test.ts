@@ -3,7 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { freePort } from '../../src/dev/temporal-dev-server.ts';
+import { freePort } from '../../src/dev/ports.ts';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
 import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { verifyServiceSignature, verifyStandardSignature } from '../../src/webhooks/signing.ts';
 import type { TestTenant } from '../support/api.ts';
@@ -12,6 +13,15 @@ import {
   waitUntil,
 } from '../webhooks/support.ts';
 
+/**
+ * A receiver written from the spec's sentence alone: "computes HMAC SHA-256 over the payload with the webhook
+ * secret, hex-encodes the digest, and compares it with the header value; equality means authentic."
+ */
+function specReceiverAccepts(request: ReceivedRequest, secret: string): boolean {
+  const digest = createHmac('sha256', secret).update(request.body).digest('hex');
+  return digest === request.headers['service-signature'];
+}
+
 /** What a receiver holding only `secret` concludes about a request, by the spec and by Standard Webhooks. */
 function verifiesWith(request: ReceivedRequest, secret: string) {
   const headers = {
@@ -19,16 +29,16 @@ function verifiesWith(request: ReceivedRequest, secret: string) {
     timestamp: String(request.headers['webhook-timestamp']),
     signature: String(request.headers['webhook-signature']),
   };
-  const spec = String(request.headers['service-signature']).split(',');
   const standard = headers.signature.split(' ');
   return {
-    spec: spec.includes(specSignature(secret, request.body)),
+    spec: specReceiverAccepts(request, secret),
     standard: standard.includes(
       standardWebhooksSignature(secret, headers.id, headers.timestamp, request.body),
     ),
-    helpers:
-      verifyServiceSignature(String(request.headers['service-signature']), request.body, secret) &&
-      verifyStandardSignature(headers, request.body, secret),
+    helpers: {
+      spec: verifyServiceSignature(String(request.headers['service-signature']), request.body, secret),
+      standard: verifyStandardSignature(headers, request.body, secret),
+    },
   };
 }
 
@@ -75,11 +85,15 @@ describe('webhooks end to end (HTTP API → outbox → dispatcher → delivery w
     assert.equal(envelope.data.chipUid, '04DE5F1EACC040');
     assert.equal(envelope.data.status, 'INACTIVE');
     assert.equal(request!.headers['webhook-id'], envelope.eventId);
-    assert.deepEqual(verifiesWith(request!, secret), { spec: true, standard: true, helpers: true });
+    assert.deepEqual(verifiesWith(request!, secret), {
+      spec: true,
+      standard: true,
+      helpers: { spec: true, standard: true },
+    });
     assert.deepEqual(verifiesWith(request!, 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='), {
       spec: false,
       standard: false,
-      helpers: false,
+      helpers: { spec: false, standard: false },
     });
 
     // Enrolling again is idempotent (no second event); nothing else arrives, here or at the minted-only endpoint.
@@ -101,7 +115,7 @@ describe('webhooks end to end (HTTP API → outbox → dispatcher → delivery w
     );
   });
 
-  test('during a secret rotation a receiver holding either secret verifies', async () => {
+  test('during a secret rotation the spec receiver keeps verifying with the old secret, Standard Webhooks with either', async () => {
     const rotated = await call('POST', `/v1/webhooks/endpoints/${endpointId}/rotate-secret`, {
       overlapSeconds: 3600,
     });
@@ -111,12 +125,18 @@ describe('webhooks end to end (HTTP API → outbox → dispatcher → delivery w
     assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: '04DE5F1EACC041' })).status, 201);
     await receiver.waitFor(before + 1);
     const request = receiver.requests[before]!;
-    const spec = String(request.headers['service-signature']).split(',');
-    assert.equal(spec.length, 2);
-    assert.equal(spec[0], specSignature(newSecret, request.body), 'the new secret signs first');
+    assert.equal(request.headers['service-signature'], specSignature(secret, request.body));
     assert.equal(String(request.headers['webhook-signature']).split(' ').length, 2);
-    assert.deepEqual(verifiesWith(request, newSecret), { spec: true, standard: true, helpers: true });
-    assert.deepEqual(verifiesWith(request, secret), { spec: true, standard: true, helpers: true });
+    assert.deepEqual(verifiesWith(request, secret), {
+      spec: true,
+      standard: true,
+      helpers: { spec: true, standard: true },
+    });
+    assert.deepEqual(verifiesWith(request, newSecret), {
+      spec: false,
+      standard: true,
+      helpers: { spec: false, standard: true },
+    });
 
     // Retiring the old secret at once: only the newest signs from the next delivery on.
     const retired = await call('POST', `/v1/webhooks/endpoints/${endpointId}/rotate-secret`, {
@@ -126,9 +146,17 @@ describe('webhooks end to end (HTTP API → outbox → dispatcher → delivery w
     assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: '04DE5F1EACC042' })).status, 201);
     await receiver.waitFor(before + 2);
     const single = receiver.requests[before + 1]!;
-    assert.equal(String(single.headers['service-signature']).split(',').length, 1);
-    assert.deepEqual(verifiesWith(single, latest), { spec: true, standard: true, helpers: true });
-    assert.deepEqual(verifiesWith(single, newSecret), { spec: false, standard: false, helpers: false });
+    assert.equal(String(single.headers['webhook-signature']).split(' ').length, 1);
+    assert.deepEqual(verifiesWith(single, latest), {
+      spec: true,
+      standard: true,
+      helpers: { spec: true, standard: true },
+    });
+    assert.deepEqual(verifiesWith(single, newSecret), {
+      spec: false,
+      standard: false,
+      helpers: { spec: false, standard: false },
+    });
   });
 
   test('a test event reaches only the endpoint it names', async () => {

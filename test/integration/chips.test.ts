@@ -292,7 +292,7 @@ describe('chip enrollment, SUN verification and inventory', () => {
     assert.equal(wrongLength.status, 400);
   });
 
-  test('inventory lists the company’s chips of the environment, paged', async () => {
+  test('inventory lists all the company’s chips of the environment, or pages with limit', async () => {
     for (const uid of ['04000000000011', '04000000000012', '04000000000013']) {
       await api.call('POST', '/v1/dpp/enroll', {
         key: acme.testKey,
@@ -317,6 +317,14 @@ describe('chip enrollment, SUN verification and inventory', () => {
     const all = [...first.body.inventory, ...rest.body.inventory].map((i: { chipUid: string }) => i.chipUid);
     assert.deepEqual(all, ['04DE5F1EACC040', '04000000000011', '04000000000012', '04000000000013']);
     assert.equal(rest.body.nextCursor, null);
+    // The spec's call without parameters: every asset (here beyond the 100 a page used to hold).
+    for (let n = 0; n < 120; n++) {
+      const uid = `0410${String(n).padStart(10, '0')}`;
+      await api.call('POST', '/v1/dpp/enroll', { key: acme.testKey, body: { chipUid: uid } });
+    }
+    const everything = await api.call('GET', '/v1/dpp/inventory', { key: acme.testKey });
+    assert.equal(everything.body.inventory.length, 124);
+    assert.equal(everything.body.nextCursor, null);
     const globexView = await api.call('GET', '/v1/dpp/inventory', { key: globex.testKey });
     assert.ok(!globexView.body.inventory.some((i: { chipUid: string }) => all.includes(i.chipUid)));
   });

@@ -45,8 +45,12 @@ describe('factory binding and toolbox keys', () => {
     assert.equal(twin!.status, 'ACTIVE');
     assert.equal(twin!.chip_uid, '04AABBCCDDEE01');
     assert.ok(twin!.bound_at);
+    // Inventory says what bind said: the chip is ACTIVE now, with the twin's material.
     const chips = await call('GET', '/v1/dpp/inventory');
-    assert.ok(chips.body.inventory.some((c: { chipUid: string }) => c.chipUid === '04AABBCCDDEE01'));
+    assert.deepEqual(
+      chips.body.inventory.find((c: { chipUid: string }) => c.chipUid === '04AABBCCDDEE01'),
+      { tokenId: null, chipUid: '04AABBCCDDEE01', productId: 'M', material: 'M', status: 'ACTIVE' },
+    );
     const events = await api.db.orm.em
       .getConnection()
       .execute(

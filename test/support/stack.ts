@@ -64,11 +64,14 @@ export async function startTestStack(
      * waiting for a workflow lets time pass at once); 'native' is what production runs (connectClient).
      */
     apiClient?: 'environment' | 'native';
+    /** How long the mint endpoint waits for its workflow before answering 202 (default 20 s). */
+    mintWaitMs?: number;
   } = {},
 ): Promise<TestStack> {
   const chain = await startTestChain();
   const temporal = await createTestWorkflowEnvironment(options.temporal ?? 'dev-server');
-  const api = await startTestApi({ MINT_DEPOSIT: TEST_DEPOSIT, MINT_WAIT_MS: '20000' }, (config) => ({
+  const mintWait = String(options.mintWaitMs ?? 20_000);
+  const api = await startTestApi({ MINT_DEPOSIT: TEST_DEPOSIT, MINT_WAIT_MS: mintWait }, (config) => ({
     workflows: {
       client:
         options.apiClient === 'native'

@@ -47,10 +47,13 @@ export function aasResolveRoute(deps: RouteDeps) {
     operationId: 'resolveAas',
     summary: 'The asset administration shell of a passport.',
     description:
-      ':id is the token id (decimal digits), the passport’s serviceUid (UUID), or the shell’s IRI id ' +
-      '({PUBLIC_BASE_URL}/aas/{environment}/{tokenId}) URL-encoded. Only passports of the caller’s company in ' +
-      'this environment are found (404 otherwise). Submodels DigitalNameplate, SustainabilityData and Security ' +
-      'are AAS 3.0 Submodels; `success` is the only member beside the shell.',
+      ':id is the token id (decimal digits), the passport’s serviceUid (UUID), a provisioned twin’s ' +
+      'service_internal_id (svc_…), or the shell’s IRI id ({PUBLIC_BASE_URL}/aas/{environment}/{tokenId} or ' +
+      '…/twins/{service_internal_id}) URL-encoded. A twin with a passport answers the passport’s shell; a twin ' +
+      'without one answers its own (identified by GTIN and ServiceInternalId, with what the ERP provisioned). ' +
+      'Only passports and twins of the caller’s company in this environment are found (404 otherwise). ' +
+      'Submodels DigitalNameplate, SustainabilityData and Security are AAS 3.0 Submodels; `success` is the only ' +
+      'member beside the shell.',
     tags: ['aas'],
     auth: 'apiKey',
     params: z.object({ id: z.string().min(1).max(2000) }),

@@ -1,10 +1,16 @@
 import { z } from 'zod';
-import { listInventory } from '../../../src/chips/inventory.ts';
+import { INVENTORY_MAX_ITEMS, listInventory } from '../../../src/chips/inventory.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 
 const inventoryQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(INVENTORY_MAX_ITEMS)
+    .default(INVENTORY_MAX_ITEMS)
+    .describe(`Items per answer; without it, everything up to ${INVENTORY_MAX_ITEMS}.`),
   after: z.coerce.number().int().min(0).optional().describe('The nextCursor of the previous page.'),
 });
 
@@ -13,7 +19,10 @@ export const inventoryRoute = defineRoute({
   path: '/v1/dpp/inventory',
   operationId: 'listInventory',
   summary: 'All chips and passports of the company in this environment, in enrollment order.',
-  description: 'tokenId is null for chips not minted yet. Paged: up to `limit` items, then `nextCursor`.',
+  description:
+    'tokenId is null for chips not minted yet; status is the passport’s, else the chip’s (ACTIVE once bound ' +
+    `to a twin). Without parameters the whole inventory, up to ${INVENTORY_MAX_ITEMS} items; beyond that (or ` +
+    'with `limit`) `nextCursor` is non-null: pass it as `after` for the rest.',
   tags: ['dpp'],
   auth: 'apiKey',
   query: inventoryQuery,
@@ -36,7 +45,7 @@ export const inventoryRoute = defineRoute({
     },
   },
   handler: async (ctx: AppContext, { query }) => {
-    const page = await listInventory(ctx.state.em!, query);
+    const page = await listInventory(ctx.state.em!, ctx.state.scope!, query);
     ctx.body = { success: true, inventory: page.items, nextCursor: page.nextCursor };
   },
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { canonicalChipUid, findChip } from '../../../src/chips/enroll.ts';
+import { chipKeysNotConfigured, chipKeysStatus } from '../../../src/chips/chip-keys.ts';
+import { canonicalChipUid } from '../../../src/chips/enroll.ts';
 import { DomainError } from '../../../src/errors.ts';
 import { findChipToMint } from '../../../src/passports/mint-candidate.ts';
 import { CHIP_ALREADY_REGISTERED, mintFailureToDomainError } from '../../../src/passports/mint-failures.ts';
@@ -23,6 +24,14 @@ import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import { validate } from '../../validation.ts';
 import type { RouteDeps } from '../deps.ts';
+
+function chipNotEnrolled(chipUid: string): DomainError {
+  return new DomainError(
+    'not_found',
+    'chip_not_found',
+    `Chip ${chipUid} is not enrolled in this environment; mint it with a tap (shape A nfcData) to enrol it on the way, or POST /v1/dpp/enroll first.`,
+  );
+}
 
 function successBody(shape: 'A' | 'B', result: MintResult) {
   return shape === 'A'
@@ -66,12 +75,18 @@ export function mintRoutes(deps: RouteDeps) {
       path: '/v1/dpp/mint',
       operationId: 'mint',
       summary:
-        'Mint a DPP for an enrolled chip (shape A: with a SUN tap; shape B: ERP fields, chip verified before).',
+        'Mint a DPP (shape A: with a SUN tap, enrolling the chip if new; shape B: ERP fields, chip verified before).',
       description:
         'Starts the mint workflow mint:{env}:{chipUid} (a repeated request joins the running one) and waits up to ' +
         'MINT_WAIT_MS (default 20 s): 201 with the result, or 202 with Location of a status resource. Without ' +
         'custom_dpp_data.conformity_url shape A answers 400 with the ESPR text; a chip that already holds a ' +
-        'passport answers 409 "Conflict: Chip already registered."; a refused or replayed tap 422 sun_rejected.',
+        'passport answers 409 "Conflict: Chip already registered."; a refused or replayed tap 422 sun_rejected. ' +
+        'Shape A for a chip not enrolled yet enrols it in the same workflow once its tap verifies (asset.initialized, ' +
+        'then asset.minted); a refused tap enrols nothing. Live needs SUN keys for that (409 ' +
+        'chip_keys_not_configured). Shape B needs an enrolled chip (404 chip_not_found); a chip enrolled by ' +
+        'another account 409 chip_enrolled_elsewhere. Input PostgreSQL cannot store is refused before anything ' +
+        'reaches the chain (400). Once the token is on chain the mint is never abandoned: if recording it fails, ' +
+        'the status resource stays RUNNING with step "recording" and `attention` until it is recorded.',
       tags: ['dpp'],
       auth: 'apiKey',
       body: z.record(z.string(), z.unknown()),
@@ -99,6 +114,13 @@ export function mintRoutes(deps: RouteDeps) {
         if (chip.hasPassport) {
           throw new DomainError('conflict', 'chip_already_registered', CHIP_ALREADY_REGISTERED);
         }
+        if (!chip.enrolled) {
+          // The spec's `(none)` → mint: a tap proves the chip, and the workflow enrols it with the mint.
+          // Without a tap (shape B) there is nothing to prove it with.
+          if (shape === 'B') throw chipNotEnrolled(chip.chipUid);
+          if ((await chipKeysStatus(ctx.state.em!, scope)).source === 'missing')
+            throw chipKeysNotConfigured();
+        }
         const workflowId = workflowIds.mint(scope.environment, chip.chipUid);
         let input: MintInput;
         if ('nfcData' in request) {
@@ -117,6 +139,7 @@ export function mintRoutes(deps: RouteDeps) {
             sun,
             nfc: { cmac: parsed.cmac, urlPath: request.nfcData, piccData: parsed.piccData },
             reference: workflowId,
+            ...(chip.enrolled ? {} : { enrollIfNew: { productId: request.productId ?? null } }),
           };
         } else {
           input = {
@@ -186,7 +209,24 @@ export function mintRoutes(deps: RouteDeps) {
             success: z.literal(true),
             workflowId: z.string(),
             status: z.enum(['RUNNING', 'COMPLETED', 'FAILED']),
-            progress: z.object({ step: z.string(), tokenId: z.string().optional() }).optional(),
+            progress: z
+              .object({
+                step: z.enum(['preparing', 'minting', 'recording', 'done']),
+                tokenId: z.string().optional(),
+                metadataUrl: z.string().optional(),
+                transactionHash: z.string().optional(),
+                attention: z
+                  .object({
+                    reason: z.literal('record_failed'),
+                    error: z.string(),
+                    failedRounds: z.number().int(),
+                  })
+                  .optional()
+                  .describe(
+                    'On chain but not recorded yet: the workflow retries until it is (operators: DppAttention).',
+                  ),
+              })
+              .optional(),
             result: shapeAResponse.optional(),
             error: z.object({ code: z.string(), message: z.string() }).optional(),
           }),
@@ -194,15 +234,17 @@ export function mintRoutes(deps: RouteDeps) {
       },
       handler: async (ctx: AppContext, { params }) => {
         const scope = ctx.state.scope!;
-        const chip = await findChip(ctx.state.em!, canonicalChipUid(params.chipUid));
-        const workflowId = workflowIds.mint(scope.environment, chip.chipUid);
+        // A mint may enrol its chip, so the chip need not be enrolled yet; the workflow's company decides.
+        const chipUid = canonicalChipUid(params.chipUid);
+        const workflowId = workflowIds.mint(scope.environment, chipUid);
         const handle = requireWorkflows(deps.workflows).client.workflow.getHandle<typeof mintPassport>(
           workflowId,
         );
         ctx.body = await workflowStatusBody(handle, {
           progressQuery: MINT_PROGRESS_QUERY,
+          companyId: scope.companyId,
           notFound: () =>
-            new DomainError('not_found', 'mint_not_found', `No mint was started for chip ${chip.chipUid}.`),
+            new DomainError('not_found', 'mint_not_found', `No mint was started for chip ${chipUid}.`),
           shapeResult: (result) => successBody('A', result),
           failure: mintFailureToDomainError,
         });

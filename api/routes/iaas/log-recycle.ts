@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { Passport } from '../../../src/db/entities/index.ts';
 import { DomainError } from '../../../src/errors.ts';
 import { formatDeposit } from '../../../src/recycling/deposit.ts';
 import {
@@ -147,13 +146,12 @@ export function logRecycleRoutes(deps: RouteDeps) {
           'recycle_not_found',
           `No recycle was started for token ${params.tokenId}.`,
         );
-        // Workflow ids are per environment, not per company: only the passport's company may see the run.
-        if (!(await ctx.state.em!.count(Passport, { tokenId: params.tokenId }))) throw notFound;
         const handle = requireWorkflows(deps.workflows).client.workflow.getHandle<
           typeof recycleTokenPassport
         >(workflowId);
         ctx.body = await workflowStatusBody(handle, {
           progressQuery: RECYCLE_PROGRESS_QUERY,
+          companyId: scope.companyId,
           notFound: () => notFound,
           shapeResult: successBody,
           failure: (error) => recycleFailureToDomainError(error, params.tokenId),

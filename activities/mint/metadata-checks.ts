@@ -1,0 +1,30 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { parseIpfsUrl } from '../../src/ipfs/json.ts';
+import type { ContentStore } from '../../src/ipfs/store.ts';
+import type { MintProduct, PassportMetadata } from '../../src/passports/metadata.ts';
+import { findUnstorableText } from '../../src/text/storable-text.ts';
+
+/**
+ * Refuses, before anything irreversible, a product whose passport could not be recorded afterwards (text
+ * PostgreSQL cannot store). The API refuses such input already; this guards every other way into a mint.
+ */
+export function assertRecordable(product: MintProduct): void {
+  const found = findUnstorableText(product);
+  if (!found) return;
+  throw ApplicationFailure.create({
+    message: `The product's ${found.path.join('.')} cannot be stored (${found.reason.replace('_', ' ')}).`,
+    type: 'InvalidMintData',
+    nonRetryable: true,
+  });
+}
+
+/** The metadata document an `ipfs://` token URI names, from our content store. */
+export async function loadMetadata(store: ContentStore, metadataUrl: string): Promise<PassportMetadata> {
+  const cid = parseIpfsUrl(metadataUrl);
+  const stored = cid ? await store.get(cid) : undefined;
+  if (!stored) {
+    // Retryable: the store may be catching up (a Kubo node), and an operator can put the document back.
+    throw new Error(`The metadata of the token on chain (${metadataUrl}) is not in the content store.`);
+  }
+  return JSON.parse(stored.bytes.toString('utf8')) as PassportMetadata;
+}

@@ -3,6 +3,7 @@ import { WebhookDelivery, WebhookEndpoint } from '../db/entities/index.ts';
 import { DomainError } from '../errors.ts';
 import type { WorkflowGateway } from '../temporal/start.ts';
 import { type DeadLetterFilter, deadLetterWhere } from './delivery-queries.ts';
+import { endpointNotFound } from './endpoints.ts';
 import { startDeliveryWorkflow } from './start-delivery.ts';
 
 /** Most dead letters one bulk replay call starts; call again for the rest. */
@@ -126,7 +127,8 @@ export interface BulkReplayResult {
 
 /**
  * Replays the scope's dead letters in [from, to), oldest first, at most `limit` per call. Dead letters
- * whose endpoint is deleted or disabled are skipped and counted.
+ * whose endpoint is deleted or disabled are skipped and counted. An `endpointId` that is no endpoint of the
+ * scope (another company's, or none) → 404, as on every other webhook route.
  */
 export async function replayDeadLetters(
   em: EntityManager,
@@ -136,6 +138,7 @@ export async function replayDeadLetters(
 ): Promise<BulkReplayResult> {
   const where = deadLetterWhere(filter);
   const endpoints = await em.find(WebhookEndpoint, filter.endpointId ? { id: filter.endpointId } : {});
+  if (filter.endpointId && endpoints.length === 0) throw endpointNotFound(filter.endpointId);
   const replayable = endpoints.filter((e) => blocker(e) === null).map((e) => e.id);
   const blocked = endpoints.filter((e) => blocker(e) !== null).map((e) => e.id);
   const candidates = replayable.length

@@ -166,6 +166,15 @@ describe('dead-letter replay and test events over HTTP', () => {
       body: { ...window, endpointId: off },
     });
     assert.deepEqual(byEndpoint.body, { success: true, replayed: 0, skipped: 2, hasMore: false });
+    // Another company's endpoint (and one that does not exist) is not found, as on every other webhook route.
+    for (const endpointId of [live, randomUUID()]) {
+      const foreign = await api.call('POST', '/v1/webhooks/dead-letters/replay', {
+        key: acme.testKey,
+        body: { ...window, endpointId },
+      });
+      assert.equal(foreign.status, 404, foreign.text);
+      assert.equal(foreign.body.code, 'webhook_endpoint_not_found');
+    }
     for (const body of [{ from: window.from }, { ...window, to: window.from }, { ...window, limit: 1001 }]) {
       const bad = await api.call('POST', '/v1/webhooks/dead-letters/replay', { key: tenant.testKey, body });
       assert.equal(bad.status, 400, JSON.stringify(body));

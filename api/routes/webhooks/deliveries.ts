@@ -124,7 +124,8 @@ export function webhookDeliveryRoutes(deps: RouteDeps) {
       summary: `Replay the dead letters dead-lettered in [from, to), oldest first, at most ${MAX_BULK_REPLAY} per call.`,
       description:
         'Dead letters of deleted or disabled endpoints are left dead and counted as skipped. hasMore says ' +
-        'that replayable dead letters remain in the window: call again.',
+        'that replayable dead letters remain in the window: call again. An endpointId that is not one of ' +
+        'your endpoints → 404 webhook_endpoint_not_found.',
       tags: TAGS,
       auth: 'apiKey',
       body: bulkReplayBody,

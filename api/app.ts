@@ -7,6 +7,7 @@ import type { ContentStore } from '../src/ipfs/store.ts';
 import type { Logger } from '../src/logging/logger.ts';
 import type { WorkflowGateway } from '../src/temporal/start.ts';
 import type { AppContext, AppState } from './context.ts';
+import { clientAddress, TrustedProxies } from './middleware/client-address.ts';
 import { problemHandler } from './middleware/problem-handler.ts';
 import { RateLimiter } from './middleware/rate-limit.ts';
 import { requestId } from './middleware/request-id.ts';
@@ -30,7 +31,9 @@ export interface AppDeps {
 }
 
 export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
-  const app = new Koa<AppState, AppContext>({ proxy: true });
+  // X-Forwarded-* are believed only from TRUSTED_PROXIES (clientAddress); Koa's own proxy mode would take
+  // them from any peer.
+  const app = new Koa<AppState, AppContext>({ proxy: false });
   app.silent = true;
   const readiness: Record<string, ReadinessCheck> = {
     database: async () => {
@@ -44,13 +47,19 @@ export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
   const router = buildRouter(routes, {
     orm: deps.orm,
     jsonBodyLimitBytes: deps.config.limits.jsonBodyBytes,
+    bodyReadTimeoutMs: deps.config.limits.bodyReadTimeoutMs,
+    inputLimits: {
+      maxDepth: deps.config.limits.jsonMaxDepth,
+      maxObjectKeys: deps.config.limits.jsonMaxObjectKeys,
+    },
     rateLimiter: new RateLimiter(deps.config.limits.ratePerMinute),
   });
   const docs = docsRouter(() => {
-    openApi ??= buildOpenApiDocument(routes, deps.config.publicBaseUrl);
+    openApi ??= buildOpenApiDocument(routes, deps.config.publicBaseUrl, deps.config.limits);
     return openApi;
   });
   app.use(requestId(deps.logger));
+  app.use(clientAddress(new TrustedProxies(deps.config.trustedProxies)));
   app.use(requestLog());
   app.use(problemHandler());
   app.use(docs.routes());

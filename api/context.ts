@@ -14,6 +14,8 @@ export interface Principal {
 export interface AppState extends DefaultState {
   requestId: string;
   log: Logger;
+  /** The client's IP address: the socket's peer, or from X-Forwarded-For when the peer is a trusted proxy. */
+  clientAddress: string;
   environment?: Environment;
   principal?: Principal;
   scope?: TenantScope;

@@ -31,7 +31,9 @@ const app = createApp({
       }
     : {},
 });
-const http = await listen(app, config.host, config.port);
+const http = await listen(app, config.host, config.port, {
+  bodyReadTimeoutMs: config.limits.bodyReadTimeoutMs,
+});
 logger.info({ url: http.url, database: database.location }, 'API listening');
 onShutdown(logger, [
   { name: 'HTTP server', run: () => http.close(config.shutdownGraceMs) },

@@ -8,38 +8,68 @@ import type { RateLimiter } from './middleware/rate-limit.ts';
 import { requireEnvironment } from './middleware/service-environment.ts';
 import { Problem } from './problem.ts';
 import type { RouteSpec } from './route.ts';
-import { validate } from './validation.ts';
+import { checkInput, type InputLimits, validate } from './validation.ts';
 
 export interface RouterDeps {
   orm: MikroORM;
   jsonBodyLimitBytes: number;
+  bodyReadTimeoutMs: number;
+  inputLimits: InputLimits;
   rateLimiter: RateLimiter;
 }
 
-/** Mounts route specs: environment header, rate limit, authentication, body and parameter validation, handler. */
+/**
+ * Environment header, authentication and rate limit. A valid API key spends from its own bucket; everything
+ * else spends from the client address's bucket: calls that need no key, and calls whose key (or environment
+ * header) is refused, so a flood of wrong keys is answered 429 like any other unauthenticated flood.
+ */
+async function admit(route: RouteSpec, ctx: AppContext, deps: RouterDeps): Promise<void> {
+  const addressBucket = `ip:${ctx.state.clientAddress}`;
+  if (route.auth !== 'apiKey') {
+    deps.rateLimiter.take(ctx, addressBucket);
+    if (route.path.startsWith('/v1/')) requireEnvironment(ctx);
+    return;
+  }
+  try {
+    const environment = requireEnvironment(ctx);
+    await authenticateApiKey(ctx, deps.orm.em, environment);
+  } catch (error) {
+    // Over the address's budget this throws 429 in place of the refusal.
+    if (error instanceof Problem) deps.rateLimiter.take(ctx, addressBucket);
+    throw error;
+  }
+  deps.rateLimiter.take(ctx, `key:${ctx.state.principal!.apiKeyId}`);
+}
+
+/**
+ * Mounts route specs: admission (environment header, authentication, rate limit), then path, query and body,
+ * each first through the shared input gate (`checkInput`: no NUL or unpaired surrogates in any string or key,
+ * bounded nesting and object size) and then through its schema; then the handler.
+ */
 export function buildRouter(routes: RouteSpec[], deps: RouterDeps): Router<AppState, AppContext> {
   const router = new Router<AppState, AppContext>();
+  const limits = deps.inputLimits;
   for (const route of routes) {
     router[route.method](route.path, async (ctx: AppContext, _next: Next) => {
-      const needsEnvironment = route.auth === 'apiKey' || route.path.startsWith('/v1/');
-      const environment = needsEnvironment ? requireEnvironment(ctx) : undefined;
-      if (route.auth === 'apiKey' && environment) {
-        await authenticateApiKey(ctx, deps.orm.em, environment);
-        deps.rateLimiter.take(ctx, `key:${ctx.state.principal!.apiKeyId}`);
-      } else {
-        deps.rateLimiter.take(ctx, `ip:${ctx.ip}`);
-      }
-      const params = route.params ? validate(route.params, ctx.params, 'path') : undefined;
-      const query = route.query ? validate(route.query, ctx.query, 'query') : undefined;
+      await admit(route, ctx, deps);
+      const params = route.params
+        ? validate(route.params, checkInput(ctx.params, 'path', limits), 'path')
+        : undefined;
+      const query = route.query
+        ? validate(route.query, checkInput(ctx.query, 'query', limits), 'query')
+        : undefined;
       let body: unknown;
       if (route.body) {
-        const raw = await readJsonBody(ctx, route.bodyLimitBytes ?? deps.jsonBodyLimitBytes);
+        const raw = await readJsonBody(ctx, {
+          bytes: route.bodyLimitBytes ?? deps.jsonBodyLimitBytes,
+          timeoutMs: deps.bodyReadTimeoutMs,
+        });
         if (raw === undefined && !route.bodyOptional) {
           throw new Problem(400, 'validation_failed', 'A JSON request body is required.', {
             errors: [{ path: 'body', message: 'Required', code: 'invalid_type' }],
           });
         }
-        body = validate(route.body, raw ?? {}, 'body');
+        body = validate(route.body, checkInput(raw ?? {}, 'body', limits), 'body');
       }
       await route.handler(ctx, { body, query, params });
     });

@@ -11,14 +11,33 @@ export interface RunningHttpServer {
   close(graceMs?: number): Promise<void>;
 }
 
+export interface ListenOptions {
+  /** BODY_READ_TIMEOUT_MS: our body reader answers 408 after it; Node's own timeouts back it up. */
+  bodyReadTimeoutMs?: number;
+}
+
+/** Slack above the body read timeout before Node itself gives up on a request and closes its connection. */
+const BACKSTOP_SLACK_MS = 5_000;
+const HEADERS_TIMEOUT_MS = 20_000;
+
 export async function listen(
   app: Koa<AppState, AppContext>,
   host: string,
   port: number,
+  options: ListenOptions = {},
 ): Promise<RunningHttpServer> {
-  const server = createServer(app.callback());
-  server.requestTimeout = 60_000;
-  server.headersTimeout = 20_000;
+  // Backstop for requests our body reader never reads (refused before their body, or not JSON): Node answers
+  // 408 and closes the connection once the request has not fully arrived after requestTimeout. Timeouts are
+  // checked every second, not every 30 s (Node's default), so the bound holds to about a second.
+  const requestTimeout = (options.bodyReadTimeoutMs ?? 10_000) + BACKSTOP_SLACK_MS;
+  const server = createServer(
+    {
+      requestTimeout,
+      headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout),
+      connectionsCheckingInterval: 1_000,
+    },
+    app.callback(),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -1,8 +1,15 @@
 import type { z } from 'zod';
 import { type FieldError, Problem } from './problem.ts';
 
+export type InputSource = 'body' | 'query' | 'path';
+
+function invalid(where: InputSource, errors: FieldError[]): Problem {
+  const count = errors.length === 1 ? 'one field' : `${errors.length} fields`;
+  return new Problem(400, 'validation_failed', `The request ${where} is invalid in ${count}.`, { errors });
+}
+
 /** Validates `value` with `schema`; failures become one 400 problem listing every bad field. */
-export function validate<T>(schema: z.ZodType<T>, value: unknown, where: 'body' | 'query' | 'path'): T {
+export function validate<T>(schema: z.ZodType<T>, value: unknown, where: InputSource): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const errors: FieldError[] = result.error.issues.map((issue) => ({
@@ -10,6 +17,125 @@ export function validate<T>(schema: z.ZodType<T>, value: unknown, where: 'body' 
     message: issue.message,
     code: issue.code,
   }));
-  const count = errors.length === 1 ? 'one field' : `${errors.length} fields`;
-  throw new Problem(400, 'validation_failed', `The request ${where} is invalid in ${count}.`, { errors });
+  throw invalid(where, errors);
+}
+
+/** Bounds every request input is held to before its schema sees it (JSON_MAX_DEPTH, JSON_MAX_OBJECT_KEYS). */
+export interface InputLimits {
+  /** Deepest nesting of objects and arrays; the value itself is level 1. */
+  maxDepth: number;
+  /** Most keys of any one object. */
+  maxObjectKeys: number;
+}
+
+/** Most problems one answer lists: a body full of bad strings is refused just the same. */
+const MAX_REPORTED = 50;
+const MAX_SEGMENT_CHARS = 100;
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
+
+/** Why PostgreSQL could not store `text` (text and jsonb refuse NUL; UTF-8 has no lone surrogates). */
+export function textProblem(text: string): Pick<FieldError, 'message' | 'code'> | undefined {
+  if (text.includes('\u0000')) {
+    return { code: 'nul_character', message: 'Must not contain the NUL character (U+0000).' };
+  }
+  if (LONE_SURROGATE.test(text)) {
+    return {
+      code: 'unpaired_surrogate',
+      message: 'Must be well-formed Unicode: it contains an unpaired surrogate (U+D800–U+DFFF).',
+    };
+  }
+  return undefined;
+}
+
+/** A key as it can be shown in a field path: NUL and lone surrogates escaped, long keys shortened. */
+function printable(key: string): string {
+  const escaped = key
+    .replaceAll('\u0000', '\\u0000')
+    .replace(LONE_SURROGATES, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+  return escaped.length > MAX_SEGMENT_CHARS ? `${escaped.slice(0, MAX_SEGMENT_CHARS - 1)}…` : escaped;
+}
+
+interface Node {
+  value: unknown;
+  segment: string | undefined;
+  parent: Node | undefined;
+  depth: number;
+}
+
+function pathOf(where: InputSource, node: Node | undefined, last?: string): string {
+  const segments: string[] = last === undefined ? [] : [last];
+  for (let at = node; at?.segment !== undefined; at = at.parent) segments.push(at.segment);
+  return [where, ...segments.reverse()].join('.');
+}
+
+/**
+ * The problems of one request input (a parsed JSON body, the query or the path parameters) that no schema
+ * should have to meet: a string or object key with NUL or an unpaired surrogate (PostgreSQL refuses or mangles
+ * them), objects and arrays nested deeper than `maxDepth`, objects with more than `maxObjectKeys` keys.
+ * Walks iteratively in document order, so a body nested 10,000 levels deep costs no stack.
+ */
+export function inputProblems(value: unknown, where: InputSource, limits: InputLimits): FieldError[] {
+  const errors: FieldError[] = [];
+  const stack: Node[] = [{ value, segment: undefined, parent: undefined, depth: 1 }];
+  while (stack.length > 0 && errors.length < MAX_REPORTED) {
+    const node = stack.pop()!;
+    const current = node.value;
+    if (typeof current === 'string') {
+      const problem = textProblem(current);
+      if (problem) errors.push({ path: pathOf(where, node), ...problem });
+      continue;
+    }
+    if (current === null || typeof current !== 'object') continue;
+    if (node.depth > limits.maxDepth) {
+      errors.push({
+        path: pathOf(where, node),
+        code: 'too_deep',
+        message: `Nested more than ${limits.maxDepth} levels deep; at most ${limits.maxDepth} levels of objects and arrays are accepted.`,
+      });
+      continue;
+    }
+    const children: Node[] = [];
+    if (Array.isArray(current)) {
+      for (let index = 0; index < current.length; index++) {
+        children.push({ value: current[index], segment: String(index), parent: node, depth: node.depth + 1 });
+      }
+    } else {
+      const keys = Object.keys(current);
+      if (keys.length > limits.maxObjectKeys) {
+        errors.push({
+          path: pathOf(where, node),
+          code: 'too_many_keys',
+          message: `Has ${keys.length} keys; at most ${limits.maxObjectKeys} keys per object are accepted.`,
+        });
+        continue;
+      }
+      for (const key of keys) {
+        const problem = textProblem(key);
+        if (problem) {
+          errors.push({
+            path: pathOf(where, node, printable(key)),
+            code: problem.code,
+            message: `This key ${problem.message.charAt(0).toLowerCase()}${problem.message.slice(1)}`,
+          });
+          continue;
+        }
+        const member = (current as Record<string, unknown>)[key];
+        children.push({ value: member, segment: printable(key), parent: node, depth: node.depth + 1 });
+      }
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+  return errors.slice(0, MAX_REPORTED);
+}
+
+/**
+ * The shared gate of every request input: throws one 400 `validation_failed` problem naming each string that
+ * cannot be stored and each bound exceeded (see `inputProblems`); returns `value` unchanged otherwise.
+ */
+export function checkInput<T>(value: T, where: InputSource, limits: InputLimits): T {
+  const errors = inputProblems(value, where, limits);
+  if (errors.length > 0) throw invalid(where, errors);
+  return value;
 }

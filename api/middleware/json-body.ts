@@ -3,11 +3,20 @@ import { Problem } from '../problem.ts';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
+export interface BodyLimits {
+  /** Largest body in bytes (413 above it). */
+  bytes: number;
+  /** How long the whole body may take to arrive (408 after it, and the connection is closed). */
+  timeoutMs: number;
+}
+
 /**
- * Reads a JSON request body of at most `limitBytes`, keeping the raw bytes (signature checks need them).
- * Too large → 413 (the read stops at the limit), not JSON → 415, malformed → 400.
+ * Reads a JSON request body within `limits`, keeping the raw bytes (signature checks need them).
+ * Too large → 413 (the read stops at the limit), slower than `timeoutMs` (a slow or truncated upload) → 408
+ * with `Connection: close`, not JSON → 415, malformed → 400.
  */
-export async function readJsonBody(ctx: AppContext, limitBytes: number): Promise<unknown> {
+export async function readJsonBody(ctx: AppContext, limits: BodyLimits): Promise<unknown> {
+  const limitBytes = limits.bytes;
   if (!hasBody(ctx)) return undefined;
   if (!ctx.is(JSON_TYPES)) {
     throw new Problem(
@@ -18,7 +27,7 @@ export async function readJsonBody(ctx: AppContext, limitBytes: number): Promise
   }
   const declared = Number(ctx.get('content-length'));
   if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge(limitBytes);
-  const raw = await readLimited(ctx, limitBytes);
+  const raw = await readLimited(ctx, limitBytes, limits.timeoutMs);
   ctx.state.rawBody = raw;
   if (raw.length === 0) return undefined;
   try {
@@ -44,11 +53,24 @@ function tooLarge(limitBytes: number): Problem {
   });
 }
 
-function readLimited(ctx: AppContext, limitBytes: number): Promise<Buffer> {
+function tooSlow(timeoutMs: number): Problem {
+  return new Problem(
+    408,
+    'request_timeout',
+    `The request body did not arrive within ${timeoutMs} ms; the connection is closed.`,
+    { headers: { Connection: 'close' }, extra: { timeoutMs } },
+  );
+}
+
+function readLimited(ctx: AppContext, limitBytes: number, timeoutMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const req = ctx.req;
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(tooSlow(timeoutMs));
+    }, timeoutMs);
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limitBytes) {
@@ -68,6 +90,7 @@ function readLimited(ctx: AppContext, limitBytes: number): Promise<Buffer> {
       reject(new Problem(400, 'body_read_failed', `The request body could not be read: ${error.message}`));
     };
     const cleanup = () => {
+      clearTimeout(timer);
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);

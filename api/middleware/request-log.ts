@@ -16,6 +16,7 @@ export function requestLog() {
           path: ctx.path,
           status: ctx.status,
           ms: Math.round(ms * 10) / 10,
+          ip: ctx.state.clientAddress,
           environment: ctx.state.environment,
           companyId: ctx.state.principal?.companyId,
           apiKeyId: ctx.state.principal?.apiKeyId,

@@ -49,8 +49,95 @@ function parametersOf(route: RouteSpec): Record<string, unknown>[] {
   return parameters;
 }
 
+/** The configured request bounds the standard 400 and 408 answers name. */
+export interface DocumentedLimits {
+  jsonMaxDepth: number;
+  jsonMaxObjectKeys: number;
+  bodyReadTimeoutMs: number;
+}
+
+const problemContent = {
+  'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
+};
+
+function standardResponses(limits: DocumentedLimits): Record<string, Record<string, unknown>> {
+  return {
+    BadRequest: {
+      description:
+        'validation_failed (errors[] names each field, e.g. body.erp_metadata.material_number): a path, query ' +
+        'or body field fails its schema; any string or object key contains NUL (U+0000) or an unpaired ' +
+        `surrogate (codes nul_character, unpaired_surrogate); JSON nested deeper than ${limits.jsonMaxDepth} ` +
+        `levels (too_deep) or an object with more than ${limits.jsonMaxObjectKeys} keys (too_many_keys). Also ` +
+        'malformed_json, missing_environment, invalid_environment.',
+      content: problemContent,
+    },
+    Unauthorized: {
+      description:
+        'unauthorized: no, unknown, malformed or revoked API key. Refused calls spend from the per-address ' +
+        'rate limit (429 once it is used up).',
+      headers: { 'WWW-Authenticate': { schema: { type: 'string' } } },
+      content: problemContent,
+    },
+    Forbidden: {
+      description: 'environment_mismatch: a genuine key of the other environment.',
+      content: problemContent,
+    },
+    RequestTimeout: {
+      description:
+        `request_timeout: the request body did not arrive within ${limits.bodyReadTimeoutMs} ms ` +
+        '(BODY_READ_TIMEOUT_MS); the connection is closed.',
+      content: problemContent,
+    },
+    PayloadTooLarge: {
+      description: 'payload_too_large: the body exceeds the limit.',
+      content: problemContent,
+    },
+    UnsupportedMediaType: {
+      description: 'unsupported_media_type: the body is not JSON.',
+      content: problemContent,
+    },
+    TooManyRequests: {
+      description:
+        'rate_limited: over RATE_LIMIT_PER_MINUTE, per API key, or per client address for calls without a ' +
+        'valid key (refused keys included).',
+      headers: {
+        'Retry-After': {
+          description: 'Seconds until a request is accepted again.',
+          schema: { type: 'integer' },
+        },
+        'RateLimit-Limit': { schema: { type: 'integer' } },
+        'RateLimit-Remaining': { schema: { type: 'integer' } },
+      },
+      content: problemContent,
+    },
+  };
+}
+
+/** The error answers every route of its kind can give, unless the route documents that status itself. */
+function standardResponseRefs(route: RouteSpec): Record<string, unknown> {
+  const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
+  const refs: Record<string, unknown> = {};
+  const takesInput = Boolean(route.body || route.query || route.params);
+  if (takesInput || route.auth === 'apiKey' || route.path.startsWith('/v1/')) refs[400] = ref('BadRequest');
+  if (route.auth === 'apiKey') {
+    refs[401] = ref('Unauthorized');
+    refs[403] = ref('Forbidden');
+  }
+  if (route.body) {
+    refs[408] = ref('RequestTimeout');
+    refs[413] = ref('PayloadTooLarge');
+    refs[415] = ref('UnsupportedMediaType');
+  }
+  refs[429] = ref('TooManyRequests');
+  return refs;
+}
+
 /** OpenAPI 3.1 generated from the same zod schemas that validate requests. */
-export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string): Record<string, unknown> {
+export function buildOpenApiDocument(
+  routes: RouteSpec[],
+  serverUrl: string,
+  limits: DocumentedLimits,
+): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const responses: Record<string, unknown> = {};
@@ -63,10 +150,8 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string): Re
           : {}),
       };
     }
-    responses.default = {
-      description: 'Error (RFC 9457 problem details).',
-      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-    };
+    for (const [status, ref] of Object.entries(standardResponseRefs(route))) responses[status] ??= ref;
+    responses.default = { description: 'Error (RFC 9457 problem details).', content: problemContent };
     const path = openApiPath(route.path);
     paths[path] ??= {};
     paths[path][route.method] = {
@@ -80,7 +165,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string): Re
         ? {
             requestBody: {
               required: !route.bodyOptional,
-              content: { 'application/json': { schema: jsonSchema(route.body, 'input') } },
+              content: { 'application/json': { schema: jsonSchema(route.docBody ?? route.body, 'input') } },
             },
           }
         : {}),
@@ -100,6 +185,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string): Re
     paths,
     components: {
       schemas: { Problem: jsonSchema(problemSchema, 'output') },
+      responses: standardResponses(limits),
       parameters: {
         ServiceEnvironment: {
           name: ENVIRONMENT_HEADER,

@@ -57,7 +57,9 @@ export async function launch(): Promise<void> {
     contentStore,
     workflows: { client, taskQueuePrefix: config.temporal.taskQueuePrefix },
   });
-  const http = await listen(app, config.host, config.port);
+  const http = await listen(app, config.host, config.port, {
+    bodyReadTimeoutMs: config.limits.bodyReadTimeoutMs,
+  });
   onShutdown(logger, [
     { name: 'HTTP server', run: () => http.close(config.shutdownGraceMs) },
     ...workerRole,

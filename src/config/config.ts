@@ -15,7 +15,18 @@ export interface Config {
   publicBaseUrl: string;
   logLevel: EnvSettings['LOG_LEVEL'];
   database: { url: string | undefined; poolMax: number; embeddedDir: string; embeddedPort: number };
-  limits: { jsonBodyBytes: number; ratePerMinute: number };
+  limits: {
+    jsonBodyBytes: number;
+    /** Deepest nesting of objects and arrays in a JSON body (the body itself is level 1). */
+    jsonMaxDepth: number;
+    /** Most keys one JSON object of a request may have. */
+    jsonMaxObjectKeys: number;
+    /** How long reading a request body may take before the request is answered 408. */
+    bodyReadTimeoutMs: number;
+    ratePerMinute: number;
+  };
+  /** Peers whose X-Forwarded-For is believed (IPs and CIDR blocks); empty: the socket's peer is the client. */
+  trustedProxies: string[];
   shutdownGraceMs: number;
   temporal: {
     address: string | undefined;
@@ -95,7 +106,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       embeddedDir: e.EMBEDDED_PG_DIR,
       embeddedPort: e.EMBEDDED_PG_PORT,
     },
-    limits: { jsonBodyBytes: e.JSON_BODY_LIMIT_BYTES, ratePerMinute: e.RATE_LIMIT_PER_MINUTE },
+    limits: {
+      jsonBodyBytes: e.JSON_BODY_LIMIT_BYTES,
+      jsonMaxDepth: e.JSON_MAX_DEPTH,
+      jsonMaxObjectKeys: e.JSON_MAX_OBJECT_KEYS,
+      bodyReadTimeoutMs: e.BODY_READ_TIMEOUT_MS,
+      ratePerMinute: e.RATE_LIMIT_PER_MINUTE,
+    },
+    trustedProxies: e.TRUSTED_PROXIES,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     temporal: {
       address: e.TEMPORAL_ADDRESS,

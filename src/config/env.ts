@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(1).max(65535);
@@ -13,6 +14,31 @@ const privateKey = z
   .string()
   .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex private key')
   .optional();
+
+/** `10.0.0.1`, `10.0.0.0/8`, `::1`, `fd00::/8`: an IP address or a CIDR block of one. */
+function isAddressOrBlock(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const addressList = z.string().transform((value, ctx) => {
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  const bad = entries.find((entry) => !isAddressOrBlock(entry));
+  if (bad !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `"${bad}" is not an IP address or CIDR block (expected a comma-separated list such as 10.0.0.0/8,::1)`,
+    });
+    return z.NEVER;
+  }
+  return entries;
+});
 
 /**
  * Every environment variable the service reads, in one place. README's configuration table mirrors it.
@@ -31,7 +57,11 @@ export const envSchema = z.object({
   EMBEDDED_PG_DIR: z.string().min(1).default('.data/postgres'),
   EMBEDDED_PG_PORT: port.default(54329),
   JSON_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  JSON_MAX_DEPTH: z.coerce.number().int().min(4).max(256).default(32),
+  JSON_MAX_OBJECT_KEYS: z.coerce.number().int().min(16).max(100_000).default(1000),
+  BODY_READ_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  TRUSTED_PROXIES: addressList.default([]),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   TEMPORAL_ADDRESS: z.string().min(1).optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),

@@ -55,7 +55,7 @@ export async function startTestApi(
     ...env,
   });
   const app = createApp({ config, orm: db.orm, logger: createLogger(config.logLevel), ...extraDeps(config) });
-  const http = await listen(app, '127.0.0.1', 0);
+  const http = await listen(app, '127.0.0.1', 0, { bodyReadTimeoutMs: config.limits.bodyReadTimeoutMs });
   const baseUrl = http.url;
   return {
     db,

@@ -3,6 +3,7 @@ import {
   defineQuery,
   proxyActivities,
   proxyLocalActivities,
+  type RetryPolicy,
   setHandler,
   sleep,
 } from '@temporalio/workflow';
@@ -31,7 +32,7 @@ const http = proxyActivities<Activities>({
   retry: { maximumAttempts: 1 },
 });
 
-const retry = { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 10 };
+const retry: RetryPolicy = { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 10 };
 const records = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry });
 // Opening the delivery is a short, repeatable statement or two: a local activity spares a server round trip.
 const lookup = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry });

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { unstorableReason } from '../src/text/storable-text.ts';
 import { type FieldError, Problem } from './problem.ts';
 
 export type InputSource = 'body' | 'query' | 'path';
@@ -32,17 +33,17 @@ export interface InputLimits {
 const MAX_REPORTED = 50;
 const MAX_SEGMENT_CHARS = 100;
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
+const LONE_SURROGATES = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-/** Why PostgreSQL could not store `text` (text and jsonb refuse NUL; UTF-8 has no lone surrogates). */
+/** Why PostgreSQL could not store `text`, as a field error (the rule: src/text/storable-text.ts). */
 export function textProblem(text: string): Pick<FieldError, 'message' | 'code'> | undefined {
-  if (text.includes('\u0000')) {
-    return { code: 'nul_character', message: 'Must not contain the NUL character (U+0000).' };
+  const reason = unstorableReason(text);
+  if (reason === 'nul_character') {
+    return { code: reason, message: 'Must not contain the NUL character (U+0000).' };
   }
-  if (LONE_SURROGATE.test(text)) {
+  if (reason === 'unpaired_surrogate') {
     return {
-      code: 'unpaired_surrogate',
+      code: reason,
       message: 'Must be well-formed Unicode: it contains an unpaired surrogate (U+D800–U+DFFF).',
     };
   }

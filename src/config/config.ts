@@ -1,4 +1,5 @@
 import { type EnvSettings, envSchema } from './env.ts';
+import { type PaymentsConfig, paymentsConfig } from './payments-env.ts';
 
 export const ENVIRONMENTS = ['live', 'test'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -59,6 +60,8 @@ export interface Config {
   ipfs: { apiUrl: string | undefined; storeDir: string };
   /** Test-environment webhook endpoints may target loopback and private addresses (local receivers). */
   webhooks: { allowPrivateUrlsInTest: boolean };
+  /** Stripe per environment (src/config/payments-env.ts). */
+  payments: PaymentsConfig;
 }
 
 export class ConfigError extends Error {
@@ -149,5 +152,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     ipfs: { apiUrl: e.IPFS_API_URL, storeDir: e.IPFS_STORE_DIR },
     webhooks: { allowPrivateUrlsInTest: e.WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST },
+    payments: paymentsConfig(e),
   };
 }

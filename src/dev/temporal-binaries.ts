@@ -1,7 +1,15 @@
-import { spawn } from 'node:child_process';
-import { chmod, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import {
+  buildInto,
+  executableIn,
+  goInstall,
+  isExecutable,
+  runTool,
+  secondsSince,
+  TOOL_CACHE,
+} from './tool-cache.ts';
 
 /**
  * The official Temporal servers for development and tests, pinned:
@@ -32,8 +40,7 @@ export interface ObtainOptions {
 
 export class TemporalBinaryUnavailable extends Error {}
 
-const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
-const DEFAULT_CACHE = join(PROJECT_ROOT, '.cache', 'temporal');
+const DEFAULT_CACHE = join(TOOL_CACHE, 'temporal');
 const SDK_DOWNLOAD_TIMEOUT_MS = 120_000;
 
 /**
@@ -58,31 +65,23 @@ export async function obtainTemporalCli(options: ObtainOptions = {}): Promise<Ob
   log(
     `temporal: building the Temporal CLI v${TEMPORAL_CLI_VERSION} from the Go module proxy into ${dir} (once; a few minutes)`,
   );
-  const staging = `${dir}.building-${process.pid}`;
-  await rm(staging, { recursive: true, force: true });
-  await mkdir(staging, { recursive: true });
   const started = Date.now();
   try {
-    await run(
-      'go',
-      [
-        'install',
-        '-ldflags',
-        `-X github.com/temporalio/cli/temporalcli.Version=${TEMPORAL_CLI_VERSION}`,
+    await buildInto(dir, (staging) =>
+      goInstall(
+        staging,
         `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION}`,
-      ],
-      { env: { ...process.env, GOBIN: staging, GOFLAGS: '-buildvcs=false' } },
+        `-X github.com/temporalio/cli/temporalcli.Version=${TEMPORAL_CLI_VERSION}`,
+      ),
     );
   } catch (error) {
-    await rm(staging, { recursive: true, force: true });
     throw new TemporalBinaryUnavailable(
       `Could not obtain the Temporal CLI: ${(error as Error).message}\n` +
         'Install Go ≥ 1.25 (the module proxy must be reachable), or install the Temporal CLI yourself and set ' +
         'TEMPORAL_CLI_PATH, or run a Temporal server and set TEMPORAL_ADDRESS=host:port.',
     );
   }
-  await publish(staging, dir);
-  log(`temporal: built the Temporal CLI in ${seconds(started)} s`);
+  log(`temporal: built the Temporal CLI in ${secondsSince(started)} s`);
   return { path, how: 'built' };
 }
 
@@ -107,16 +106,12 @@ export async function obtainTemporalTestServer(options: ObtainOptions = {}): Pro
   log(
     `temporal: resolving io.temporal:temporal-test-server:${TEMPORAL_TEST_SERVER_VERSION} from Maven Central into ${dir} (once)`,
   );
-  const staging = `${dir}.building-${process.pid}`;
-  await rm(staging, { recursive: true, force: true });
-  await mkdir(staging, { recursive: true });
   const started = Date.now();
   try {
-    await run('java', ['-version'], {});
-    await writeFile(join(staging, 'pom.xml'), testServerPom());
-    await run(
-      'mvn',
-      [
+    await buildInto(dir, async (staging) => {
+      await runTool('java', ['-version']);
+      await writeFile(join(staging, 'pom.xml'), testServerPom());
+      await runTool('mvn', [
         '-q',
         '-B',
         '-f',
@@ -124,22 +119,19 @@ export async function obtainTemporalTestServer(options: ObtainOptions = {}): Pro
         'dependency:copy-dependencies',
         `-DoutputDirectory=${join(staging, 'lib')}`,
         '-DincludeScope=runtime',
-      ],
-      {},
-    );
+      ]);
+      // The wrapper lives beside its jars and finds them relative to itself, so the cache can move.
+      await writeFile(join(staging, 'temporal-test-server'), testServerWrapper());
+      await chmod(join(staging, 'temporal-test-server'), 0o755);
+    });
   } catch (error) {
-    await rm(staging, { recursive: true, force: true });
     throw new TemporalBinaryUnavailable(
       `Could not obtain the Temporal test server: ${(error as Error).message}\n` +
         'Install a JDK ≥ 11 and Maven (Maven Central must be reachable), or set TEMPORAL_TEST_SERVER_PATH to a ' +
         'temporal-test-server executable.',
     );
   }
-  // The wrapper lives beside its jars and finds them relative to itself, so the cache can move.
-  await writeFile(join(staging, 'temporal-test-server'), testServerWrapper());
-  await chmod(join(staging, 'temporal-test-server'), 0o755);
-  await publish(staging, dir);
-  log(`temporal: resolved the test server in ${seconds(started)} s`);
+  log(`temporal: resolved the test server in ${secondsSince(started)} s`);
   return { path, how: 'built' };
 }
 
@@ -212,55 +204,8 @@ async function trySdkDownload(
   return executableIn(downloadDir);
 }
 
-async function executableIn(dir: string): Promise<string | undefined> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  for (const name of names) {
-    if (await isExecutable(join(dir, name))) return join(dir, name);
-  }
-  return undefined;
-}
-
-async function isExecutable(path: string): Promise<boolean> {
-  const info = await stat(path).catch(() => undefined);
-  return info?.isFile() === true && (info.mode & 0o111) !== 0;
-}
-
-/** Another process may have published the same version meanwhile: then keep theirs. */
-async function publish(staging: string, dir: string): Promise<void> {
-  try {
-    await rename(staging, dir);
-  } catch {
-    await rm(staging, { recursive: true, force: true });
-  }
-}
-
-function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv }): Promise<void> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: options.env ?? process.env,
-    });
-    let output = '';
-    const keep = (chunk: Buffer) => {
-      output = (output + chunk.toString()).slice(-4000);
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    child.once('error', (error) => reject(new Error(`${command}: ${error.message}`)));
-    child.once('exit', (code) =>
-      code === 0
-        ? resolvePromise()
-        : reject(new Error(`${command} ${args.join(' ')} exited with ${code}\n${output.trim()}`)),
-    );
-  });
-}
-
 function firstLine(error: unknown): string {
   return String((error as Error).message ?? error)
     .split('\n')[0]!
     .slice(0, 160);
-}
-
-function seconds(since: number): string {
-  return ((Date.now() - since) / 1000).toFixed(0);
 }

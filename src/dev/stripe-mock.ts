@@ -1,0 +1,81 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { freePort } from './ports.ts';
+import { buildInto, goInstall, isExecutable, secondsSince, TOOL_CACHE } from './tool-cache.ts';
+
+/**
+ * Stripe's own API mock, built from its published Go source. v0.203.0 validates every request against Stripe's
+ * OpenAPI description of API version 2026-08-26.dahlia, the version the pinned `stripe` SDK (22.6.2) sends.
+ * It keeps no state and sends no webhooks: our state lives in PostgreSQL, driven by signed events.
+ */
+export const STRIPE_MOCK_VERSION = '0.203.0';
+
+export class StripeMockUnavailable extends Error {}
+
+/** STRIPE_MOCK_PATH → the cached build → `go install` from the module proxy → an error saying how to get one. */
+export async function obtainStripeMock(log: (line: string) => void = () => {}): Promise<string> {
+  if (process.env.STRIPE_MOCK_PATH) return process.env.STRIPE_MOCK_PATH;
+  const dir = join(TOOL_CACHE, 'stripe-mock', `v${STRIPE_MOCK_VERSION}`);
+  const path = join(dir, 'stripe-mock');
+  if (await isExecutable(path)) return path;
+  log(`stripe-mock: building v${STRIPE_MOCK_VERSION} from the Go module proxy into ${dir} (once)`);
+  const started = Date.now();
+  try {
+    await buildInto(dir, (staging) =>
+      goInstall(staging, `github.com/stripe/stripe-mock@v${STRIPE_MOCK_VERSION}`),
+    );
+  } catch (error) {
+    throw new StripeMockUnavailable(
+      `Could not obtain stripe-mock: ${(error as Error).message}\n` +
+        'Install Go (the module proxy must be reachable), or set STRIPE_MOCK_PATH, or configure real Stripe ' +
+        'test keys (STRIPE_SECRET_KEY_TEST, STRIPE_WEBHOOK_SECRET_TEST).',
+    );
+  }
+  log(`stripe-mock: built in ${secondsSince(started)} s`);
+  return path;
+}
+
+export interface RunningStripeMock {
+  /** Base URL to point the Stripe SDK at (STRIPE_API_BASE). */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts stripe-mock on 127.0.0.1 (a free port unless given), refusing requests of another API version. */
+export async function startStripeMock(path: string, port = 0): Promise<RunningStripeMock> {
+  const chosen = port === 0 ? await freePort() : port;
+  const child = spawn(path, ['-http-addr', `127.0.0.1:${chosen}`, '-strict-version-check'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Listening for HTTP')) done();
+    };
+    const onExit = (code: number | null) => {
+      done(new Error(`stripe-mock exited (${code}) before listening:\n${output.slice(-2000)}`));
+    };
+    const done = (error?: Error) => {
+      child.stdout!.off('data', onData);
+      child.stderr!.off('data', onData);
+      child.off('exit', onExit);
+      if (error) reject(error);
+      else resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', onExit);
+  });
+  // Drain its output (a request log line each) so a full pipe never blocks it.
+  child.stdout!.resume();
+  child.stderr!.resume();
+  return { url: `http://127.0.0.1:${chosen}`, stop: () => stop(child) };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}

@@ -5,6 +5,7 @@ import { SecretBox } from '../src/crypto/secret-box.ts';
 import { createContentStore } from '../src/ipfs/create.ts';
 import type { ContentStore } from '../src/ipfs/store.ts';
 import type { Logger } from '../src/logging/logger.ts';
+import { StripeGateway } from '../src/payments/stripe-gateway.ts';
 import type { WorkflowGateway } from '../src/temporal/start.ts';
 import type { AppContext, AppState } from './context.ts';
 import { clientAddress, TrustedProxies } from './middleware/client-address.ts';
@@ -26,6 +27,7 @@ export interface AppDeps {
   /** Extra readiness checks beside the database (Temporal, chain…). */
   readiness?: Record<string, ReadinessCheck>;
   secretBox?: SecretBox;
+  payments?: StripeGateway;
   contentStore?: ContentStore;
   workflows?: WorkflowGateway;
 }
@@ -42,7 +44,15 @@ export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
     ...deps.readiness,
   };
   const secretBox = deps.secretBox ?? new SecretBox(deps.config.secrets.dataEncryptionKey);
-  const routes = allRoutes({ config: deps.config, secretBox, readiness, workflows: deps.workflows });
+  const payments = deps.payments ?? new StripeGateway(deps.config.payments);
+  const routes = allRoutes({
+    config: deps.config,
+    orm: deps.orm,
+    secretBox,
+    readiness,
+    workflows: deps.workflows,
+    payments,
+  });
   let openApi: Record<string, unknown> | undefined;
   const router = buildRouter(routes, {
     orm: deps.orm,

@@ -21,6 +21,11 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   description?: string;
   tags: string[];
   auth: 'apiKey' | 'none';
+  /**
+   * false: a /v1 route that is called without `x-service-env` (a payment provider's webhook) and tells the
+   * environment itself.
+   */
+  environmentHeader?: false;
   body?: z.ZodType<B>;
   /** The body may be omitted; it is then validated as `{}` (so schema defaults apply). */
   bodyOptional?: boolean;

@@ -27,7 +27,7 @@ async function admit(route: RouteSpec, ctx: AppContext, deps: RouterDeps): Promi
   const addressBucket = `ip:${ctx.state.clientAddress}`;
   if (route.auth !== 'apiKey') {
     deps.rateLimiter.take(ctx, addressBucket);
-    if (route.path.startsWith('/v1/')) requireEnvironment(ctx);
+    if (route.path.startsWith('/v1/') && route.environmentHeader !== false) requireEnvironment(ctx);
     return;
   }
   try {

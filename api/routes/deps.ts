@@ -1,13 +1,19 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../../src/config/config.ts';
 import type { SecretBox } from '../../src/crypto/secret-box.ts';
+import type { StripeGateway } from '../../src/payments/stripe-gateway.ts';
 import type { WorkflowGateway } from '../../src/temporal/start.ts';
 import type { ReadinessCheck } from './health.ts';
 
 /** What route handlers may use beside the request's scoped entity manager. */
 export interface RouteDeps {
+  /** Unscoped: only for routes that authenticate otherwise than with a tenant's credential (signed webhooks). */
+  orm: MikroORM;
   config: Config;
   secretBox: SecretBox;
   readiness: Record<string, ReadinessCheck>;
   /** Temporal client and task queues; absent when the API runs without a workflow service. */
   workflows: WorkflowGateway | undefined;
+  /** Stripe per environment (stripe-mock in development and tests). */
+  payments: StripeGateway;
 }

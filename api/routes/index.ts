@@ -14,6 +14,7 @@ import { healthRoutes } from './health.ts';
 import { supplyChainEventRoutes } from './iaas/events.ts';
 import { logEventRoutes } from './iaas/log-event.ts';
 import { logRecycleRoutes } from './iaas/log-recycle.ts';
+import { checkoutWebhookRoute } from './public/checkout-webhook.ts';
 import { webhookDeliveryRoutes } from './webhooks/deliveries.ts';
 import { webhookEndpointRoutes } from './webhooks/endpoints.ts';
 
@@ -36,5 +37,6 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...provisionRoutes,
     ...bindRoutes(deps),
     ...toolboxKeyRoutes,
+    checkoutWebhookRoute(deps),
   ];
 }

@@ -2,13 +2,15 @@ import { createApp } from '../../api/app.ts';
 import { listen } from '../../api/server.ts';
 import { ensureDemoCompany } from '../../src/accounts/demo.ts';
 import { openPassportChains } from '../../src/chain/environment-chains.ts';
-import { ConfigError, loadConfig } from '../../src/config/config.ts';
+import { type Config, ConfigError, loadConfig } from '../../src/config/config.ts';
 import { SecretBox } from '../../src/crypto/secret-box.ts';
+import { startDevStripe } from '../../src/dev/stripe.ts';
 import { startDevTemporal } from '../../src/dev/temporal.ts';
 import { createContentStore } from '../../src/ipfs/create.ts';
-import { createLogger } from '../../src/logging/logger.ts';
+import { createLogger, type Logger } from '../../src/logging/logger.ts';
+import { StripeGateway } from '../../src/payments/stripe-gateway.ts';
 import { openDatabase } from '../../src/runtime/database.ts';
-import { onShutdown } from '../../src/runtime/shutdown.ts';
+import { onShutdown, type ShutdownStep } from '../../src/runtime/shutdown.ts';
 import { connectClient } from '../../src/temporal/connection.ts';
 import { installTemporalRuntime } from '../../src/temporal/runtime.ts';
 import { startWorkerRole } from '../../worker/worker-role.ts';
@@ -16,7 +18,7 @@ import { startWorkerRole } from '../../worker/worker-role.ts';
 /** `npm start`: the whole service on embedded defaults, in one process. */
 export async function launch(): Promise<void> {
   const started = Date.now();
-  let config: ReturnType<typeof loadConfig>;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
@@ -28,15 +30,46 @@ export async function launch(): Promise<void> {
   }
   const logger = createLogger(config.logLevel, { role: 'dev' });
   installTemporalRuntime(logger);
+  // What has started, last first: stopped on Ctrl-C, or at once if a later part fails to start (so a failed
+  // start leaves no stripe-mock, Temporal server or anvil behind).
+  const startedSteps: ShutdownStep[] = [];
+  const startedPart = <T>(name: string, part: T, stop: (part: T) => Promise<void>): T => {
+    startedSteps.unshift({ name, run: () => stop(part) });
+    return part;
+  };
+  let running: Awaited<ReturnType<typeof startParts>>;
+  try {
+    running = await startParts(config, logger, startedPart);
+  } catch (error) {
+    for (const step of startedSteps) await step.run().catch(() => {});
+    throw error;
+  }
+  onShutdown(logger, startedSteps);
+  printBanner({ ...running, started });
+}
+
+type StartedPart = <T>(name: string, part: T, stop: (part: T) => Promise<void>) => T;
+
+async function startParts(initial: Config, logger: Logger, startedPart: StartedPart) {
+  const stripe = startedPart('stripe-mock', await startDevStripe(initial, logger), (s) => s.stop());
+  const config = stripe.config;
   const secretBox = new SecretBox(config.secrets.dataEncryptionKey);
   if (secretBox.usesDevelopmentKey)
     logger.warn('DATA_ENCRYPTION_KEY is not set: chip keys are sealed with a development key');
 
-  const database = await openDatabase(config, logger);
-  const chains = await openPassportChains(config, { dataDir: config.chain.dataDir });
+  const database = startedPart('database', await openDatabase(config, logger), (d) => d.close());
+  const chains = startedPart(
+    'chains',
+    await openPassportChains(config, { dataDir: config.chain.dataDir }),
+    (c) => c.close(),
+  );
   const contentStore = createContentStore(config.ipfs);
-  const temporal = await startDevTemporal(config, logger);
-  const { client, connection } = await connectClient(config.temporal, temporal.address);
+  const temporal = startedPart('Temporal server', await startDevTemporal(config, logger), (t) => t.stop());
+  const { client, connection } = startedPart(
+    'Temporal client connection',
+    await connectClient(config.temporal, temporal.address),
+    (c) => c.connection.close(),
+  );
   const workerRole = await startWorkerRole({
     config,
     logger,
@@ -47,6 +80,7 @@ export async function launch(): Promise<void> {
     contentStore,
     secretBox,
   });
+  for (const step of [...workerRole].reverse()) startedPart(step.name, step, (s) => s.run());
 
   const demo = await ensureDemoCompany(database.orm.em);
   const app = createApp({
@@ -55,35 +89,30 @@ export async function launch(): Promise<void> {
     logger,
     secretBox,
     contentStore,
+    payments: new StripeGateway(config.payments),
     workflows: { client, taskQueuePrefix: config.temporal.taskQueuePrefix },
   });
   const http = await listen(app, config.host, config.port, {
     bodyReadTimeoutMs: config.limits.bodyReadTimeoutMs,
   });
-  onShutdown(logger, [
-    { name: 'HTTP server', run: () => http.close(config.shutdownGraceMs) },
-    ...workerRole,
-    { name: 'Temporal client connection', run: () => connection.close() },
-    { name: 'Temporal server', run: () => temporal.stop() },
-    { name: 'chains', run: () => chains.close() },
-    { name: 'database', run: () => database.close() },
-  ]);
-  printBanner({
+  startedPart('HTTP server', http, (h) => h.close(config.shutdownGraceMs));
+  return {
     config,
-    started,
     database: database.location,
     temporal,
     chainRpc: chains.anvil?.rpcUrl,
+    stripe: stripe.mock,
     demo,
-  });
+  };
 }
 
 function printBanner(info: {
-  config: ReturnType<typeof loadConfig>;
+  config: Config;
   started: number;
   database: string;
   temporal: Awaited<ReturnType<typeof startDevTemporal>>;
   chainRpc: string | undefined;
+  stripe: { url: string; webhookSecret: string } | undefined;
   demo: { key: string } | undefined;
 }): void {
   const base = info.config.publicBaseUrl;
@@ -102,6 +131,9 @@ function printBanner(info: {
       : []),
     `  Chain      ${info.chainRpc ? `anvil ${info.chainRpc}` : 'configured RPC endpoints'}`,
     `  IPFS       ${info.config.ipfs.apiUrl ?? `embedded store in ${info.config.ipfs.storeDir}, served at ${base}/ipfs/<cid>`}`,
+    info.stripe
+      ? `  Stripe     stripe-mock ${info.stripe.url} (test environment; sign webhook events with ${info.stripe.webhookSecret})`
+      : '  Stripe     configured keys',
   ];
   if (info.demo) {
     lines.push(

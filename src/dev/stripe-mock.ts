@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './ports.ts';
 import { buildInto, goInstall, isExecutable, secondsSince, TOOL_CACHE } from './tool-cache.ts';
 
 /**
@@ -41,27 +42,40 @@ export interface RunningStripeMock {
   stop(): Promise<void>;
 }
 
-/** Starts stripe-mock on 127.0.0.1 (a free port unless given), refusing requests of another API version. */
+/**
+ * Starts stripe-mock on 127.0.0.1 (the port the system gives it unless one is asked for), refusing requests
+ * of another API version. Its HTTPS listener, which it opens whatever we ask, goes to a Unix socket so it
+ * takes no TCP port another process chose a moment ago.
+ */
 export async function startStripeMock(path: string, port = 0): Promise<RunningStripeMock> {
-  const chosen = port === 0 ? await freePort() : port;
-  const child = spawn(path, ['-http-addr', `127.0.0.1:${chosen}`, '-strict-version-check'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
+  const socketDir = await mkdtemp(join(tmpdir(), 'stripe-mock-'));
+  const child = spawn(
+    path,
+    [
+      '-http-addr',
+      `127.0.0.1:${port}`,
+      '-https-unix',
+      join(socketDir, 'https.sock'),
+      '-strict-version-check',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const listening = await new Promise<number>((resolve, reject) => {
     let output = '';
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('Listening for HTTP')) done();
+      const match = /Listening for HTTP at address: 127\.0\.0\.1:(\d+)/.exec(output);
+      if (match) done(undefined, Number(match[1]));
     };
     const onExit = (code: number | null) => {
       done(new Error(`stripe-mock exited (${code}) before listening:\n${output.slice(-2000)}`));
     };
-    const done = (error?: Error) => {
+    const done = (error?: Error, listeningPort = 0) => {
       child.stdout!.off('data', onData);
       child.stderr!.off('data', onData);
       child.off('exit', onExit);
       if (error) reject(error);
-      else resolve();
+      else resolve(listeningPort);
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
@@ -70,7 +84,13 @@ export async function startStripeMock(path: string, port = 0): Promise<RunningSt
   // Drain its output (a request log line each) so a full pipe never blocks it.
   child.stdout!.resume();
   child.stderr!.resume();
-  return { url: `http://127.0.0.1:${chosen}`, stop: () => stop(child) };
+  return {
+    url: `http://127.0.0.1:${listening}`,
+    stop: async () => {
+      await stop(child);
+      await rm(socketDir, { recursive: true, force: true });
+    },
+  };
 }
 
 async function stop(child: ChildProcess): Promise<void> {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { openApiPath } from '../../api/route.ts';
 import { allRoutes } from '../../api/routes/index.ts';
 import { SecretBox } from '../../src/crypto/secret-box.ts';
+import { StripeGateway } from '../../src/payments/stripe-gateway.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 
 // Every operation of the OpenAPI document (generated from the route table) gets hostile input built from its
@@ -150,9 +151,11 @@ describe('every operation refuses unstorable strings and deep nesting with 400, 
   test('the document lists every route of the route table that takes a JSON body', () => {
     const routes = allRoutes({
       config: api.config,
+      orm: api.db.orm,
       secretBox: new SecretBox(undefined),
       readiness: {},
       workflows: undefined,
+      payments: new StripeGateway(api.config.payments),
     });
     const withBody = routes.filter((r) => r.body).map((r) => `${r.method} ${openApiPath(r.path)}`);
     assert.ok(withBody.length >= 15, `${withBody.length} routes with a body`);

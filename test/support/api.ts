@@ -8,6 +8,7 @@ import { createApiKey } from '../../src/auth/api-keys.ts';
 import { type Config, loadConfig } from '../../src/config/config.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
+import { stripeTestEnv } from './stripe.ts';
 
 export interface TestTenant {
   companyId: string;
@@ -52,6 +53,7 @@ export async function startTestApi(
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     DATABASE_URL: db.url,
     IPFS_STORE_DIR: ipfsDir,
+    ...stripeTestEnv(),
     ...env,
   });
   const app = createApp({ config, orm: db.orm, logger: createLogger(config.logLevel), ...extraDeps(config) });

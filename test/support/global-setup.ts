@@ -1,4 +1,5 @@
 import { resolveTestDatabaseServer } from '../../scripts/test-database.ts';
+import { obtainStripeMock, startStripeMock } from '../../src/dev/stripe-mock.ts';
 import { obtainTemporalCli, obtainTemporalTestServer } from '../../src/dev/temporal-binaries.ts';
 import { ensureChromium } from './chromium-install.ts';
 
@@ -6,18 +7,21 @@ import { ensureChromium } from './chromium-install.ts';
  * Once per run, before any test file:
  * - the PostgreSQL server every file creates its own database on (scripts/test-database.ts says which);
  * - the official Temporal servers (src/dev/temporal-binaries.ts: cached, downloaded or built once);
- * - Debian's Chromium for the browser tests.
- * Test files read them from TEST_DATABASE_URL, TEMPORAL_CLI_PATH and TEMPORAL_TEST_SERVER_PATH.
+ * - Debian's Chromium for the browser tests;
+ * - stripe-mock (stateless, so one serves every file).
+ * Test files read them from TEST_DATABASE_URL, TEMPORAL_CLI_PATH, TEMPORAL_TEST_SERVER_PATH, STRIPE_API_BASE.
  */
 export default async function setup(): Promise<() => Promise<void>> {
   const log = (line: string) => console.log(line);
-  const [database, cli, testServer, chromium] = await Promise.all([
+  const [database, cli, testServer, chromium, stripeMock] = await Promise.all([
     resolveTestDatabaseServer(log),
     process.env.TEMPORAL_ADDRESS ? undefined : obtainTemporalCli({ log }),
     process.env.TEMPORAL_ADDRESS ? undefined : obtainTemporalTestServer({ log }),
     ensureChromium(),
+    obtainStripeMock(log).then((path) => startStripeMock(path)),
   ]);
   log(chromium);
+  process.env.STRIPE_API_BASE = stripeMock.url;
   process.env.TEST_DATABASE_URL = database.adminUrl;
   if (cli && testServer) {
     process.env.TEMPORAL_CLI_PATH = cli.path;
@@ -27,6 +31,7 @@ export default async function setup(): Promise<() => Promise<void>> {
     log(`tests: Temporal at TEMPORAL_ADDRESS=${process.env.TEMPORAL_ADDRESS} (no time skipping)`);
   }
   return async () => {
+    await stripeMock.stop();
     await database.embedded?.stop();
   };
 }

@@ -1,0 +1,99 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type Stripe from 'stripe';
+import type { Environment } from '../config/config.ts';
+import { DomainError } from '../errors.ts';
+import type { StripeGateway } from './stripe-gateway.ts';
+
+export interface VerifiedStripeEvent {
+  environment: Environment;
+  event: Stripe.Event;
+}
+
+/**
+ * Verifies a Stripe webhook call: `Stripe-Signature` over the exact raw body with the webhook secret of an
+ * environment, within the configured tolerance. The endpoint is shared, so the environment is the one whose
+ * secret verifies, and the event's own `livemode` must agree with it. Anything else is 400 invalid_signature.
+ */
+export function verifyStripeEvent(
+  gateway: StripeGateway,
+  rawBody: Buffer,
+  signatureHeader: string | undefined,
+): VerifiedStripeEvent {
+  if (!signatureHeader) throw invalidSignature('The Stripe-Signature header is missing.');
+  for (const environment of ['live', 'test'] as const) {
+    if (!gateway.isConfigured(environment)) continue;
+    const { stripe, settings } = gateway.forEnvironment(environment);
+    if (!settings.webhookSecret) continue;
+    let event: Stripe.Event;
+    try {
+      event = stripe.webhooks.constructEvent(
+        rawBody,
+        signatureHeader,
+        settings.webhookSecret,
+        gateway.config.webhookToleranceSeconds,
+      );
+    } catch {
+      continue;
+    }
+    if (event.livemode !== (environment === 'live')) {
+      throw invalidSignature(
+        `A ${event.livemode ? 'live' : 'test'} event was signed with the ${environment} secret.`,
+      );
+    }
+    return { environment, event };
+  }
+  throw invalidSignature(
+    'No configured webhook secret verifies the Stripe-Signature of this body (or it is too old).',
+  );
+}
+
+function invalidSignature(message: string): DomainError {
+  return new DomainError('invalid', 'invalid_signature', message);
+}
+
+/**
+ * Records the event once: true the first time its id arrives, false for Stripe's retries and duplicates.
+ * Call it inside the transaction that applies the event, so a failed application leaves no record and the
+ * retry applies it.
+ */
+export async function recordStripeEventOnce(
+  em: EntityManager,
+  verified: VerifiedStripeEvent,
+): Promise<boolean> {
+  const rows = await em.execute<{ id: string }[]>(
+    `insert into stripe_events (id, environment, type, created_at) values (?, ?, ?, to_timestamp(?))
+     on conflict (id) do nothing returning id`,
+    [verified.event.id, verified.environment, verified.event.type, verified.event.created],
+  );
+  return rows.length === 1;
+}
+
+/** What an event of one type does to our state; it runs inside the event's transaction. */
+export type StripeEventHandler = (input: {
+  em: EntityManager;
+  environment: Environment;
+  event: Stripe.Event;
+}) => Promise<void>;
+
+export type StripeEventHandlers = Partial<Record<Stripe.Event.Type, StripeEventHandler>>;
+
+export type StripeEventOutcome = 'applied' | 'duplicate' | 'ignored';
+
+/**
+ * Applies a verified event exactly once: its record and its effect commit together (a failing effect rolls
+ * the record back, so Stripe's retry applies it again); a repeated id changes nothing; types we do not
+ * handle are recorded and ignored.
+ */
+export async function applyStripeEvent(
+  em: EntityManager,
+  verified: VerifiedStripeEvent,
+  handlers: StripeEventHandlers,
+): Promise<StripeEventOutcome> {
+  return em.transactional(async (tx) => {
+    if (!(await recordStripeEventOnce(tx, verified))) return 'duplicate';
+    const handler = handlers[verified.event.type];
+    if (!handler) return 'ignored';
+    await handler({ em: tx, environment: verified.environment, event: verified.event });
+    return 'applied';
+  });
+}

@@ -1,0 +1,55 @@
+import Stripe from 'stripe';
+
+/** The Stripe settings every test API runs with: the test environment on the run's stripe-mock. */
+export const TEST_STRIPE = {
+  secretKey: 'sk_test_dpp_service_tests',
+  webhookSecret: 'whsec_dppServiceTestsSigningSecret0123456789',
+  prices: { essential: 'price_test_essential', pro: 'price_test_pro' },
+};
+
+export function stripeTestEnv(): Record<string, string> {
+  const base = process.env.STRIPE_API_BASE;
+  if (!base)
+    throw new Error('STRIPE_API_BASE is not set: run tests through `npm test` (it starts stripe-mock).');
+  return {
+    STRIPE_API_BASE: base,
+    STRIPE_SECRET_KEY_TEST: TEST_STRIPE.secretKey,
+    STRIPE_WEBHOOK_SECRET_TEST: TEST_STRIPE.webhookSecret,
+    STRIPE_PRICE_ESSENTIAL_TEST: TEST_STRIPE.prices.essential,
+    STRIPE_PRICE_PRO_TEST: TEST_STRIPE.prices.pro,
+  };
+}
+
+const signer = new Stripe(TEST_STRIPE.secretKey);
+
+/**
+ * A Stripe event as Stripe would POST it: the JSON body and its Stripe-Signature header, made with the SDK's
+ * own signing helper (the same scheme Stripe uses) and the given secret and time.
+ */
+export function signedStripeEvent(
+  event: {
+    id: string;
+    type: string;
+    livemode?: boolean;
+    created?: number;
+    data: { object: Record<string, unknown> };
+  },
+  options: { secret?: string; timestamp?: number } = {},
+): { body: string; headers: Record<string, string> } {
+  const created = event.created ?? Math.floor(Date.now() / 1000);
+  const body = JSON.stringify({
+    object: 'event',
+    api_version: '2026-08-26.dahlia',
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    ...event,
+    created,
+  });
+  const header = signer.webhooks.generateTestHeaderString({
+    payload: body,
+    secret: options.secret ?? TEST_STRIPE.webhookSecret,
+    ...(options.timestamp === undefined ? {} : { timestamp: options.timestamp }),
+  });
+  return { body, headers: { 'stripe-signature': header, 'content-type': 'application/json' } };
+}

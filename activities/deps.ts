@@ -7,6 +7,7 @@ import type { Orm } from '../src/db/orm.ts';
 import { scopedEntityManager, type TenantScope } from '../src/db/tenant-scope.ts';
 import type { ContentStore } from '../src/ipfs/store.ts';
 import type { Logger } from '../src/logging/logger.ts';
+import type { StripeGateway } from '../src/payments/stripe-gateway.ts';
 import type { Resolver, UrlPolicy } from '../src/webhooks/url-safety.ts';
 
 /**
@@ -23,6 +24,8 @@ export interface EnvironmentDeps {
   depositWei: bigint;
   publicBaseUrl: string;
   custodyMasterSecret: string | undefined;
+  /** Stripe; activities use `payments.forEnvironment(environment)` (503-class error when not configured). */
+  payments: StripeGateway;
   /** Where webhook deliveries may connect; unset: private targets allowed in test only (the default). */
   webhookUrlPolicy?: UrlPolicy;
   /** Test seam: answers webhook hosts' DNS instead of the system resolver. */

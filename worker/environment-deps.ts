@@ -6,6 +6,7 @@ import type { SecretBox } from '../src/crypto/secret-box.ts';
 import type { Orm } from '../src/db/orm.ts';
 import type { ContentStore } from '../src/ipfs/store.ts';
 import type { Logger } from '../src/logging/logger.ts';
+import { StripeGateway } from '../src/payments/stripe-gateway.ts';
 import { urlPolicyFor } from '../src/webhooks/url-safety.ts';
 
 /** The activities' dependencies for each environment, from configuration and opened resources. */
@@ -18,6 +19,7 @@ export function environmentDeps(parts: {
   chains: PassportChains;
 }): Record<Environment, EnvironmentDeps> {
   const depositWei = parseEther(parts.config.mint.deposit);
+  const payments = new StripeGateway(parts.config.payments);
   const build = (environment: Environment): EnvironmentDeps => ({
     environment,
     orm: parts.orm,
@@ -28,6 +30,7 @@ export function environmentDeps(parts: {
     depositWei,
     publicBaseUrl: parts.config.publicBaseUrl,
     custodyMasterSecret: parts.config.secrets.custodyMasterSecret,
+    payments,
     webhookUrlPolicy: urlPolicyFor(environment, parts.config.webhooks.allowPrivateUrlsInTest),
   });
   return Object.fromEntries(ENVIRONMENTS.map((e) => [e, build(e)])) as Record<Environment, EnvironmentDeps>;

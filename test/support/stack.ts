@@ -11,6 +11,7 @@ import { createActivities, type EnvironmentDeps } from '../../activities/index.t
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import { EmbeddedContentStore } from '../../src/ipfs/store.ts';
 import { createLogger } from '../../src/logging/logger.ts';
+import { StripeGateway } from '../../src/payments/stripe-gateway.ts';
 import { taskQueueFor } from '../../src/temporal/task-queues.ts';
 import { type OutboxDispatcher, startOutboxDispatcher } from '../../src/webhooks/dispatcher.ts';
 import { workerTuning, workflowsPath } from '../../worker/worker.ts';
@@ -90,6 +91,7 @@ export async function startTestStack(
     depositWei: parseEther(TEST_DEPOSIT),
     publicBaseUrl: api.config.publicBaseUrl,
     custodyMasterSecret: undefined,
+    payments: new StripeGateway(api.config.payments),
   };
   const workers: RunningWorker[] = [];
   const startWorker: TestStack['startWorker'] = async (workerOptions = {}) => {

@@ -1,6 +1,9 @@
 import type { EnvironmentDeps } from './deps.ts';
 import { mintActivities } from './mint/mint-activities.ts';
 import { recycleActivities } from './recycling/recycle-activities.ts';
+import { resaleChainActivities } from './resale/resale-chain-activities.ts';
+import { resalePaymentActivities } from './resale/resale-payment-activities.ts';
+import { resaleRecordActivities } from './resale/resale-record-activities.ts';
 import { anchorActivities } from './supply-chain/anchor-activities.ts';
 import { webhookActivities } from './webhooks/webhook-activities.ts';
 
@@ -13,6 +16,9 @@ export function createActivities(deps: EnvironmentDeps) {
     ...recycleActivities(deps),
     ...webhookActivities(deps),
     ...anchorActivities(deps),
+    ...resaleChainActivities(deps),
+    ...resalePaymentActivities(deps),
+    ...resaleRecordActivities(deps),
   };
 }
 

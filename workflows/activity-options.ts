@@ -31,6 +31,22 @@ export function chainStep(nonRetryable: string[] = []): ActivityOptions {
 }
 
 /**
+ * Calls to Stripe: retried for a while (the SDK sends an idempotency key per logical request, so a retry
+ * never charges, refunds or transfers twice); Stripe's refusals of the request itself are final.
+ */
+export function paymentStep(nonRetryable: string[] = []): ActivityOptions {
+  return {
+    startToCloseTimeout: '1 minute',
+    retry: {
+      initialInterval: '2 seconds',
+      maximumInterval: '5 minutes',
+      maximumAttempts: 30,
+      nonRetryableErrorTypes: [...nonRetryable, 'StripeRejected', 'DomainError'],
+    },
+  };
+}
+
+/**
  * The same short database / IPFS steps run as local activities: in the worker, inside the workflow task, so
  * they cost no task-queue round trips through the server (a mint spends most of its time there otherwise).
  * Retries are the same; a worker crash re-runs the step, which is why every such step is idempotent.

@@ -2,4 +2,5 @@
 export { anchorSupplyChainEvent } from './anchor-event.ts';
 export { mintPassport, mintProgressQuery } from './mint.ts';
 export { recycleProgressQuery, recycleTokenPassport } from './recycle.ts';
+export { claimUpdate, paymentSucceededSignal, resalePassport, resaleProgressQuery } from './resale.ts';
 export { deliveryProgressQuery, webhookDelivery } from './webhook-delivery.ts';

@@ -6,6 +6,8 @@ import { chipKeyRoutes } from './dpp/chip-keys.ts';
 import { enrollRoute } from './dpp/enroll.ts';
 import { inventoryRoute } from './dpp/inventory.ts';
 import { mintRoutes } from './dpp/mint.ts';
+import { releaseRoutes } from './dpp/release.ts';
+import { resaleStatusRoute } from './dpp/resale-status.ts';
 import { verifyChipRoute } from './dpp/verify-chip.ts';
 import { provisionRoutes } from './erp/provision.ts';
 import { bindRoutes } from './factory/bind.ts';
@@ -27,6 +29,8 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     verifyChipRoute(deps),
     ...mintRoutes(deps),
     inventoryRoute,
+    ...releaseRoutes(deps),
+    resaleStatusRoute(deps),
     ...logEventRoutes(deps),
     ...supplyChainEventRoutes,
     ...logRecycleRoutes(deps),

@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 
 /** The Stripe settings every test API runs with: the test environment on the run's stripe-mock. */
 export const TEST_STRIPE = {
-  secretKey: 'sk_test_dpp_service_tests',
+  secretKey: 'sk_test_DppServiceTests0123456789',
   webhookSecret: 'whsec_dppServiceTestsSigningSecret0123456789',
   prices: { essential: 'price_test_essential', pro: 'price_test_pro' },
 };

@@ -1,0 +1,77 @@
+import { getAddress } from 'ethers';
+import { isChainRevert } from '../../src/chain/errors.ts';
+import { findClaim } from '../../src/resale/find-claim.ts';
+import { runChainWrite } from '../chain-write.ts';
+import type { EnvironmentDeps } from '../deps.ts';
+
+/** The resale's chain writes, all sent with the platform admin key. Each one is safe to run again. */
+export function resaleChainActivities(deps: EnvironmentDeps) {
+  const authorize = (tokenId: string, account: string) =>
+    runChainWrite(deps.chain, async (write) => {
+      const earlier = await write.earlierTransaction();
+      if (earlier) {
+        const mined = await deps.chain.waitForTransaction(earlier);
+        return { transactionHash: earlier, blockNumber: mined.blockNumber };
+      }
+      // Authorizing the same account again is harmless on chain; a retry without a known hash simply does.
+      const result = await deps.chain.authorizeClaim({ tokenId, account }, { onSubmitted: write.submitted });
+      return { transactionHash: result.txHash, blockNumber: result.blockNumber };
+    });
+
+  return {
+    /** authorizeClaim to the platform admin: the delegation a release starts with. */
+    async delegateToPlatform(input: { tokenId: string }) {
+      return authorize(input.tokenId, deps.chain.signerAddress);
+    },
+
+    /** authorizeClaim to `account` (the paying buyer's wallet). */
+    async authorizeClaimOnChain(input: { tokenId: string; account: string }) {
+      return authorize(input.tokenId, input.account);
+    },
+
+    /** revokeClaim; nothing to revoke (already revoked, or the token moved on) is done too. */
+    async revokeClaimOnChain(input: { tokenId: string }): Promise<{ revokeTxHash: string | null }> {
+      return runChainWrite(deps.chain, async (write) => {
+        const earlier = await write.earlierTransaction();
+        if (earlier) return { revokeTxHash: earlier };
+        if ((await deps.chain.claimantOf(input.tokenId)) === null) return { revokeTxHash: null };
+        try {
+          const result = await deps.chain.revokeClaim(input.tokenId, { onSubmitted: write.submitted });
+          return { revokeTxHash: result.txHash };
+        } catch (error) {
+          if (isChainRevert(error, 'NoClaimAuthorized')) return { revokeTxHash: null };
+          throw error;
+        }
+      });
+    },
+
+    /**
+     * claimOwnershipFor the buyer (the platform relays, so buyers hold no gas). A retry after the transfer
+     * went through finds its OwnershipClaimed event instead of failing on the cleared authorization.
+     */
+    async claimOnChain(input: { tokenId: string; buyerWallet: string; sinceBlock: number }) {
+      const buyer = getAddress(input.buyerWallet);
+      const claimedEarlier = async () => {
+        if (getAddress(await deps.chain.ownerOf(input.tokenId)) !== buyer) return undefined;
+        return findClaim(deps.chain, input.tokenId, buyer, input.sinceBlock);
+      };
+      const result = await runChainWrite(deps.chain, async (write) => {
+        const earlier = await write.earlierTransaction();
+        if (earlier) await deps.chain.waitForTransaction(earlier);
+        const found = await claimedEarlier();
+        if (found) return found;
+        const sent = await deps.chain.claimOwnershipFor(
+          { tokenId: input.tokenId, account: buyer },
+          { onSubmitted: write.submitted },
+        );
+        return { transactionHash: sent.txHash, blockNumber: sent.blockNumber, from: sent.from, to: sent.to };
+      });
+      return {
+        transactionHash: result.transactionHash,
+        blockNumber: result.blockNumber,
+        from: getAddress(result.from),
+        claimedAt: await deps.chain.blockTime(result.blockNumber),
+      };
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { getAddress } from 'ethers';
+import { z } from 'zod';
+import { Passport } from '../db/entities/index.ts';
+import type { TenantScope } from '../db/tenant-scope.ts';
+import { DomainError } from '../errors.ts';
+import { companyCustodyAddress, deriveWallet } from '../wallets/custody.ts';
+import { newResaleId } from './resale-records.ts';
+import type { ResaleTerms } from './resale-terms.ts';
+
+/** Stripe's smallest charge is about 0.50 in most currencies; the largest a Checkout Session takes is 999,999.99. */
+const MAX_AMOUNT = 99_999_999;
+
+export const releaseBody = z
+  .object({
+    tokenId: z.string().regex(/^[1-9]\d{0,77}$/, 'token ids are decimal digits'),
+    price: z
+      .object({
+        amount: z
+          .number()
+          .int()
+          .min(50)
+          .max(MAX_AMOUNT)
+          .describe('In the currency’s smallest unit, as Stripe counts (12900 = 129.00 EUR).'),
+        currency: z
+          .string()
+          .regex(/^[A-Za-z]{3}$/, 'an ISO 4217 code such as EUR')
+          .transform((c) => c.toLowerCase()),
+      })
+      .strict(),
+    buyerEmail: z
+      .email()
+      .max(254)
+      .describe('The buyer: their invisible wallet is derived from this address.'),
+    returnUrl: z
+      .url()
+      .max(2000)
+      .optional()
+      .describe('Where Checkout sends the buyer back (default: the passport page).'),
+  })
+  .strict();
+
+export type ReleaseRequest = z.infer<typeof releaseBody>;
+
+/**
+ * The terms of a brand's release, checked: the passport is the company's, still active, and still held by
+ * the company's custodial wallet (once a customer owns it, they release it themselves).
+ */
+export async function brandReleaseTerms(
+  em: EntityManager,
+  scope: TenantScope,
+  request: ReleaseRequest,
+  settings: {
+    custodyMasterSecret: string | undefined;
+    walletMasterSecret: string | undefined;
+    publicBaseUrl: string;
+  },
+): Promise<ResaleTerms> {
+  const passport = await em.findOne(Passport, { tokenId: request.tokenId });
+  if (!passport) throw new DomainError('not_found', 'token_not_found', `No passport ${request.tokenId}.`);
+  if (passport.status === 'RECYCLED') {
+    throw new DomainError('conflict', 'token_recycled', `Passport ${request.tokenId} is recycled.`);
+  }
+  const custody = companyCustodyAddress(settings.custodyMasterSecret, scope.companyId, scope.environment);
+  if (getAddress(passport.ownerWallet) !== custody) {
+    throw new DomainError(
+      'rejected',
+      'not_token_owner',
+      `Passport ${request.tokenId} belongs to ${passport.ownerWallet} now; its owner releases it.`,
+    );
+  }
+  return {
+    resaleId: newResaleId(),
+    scope,
+    tokenId: request.tokenId,
+    seller: { kind: 'company', companyId: scope.companyId },
+    sellerWallet: custody,
+    buyerEmail: request.buyerEmail,
+    buyerWallet: buyerWallet(settings.walletMasterSecret, request.buyerEmail),
+    price: request.price,
+    returnUrl:
+      request.returnUrl ??
+      (passport.gtin
+        ? `${settings.publicBaseUrl}/01/${passport.gtin}/21/${passport.tokenId}`
+        : settings.publicBaseUrl),
+  };
+}
+
+function buyerWallet(masterSecret: string | undefined, email: string): string {
+  return deriveWallet(masterSecret, `user:${email.normalize('NFC').trim().toLowerCase()}`).address;
+}

@@ -1,0 +1,189 @@
+import assert from 'node:assert/strict';
+import { getAddress } from 'ethers';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { deriveWallet } from '../../src/wallets/custody.ts';
+import { CLAIM_UPDATE, type ClaimResult, RESALE_PROGRESS_QUERY } from '../../workflows/resale-types.ts';
+import type { TestTenant } from '../support/api.ts';
+import { startTestStack, type TestStack } from '../support/stack.ts';
+import { signedStripeEvent } from '../support/stripe.ts';
+import { enrollAndMint } from './fixtures/passport-helpers.ts';
+
+const BUYER = 'Buyer.One@Example.com';
+const buyerWallet = deriveWallet(undefined, 'user:buyer.one@example.com').address;
+
+function paymentSucceeded(id: string, metadata: Record<string, string>, amount = 12900, currency = 'eur') {
+  return signedStripeEvent({
+    id,
+    type: 'payment_intent.succeeded',
+    data: {
+      object: {
+        id: `pi_${id}`,
+        object: 'payment_intent',
+        amount,
+        amount_received: amount,
+        currency,
+        metadata,
+      },
+    },
+  });
+}
+
+async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let i = 0; ; i++) {
+    const value = await read();
+    if (done(value)) return value;
+    assert.ok(i < 150, `${what}: still ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('resale: release → signed payment → buyer authorized on chain → claim', () => {
+  let stack: TestStack;
+  let tenant: TestTenant;
+  const call = (method: string, path: string, body?: unknown) =>
+    stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
+  const webhook = (signed: { body: string; headers: Record<string, string> }) =>
+    stack.api.call('POST', '/v1/public/webhook/checkout', {
+      env: null,
+      rawBody: signed.body,
+      headers: signed.headers,
+    });
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    tenant = await stack.api.createTenant('Acme Apparel');
+  });
+  afterAll(() => stack.close());
+
+  test('the whole sale, each payment event applied once, a wrong amount ignored', async () => {
+    const tokenId = await enrollAndMint(call, '04ABCDEF000001');
+    const chain = stack.chain.chain;
+
+    const released = await call('POST', '/v1/dpp/release', {
+      tokenId,
+      price: { amount: 12900, currency: 'EUR' },
+      buyerEmail: BUYER,
+    });
+    assert.equal(released.status, 201, released.text);
+    assert.equal(released.body.success, true);
+    assert.match(released.body.txHash, /^0x[0-9a-f]{64}$/);
+    assert.match(released.body.paymentCheckoutUrl, /^https:\/\//);
+    assert.equal(released.body.status, 'AWAITING_PAYMENT');
+    const resaleId: string = released.body.resaleId;
+    assert.equal(await chain.claimantOf(tokenId), chain.signerAddress, 'delegated to the platform admin');
+
+    const again = await call('POST', '/v1/dpp/release', {
+      tokenId,
+      price: { amount: 10000, currency: 'eur' },
+      buyerEmail: 'someone@example.com',
+    });
+    assert.equal(again.status, 409);
+    assert.equal(again.body.code, 'resale_in_progress');
+
+    // A payment that does not match the release changes nothing.
+    const wrong = await webhook(paymentSucceeded('evt_wrong', { tokenId, buyerWallet, resaleId }, 100));
+    assert.equal(wrong.status, 200, wrong.text);
+    const handle = stack.temporal.client.workflow.getHandle(`resale:test:${tokenId}`);
+    const refused = await waitFor(
+      'refused payment',
+      () => handle.query<{ refusedPayments?: unknown[]; state: string }>(RESALE_PROGRESS_QUERY),
+      (p) => (p.refusedPayments?.length ?? 0) > 0,
+    );
+    assert.equal(refused.state, 'AWAITING_PAYMENT');
+
+    const paid = paymentSucceeded('evt_paid', { tokenId, buyerWallet, resaleId });
+    assert.equal((await webhook(paid)).body.outcome, 'applied');
+    assert.equal((await webhook(paid)).body.outcome, 'duplicate', 'Stripe retries change nothing');
+    const status = await waitFor(
+      'buyer authorized',
+      async () => (await call('GET', `/v1/dpp/resales/${tokenId}`)).body,
+      (body) => body.status === 'AWAITING_CLAIM',
+    );
+    assert.deepEqual(status.price, { amount: 12900, currency: 'eur', decimal: '129.00' });
+    assert.equal(await chain.claimantOf(tokenId), buyerWallet, 'the buyer may now claim');
+    const [authorized] = await stack.api.db.orm.em
+      .fork()
+      .execute<{ action: string; metadata: { authorizedAccount: string } }[]>(
+        `select action, metadata from supply_chain_events where token_id = ? and action = 'AUTHORIZE_CLAIM'`,
+        [tokenId],
+      );
+    assert.equal(authorized?.metadata.authorizedAccount, buyerWallet);
+
+    // The buyer's claim (what POST /v1/dpp/claim does once the tap verified).
+    const seller = getAddress(await chain.ownerOf(tokenId));
+    const claimed = await handle.executeUpdate<ClaimResult, [{ buyerWallet: string }]>(CLAIM_UPDATE, {
+      args: [{ buyerWallet }],
+    });
+    assert.equal(claimed.ownerWallet, buyerWallet);
+    assert.equal(getAddress(await chain.ownerOf(tokenId)), buyerWallet, 'the buyer owns the token on chain');
+    assert.equal(await chain.claimantOf(tokenId), null);
+    const events = await stack.api.db.orm.em
+      .fork()
+      .execute<{ event_type: string; data: Record<string, string> }[]>(
+        `select event_type, data from outbox_events where event_type in ('asset.transferred', 'asset.resold')
+         order by event_type`,
+      );
+    const expected = {
+      tokenId,
+      from: seller,
+      to: buyerWallet,
+      salePrice: '129.00',
+      currency: 'EUR',
+      transactionHash: claimed.txHash,
+    };
+    assert.deepEqual(events, [
+      { event_type: 'asset.resold', data: expected },
+      { event_type: 'asset.transferred', data: expected },
+    ]);
+    const [passport] = await stack.api.db.orm.em
+      .fork()
+      .execute<{ owner_wallet: string }[]>('select owner_wallet from passports where token_id = ?', [
+        tokenId,
+      ]);
+    assert.equal(passport?.owner_wallet, buyerWallet);
+    assert.equal((await call('GET', `/v1/dpp/resales/${tokenId}`)).body.status, 'CLAIMED');
+
+    // Sold: the brand's custodial wallet no longer holds it, so the brand cannot release it again.
+    const resell = await call('POST', '/v1/dpp/release', {
+      tokenId,
+      price: { amount: 12900, currency: 'eur' },
+      buyerEmail: 'next@example.com',
+    });
+    assert.equal(resell.status, 422);
+    assert.equal(resell.body.code, 'not_token_owner');
+  });
+});
+
+describe('resale windows (time-skipping Temporal)', () => {
+  let stack: TestStack;
+  let tenant: TestTenant;
+  const call = (method: string, path: string, body?: unknown) =>
+    stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
+
+  beforeAll(async () => {
+    stack = await startTestStack({ temporal: 'time-skipping' });
+    tenant = await stack.api.createTenant('Acme Apparel');
+  });
+  afterAll(() => stack.close());
+
+  test('not paid within 24 hours: checkout expired, delegation revoked, the passport can be released again', async () => {
+    const tokenId = await enrollAndMint(call, '04ABCDEF000002');
+    const released = await call('POST', '/v1/dpp/release', {
+      tokenId,
+      price: { amount: 5000, currency: 'eur' },
+      buyerEmail: BUYER,
+    });
+    assert.equal(released.status, 201, released.text);
+    const result = await stack.temporal.client.workflow.getHandle(`resale:test:${tokenId}`).result();
+    assert.equal(result.state, 'EXPIRED');
+    assert.match(String(result.revokeTxHash), /^0x[0-9a-f]{64}$/);
+    assert.equal(await stack.chain.chain.claimantOf(tokenId), null, 'delegation revoked');
+    assert.equal((await call('GET', `/v1/dpp/resales/${tokenId}`)).body.status, 'EXPIRED');
+    const again = await call('POST', '/v1/dpp/release', {
+      tokenId,
+      price: { amount: 4500, currency: 'eur' },
+      buyerEmail: BUYER,
+    });
+    assert.equal(again.status, 201, again.text);
+  });
+});

@@ -1,0 +1,56 @@
+export const RESALE_PROGRESS_QUERY = 'resaleProgress';
+/** Sent by the payment webhook (payment_intent.succeeded) once its signature and event id are checked. */
+export const PAYMENT_SUCCEEDED_SIGNAL = 'paymentSucceeded';
+/** The buyer's claim (POST /v1/dpp/claim, after the tap verified): answered with the claim's transaction. */
+export const CLAIM_UPDATE = 'claim';
+
+export type { ResaleTerms as ResaleInput, Seller } from '../src/resale/resale-terms.ts';
+
+export type ResaleState =
+  | 'AUTHORIZING'
+  | 'AWAITING_PAYMENT'
+  | 'PAID'
+  | 'AWAITING_CLAIM'
+  | 'CLAIMING'
+  | 'CLAIMED'
+  | 'EXPIRED'
+  | 'CLAIM_EXPIRED'
+  | 'FAILED';
+
+export interface ResaleProgress {
+  state: ResaleState;
+  /** The platform admin's delegation (authorizeClaim at release). */
+  authorizeTxHash?: string;
+  checkoutUrl?: string;
+  checkoutExpiresAt?: string;
+  paymentIntentId?: string;
+  /** The buyer's authorization after payment. */
+  buyerAuthorizeTxHash?: string;
+  claimDeadline?: string;
+  claimTxHash?: string;
+  /** A payment event that did not match the release (amount or currency) is kept here, not acted on. */
+  refusedPayments?: { eventId: string; reason: string }[];
+}
+
+export interface PaymentSucceeded {
+  eventId: string;
+  /** The resale the payment intent's metadata names: a late payment of an earlier resale is refused. */
+  resaleId: string;
+  paymentIntentId: string;
+  amount: number;
+  currency: string;
+}
+
+export interface ClaimRequest {
+  buyerWallet: string;
+}
+
+export interface ClaimResult {
+  txHash: string;
+  ownerWallet: string;
+  from: string;
+}
+
+export type ResaleResult =
+  | ({ state: 'CLAIMED' } & ClaimResult)
+  | { state: 'EXPIRED' | 'CLAIM_EXPIRED'; revokeTxHash: string | null };

@@ -1,0 +1,199 @@
+import {
+  allHandlersFinished,
+  condition,
+  defineQuery,
+  defineSignal,
+  defineUpdate,
+  proxyActivities,
+  setHandler,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities/index.ts';
+import { chainStep, databaseStep, paymentStep } from './activity-options.ts';
+import {
+  CLAIM_UPDATE,
+  type ClaimRequest,
+  type ClaimResult,
+  PAYMENT_SUCCEEDED_SIGNAL,
+  type PaymentSucceeded,
+  RESALE_PROGRESS_QUERY,
+  type ResaleInput,
+  type ResaleProgress,
+  type ResaleResult,
+} from './resale-types.ts';
+
+export const resaleProgressQuery = defineQuery<ResaleProgress>(RESALE_PROGRESS_QUERY);
+export const paymentSucceededSignal = defineSignal<[PaymentSucceeded]>(PAYMENT_SUCCEEDED_SIGNAL);
+export const claimUpdate = defineUpdate<ClaimResult, [ClaimRequest]>(CLAIM_UPDATE);
+
+const chain = proxyActivities<Activities>(chainStep(['NoClaimAuthorized']));
+const database = proxyActivities<Activities>(databaseStep());
+const payments = proxyActivities<Activities>(paymentStep());
+
+/** Stripe lets a Checkout Session live 24 hours at most: the buyer pays within that, or the release ends. */
+export const PAYMENT_WINDOW = '24 hours';
+/** The session expires a little before the window closes, so no payment can land after we gave up. */
+const CHECKOUT_LIFETIME_SECONDS = 23 * 3600 + 50 * 60;
+/** A paid buyer has this long to tap the chip and claim; then the payment is refunded. */
+export const CLAIM_WINDOW = '30 days';
+const CLAIM_WINDOW_MS = 30 * 24 * 3600 * 1000;
+
+/**
+ * Resells one passport (id `resale:{env}:{tokenId}`):
+ * 1. delegateToPlatform — authorizeClaim to the platform admin on chain (undone by revokeClaim);
+ * 2. createCheckout — a Stripe Checkout Session for the buyer (undone by expiring it);
+ * 3. wait for the payment (`paymentSucceeded` from the signed webhook) for up to 24 hours, else undo 2 and 1;
+ * 4. authorizeBuyer — authorizeClaim to the buyer's wallet, AUTHORIZE_CLAIM recorded;
+ * 5. wait for the buyer's claim (the `claim` update, after a fresh tap of the chip) for up to 30 days, else
+ *    refund the payment and revoke the authorization;
+ * 6. claimOnChain — claimOwnershipFor the buyer (the platform relays; buyers hold no gas), then
+ *    recordClaim — owner, CLAIM_OWNERSHIP, asset.transferred and asset.resold.
+ */
+export async function resalePassport(input: ResaleInput): Promise<ResaleResult> {
+  let progress: ResaleProgress = { state: 'AUTHORIZING' };
+  let payment: PaymentSucceeded | undefined;
+  let claimRequested = false;
+  let claimed: ClaimResult | undefined;
+  const undo: (() => Promise<unknown>)[] = [];
+  setHandler(resaleProgressQuery, () => progress);
+  setHandler(paymentSucceededSignal, (paid) => {
+    const refusal = refusePayment(input, paid, progress);
+    if (refusal) {
+      progress = { ...progress, refusedPayments: [...(progress.refusedPayments ?? []), refusal] };
+      return;
+    }
+    payment ??= paid;
+  });
+  setHandler(
+    claimUpdate,
+    async () => {
+      claimRequested = true;
+      await condition(() => claimed !== undefined);
+      return claimed!;
+    },
+    {
+      validator: (request) => {
+        if (progress.state !== 'AWAITING_CLAIM')
+          throw new Error(`The resale is ${progress.state}, not awaiting a claim.`);
+        if (request.buyerWallet.toLowerCase() !== input.buyerWallet.toLowerCase()) {
+          throw new Error('Only the buyer who paid can claim this passport.');
+        }
+      },
+    },
+  );
+  const undoAll = async () => {
+    let revokeTxHash: string | null = null;
+    for (const step of undo.reverse()) {
+      const outcome = await step();
+      if (outcome && typeof outcome === 'object' && 'revokeTxHash' in outcome) {
+        revokeTxHash = (outcome as { revokeTxHash: string | null }).revokeTxHash;
+      }
+    }
+    return revokeTxHash;
+  };
+
+  // 1 and 2. A release that cannot be set up is undone at once and ends FAILED (its row no longer blocks
+  // the next release of the token).
+  try {
+    // 1. The platform admin holds the delegation while the item is for sale.
+    const delegated = await chain.delegateToPlatform({ tokenId: input.tokenId });
+    undo.push(() => chain.revokeClaimOnChain({ tokenId: input.tokenId }));
+    progress = { ...progress, authorizeTxHash: delegated.transactionHash };
+
+    // 2. The buyer pays through Stripe Checkout.
+    const checkout = await payments.createResaleCheckout({
+      terms: input,
+      expiresAt: Math.floor(Date.now() / 1000) + CHECKOUT_LIFETIME_SECONDS,
+    });
+    undo.push(() => payments.expireResaleCheckout({ sessionId: checkout.sessionId }));
+    await database.recordResaleStarted({
+      terms: input,
+      authorizeTxHash: delegated.transactionHash,
+      checkoutSessionId: checkout.sessionId,
+    });
+    progress = {
+      ...progress,
+      state: 'AWAITING_PAYMENT',
+      checkoutUrl: checkout.url,
+      checkoutExpiresAt: checkout.expiresAt,
+    };
+  } catch (error) {
+    await undoAll();
+    progress = { ...progress, state: 'FAILED' };
+    await database.recordResaleEnded({ terms: input, status: 'FAILED' });
+    throw error;
+  }
+
+  // 3. Paid within the window, or the release is undone and the passport is the seller's again.
+  if (!(await condition(() => payment !== undefined, PAYMENT_WINDOW))) {
+    const revokeTxHash = await undoAll();
+    progress = { ...progress, state: 'EXPIRED' };
+    await database.recordResaleEnded({ terms: input, status: 'EXPIRED' });
+    return { state: 'EXPIRED', revokeTxHash };
+  }
+  const paid = payment!;
+  progress = { ...progress, state: 'PAID', paymentIntentId: paid.paymentIntentId };
+  undo.length = 0;
+  undo.push(() => payments.refundResalePayment({ terms: input, paymentIntentId: paid.paymentIntentId }));
+
+  // 4. The buyer's wallet may now take the passport over.
+  const buyerAuthorized = await chain.authorizeClaimOnChain({
+    tokenId: input.tokenId,
+    account: input.buyerWallet,
+  });
+  undo.push(() => chain.revokeClaimOnChain({ tokenId: input.tokenId }));
+  const claimDeadline = new Date(Date.now() + CLAIM_WINDOW_MS).toISOString();
+  await database.recordBuyerAuthorized({
+    terms: input,
+    paymentIntentId: paid.paymentIntentId,
+    transactionHash: buyerAuthorized.transactionHash,
+    blockNumber: buyerAuthorized.blockNumber,
+  });
+  progress = {
+    ...progress,
+    state: 'AWAITING_CLAIM',
+    buyerAuthorizeTxHash: buyerAuthorized.transactionHash,
+    claimDeadline,
+  };
+
+  // 5. The buyer proves possession by tapping the chip, or is refunded.
+  if (!(await condition(() => claimRequested, CLAIM_WINDOW))) {
+    const revokeTxHash = await undoAll();
+    progress = { ...progress, state: 'CLAIM_EXPIRED' };
+    await database.recordResaleEnded({ terms: input, status: 'CLAIM_EXPIRED' });
+    return { state: 'CLAIM_EXPIRED', revokeTxHash };
+  }
+
+  // 6. Ownership moves on chain, relayed by the platform.
+  progress = { ...progress, state: 'CLAIMING' };
+  const transfer = await chain.claimOnChain({
+    tokenId: input.tokenId,
+    buyerWallet: input.buyerWallet,
+    sinceBlock: buyerAuthorized.blockNumber,
+  });
+  await database.recordClaim({ terms: input, ...transfer });
+  claimed = { txHash: transfer.transactionHash, ownerWallet: input.buyerWallet, from: transfer.from };
+  progress = { ...progress, state: 'CLAIMED', claimTxHash: transfer.transactionHash };
+
+  await condition(allHandlersFinished);
+  return { state: 'CLAIMED', ...claimed };
+}
+
+function refusePayment(
+  input: ResaleInput,
+  paid: PaymentSucceeded,
+  progress: ResaleProgress,
+): { eventId: string; reason: string } | undefined {
+  if (paid.resaleId !== input.resaleId) {
+    return { eventId: paid.eventId, reason: `the payment is for resale ${paid.resaleId}` };
+  }
+  if (paid.amount !== input.price.amount || paid.currency !== input.price.currency) {
+    return {
+      eventId: paid.eventId,
+      reason: `paid ${paid.amount} ${paid.currency}, the release asks ${input.price.amount} ${input.price.currency}`,
+    };
+  }
+  if (progress.state !== 'AWAITING_PAYMENT' && progress.paymentIntentId !== paid.paymentIntentId) {
+    return { eventId: paid.eventId, reason: `a payment arrived while the resale was ${progress.state}` };
+  }
+  return undefined;
+}

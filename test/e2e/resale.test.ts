@@ -186,4 +186,44 @@ describe('resale windows (time-skipping Temporal)', () => {
     });
     assert.equal(again.status, 201, again.text);
   });
+
+  test('paid but not claimed within 30 days: the payment is refunded and the authorization revoked', async () => {
+    const tokenId = await enrollAndMint(call, '04ABCDEF000003');
+    const released = await call('POST', '/v1/dpp/release', {
+      tokenId,
+      price: { amount: 7900, currency: 'eur' },
+      buyerEmail: BUYER,
+    });
+    assert.equal(released.status, 201, released.text);
+    const paid = signedStripeEvent({
+      id: 'evt_unclaimed',
+      type: 'payment_intent.succeeded',
+      data: {
+        object: {
+          id: 'pi_unclaimed',
+          object: 'payment_intent',
+          amount: 7900,
+          amount_received: 7900,
+          currency: 'eur',
+          metadata: { tokenId, buyerWallet, resaleId: released.body.resaleId },
+        },
+      },
+    });
+    const answer = await stack.api.call('POST', '/v1/public/webhook/checkout', {
+      env: null,
+      rawBody: paid.body,
+      headers: paid.headers,
+    });
+    assert.equal(answer.body.outcome, 'applied');
+    const handle = stack.temporal.client.workflow.getHandle(`resale:test:${tokenId}`);
+    const result = await handle.result();
+    assert.equal(result.state, 'CLAIM_EXPIRED');
+    assert.equal(await stack.chain.chain.claimantOf(tokenId), null, 'the buyer can no longer claim');
+    const history = await handle.fetchHistory();
+    const activities = (history.events ?? [])
+      .map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name)
+      .filter(Boolean);
+    assert.ok(activities.includes('refundResalePayment'), `refunded: ${activities.join(', ')}`);
+    assert.equal((await call('GET', `/v1/dpp/resales/${tokenId}`)).body.status, 'CLAIM_EXPIRED');
+  });
 });

@@ -15,7 +15,7 @@ export function diversifyAes128Key(masterKey: Uint8Array, input: Uint8Array): Bu
   if (input.length < 1 || input.length > MAX_INPUT_BYTES) {
     throw new RangeError(`diversification input must be 1–${MAX_INPUT_BYTES} bytes, got ${input.length}`);
   }
-  return aesCmac(masterKey, Buffer.concat([Buffer.of(AES128_DIV_CONSTANT), input]));
+  return aesCmac(masterKey, Buffer.concat([Buffer.of(AES128_DIV_CONSTANT), input]), { remember: true });
 }
 
 /** A chip's own key from a master key: diversification input = UID (7 bytes) || system identifier. */

@@ -5,7 +5,7 @@
  * PICCDataTag: bit 7 = UID mirrored, bit 6 = SDMReadCtr mirrored, bits 5-4 RFU (0),
  * bits 3-0 = UID length (7 for NTAG 424 DNA).
  */
-import { AES_BLOCK_BYTES, aesCbcDecrypt, aesCbcEncrypt } from './aes-cmac.ts';
+import { AES_BLOCK_BYTES, aesCbcEncrypt, aesKey } from './aes-cmac.ts';
 import { NTAG_424_DNA_UID_BYTES, SDM_READ_CTR_BYTES, SDM_READ_CTR_MAX } from './constants.ts';
 
 const ZERO_IV = Buffer.alloc(AES_BLOCK_BYTES);
@@ -80,7 +80,8 @@ export function decryptPiccData(metaReadKey: Uint8Array, encrypted: Uint8Array):
   if (encrypted.length !== PICC_DATA_BYTES) {
     return { ok: false, message: `PICCData must be ${PICC_DATA_BYTES} bytes, got ${encrypted.length}` };
   }
-  return parsePiccData(aesCbcDecrypt(metaReadKey, ZERO_IV, encrypted));
+  // One block under a zero IV: CBC is plain block decryption, with the company's remembered key.
+  return parsePiccData(aesKey(metaReadKey, { remember: true }).decryptBlocks(encrypted));
 }
 
 /**

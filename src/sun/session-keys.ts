@@ -7,7 +7,7 @@
  * With a 7-byte UID and a 3-byte counter the vectors are exactly 16 bytes; zero padding only
  * applies when UID or counter are not mirrored.
  */
-import { AES_BLOCK_BYTES, aesCbcDecrypt, aesCbcEncrypt, aesCmac, aesEncryptBlock } from './aes-cmac.ts';
+import { AES_BLOCK_BYTES, aesCbcEncrypt, aesCmac, aesEncryptBlock, aesKey } from './aes-cmac.ts';
 
 const SV1_PREFIX = Buffer.from('C33C00010080', 'hex');
 const SV2_PREFIX = Buffer.from('3CC300010080', 'hex');
@@ -33,12 +33,12 @@ export function sessionVector2(uid: Uint8Array, counterBytes: Uint8Array): Buffe
 
 /** K_SesSDMFileReadMAC = CMAC(K_SDMFileRead, SV2). */
 export function sessionMacKey(fileReadKey: Uint8Array, uid: Uint8Array, counterBytes: Uint8Array): Buffer {
-  return aesCmac(fileReadKey, sessionVector2(uid, counterBytes));
+  return aesCmac(fileReadKey, sessionVector2(uid, counterBytes), { remember: true });
 }
 
 /** K_SesSDMFileReadENC = CMAC(K_SDMFileRead, SV1). */
 export function sessionEncKey(fileReadKey: Uint8Array, uid: Uint8Array, counterBytes: Uint8Array): Buffer {
-  return aesCmac(fileReadKey, sessionVector1(uid, counterBytes));
+  return aesCmac(fileReadKey, sessionVector1(uid, counterBytes), { remember: true });
 }
 
 /** IV for SDMENCFileData: E(K_SesSDMFileReadENC, SDMReadCtr || 13 zero bytes). */
@@ -55,8 +55,10 @@ export function decryptFileData(
   counterBytes: Uint8Array,
   encrypted: Uint8Array,
 ): Buffer {
-  const key = sessionEncKey(fileReadKey, uid, counterBytes);
-  return aesCbcDecrypt(key, fileDataIv(key, counterBytes), encrypted);
+  const key = aesKey(sessionEncKey(fileReadKey, uid, counterBytes));
+  const ivInput = Buffer.alloc(AES_BLOCK_BYTES);
+  ivInput.set(counterBytes);
+  return key.cbcDecrypt(key.encryptBlocks(ivInput), encrypted);
 }
 
 /** Encrypt plain file data like the chip does for SDMENCFileData (simulation/tests). */

@@ -1,4 +1,5 @@
 import type { Next } from 'koa';
+import { isDatabaseUnavailable } from '../../src/db/availability.ts';
 import { DomainError } from '../../src/errors.ts';
 import type { AppContext } from '../context.ts';
 import { PROBLEM_CONTENT_TYPE, Problem, problemBody } from '../problem.ts';
@@ -26,7 +27,8 @@ export function problemHandler() {
       }
     } catch (error) {
       const problem = toProblem(error);
-      if (problem.status >= 500) ctx.state.log.error({ err: error }, 'unhandled error');
+      if (problem.code === 'database_unavailable') ctx.state.log.warn({ err: error }, 'database unavailable');
+      else if (problem.status >= 500) ctx.state.log.error({ err: error }, 'unhandled error');
       ctx.status = problem.status;
       for (const [name, value] of Object.entries(problem.headers)) ctx.set(name, value);
       ctx.type = PROBLEM_CONTENT_TYPE;
@@ -46,6 +48,16 @@ const DOMAIN_STATUS: Record<DomainError['kind'], number> = {
 function toProblem(error: unknown): Problem {
   if (error instanceof Problem) return error;
   if (error instanceof DomainError) return new Problem(DOMAIN_STATUS[error.kind], error.code, error.message);
+  if (isDatabaseUnavailable(error)) {
+    return new Problem(
+      503,
+      'database_unavailable',
+      'The database cannot be reached right now; retry shortly.',
+      {
+        headers: { 'Retry-After': '5' },
+      },
+    );
+  }
   const status = httpStatusOf(error);
   if (status === 404) return new Problem(404, 'not_found', 'Not found.');
   if (status === 405) return new Problem(405, 'method_not_allowed', 'Method not allowed.');

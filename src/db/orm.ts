@@ -12,6 +12,9 @@ export function ormOptions(databaseUrl: string, poolMax = 10): Options {
     entities,
     extensions: [Migrator],
     pool: { max: poolMax },
+    // pg's pool: waiting for a connection (a new one, or a free one when all are busy) ends with an error
+    // after 5 s instead of never, so a request against a stopped or saturated database gets a 503 in bounded time.
+    driverOptions: { connectionTimeoutMillis: 5_000 },
     debug: false,
     allowGlobalContext: false,
     filters: {

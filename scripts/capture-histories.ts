@@ -6,15 +6,20 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { prepareBenchDatabase } from '../bench/setup.ts';
+import { obtainStripeMock, startStripeMock } from '../src/dev/stripe-mock.ts';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../src/sun/index.ts';
 import { startTestStack, type TestStack } from '../test/support/stack.ts';
+import { signedStripeEvent } from '../test/support/stripe.ts';
 import { startReceiver } from '../test/webhooks/support.ts';
+import { CLAIM_UPDATE } from '../workflows/resale-types.ts';
 
 const OUT = new URL('../test/fixtures/histories/', import.meta.url);
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 const GTIN = '00012345600012';
 
 const cleanup = await prepareBenchDatabase();
+const stripeMock = await startStripeMock(await obtainStripeMock());
+process.env.STRIPE_API_BASE = stripeMock.url;
 // Histories come from the official dev server, as production's would; the dead-lettered webhook's 17 hours
 // of timers from the official time-skipping test server.
 const stack = await startTestStack();
@@ -78,11 +83,15 @@ try {
   scenarios['webhook-delivered'] = await captureWebhook(stack, 200, '04F1F1F1F1F103');
   scenarios['webhook-dead-lettered'] = await captureWebhook(timeSkipping, 500, '04F1F1F1F1F104');
 
+  // Resale: one sold and claimed (real time), one left unpaid until its checkout expired (24 h skipped).
+  scenarios['resale-claimed'] = await captureResale(stack, '04F1F1F1F1F106', true);
+  scenarios['resale-expired'] = await captureResale(timeSkipping, '04F1F1F1F1F107', false);
+
   await mkdir(OUT, { recursive: true });
   const only = process.argv.slice(2);
   for (const [name, workflowId] of Object.entries(scenarios)) {
     if (only.length > 0 && !only.some((prefix) => name.startsWith(prefix))) continue;
-    const source = name === 'webhook-dead-lettered' ? timeSkipping : stack;
+    const source = ['webhook-dead-lettered', 'resale-expired'].includes(name) ? timeSkipping : stack;
     const history = await source.temporal.client.workflow.getHandle(workflowId).fetchHistory();
     await writeFile(new URL(`${name}.json`, OUT), `${historyToJSON(history)}\n`);
     console.log(`captured ${name} (${history.events?.length ?? 0} events)`);
@@ -90,6 +99,7 @@ try {
 } finally {
   await stack.close();
   await timeSkipping.close();
+  await stripeMock.stop();
   await cleanup();
 }
 process.exit(0);
@@ -112,4 +122,54 @@ async function captureWebhook(on: TestStack, status: number, chipUid: string): P
   await on.api.call('DELETE', `/v1/webhooks/endpoints/${endpoint}`, { key: hooks.testKey });
   await receiver.close();
   return workflowId;
+}
+
+/** A brand's resale of a freshly minted passport; `sold`: paid (signed event) and claimed, else left to expire. */
+async function captureResale(on: TestStack, chipUid: string, sold: boolean): Promise<string> {
+  const brand = await on.api.createTenant('Fixture Reseller');
+  const call = (method: string, path: string, body?: unknown) =>
+    on.api.call(method, path, { key: brand.testKey, ...(body === undefined ? {} : { body }) });
+  await call('POST', '/v1/dpp/enroll', { chipUid });
+  const mintTap = generateSun({ uid: chipUid, counter: 1, keys });
+  const minted = await call('POST', '/v1/dpp/mint', {
+    name: 'Fixture coat',
+    chipUid,
+    nfcData: `picc_data=${mintTap.piccData}&cmac=${mintTap.cmac}`,
+    custom_dpp_data: { gtin: GTIN, conformity_url: 'https://fixture.example/doc.pdf' },
+  });
+  const tokenId = minted.body.blockchain.tokenId as string;
+  const released = await call('POST', '/v1/dpp/release', {
+    tokenId,
+    price: { amount: 9900, currency: 'eur' },
+    buyerEmail: 'fixture.buyer@example.com',
+  });
+  const handle = on.temporal.client.workflow.getHandle(`resale:test:${tokenId}`);
+  if (sold) {
+    const { buyerWallet } = (await call('GET', `/v1/dpp/resales/${tokenId}`)).body;
+    const paid = signedStripeEvent({
+      id: `evt_fixture_${tokenId}`,
+      type: 'payment_intent.succeeded',
+      data: {
+        object: {
+          id: `pi_fixture_${tokenId}`,
+          object: 'payment_intent',
+          amount: 9900,
+          amount_received: 9900,
+          currency: 'eur',
+          metadata: { tokenId, buyerWallet, resaleId: released.body.resaleId },
+        },
+      },
+    });
+    await on.api.call('POST', '/v1/public/webhook/checkout', {
+      env: null,
+      rawBody: paid.body,
+      headers: paid.headers,
+    });
+    while ((await call('GET', `/v1/dpp/resales/${tokenId}`)).body.status !== 'AWAITING_CLAIM') {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await handle.executeUpdate(CLAIM_UPDATE, { args: [{ buyerWallet }] });
+  }
+  await handle.result();
+  return handle.workflowId;
 }

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { requestHash, runIdempotent, type StoredResponse } from '../src/http-idempotency/store.ts';
 import type { AppContext } from './context.ts';
 import { Problem } from './problem.ts';
@@ -9,10 +10,15 @@ export const IDEMPOTENCY_DOC =
   'the same request replays the first successful response (header Idempotent-Replayed: true) for 24 hours; ' +
   'the same key with a different request answers 422 idempotency_key_reused.';
 
-/** Answers with `produce`'s response, or the stored one when the request repeats an Idempotency-Key. */
+/**
+ * Answers with `produce`'s response, or the stored one when the request repeats an Idempotency-Key.
+ * `atomic`: `produce` only writes to the database, through the entity manager it is given, in the same
+ * transaction as the key (see runIdempotent).
+ */
 export async function respondIdempotently(
   ctx: AppContext,
-  produce: () => Promise<StoredResponse>,
+  produce: (em: EntityManager) => Promise<StoredResponse>,
+  options: { atomic?: boolean } = {},
 ): Promise<void> {
   const key = ctx.get('idempotency-key');
   if (key !== '' && !KEY_PATTERN.test(key)) {
@@ -34,7 +40,7 @@ export async function respondIdempotently(
           path: ctx.path,
           hash: requestHash(ctx.method, ctx.path, ctx.state.rawBody),
         };
-  const response = await runIdempotent(ctx.state.em!, ctx.state.scope!, request, produce);
+  const response = await runIdempotent(ctx.state.em!, ctx.state.scope!, request, produce, options);
   if (response.replayed) ctx.set('Idempotent-Replayed', 'true');
   ctx.status = response.status;
   ctx.body = response.body;

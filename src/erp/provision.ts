@@ -42,7 +42,7 @@ export async function provisionTwinsBulk(
 ): Promise<string[]> {
   const ids = items.map(() => newServiceInternalId());
   const rows = items.map((item, i) => [ids[i], item.material_number, item.order_id]);
-  await em.getConnection().execute(
+  await em.execute(
     `insert into asset_twins (company_id, environment, service_internal_id, status, material_number, order_id)
      select ?, ?, r->>0, 'INACTIVE', r->>1, r->>2 from jsonb_array_elements(?::jsonb) as r`,
     [scope.companyId, scope.environment, JSON.stringify(rows)],

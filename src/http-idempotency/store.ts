@@ -46,7 +46,7 @@ export async function reserveKey(
   scope: TenantScope,
   request: IdempotentRequest,
 ): Promise<Reservation> {
-  const rows = await em.getConnection().execute<{ request_hash: string }[]>(
+  const rows = await em.execute<{ request_hash: string }[]>(
     `insert into idempotency_keys as k (company_id, environment, key, method, path, request_hash)
      values (?, ?, ?, ?, ?, ?)
      on conflict (company_id, environment, key) do update
@@ -67,7 +67,7 @@ export async function reserveKey(
     ],
   );
   if (rows.length === 1) return { kind: 'new' };
-  const [existing] = await em.getConnection().execute<KeyRow[]>(
+  const [existing] = await em.execute<KeyRow[]>(
     `select request_hash, response_status, response_body from idempotency_keys
      where company_id = ? and environment = ? and key = ?`,
     [scope.companyId, scope.environment, request.key],
@@ -97,41 +97,54 @@ export async function completeKey(
   key: string,
   response: StoredResponse,
 ): Promise<void> {
-  await em
-    .getConnection()
-    .execute(
-      'update idempotency_keys set response_status = ?, response_body = ? where company_id = ? and environment = ? and key = ?',
-      [response.status, JSON.stringify(response.body), scope.companyId, scope.environment, key],
-    );
+  await em.execute(
+    'update idempotency_keys set response_status = ?, response_body = ? where company_id = ? and environment = ? and key = ?',
+    [response.status, JSON.stringify(response.body), scope.companyId, scope.environment, key],
+  );
 }
 
 /** Forgets a key whose request failed, so the client may retry it with the same key. */
 export async function releaseKey(em: EntityManager, scope: TenantScope, key: string): Promise<void> {
-  await em
-    .getConnection()
-    .execute(
-      'delete from idempotency_keys where company_id = ? and environment = ? and key = ? and response_status is null',
-      [scope.companyId, scope.environment, key],
-    );
+  await em.execute(
+    'delete from idempotency_keys where company_id = ? and environment = ? and key = ? and response_status is null',
+    [scope.companyId, scope.environment, key],
+  );
 }
 
 /**
  * Runs `produce` at most once per key: a repeat of the same request gets the stored response
  * (`replayed: true`). Only successful responses are stored; a failure frees the key for a retry.
  * Without a key `produce` just runs.
+ *
+ * `atomic` (for a `produce` that only writes to this database): the key, everything `produce` writes through
+ * `em` and the stored response commit in one transaction. A process that dies mid-request then leaves
+ * nothing behind, so the client's retry runs the request afresh at once (instead of waiting out an
+ * abandoned reservation, or worse, writing a second time); a concurrent repeat waits for the first to
+ * finish and replays it. Without `atomic` (a `produce` that starts workflows and may wait for them, which
+ * must not hold a transaction open), the key is reserved first and a repeat meanwhile answers 409.
  */
 export async function runIdempotent(
   em: EntityManager,
   scope: TenantScope,
   request: IdempotentRequest | null,
-  produce: () => Promise<StoredResponse>,
+  produce: (em: EntityManager) => Promise<StoredResponse>,
+  options: { atomic?: boolean } = {},
 ): Promise<StoredResponse & { replayed: boolean }> {
-  if (!request) return { ...(await produce()), replayed: false };
+  if (!request) return { ...(await produce(em)), replayed: false };
+  if (options.atomic) {
+    return em.transactional(async (tx) => {
+      const reservation = await reserveKey(tx, scope, request);
+      if (reservation.kind === 'replay') return { ...reservation.response, replayed: true };
+      const response = await produce(tx);
+      await completeKey(tx, scope, request.key, response);
+      return { ...response, replayed: false };
+    });
+  }
   const reservation = await reserveKey(em, scope, request);
   if (reservation.kind === 'replay') return { ...reservation.response, replayed: true };
   let response: StoredResponse;
   try {
-    response = await produce();
+    response = await produce(em);
   } catch (error) {
     await releaseKey(em, scope, request.key);
     throw error;

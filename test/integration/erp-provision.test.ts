@@ -107,6 +107,24 @@ describe('ERP provisioning', () => {
     assert.equal(badKey.body.code, 'invalid_idempotency_key');
   });
 
+  test('concurrent bulk calls with one Idempotency-Key write one set of twins and answer the same', async () => {
+    const items = Array.from({ length: 500 }, (_, i) => ({
+      erp_metadata: { material_number: `CONC-${i}`, order_id: 'PO-CONC' },
+    }));
+    const call = () =>
+      api.call('POST', '/v1/erp/provision/bulk', {
+        key: acme.testKey,
+        body: { items },
+        headers: { 'idempotency-key': 'bulk-concurrent' },
+      });
+    const answers = await Promise.all([call(), call(), call()]);
+    for (const answer of answers) assert.equal(answer.status, 201, answer.text);
+    assert.deepEqual(answers[1]!.body, answers[0]!.body);
+    assert.deepEqual(answers[2]!.body, answers[0]!.body);
+    assert.equal(answers.filter((a) => a.headers.get('idempotent-replayed') === 'true').length, 2);
+    assert.equal((await twins(`order_id = 'PO-CONC'`)).length, 500);
+  });
+
   test('an expired key starts a new request', async () => {
     const headers = { 'idempotency-key': 'prov-old' };
     const body = { erp_metadata: { material_number: 'MAT-OLD', order_id: 'PO-1' } };

@@ -64,12 +64,18 @@ export const provisionRoutes = [
         raw,
         'body',
       );
-      await respondIdempotently(ctx, async () => {
-        const input =
-          'erp_metadata' in body ? { erp: body.erp_metadata } : { gtin: body.gtin, name: body.metadata.name };
-        const id = await provisionTwin(ctx.state.em!, ctx.state.scope!, input);
-        return { status: 201, body: { success: true, service_internal_id: id, status: 'INACTIVE' } };
-      });
+      await respondIdempotently(
+        ctx,
+        async (em) => {
+          const input =
+            'erp_metadata' in body
+              ? { erp: body.erp_metadata }
+              : { gtin: body.gtin, name: body.metadata.name };
+          const id = await provisionTwin(em, ctx.state.scope!, input);
+          return { status: 201, body: { success: true, service_internal_id: id, status: 'INACTIVE' } };
+        },
+        { atomic: true },
+      );
     },
   }),
   defineRoute({
@@ -95,15 +101,19 @@ export const provisionRoutes = [
       },
     },
     handler: async (ctx: AppContext, { body }) => {
-      await respondIdempotently(ctx, async () => {
-        const erp = body.items.map((item) => item.erp_metadata);
-        const ids = await provisionTwinsBulk(ctx.state.em!, ctx.state.scope!, erp);
-        const items = erp.map((item, i) => ({
-          material_number: item.material_number,
-          service_internal_id: ids[i],
-        }));
-        return { status: 201, body: { success: true, count: items.length, items } };
-      });
+      await respondIdempotently(
+        ctx,
+        async () => {
+          const erp = body.items.map((item) => item.erp_metadata);
+          const ids = await provisionTwinsBulk(ctx.state.em!, ctx.state.scope!, erp);
+          const items = erp.map((item, i) => ({
+            material_number: item.material_number,
+            service_internal_id: ids[i],
+          }));
+          return { status: 201, body: { success: true, count: items.length, items } };
+        },
+        { atomic: true },
+      );
     },
   }),
 ];

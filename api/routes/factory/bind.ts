@@ -66,17 +66,26 @@ export function bindRoutes(deps: RouteDeps) {
         const scope = ctx.state.scope!;
         if (!('internalId' in body || 'signature' in body)) {
           const request = validate(bindShapeA, body, 'body');
-          await respondIdempotently(ctx, async () => {
-            const { twin, chipUid } = await bindTwin(em, scope, {
-              serviceInternalId: request.service_internal_id,
-              chipUid: request.hardware.chip_uid,
-            });
-            const id = twin.serviceInternalId;
-            return {
-              status: 201,
-              body: { success: true, message: activeMessage(id), service_internal_id: id, chip_uid: chipUid },
-            };
-          });
+          await respondIdempotently(
+            ctx,
+            async (tx) => {
+              const { twin, chipUid } = await bindTwin(tx, scope, {
+                serviceInternalId: request.service_internal_id,
+                chipUid: request.hardware.chip_uid,
+              });
+              const id = twin.serviceInternalId;
+              return {
+                status: 201,
+                body: {
+                  success: true,
+                  message: activeMessage(id),
+                  service_internal_id: id,
+                  chip_uid: chipUid,
+                },
+              };
+            },
+            { atomic: true },
+          );
           return;
         }
         const request = validate(bindShapeB, body, 'body');

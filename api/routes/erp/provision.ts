@@ -103,9 +103,9 @@ export const provisionRoutes = [
     handler: async (ctx: AppContext, { body }) => {
       await respondIdempotently(
         ctx,
-        async () => {
+        async (em) => {
           const erp = body.items.map((item) => item.erp_metadata);
-          const ids = await provisionTwinsBulk(ctx.state.em!, ctx.state.scope!, erp);
+          const ids = await provisionTwinsBulk(em, ctx.state.scope!, erp);
           const items = erp.map((item, i) => ({
             material_number: item.material_number,
             service_internal_id: ids[i],

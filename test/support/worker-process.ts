@@ -22,9 +22,9 @@ export interface WorkerProcess {
  */
 export async function startWorkerProcess(
   stack: TestStack,
-  options: { execArgv?: string[] } = {},
+  options: { execArgv?: string[]; rpcUrl?: string } = {},
 ): Promise<WorkerProcess> {
-  const rpcUrl = stack.chain.anvil.rpcUrl;
+  const rpcUrl = options.rpcUrl ?? stack.chain.anvil.rpcUrl;
   const child = spawn(process.execPath, [...(options.execArgv ?? []), WORKER_MAIN], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: {

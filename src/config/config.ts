@@ -1,3 +1,4 @@
+import { type CredentialsConfig, credentialsConfig } from './credentials-env.ts';
 import { type EnvSettings, envSchema } from './env.ts';
 import { type PaymentsConfig, paymentsConfig } from './payments-env.ts';
 
@@ -62,6 +63,8 @@ export interface Config {
   webhooks: { allowPrivateUrlsInTest: boolean };
   /** Stripe per environment (src/config/payments-env.ts). */
   payments: PaymentsConfig;
+  /** Issuer keys and chain ids of the public passport's credentials (src/config/credentials-env.ts). */
+  credentials: CredentialsConfig;
 }
 
 export class ConfigError extends Error {
@@ -153,5 +156,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ipfs: { apiUrl: e.IPFS_API_URL, storeDir: e.IPFS_STORE_DIR },
     webhooks: { allowPrivateUrlsInTest: e.WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST },
     payments: paymentsConfig(e),
+    credentials: credentialsConfig(e),
   };
 }

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { credentialsEnvShape } from './credentials-env.ts';
 import { paymentsEnvShape } from './payments-env.ts';
 
 const port = z.coerce.number().int().min(1).max(65535);
@@ -97,6 +98,7 @@ export const envSchema = z.object({
   IPFS_STORE_DIR: z.string().min(1).default('.data/ipfs'),
   WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: bool.default(true),
   ...paymentsEnvShape,
+  ...credentialsEnvShape,
 });
 
 export type EnvSettings = z.infer<typeof envSchema>;

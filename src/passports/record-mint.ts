@@ -114,6 +114,10 @@ async function insertMint(em: EntityManager, scope: TenantScope, minted: MintedP
     metadataCache: minted.metadata as unknown as Record<string, unknown>,
     contractAddress: minted.contractAddress,
     status: 'ACTIVE',
+    statusList: null,
+    statusListIndex: null,
+    revokedAt: null,
+    revocationReason: null,
     createdAt: now,
     updatedAt: now,
   };

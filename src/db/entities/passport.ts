@@ -30,6 +30,12 @@ export const Passport = defineEntity({
     metadataCache: p.json<Record<string, unknown>>(),
     contractAddress: p.string().length(42),
     status: p.string(),
+    /** BitstringStatusList entry (list number and index), given when its first credential is issued. */
+    statusList: p.integer().nullable(),
+    statusListIndex: p.integer().nullable(),
+    /** Revoked by its company or by recycling: the revocation bit of its status list entry is set. */
+    revokedAt: p.datetime().nullable(),
+    revocationReason: p.string().length(500).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()

@@ -7,6 +7,7 @@ import { Migration20261122050000_erp } from './Migration20261122050000_erp.ts';
 import { Migration20261122070000_recycling } from './Migration20261122070000_recycling.ts';
 import { Migration20261122080000_key_diversification } from './Migration20261122080000_key_diversification.ts';
 import { Migration20261124300000_stripe_events } from './Migration20261124300000_stripe_events.ts';
+import { Migration20261124400000_public_passport } from './Migration20261124400000_public_passport.ts';
 import { Migration20261124500000_resales } from './Migration20261124500000_resales.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
@@ -22,5 +23,6 @@ export const migrations: MigrationObject[] = [
     class: Migration20261122080000_key_diversification,
   },
   { name: 'Migration20261124300000_stripe_events', class: Migration20261124300000_stripe_events },
+  { name: 'Migration20261124400000_public_passport', class: Migration20261124400000_public_passport },
   { name: 'Migration20261124500000_resales', class: Migration20261124500000_resales },
 ];

@@ -1,0 +1,79 @@
+import { randomInt } from 'node:crypto';
+import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import type { Environment } from '../config/config.ts';
+import { STATUS_LIST_CAPACITY, STATUS_LIST_SIZE } from './status-list.ts';
+
+export interface StatusEntry {
+  list: number;
+  index: number;
+}
+
+const CURRENT_LIST = `select coalesce(max(status_list), 1) as list from passports
+  where environment = ? and status_list_index is not null`;
+const LIST_COUNT = `select count(*)::int as count from passports
+  where environment = ? and status_list = ? and status_list_index is not null`;
+const TAKE = `update passports set status_list = ?, status_list_index = ?
+  where id = ? and status_list_index is null returning status_list, status_list_index`;
+const READ = 'select status_list, status_list_index from passports where id = ?';
+
+/**
+ * The passport's entry in its environment's status lists, drawn once at random (a free index of the open list)
+ * when its first credential is issued. Raw statements: the caller has found the passport already, whatever its
+ * company (the public resolver).
+ */
+export async function ensureStatusEntry(
+  em: EntityManager,
+  passport: {
+    id: number;
+    environment: Environment;
+    statusList: number | null;
+    statusListIndex: number | null;
+  },
+): Promise<StatusEntry> {
+  if (passport.statusList !== null && passport.statusListIndex !== null) {
+    return { list: passport.statusList, index: passport.statusListIndex };
+  }
+  const connection = em.getConnection();
+  const [{ list: current } = { list: 1 }] = await connection.execute<{ list: number }[]>(CURRENT_LIST, [
+    passport.environment,
+  ]);
+  const [{ count } = { count: 0 }] = await connection.execute<{ count: number }[]>(LIST_COUNT, [
+    passport.environment,
+    current,
+  ]);
+  const list = count >= STATUS_LIST_CAPACITY ? current + 1 : current;
+  for (let attempt = 0; attempt < 64; attempt++) {
+    try {
+      const [taken] = await connection.execute<{ status_list: number; status_list_index: number }[]>(TAKE, [
+        list,
+        randomInt(STATUS_LIST_SIZE),
+        passport.id,
+      ]);
+      const row =
+        taken ??
+        (
+          await connection.execute<{ status_list: number; status_list_index: number }[]>(READ, [passport.id])
+        )[0];
+      if (!row) throw new Error(`passport ${passport.id} vanished while its status entry was drawn`);
+      return { list: row.status_list, index: row.status_list_index };
+    } catch (error) {
+      if (!(error instanceof UniqueConstraintViolationException)) throw error;
+    }
+  }
+  throw new Error(`no free status list index found in list ${list} of ${passport.environment}`);
+}
+
+/** Indexes of the revoked passports of one list. */
+export async function revokedIndexes(
+  em: EntityManager,
+  environment: Environment,
+  list: number,
+): Promise<number[]> {
+  const rows = await em.getConnection().execute<{ status_list_index: number }[]>(
+    `select status_list_index from passports
+       where environment = ? and status_list = ? and revoked_at is not null and status_list_index is not null
+       order by status_list_index`,
+    [environment, list],
+  );
+  return rows.map((row) => row.status_list_index);
+}

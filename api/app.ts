@@ -19,6 +19,7 @@ import { docsRouter } from './routes/docs.ts';
 import type { ReadinessCheck } from './routes/health.ts';
 import { allRoutes } from './routes/index.ts';
 import { ipfsRouter } from './routes/ipfs.ts';
+import { publicPassportStatic } from './routes/verify/static.ts';
 
 export interface AppDeps {
   config: Config;
@@ -74,6 +75,7 @@ export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
   app.use(problemHandler());
   app.use(docs.routes());
   app.use(ipfsRouter(deps.contentStore ?? createContentStore(deps.config.ipfs)).routes());
+  app.use(publicPassportStatic());
   app.use(router.routes());
   app.use(methodNotAllowed(router));
   return app;

@@ -17,6 +17,7 @@ import { supplyChainEventRoutes } from './iaas/events.ts';
 import { logEventRoutes } from './iaas/log-event.ts';
 import { logRecycleRoutes } from './iaas/log-recycle.ts';
 import { checkoutWebhookRoute } from './public/checkout-webhook.ts';
+import { publicPassportRoutes } from './public-passport.ts';
 import { webhookDeliveryRoutes } from './webhooks/deliveries.ts';
 import { webhookEndpointRoutes } from './webhooks/endpoints.ts';
 
@@ -42,5 +43,6 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...bindRoutes(deps),
     ...toolboxKeyRoutes,
     checkoutWebhookRoute(deps),
+    ...publicPassportRoutes(deps),
   ];
 }

@@ -18,3 +18,13 @@ export function withCheckDigit(body13: string): string {
   if (!/^\d{13}$/.test(body13)) throw new TypeError('need 13 digits');
   return `${body13}${gs1CheckDigit(body13)}`;
 }
+
+/**
+ * A GTIN-8, -12, -13 or -14 as the 14 digits GS1 Digital Link uses (left-padded with zeros), when its check
+ * digit is right; otherwise undefined. Padding with zeros keeps the check digit (weights count from the right).
+ */
+export function normalizeGtin(value: string): string | undefined {
+  if (!/^(\d{8}|\d{12}|\d{13}|\d{14})$/.test(value)) return undefined;
+  const gtin14 = value.padStart(14, '0');
+  return isValidGtin14(gtin14) ? gtin14 : undefined;
+}

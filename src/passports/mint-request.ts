@@ -45,6 +45,31 @@ export const customDppDataSchema = z
         'percentages add up to more than 100',
       )
       .optional(),
+    // Scorecards of the passport credential (format=vc); leave out what is not known.
+    carbon_footprint: z
+      .number()
+      .min(0)
+      .max(1_000_000)
+      .optional()
+      .describe('Product carbon footprint in kg CO2e per unit (emissionsScorecard, unit KGM).'),
+    recycled_content: z
+      .number()
+      .min(0)
+      .max(100)
+      .optional()
+      .describe('Recycled content in percent of the product’s mass (circularityScorecard, unit P1).'),
+    repairability_score: z
+      .number()
+      .min(0)
+      .max(10)
+      .optional()
+      .describe('Repairability score from 0 to 10, as EU repairability indexes give it (unit SCORE).'),
+    expected_lifespan_years: z
+      .number()
+      .positive()
+      .max(200)
+      .optional()
+      .describe('Expected life span in years (circularityScorecard, unit ANN).'),
   })
   .catchall(scalar)
   .refine((o) => Object.keys(o).length <= 60, 'custom_dpp_data has too many members');

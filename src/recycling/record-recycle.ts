@@ -20,8 +20,8 @@ export interface RecycledOnChain {
 
 /**
  * Persists a mined recycle in one transaction: a RECYCLE_TRANSFER supply-chain event (from the contract to
- * the reward receiver), the passport turning RECYCLED with no deposit locked, and asset.recycled in the
- * outbox. The passport row is locked first, so a retry (or a concurrent run) finds it RECYCLED and
+ * the reward receiver), the passport turning RECYCLED (and its credential revoked) with no deposit locked, and
+ * asset.recycled in the outbox. The passport row is locked first, so a retry (or a concurrent run) finds it RECYCLED and
  * changes nothing.
  */
 export async function recordRecycle(
@@ -45,6 +45,9 @@ export async function recordRecycle(
     if (passport.status === 'RECYCLED') return { passportId: passport.id, alreadyRecorded: true };
     passport.status = 'RECYCLED';
     passport.lockedDepositWei = '0';
+    // A recycled product's passport credential is revoked (its status list bit is set).
+    passport.revokedAt ??= recycled.recycledAt;
+    passport.revocationReason ??= 'recycled';
     tx.create(SupplyChainEvent, {
       ...ownedBy(scope),
       tokenId: recycled.tokenId,

@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import type { Environment } from '../../../src/config/config.ts';
+import type { AppContext } from '../../context.ts';
+import { ENVIRONMENT_HEADER, requireEnvironment } from '../../middleware/service-environment.ts';
+
+/**
+ * The environment of a public call: `x-service-env` when sent (live or test, anything else → 400), else live.
+ * Consumers' phones open a Digital Link without custom headers, so live is what a scan resolves; test passports
+ * are reached by clients that send the header (and by browsers configured to).
+ */
+export function publicEnvironment(ctx: AppContext): Environment {
+  return ctx.get(ENVIRONMENT_HEADER) === '' ? 'live' : requireEnvironment(ctx);
+}
+
+/** Public answers are cacheable for a minute; a passport changes with its events, taps and status. */
+export const PUBLIC_CACHE = 'public, max-age=60';
+
+export function etagOf(body: string): string {
+  return `"${createHash('sha256').update(body, 'utf8').digest('base64url').slice(0, 27)}"`;
+}
+
+/** Open CORS for public documents: any page may read them (GS1 resolvers SHALL support CORS). */
+export function allowAnyOrigin(ctx: AppContext): void {
+  ctx.set('Access-Control-Allow-Origin', '*');
+  ctx.set('Access-Control-Expose-Headers', 'ETag, Link, Location, Vary');
+}
+
+/**
+ * If-None-Match as an origin server evaluates it (RFC 9110 13.1.2, weak comparison): `*` or any listed tag
+ * equal to ours. (Koa's `fresh` also answers "stale" to a request carrying Cache-Control: no-cache, which
+ * fetch() adds to every conditional request it is given.)
+ */
+export function noneMatch(ctx: AppContext, etag: string): boolean {
+  const header = ctx.get('If-None-Match');
+  if (header === '') return false;
+  const ours = etag.replace(/^W\//, '');
+  return header.split(',').some((tag) => {
+    const value = tag.trim();
+    return value === '*' || value.replace(/^W\//, '') === ours;
+  });
+}
+
+/**
+ * Sends a text body with its ETag and Cache-Control; a matching If-None-Match is answered 304 without the
+ * body (HEAD never carries one: Koa drops it).
+ */
+export function sendText(
+  ctx: AppContext,
+  body: string,
+  contentType: string,
+  cacheControl = PUBLIC_CACHE,
+): void {
+  const etag = etagOf(body);
+  ctx.status = 200;
+  ctx.set('Cache-Control', cacheControl);
+  ctx.set('ETag', etag);
+  ctx.type = contentType;
+  if (noneMatch(ctx, etag)) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.body = body;
+}
+
+/** A 307 with a Location: the method and body are kept, and the redirect is not taken as permanent. */
+export function temporaryRedirect(ctx: AppContext, location: string, cacheControl: string): void {
+  ctx.status = 307;
+  ctx.set('Location', location);
+  ctx.set('Cache-Control', cacheControl);
+  ctx.set('ETag', etagOf(location));
+  ctx.body = '';
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { normalizeGtin } from '../../../src/gs1/gtin.ts';
+import { isAi82Value } from '../../../src/gs1/qualifiers.ts';
+import { FORMATS } from './negotiate.ts';
+
+export const gtinParam = z
+  .string()
+  .transform((value, ctx) => {
+    const gtin = normalizeGtin(value);
+    if (gtin === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'GTIN must be 8, 12, 13 or 14 digits with a valid GS1 check digit',
+      });
+      return z.NEVER;
+    }
+    return gtin;
+  })
+  .describe('GTIN (AI 01): GTIN-8, -12, -13 or -14; normalised to 14 digits, check digit verified.');
+
+function ai82(name: string) {
+  return z
+    .string()
+    .refine(
+      isAi82Value,
+      `${name} must be 1 to 20 characters of GS1 character set 82 (percent-encoded in the URL)`,
+    );
+}
+
+export const serialParam = ai82('serial (AI 21)').describe('Serial number (AI 21): the passport’s token id.');
+export const batchParam = ai82('batch/lot (AI 10)').describe(
+  'Batch/lot (AI 10): must equal the passport’s custom_dpp_data.batch_number.',
+);
+
+export const resolverQuery = z.object({
+  format: z
+    .enum(FORMATS)
+    .optional()
+    .describe('Representation; wins over Accept. erp needs an API key of the passport’s company.'),
+  linkType: z
+    .string()
+    .max(200)
+    .optional()
+    .describe(
+      'GS1 link type (gs1:pip, gs1:dpp, …, full IRI accepted): 307 to that link; all or linkset: the linkset; ' +
+        'a type the item has no link of: 404.',
+    ),
+  picc_data: z.string().max(100).optional().describe('SUN PICCData of a tapped NTAG 424 DNA chip (or e).'),
+  e: z.string().max(100).optional(),
+  cmac: z.string().max(100).optional().describe('SUN MAC of the tap (or c).'),
+  c: z.string().max(100).optional(),
+  enc: z.string().max(2000).optional().describe('SDMENCFileData, when the chip mirrors encrypted file data.'),
+});
+
+export type ResolverQuery = z.infer<typeof resolverQuery>;

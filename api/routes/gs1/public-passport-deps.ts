@@ -1,0 +1,47 @@
+import { CredentialIssuer } from '../../../src/credentials/issuer.ts';
+import { IssuerKeyring } from '../../../src/credentials/issuer-keys.ts';
+import { createLogger } from '../../../src/logging/logger.ts';
+import type { PassportCredentialDeps } from '../../../src/public-passport/passport-credential.ts';
+import { verdictKey } from '../../../src/public-passport/tap-verdict.ts';
+import type { RouteDeps } from '../deps.ts';
+
+/** What the public passport's routes share: one issuer keyring per app, the verdict key, actor DID settings. */
+export interface PublicPassportDeps extends RouteDeps {
+  issuer: CredentialIssuer;
+  credentials: PassportCredentialDeps;
+  verdictKey: Buffer;
+}
+
+const shared = new WeakMap<RouteDeps, PublicPassportDeps>();
+
+export function publicPassportDeps(deps: RouteDeps): PublicPassportDeps {
+  let found = shared.get(deps);
+  if (!found) {
+    const log = createLogger(deps.config.logLevel, { component: 'issuer-keys' });
+    const keyring = new IssuerKeyring({
+      orm: deps.orm,
+      publicBaseUrl: deps.config.publicBaseUrl,
+      configured: deps.config.credentials.issuerKeys,
+      secretBox: deps.secretBox,
+      onGenerated: (environment, publicKeyMultibase) => {
+        const message = `generated the ${environment} issuer key (kept in the database); set ISSUER_KEY_${environment.toUpperCase()} to sign with a key of your own`;
+        if (environment === 'live') log.warn({ publicKeyMultibase }, message);
+        else log.info({ publicKeyMultibase }, message);
+      },
+    });
+    const issuer = new CredentialIssuer(keyring, deps.config.publicBaseUrl);
+    found = {
+      ...deps,
+      issuer,
+      credentials: {
+        issuer,
+        publicBaseUrl: deps.config.publicBaseUrl,
+        chainIds: deps.config.credentials.chainIds,
+        custodyMasterSecret: deps.config.secrets.custodyMasterSecret,
+      },
+      verdictKey: verdictKey(deps.config.secrets.dataEncryptionKey),
+    };
+    shared.set(deps, found);
+  }
+  return found;
+}

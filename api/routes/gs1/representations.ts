@@ -1,0 +1,76 @@
+import { resolveShell } from '../../../src/aas/resolve.ts';
+import type { Environment } from '../../../src/config/config.ts';
+import { scopedEntityManager } from '../../../src/db/tenant-scope.ts';
+import { erpDocument } from '../../../src/public-passport/erp-view.ts';
+import { LINKSET_CONTEXT_LINK, linksetDocument } from '../../../src/public-passport/linkset.ts';
+import type {
+  CachedCredential,
+  PassportRecord,
+  ProvenanceEvent,
+} from '../../../src/public-passport/lookup.ts';
+import { passportCredentialText } from '../../../src/public-passport/passport-credential.ts';
+import { publicDocument } from '../../../src/public-passport/public-view.ts';
+import type { AppContext } from '../../context.ts';
+import { authenticateApiKey } from '../../middleware/api-key-auth.ts';
+import { Problem } from '../../problem.ts';
+import { sendText } from './http.ts';
+import type { Format } from './negotiate.ts';
+import type { PublicPassportDeps } from './public-passport-deps.ts';
+
+interface Found {
+  passport: PassportRecord;
+  events: readonly ProvenanceEvent[];
+  cached: CachedCredential | undefined;
+}
+
+/** Writes one representation of a found passport (format and media type already negotiated). */
+export async function sendRepresentation(
+  ctx: AppContext,
+  deps: PublicPassportDeps,
+  representation: { format: Format; contentType: string },
+  found: Found,
+  environment: Environment,
+): Promise<void> {
+  const { passport } = found;
+  const base = deps.config.publicBaseUrl;
+  switch (representation.format) {
+    case 'public':
+      sendText(ctx, JSON.stringify(publicDocument(passport, base)), representation.contentType);
+      return;
+    case 'vc': {
+      const credential = await passportCredentialText(deps.orm.em.fork(), deps.credentials, found);
+      sendText(ctx, credential, representation.contentType);
+      return;
+    }
+    case 'aas': {
+      // The same document as GET /v1/aas/resolve/:id, read in the passport's own company scope.
+      const scope = { companyId: passport.companyId, environment };
+      const shell = await resolveShell(
+        scopedEntityManager(deps.orm.em, scope),
+        passport.tokenId,
+        base,
+        environment,
+      );
+      sendText(ctx, JSON.stringify({ success: true, ...shell }), representation.contentType);
+      return;
+    }
+    case 'linkset':
+      ctx.append('Link', LINKSET_CONTEXT_LINK);
+      sendText(ctx, JSON.stringify(linksetDocument(passport, base)), representation.contentType);
+      return;
+    case 'erp': {
+      // The brand's data: only an API key of the passport's own company reads it.
+      await authenticateApiKey(ctx, deps.orm.em, environment);
+      if (ctx.state.scope!.companyId !== passport.companyId) {
+        throw new Problem(
+          403,
+          'not_passport_owner',
+          'format=erp is for the company that owns this passport.',
+        );
+      }
+      const document = await erpDocument(ctx.state.em!, passport.tokenId);
+      sendText(ctx, JSON.stringify(document), representation.contentType, 'private, no-cache');
+      return;
+    }
+  }
+}

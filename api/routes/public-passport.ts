@@ -1,0 +1,21 @@
+import type { RouteSpec } from '../route.ts';
+import type { RouteDeps } from './deps.ts';
+import { revokeRoute } from './dpp/revoke.ts';
+import { discoveryRoutes } from './gs1/discovery.ts';
+import { resolverRoutes } from './gs1/resolver.ts';
+import { verifyPageRoute } from './verify/page.ts';
+import { tapRoute } from './verify/tap.ts';
+
+/**
+ * The public passport: GS1 Digital Link resolver, verification page and its tap check, discovery documents
+ * (resolver description, issuer DIDs, status lists, JSON-LD context), and revocation for the owning company.
+ */
+export function publicPassportRoutes(deps: RouteDeps): RouteSpec[] {
+  return [
+    ...resolverRoutes(deps),
+    verifyPageRoute(deps),
+    tapRoute(deps),
+    ...discoveryRoutes(deps),
+    revokeRoute,
+  ];
+}

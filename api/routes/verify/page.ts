@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { findPassportWithHistory, passportGtin } from '../../../src/public-passport/lookup.ts';
+import { pageVerdict, verifyPageModel } from '../../../src/public-passport/page-model.ts';
+import { readVerdict } from '../../../src/public-passport/tap-verdict.ts';
+import type { AppContext } from '../../context.ts';
+import { Problem } from '../../problem.ts';
+import { defineRoute } from '../../route.ts';
+import type { RouteDeps } from '../deps.ts';
+import { etagOf, publicEnvironment } from '../gs1/http.ts';
+import { gtinParam, serialParam } from '../gs1/params.ts';
+import { publicPassportDeps } from '../gs1/public-passport-deps.ts';
+import { renderVerifyPage } from './render.ts';
+import { PAGE_ASSETS } from './static.ts';
+
+/**
+ * Strict CSP: everything from our origin, no inline script or style, no framing, no plugins; fetches only to
+ * us (the tap check). The page runs and renders without any third party.
+ */
+export const PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export function verifyPageRoute(routeDeps: RouteDeps) {
+  const deps = publicPassportDeps(routeDeps);
+  return defineRoute({
+    method: 'get',
+    path: '/verify/01/:gtin/21/:serial',
+    operationId: 'verificationPage',
+    summary:
+      'Consumer verification page (HTML): facts, status, provenance timeline, tap verdict, Web NFC scan.',
+    description:
+      'Server-rendered and complete without JavaScript; a script adds "Scan the tag" (Web NFC) where the browser ' +
+      'supports it. `tap` is the signed verdict the resolver adds after verifying a tapped URL (shown for ten ' +
+      'minutes; a forged or foreign token is ignored). Environment: x-service-env when sent, else live; test ' +
+      'passports carry a banner. Strict Content-Security-Policy, all assets from this origin.',
+    tags: ['gs1'],
+    auth: 'none',
+    params: z.object({ gtin: gtinParam, serial: serialParam }),
+    query: z.object({ tap: z.string().max(300).optional().describe('Signed tap verdict.') }),
+    responses: {
+      200: { description: 'The page.', contentType: 'text/html' },
+      404: { description: 'passport_not_found' },
+    },
+    handler: async (ctx: AppContext, { params, query }) => {
+      const environment = publicEnvironment(ctx);
+      ctx.set('Vary', 'x-service-env');
+      ctx.set('Cache-Control', 'no-store');
+      const found = await findPassportWithHistory(deps.orm.em.fork(), environment, params.serial);
+      if (!found || passportGtin(found.passport) !== params.gtin) {
+        throw new Problem(
+          404,
+          'passport_not_found',
+          `No passport for GTIN ${params.gtin} and serial ${params.serial}.`,
+        );
+      }
+      const verdict = pageVerdict(
+        query.tap === undefined
+          ? undefined
+          : readVerdict(deps.verdictKey, query.tap, { environment, tokenId: params.serial, now: new Date() }),
+      );
+      const model = verifyPageModel(found.passport, found.events, verdict, deps.config.publicBaseUrl);
+      const html = renderVerifyPage(model, PAGE_ASSETS);
+      ctx.set('Content-Security-Policy', PAGE_CSP);
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      ctx.set('Referrer-Policy', 'no-referrer');
+      ctx.set('Link', model.links.linkHeader);
+      // A page with a verdict is about one tap: never cached; without one it may be for a minute.
+      ctx.set('Cache-Control', verdict.kind === 'none' ? 'public, max-age=60' : 'no-store');
+      ctx.set('ETag', etagOf(html));
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = html;
+    },
+  });
+}

@@ -1,0 +1,218 @@
+import type { PageVerdict, TimelineEntry, VerifyPageModel } from '../../../src/public-passport/page-model.ts';
+import { VERDICT_TEXT } from '../../../src/public-passport/verdict-text.ts';
+
+/** Escapes text for HTML content and double-quoted attributes. */
+export function esc(value: string | number): string {
+  return String(value)
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+const dateTime = new Intl.DateTimeFormat('en-GB', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  timeZone: 'UTC',
+});
+const dateOnly = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
+
+function time(date: Date, withTime = true): string {
+  const shown = withTime ? `${dateTime.format(date)} UTC` : dateOnly.format(date);
+  return `<time datetime="${esc(date.toISOString())}">${esc(shown)}</time>`;
+}
+
+function shortHash(hash: string): string {
+  return `<code class="hash" title="${esc(hash)}">${esc(`${hash.slice(0, 10)}…${hash.slice(-8)}`)}</code>`;
+}
+
+function coordinates(latitude: number, longitude: number): string {
+  const lat = `${Math.abs(latitude).toFixed(4)}° ${latitude >= 0 ? 'N' : 'S'}`;
+  const lon = `${Math.abs(longitude).toFixed(4)}° ${longitude >= 0 ? 'E' : 'W'}`;
+  return `${lat}, ${lon}`;
+}
+
+/** The seal's mark per verdict: a check, an exclamation mark or a cross. */
+export const SEAL_MARKS = {
+  check: 'M15 27 l7 7 l15 -16',
+  warn: 'M26 14 v15 M26 36 v2',
+  cross: 'M18 18 l16 16 M34 18 l-16 16',
+} as const;
+
+function verdictParts(verdict: PageVerdict, model: VerifyPageModel) {
+  switch (verdict.kind) {
+    case 'authentic':
+    case 'replayed':
+    case 'forged': {
+      const text = VERDICT_TEXT[verdict.kind];
+      const mark = verdict.kind === 'authentic' ? 'check' : verdict.kind === 'replayed' ? 'warn' : 'cross';
+      return { ...text, mark, when: `Tag checked ${time(verdict.checkedAt)}.` } as const;
+    }
+    case 'expired':
+      return {
+        title: 'Scan the tag again',
+        message: 'This tap’s result is more than ten minutes old. Tap or scan the tag for a fresh check.',
+        mark: 'warn',
+        when: '',
+      } as const;
+    default:
+      return {
+        title: 'Registered passport',
+        message:
+          'This passport is recorded on chain. To check the product in your hands, scan or tap its NFC tag.',
+        mark: 'check',
+        when: `Issued ${time(model.mintedAt, false)}.`,
+      } as const;
+  }
+}
+
+function verdictSection(model: VerifyPageModel): string {
+  const parts = verdictParts(model.verdict, model);
+  return `<section id="verdict" class="verdict verdict--${model.verdict.kind}" data-verdict="${model.verdict.kind}" aria-labelledby="verdict-title" aria-live="polite">
+  <svg class="seal" viewBox="0 0 52 52" aria-hidden="true" focusable="false"><circle class="seal__ring" cx="26" cy="26" r="23"/><path class="seal__mark" d="${SEAL_MARKS[parts.mark]}"/></svg>
+  <div class="verdict__text">
+    <h1 id="verdict-title">${esc(parts.title)}</h1>
+    <p id="verdict-message">${esc(parts.message)}</p>
+    <p id="verdict-time" class="meta">${parts.when}</p>
+  </div>
+</section>`;
+}
+
+const STATUS_LABELS: Record<string, string> = { ACTIVE: 'Active', RECYCLED: 'Recycled', REVOKED: 'Revoked' };
+
+function statusNotice(model: VerifyPageModel): string {
+  if (model.status === 'REVOKED') {
+    const when = model.revokedAt ? ` on ${time(model.revokedAt, false)}` : '';
+    const reason = model.revocationReason ? `: ${esc(model.revocationReason)}` : '.';
+    return `<p class="notice notice--revoked" id="status-notice"><strong>Revoked.</strong> The manufacturer revoked this passport${when}${reason} Its credential is no longer valid.</p>`;
+  }
+  if (model.status === 'RECYCLED') {
+    const when = model.revokedAt ? ` on ${time(model.revokedAt, false)}` : '';
+    return `<p class="notice notice--recycled" id="status-notice"><strong>Recycled.</strong> This product was recycled${when}; its passport is closed and its circular deposit was paid out.</p>`;
+  }
+  return '';
+}
+
+function fact(term: string, value: string | null): string {
+  return value === null ? '' : `<div class="facts__row"><dt>${esc(term)}</dt><dd>${value}</dd></div>`;
+}
+
+function productSection(model: VerifyPageModel): string {
+  const status = STATUS_LABELS[model.status] ?? model.status;
+  const materials =
+    model.materials.length === 0
+      ? ''
+      : `<h3>Materials</h3><ul class="materials">${model.materials
+          .map((m) => `<li>${esc(m.name)}: ${esc(m.percentage)} %</li>`)
+          .join('')}</ul>`;
+  return `<section id="product" class="card" aria-labelledby="product-title">
+  <h2 id="product-title">${esc(model.name)}</h2>
+  ${model.imagePath ? `<img class="product__image" src="${esc(model.imagePath)}" alt="${esc(model.name)}" width="320" height="320">` : ''}
+  ${model.description ? `<p>${esc(model.description)}</p>` : ''}
+  <dl class="facts">
+    ${fact('Status', `<span id="status" class="badge badge--${esc(model.status.toLowerCase())}" data-status="${esc(model.status)}">${esc(status)}</span>`)}
+    ${fact('Manufacturer', esc(model.manufacturer) + (model.manufacturerAddress ? `<br><span class="meta">${esc(model.manufacturerAddress)}</span>` : ''))}
+    ${fact('GTIN', `<span class="mono">${esc(model.gtin)}</span>`)}
+    ${fact('Serial number', `<span class="mono">${esc(model.serial)}</span>`)}
+    ${fact('Batch', model.batch && esc(model.batch))}
+    ${fact('Country of origin', model.originCountry && esc(model.originCountry))}
+    ${fact('Category', model.category && esc(model.category))}
+    ${fact('Declaration of conformity', model.conformityUrl && `<a id="conformity" href="${esc(model.conformityUrl)}" rel="noopener">View the EU declaration of conformity</a>`)}
+    ${fact('Verified tag scans', esc(model.verificationCount))}
+  </dl>
+  ${materials}
+</section>`;
+}
+
+function timelineItem(entry: TimelineEntry): string {
+  const place = entry.place
+    ? `<p class="timeline__place">${esc(entry.place)}${entry.latitude !== null && entry.longitude !== null ? ` <span class="meta">(${esc(coordinates(entry.latitude, entry.longitude))})</span>` : ''}</p>`
+    : '';
+  const tx = entry.transactionHash
+    ? `<p class="timeline__tx">Transaction ${shortHash(entry.transactionHash)}</p>`
+    : '<p class="timeline__tx meta">Being anchored on chain…</p>';
+  return `<li class="timeline__item" data-action="${esc(entry.action)}">
+      <h3>${esc(entry.label)}</h3>
+      <p class="meta">${time(entry.time)}</p>
+      ${place}
+      ${tx}
+    </li>`;
+}
+
+function provenanceSection(model: VerifyPageModel): string {
+  return `<section id="provenance" class="card" aria-labelledby="provenance-title">
+  <h2 id="provenance-title">On-chain provenance</h2>
+  <ol class="timeline">
+    ${model.timeline.map(timelineItem).join('\n    ')}
+  </ol>
+</section>`;
+}
+
+function recyclingSection(model: VerifyPageModel): string {
+  const body =
+    model.status === 'RECYCLED'
+      ? 'This product has been recycled and its circular deposit released to the recycler.'
+      : 'When this product reaches a certified recycler, its passport records the recycling on chain and the deposit locked at minting is paid out to the recycler.';
+  return `<section id="recycling" class="card" aria-labelledby="recycling-title">
+  <h2 id="recycling-title">Recycling</h2>
+  <p>${esc(body)}</p>
+</section>`;
+}
+
+const SCAN_SECTION = `<section id="scan-section" class="card scan" aria-labelledby="scan-title">
+  <h2 id="scan-title">Check the tag yourself</h2>
+  <p>The product carries an NFC tag that signs every tap with a key only the genuine chip holds.</p>
+  <button id="scan" type="button" class="button" hidden>Scan the tag</button>
+  <p id="scan-status" class="scan__status" role="status"></p>
+  <p id="nfc-unavailable" class="meta">Reading the tag from this page needs Web NFC (Chrome on Android). You can also tap the tag with your phone: it opens this page with the result.</p>
+</section>`;
+
+export interface PageAssets {
+  css: string;
+  js: string;
+}
+
+/** The verification page: complete without JavaScript; the script only adds scanning with Web NFC. */
+export function renderVerifyPage(model: VerifyPageModel, assets: PageAssets): string {
+  const testBanner =
+    model.environment === 'test'
+      ? '<p class="test-banner" role="note">Test environment: this passport does not describe a real product.</p>'
+      : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<title>${esc(model.name)} · Digital Product Passport</title>
+<link rel="stylesheet" href="${esc(assets.css)}">
+<link rel="alternate" type="application/ld+json" href="${esc(model.links.vc)}" title="Verifiable credential">
+<link rel="linkset" type="application/linkset+json" href="${esc(model.links.linkset)}">
+<script src="${esc(assets.js)}" defer></script>
+</head>
+<body>
+<a class="skip-link" href="#product">Skip to the product facts</a>
+<header class="masthead"><p class="masthead__title">Digital Product Passport</p></header>
+<main id="main" data-gtin="${esc(model.gtin)}" data-serial="${esc(model.serial)}" data-env="${esc(model.environment)}">
+${testBanner}
+${verdictSection(model)}
+${statusNotice(model)}
+${SCAN_SECTION}
+${productSection(model)}
+${provenanceSection(model)}
+${recyclingSection(model)}
+<footer class="footer">
+  <h2>Machine-readable passport</h2>
+  <ul>
+    <li><a href="${esc(model.links.vc)}">Verifiable credential (JSON-LD)</a></li>
+    <li><a href="${esc(model.links.linkset)}">GS1 linkset</a></li>
+    <li><a href="${esc(model.links.aas)}">Asset administration shell</a></li>
+  </ul>
+  <p class="meta">Smart contract <span class="mono">${esc(model.contractAddress)}</span> · minted in transaction ${shortHash(model.mintTransaction)}</p>
+</footer>
+</main>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { normalizeGtin } from '../../../src/gs1/gtin.ts';
+import { verifyPagePath } from '../../../src/public-passport/linkset.ts';
+import { findPassport, passportBatch, passportGtin } from '../../../src/public-passport/lookup.ts';
+import { hasSunParameters, verifyPassportTap } from '../../../src/public-passport/tap.ts';
+import { signVerdict } from '../../../src/public-passport/tap-verdict.ts';
+import { VERDICT_TEXT } from '../../../src/public-passport/verdict-text.ts';
+import type { AppContext } from '../../context.ts';
+import { Problem } from '../../problem.ts';
+import { defineRoute } from '../../route.ts';
+import type { RouteDeps } from '../deps.ts';
+import { publicEnvironment } from '../gs1/http.ts';
+import { publicPassportDeps } from '../gs1/public-passport-deps.ts';
+
+const DIGITAL_LINK_PATH = /^\/01\/(\d{8,14})(?:\/10\/([^/]+))?\/21\/([^/]+)\/?$/;
+
+function itemOf(url: string): { gtin: string; batch: string | undefined; serial: string; query: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url, 'http://resolver.invalid');
+  } catch {
+    throw new Problem(400, 'not_a_digital_link', 'The tag’s URL is not a URL.');
+  }
+  const match = DIGITAL_LINK_PATH.exec(parsed.pathname);
+  const gtin = match ? normalizeGtin(match[1]!) : undefined;
+  if (!match || !gtin) {
+    throw new Problem(
+      400,
+      'not_a_digital_link',
+      'The tag’s URL is not a GS1 Digital Link with GTIN and serial.',
+    );
+  }
+  const decode = (value: string | undefined) => (value === undefined ? undefined : decodeURIComponent(value));
+  return { gtin, batch: decode(match[2]), serial: decode(match[3])!, query: parsed.search.slice(1) };
+}
+
+export function tapRoute(routeDeps: RouteDeps) {
+  const deps = publicPassportDeps(routeDeps);
+  return defineRoute({
+    method: 'post',
+    path: '/verify/tap',
+    operationId: 'verifyScannedTag',
+    summary: 'Verify a tag the verification page scanned with Web NFC (its SUN URL).',
+    description:
+      '`url` is what the tag holds: the passport’s Digital Link with SUN parameters (its host is not checked: ' +
+      'the chip signs the parameters, not the host). Verified as a tap on the resolver (counter accepted once); ' +
+      'answers the verdict, its words and `location`, the verification page carrying it. Environment: ' +
+      'x-service-env when sent, else live.',
+    tags: ['gs1'],
+    auth: 'none',
+    body: z.object({ url: z.string().min(1).max(2048) }).strict(),
+    responses: {
+      200: {
+        description: 'The verdict.',
+        schema: z.object({
+          success: z.literal(true),
+          verdict: z.enum(['authentic', 'replayed', 'forged']),
+          title: z.string(),
+          message: z.string(),
+          checkedAt: z.string(),
+          gtin: z.string(),
+          serial: z.string(),
+          location: z.string(),
+        }),
+      },
+      400: { description: 'not_a_digital_link, no_sun_signature' },
+      404: { description: 'passport_not_found' },
+    },
+    handler: async (ctx: AppContext, { body }) => {
+      const environment = publicEnvironment(ctx);
+      ctx.set('Cache-Control', 'no-store');
+      const item = itemOf(body.url);
+      if (!hasSunParameters(Object.fromEntries(new URLSearchParams(item.query)))) {
+        throw new Problem(
+          400,
+          'no_sun_signature',
+          'The tag’s URL carries no SUN signature (picc_data and cmac).',
+        );
+      }
+      const em = deps.orm.em.fork();
+      const passport = await findPassport(em, environment, item.serial);
+      if (
+        !passport ||
+        passportGtin(passport) !== item.gtin ||
+        (item.batch !== undefined && passportBatch(passport) !== item.batch)
+      ) {
+        throw new Problem(
+          404,
+          'passport_not_found',
+          `No passport for GTIN ${item.gtin} and serial ${item.serial}.`,
+        );
+      }
+      const verdict = await verifyPassportTap(em, deps.secretBox, passport, item.query);
+      const checkedAt = Math.floor(Date.now() / 1000);
+      const token = signVerdict(deps.verdictKey, {
+        verdict,
+        environment,
+        tokenId: passport.tokenId,
+        checkedAt,
+      });
+      ctx.body = {
+        success: true,
+        verdict,
+        ...VERDICT_TEXT[verdict],
+        checkedAt: new Date(checkedAt * 1000).toISOString(),
+        gtin: item.gtin,
+        serial: passport.tokenId,
+        location: `${verifyPagePath(item.gtin, passport.tokenId)}?tap=${token}`,
+      };
+    },
+  });
+}

@@ -1,0 +1,77 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { formatEther } from 'ethers';
+import { chainOfCustody } from '../custody/chain-of-custody.ts';
+import { Chip, Passport } from '../db/entities/index.ts';
+import { DomainError } from '../errors.ts';
+import { NTAG_424_DNA } from '../sun/index.ts';
+import { tokenEvents } from '../supply-chain/list-events.ts';
+
+/** Names this representation in its `context` member. */
+export const ERP_CONTEXT = 'ERP_INTEGRATION';
+/** `integrationInfo.systemSource`: the system the data comes from. */
+export const SYSTEM_SOURCE = 'dpp-service';
+
+function iso(date: Date | null | undefined): string | null {
+  return date ? date.toISOString() : null;
+}
+
+/** The spec's DPP token resource (every field of its table), as ERP systems read it. */
+export function dppToken(passport: Passport) {
+  return {
+    id: passport.id,
+    tokenId: passport.tokenId,
+    chipUid: passport.chipUid,
+    productId: passport.productId ?? null,
+    ownerWallet: passport.ownerWallet,
+    material: passport.material ?? null,
+    warrantyExpiry: iso(passport.warrantyExpiry),
+    metadataUrl: passport.metadataUrl,
+    erpMaterialId: passport.erpMaterialId ?? null,
+    erpSerial: passport.erpSerial ?? null,
+    erpOrderId: passport.erpOrderId ?? null,
+    serviceUid: passport.serviceUid,
+    parentUid: passport.parentUid ?? null,
+    transactionHash: passport.transactionHash,
+    mintBlock: Number(passport.mintBlock),
+    mintTimestamp: passport.mintTimestamp.toISOString(),
+    lockedDeposit: formatEther(BigInt(passport.lockedDepositWei)),
+    metadataCache: passport.metadataCache,
+    contractAddress: passport.contractAddress,
+    environment: passport.environment,
+    status: passport.status,
+    createdAt: passport.createdAt.toISOString(),
+    updatedAt: passport.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * format=erp: the brand's own view of one of its passports (the entity manager is scoped to the caller, who
+ * must own it). `dataIntegrity` is ANCHORED when every event carries its transaction hash, ANCHORING while one
+ * is still on its way to the chain; `chainOfCustody.integrityHash` lets the ERP check the events it stores.
+ */
+export async function erpDocument(em: EntityManager, tokenId: string) {
+  const passport = await em.findOne(Passport, { tokenId });
+  if (!passport) throw new DomainError('not_found', 'passport_not_found', `No passport ${tokenId}.`);
+  const [chip, events] = await Promise.all([
+    em.findOne(Chip, { id: passport.chipId }),
+    tokenEvents(em, tokenId),
+  ]);
+  const verified = (chip?.verificationCount ?? 0) > 0;
+  return {
+    context: ERP_CONTEXT,
+    integrationInfo: {
+      systemSource: SYSTEM_SOURCE,
+      dataIntegrity: events.every((event) => event.transactionHash !== null) ? 'ANCHORED' : 'ANCHORING',
+    },
+    productData: dppToken(passport),
+    chainOfCustody: chainOfCustody(events),
+    events,
+    hardware: {
+      chipUid: passport.chipUid,
+      chipType: NTAG_424_DNA,
+      status: verified ? 'AUTHENTIC' : 'UNVERIFIED',
+      verified,
+      counter: chip?.sunCounter ?? null,
+    },
+  };
+}

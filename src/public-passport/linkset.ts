@@ -1,0 +1,91 @@
+import { digitalLink } from '../gs1/digital-link.ts';
+import { GS1_LINKSET_CONTEXT, GS1_VOCABULARY, LINK_TYPES, type LinkType } from '../gs1/link-types.ts';
+import { type PassportRecord, passportGtin } from './lookup.ts';
+
+export interface PassportLink {
+  linkType: LinkType;
+  href: string;
+  title: string;
+  type?: string;
+  hreflang?: string[];
+}
+
+/** The consumer verification page of a passport. */
+export function verifyPagePath(gtin: string, tokenId: string): string {
+  return `/verify/01/${gtin}/21/${encodeURIComponent(tokenId)}`;
+}
+
+/** Every link a passport has, one per link type (certificationInfo only with a declaration of conformity). */
+export function passportLinks(passport: PassportRecord, publicBaseUrl: string): PassportLink[] {
+  const gtin = passportGtin(passport);
+  const anchor = digitalLink(publicBaseUrl, gtin, passport.tokenId);
+  const page = `${publicBaseUrl}${verifyPagePath(gtin, passport.tokenId)}`;
+  const name =
+    typeof passport.metadata.name === 'string' ? passport.metadata.name : `Passport ${passport.tokenId}`;
+  const conformity = passport.metadata.custom_dpp_data?.conformity_url;
+  const html = { type: 'text/html', hreflang: ['en'] };
+  const links: PassportLink[] = [
+    { linkType: 'pip', href: page, title: `${name}: product information and authenticity`, ...html },
+    { linkType: 'verificationService', href: page, title: 'Verify the product’s NFC tag', ...html },
+    {
+      linkType: 'dpp',
+      href: `${anchor}?format=vc`,
+      title: 'Digital Product Passport (W3C verifiable credential)',
+      type: 'application/ld+json',
+    },
+    {
+      linkType: 'sustainabilityInfo',
+      href: `${anchor}?format=aas`,
+      title: 'Sustainability data (asset administration shell)',
+      type: 'application/json',
+    },
+    {
+      linkType: 'recyclingInfo',
+      href: `${page}#recycling`,
+      title: 'Recycling and circular deposit',
+      ...html,
+    },
+  ];
+  if (typeof conformity === 'string' && /^https?:\/\//.test(conformity)) {
+    links.push({ linkType: 'certificationInfo', href: conformity, title: 'EU declaration of conformity' });
+  }
+  links.push({ linkType: 'defaultLink', href: page, title: `${name}: Digital Product Passport`, ...html });
+  return links;
+}
+
+/**
+ * RFC 9264 linkset in GS1's form: one context object whose anchor is the passport's Digital Link, its
+ * `itemDescription`, and per link type the full GS1 vocabulary IRI as relation with `href`, `title`, and where
+ * known `type` and `hreflang`.
+ */
+export function linksetDocument(passport: PassportRecord, publicBaseUrl: string) {
+  const anchor = digitalLink(publicBaseUrl, passportGtin(passport), passport.tokenId);
+  const name =
+    typeof passport.metadata.name === 'string' ? passport.metadata.name : `Passport ${passport.tokenId}`;
+  const entry: Record<string, unknown> = { anchor, itemDescription: name };
+  for (const { linkType, ...target } of passportLinks(passport, publicBaseUrl)) {
+    entry[`${GS1_VOCABULARY}${linkType}`] = [target];
+  }
+  return { linkset: [entry] };
+}
+
+/** `Link` header every resolver answer carries: where the linkset of this Digital Link is. */
+export function linksetLinkHeader(anchor: string): string {
+  return `<${anchor}?linkType=linkset>; rel="linkset"; type="application/linkset+json"`;
+}
+
+/** `Link` header of a linkset answer: GS1's JSON-LD context for linksets. */
+export const LINKSET_CONTEXT_LINK = `<${GS1_LINKSET_CONTEXT}>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"`;
+
+/** `/.well-known/gs1resolver`: the resolver description file (GS1 Digital Link resolver standard). */
+export function resolverDescription(publicBaseUrl: string) {
+  return {
+    name: 'Digital Product Passport resolver',
+    resolverRoot: publicBaseUrl,
+    supportedPrimaryKeys: ['01'],
+    supportedLinkType: [{ namespace: GS1_VOCABULARY, prefix: 'gs1:' }],
+    linkTypes: LINK_TYPES.map((linkType) => `gs1:${linkType}`),
+    linkTypeDefaultCanBeLinkset: false,
+    jsonLdContextLocation: GS1_LINKSET_CONTEXT,
+  };
+}

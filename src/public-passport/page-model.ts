@@ -1,0 +1,132 @@
+import { parseIpfsUrl } from '../ipfs/json.ts';
+import { linksetLinkHeader } from './linkset.ts';
+import { type PassportRecord, type ProvenanceEvent, passportBatch, passportGtin } from './lookup.ts';
+import { type PublicStatus, publicStatus } from './status.ts';
+import type { ReadVerdict } from './tap-verdict.ts';
+
+const ACTION_LABELS: Record<string, string> = {
+  MINT: 'Passport issued on chain',
+  QC_PASSED: 'Quality check passed',
+  EXPORT_CLEARED: 'Export cleared',
+  IMPORT_CLEARED: 'Import cleared',
+  CUSTOMS_CLEARED: 'Customs cleared',
+  SHIPPED: 'Shipped',
+  DELIVERED: 'Delivered',
+  INITIAL_SALE: 'First sale',
+  SOLD: 'Sold',
+  AUTHORIZE_CLAIM: 'Resale authorised',
+  CLAIM_OWNERSHIP: 'Ownership claimed',
+  RECYCLE_TRANSFER: 'Recycled, deposit released',
+};
+
+export interface TimelineEntry {
+  action: string;
+  label: string;
+  place: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  time: Date;
+  transactionHash: string | null;
+}
+
+export type PageVerdict =
+  | { kind: 'none' }
+  | { kind: 'expired' }
+  | { kind: 'authentic' | 'replayed' | 'forged'; checkedAt: Date };
+
+/** Everything the verification page shows, from the passport, its events and the tap verdict if any. */
+export interface VerifyPageModel {
+  environment: string;
+  gtin: string;
+  serial: string;
+  name: string;
+  description: string | null;
+  imagePath: string | null;
+  manufacturer: string;
+  manufacturerAddress: string | null;
+  originCountry: string | null;
+  batch: string | null;
+  category: string | null;
+  materials: { name: string; percentage: number }[];
+  status: PublicStatus;
+  revokedAt: Date | null;
+  revocationReason: string | null;
+  conformityUrl: string | null;
+  mintedAt: Date;
+  mintTransaction: string;
+  contractAddress: string;
+  verificationCount: number;
+  timeline: TimelineEntry[];
+  verdict: PageVerdict;
+  links: { self: string; vc: string; linkset: string; aas: string; linkHeader: string };
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
+}
+
+export function pageVerdict(read: ReadVerdict | undefined): PageVerdict {
+  if (!read) return { kind: 'none' };
+  if (!read.ok) return read.reason === 'expired' ? { kind: 'expired' } : { kind: 'none' };
+  return { kind: read.claims.verdict, checkedAt: new Date(read.claims.checkedAt * 1000) };
+}
+
+export function verifyPageModel(
+  passport: PassportRecord,
+  events: readonly ProvenanceEvent[],
+  verdict: PageVerdict,
+  publicBaseUrl: string,
+): VerifyPageModel {
+  const custom = passport.metadata.custom_dpp_data ?? {};
+  const gtin = passportGtin(passport);
+  const composition = custom.material_composition;
+  const image = text(passport.metadata.image);
+  const cid = image ? parseIpfsUrl(image) : undefined;
+  const conformity = text(custom.conformity_url);
+  const self = `${publicBaseUrl}/01/${gtin}/21/${encodeURIComponent(passport.tokenId)}`;
+  return {
+    environment: passport.environment,
+    gtin,
+    serial: passport.tokenId,
+    name: text(passport.metadata.name) ?? `Product ${passport.tokenId}`,
+    description: text(passport.metadata.description),
+    // Only images we serve ourselves (IPFS through our gateway): the page loads nothing from elsewhere.
+    imagePath: cid ? `/ipfs/${cid}` : null,
+    manufacturer: text(custom.manufacturer_name) ?? passport.companyName,
+    manufacturerAddress: text(custom.manufacturer_address),
+    originCountry: text(custom.originCountry),
+    batch: passportBatch(passport) ?? null,
+    category: text(custom.category),
+    materials:
+      composition && typeof composition === 'object'
+        ? Object.entries(composition as Record<string, unknown>)
+            .filter((entry): entry is [string, number] => typeof entry[1] === 'number')
+            .map(([name, percentage]) => ({ name, percentage }))
+        : [],
+    status: publicStatus(passport),
+    revokedAt: passport.revokedAt,
+    revocationReason: passport.revocationReason,
+    conformityUrl: conformity && /^https?:\/\//.test(conformity) ? conformity : null,
+    mintedAt: passport.mintTimestamp,
+    mintTransaction: passport.transactionHash,
+    contractAddress: passport.contractAddress,
+    verificationCount: passport.verificationCount,
+    timeline: events.map((event) => ({
+      action: event.action,
+      label: ACTION_LABELS[event.action] ?? event.action,
+      place: event.locationName,
+      latitude: event.latitude,
+      longitude: event.longitude,
+      time: event.timestamp,
+      transactionHash: event.transactionHash,
+    })),
+    verdict,
+    links: {
+      self,
+      vc: `${self}?format=vc`,
+      linkset: `${self}?linkType=linkset`,
+      aas: `${self}?format=aas`,
+      linkHeader: linksetLinkHeader(self),
+    },
+  };
+}

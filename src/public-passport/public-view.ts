@@ -1,0 +1,36 @@
+import { digitalLink } from '../gs1/digital-link.ts';
+import { NTAG_424_DNA } from '../sun/index.ts';
+import { type PassportRecord, passportGtin } from './lookup.ts';
+import { hardwareStatus, publicStatus } from './status.ts';
+
+/** The public document's JSON-LD context, inline (nothing to fetch): GS1 and schema.org terms, and ours. */
+export const PUBLIC_CONTEXT = {
+  schema: 'https://schema.org/',
+  gs1: 'https://gs1.org/voc/',
+  idpp: 'urn:dpp-service:vocab:idpp:',
+  name: 'schema:name',
+  status: 'idpp:status',
+  smartContract: 'idpp:smartContract',
+  chipType: 'idpp:chipType',
+  verificationCount: 'idpp:verificationCount',
+} as const;
+
+/** format=public: exactly the spec's members, nothing a brand keeps to itself. */
+export function publicDocument(passport: PassportRecord, publicBaseUrl: string) {
+  const name = passport.metadata.name;
+  return {
+    '@context': PUBLIC_CONTEXT,
+    '@type': 'gs1:Product',
+    '@id': digitalLink(publicBaseUrl, passportGtin(passport), passport.tokenId),
+    name: typeof name === 'string' ? name : null,
+    'gs1:gtin': passportGtin(passport),
+    'gs1:serialNumber': passport.tokenId,
+    status: publicStatus(passport),
+    smartContract: passport.contractAddress,
+    'idpp:hardware': {
+      chipType: NTAG_424_DNA,
+      status: hardwareStatus(passport),
+      verificationCount: passport.verificationCount,
+    },
+  };
+}

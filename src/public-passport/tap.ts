@@ -1,0 +1,53 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { verifyTap } from '../chips/verify-tap.ts';
+import type { SecretBox } from '../crypto/secret-box.ts';
+import { DomainError } from '../errors.ts';
+import { parseSunMessage, SUN_PARAM_NAMES } from '../sun/index.ts';
+import type { PassportRecord } from './lookup.ts';
+import type { TapVerdict } from './tap-verdict.ts';
+
+/** True when a query carries a chip's SUN signature (picc_data or e, and cmac or c). */
+export function hasSunParameters(query: Record<string, unknown>): boolean {
+  const names = new Set(Object.keys(query).map((name) => name.toLowerCase()));
+  const has = (role: keyof typeof SUN_PARAM_NAMES) => SUN_PARAM_NAMES[role].some((name) => names.has(name));
+  return has('piccData') && has('cmac');
+}
+
+/**
+ * Verifies a tap of the passport's chip from the tapped URL's query (as verify-chip does: a genuine signature's
+ * read counter is accepted once, in one conditional update, and counts as a verification). The verdict is all
+ * the consumer learns: a signature that does not parse, does not verify with the company's keys or belongs to
+ * another chip is forged; a genuine one already used is replayed.
+ */
+export async function verifyPassportTap(
+  em: EntityManager,
+  box: SecretBox,
+  passport: Pick<PassportRecord, 'companyId' | 'environment' | 'chipUid'>,
+  query: string,
+): Promise<TapVerdict> {
+  const parsed = parseSunMessage(query);
+  if (!parsed.ok) return 'forged';
+  try {
+    const result = await verifyTap(
+      em,
+      box,
+      { companyId: passport.companyId, environment: passport.environment },
+      {
+        chipUid: passport.chipUid,
+        sun: {
+          piccData: parsed.piccData,
+          cmac: parsed.cmac,
+          encFileData: parsed.encFileData,
+          macInput: parsed.macInput,
+        },
+      },
+    );
+    if (result.authentic) return 'authentic';
+    return result.reason === 'replayed' ? 'replayed' : 'forged';
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'malformed_sun_payload') {
+      return 'forged';
+    }
+    throw error;
+  }
+}

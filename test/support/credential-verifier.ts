@@ -90,5 +90,5 @@ export async function verifyWithDigitalBazaar(
 export async function revocationBit(credential: unknown, documentLoader: (url: string) => Promise<unknown>) {
   const result = await checkStatus({ credential, documentLoader, suite: eddsaRdfc2022Suite() });
   if (!result.verified) throw result.error ?? new Error('status list not verified');
-  return result.status;
+  return result.results?.[0]?.status;
 }

@@ -22,7 +22,7 @@ declare module '@digitalbazaar/vc-bitstring-status-list' {
     suite: unknown;
     verifyBitstringStatusListCredential?: boolean;
     verifyMatchingIssuers?: boolean;
-  }): Promise<{ verified: boolean; status?: boolean; error?: Error }>;
+  }): Promise<{ verified: boolean; results?: { verified: boolean; status: boolean }[]; error?: Error }>;
   export function decodeList(options: { encodedList: string }): Promise<{
     length: number;
     getStatus(index: number): boolean;

@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
-import { etagOf, publicEnvironment } from '../gs1/http.ts';
+import { etagOf, noneMatch, publicEnvironment } from '../gs1/http.ts';
 import { gtinParam, serialParam } from '../gs1/params.ts';
 import { publicPassportDeps } from '../gs1/public-passport-deps.ts';
 import { renderVerifyPage } from './render.ts';
@@ -71,10 +71,16 @@ export function verifyPageRoute(routeDeps: RouteDeps) {
       ctx.set('X-Content-Type-Options', 'nosniff');
       ctx.set('Referrer-Policy', 'no-referrer');
       ctx.set('Link', model.links.linkHeader);
-      // A page with a verdict is about one tap: never cached; without one it may be for a minute.
-      ctx.set('Cache-Control', verdict.kind === 'none' ? 'public, max-age=60' : 'no-store');
-      ctx.set('ETag', etagOf(html));
+      // A page with a verdict is about one tap: never stored. Without one it is revalidated on every visit
+      // (a revocation shows at once; an unchanged page costs a 304).
+      const etag = etagOf(html);
+      ctx.set('Cache-Control', verdict.kind === 'none' ? 'no-cache' : 'no-store');
+      ctx.set('ETag', etag);
       ctx.type = 'text/html; charset=utf-8';
+      if (noneMatch(ctx, etag)) {
+        ctx.status = 304;
+        return;
+      }
       ctx.body = html;
     },
   });

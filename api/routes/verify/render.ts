@@ -57,6 +57,22 @@ function verdictParts(verdict: PageVerdict, model: VerifyPageModel) {
         when: '',
       } as const;
     default:
+      if (model.status === 'REVOKED') {
+        return {
+          title: 'Passport revoked',
+          message: 'The manufacturer revoked this passport: do not rely on it as proof of this product.',
+          mark: 'cross',
+          when: '',
+        } as const;
+      }
+      if (model.status === 'RECYCLED') {
+        return {
+          title: 'Recycled product',
+          message: 'This product was recycled; its passport is closed and kept as its record.',
+          mark: 'check',
+          when: `Issued ${time(model.mintedAt, false)}.`,
+        } as const;
+      }
       return {
         title: 'Registered passport',
         message:
@@ -69,7 +85,9 @@ function verdictParts(verdict: PageVerdict, model: VerifyPageModel) {
 
 function verdictSection(model: VerifyPageModel): string {
   const parts = verdictParts(model.verdict, model);
-  return `<section id="verdict" class="verdict verdict--${model.verdict.kind}" data-verdict="${model.verdict.kind}" aria-labelledby="verdict-title" aria-live="polite">
+  const modifier =
+    model.verdict.kind === 'none' && model.status === 'REVOKED' ? 'revoked' : model.verdict.kind;
+  return `<section id="verdict" class="verdict verdict--${modifier}" data-verdict="${model.verdict.kind}" aria-labelledby="verdict-title" aria-live="polite">
   <svg class="seal" viewBox="0 0 52 52" aria-hidden="true" focusable="false"><circle class="seal__ring" cx="26" cy="26" r="23"/><path class="seal__mark" d="${SEAL_MARKS[parts.mark]}"/></svg>
   <div class="verdict__text">
     <h1 id="verdict-title">${esc(parts.title)}</h1>
@@ -84,7 +102,9 @@ const STATUS_LABELS: Record<string, string> = { ACTIVE: 'Active', RECYCLED: 'Rec
 function statusNotice(model: VerifyPageModel): string {
   if (model.status === 'REVOKED') {
     const when = model.revokedAt ? ` on ${time(model.revokedAt, false)}` : '';
-    const reason = model.revocationReason ? `: ${esc(model.revocationReason)}` : '.';
+    const reason = model.revocationReason
+      ? `: ${esc(model.revocationReason)}${/[.!?]$/.test(model.revocationReason) ? '' : '.'}`
+      : '.';
     return `<p class="notice notice--revoked" id="status-notice"><strong>Revoked.</strong> The manufacturer revoked this passport${when}${reason} Its credential is no longer valid.</p>`;
   }
   if (model.status === 'RECYCLED') {
@@ -119,7 +139,7 @@ function productSection(model: VerifyPageModel): string {
     ${fact('Country of origin', model.originCountry && esc(model.originCountry))}
     ${fact('Category', model.category && esc(model.category))}
     ${fact('Declaration of conformity', model.conformityUrl && `<a id="conformity" href="${esc(model.conformityUrl)}" rel="noopener">View the EU declaration of conformity</a>`)}
-    ${fact('Verified tag scans', esc(model.verificationCount))}
+    ${fact('Verified tag scans', `<span id="verification-count">${esc(model.verificationCount)}</span>`)}
   </dl>
   ${materials}
 </section>`;
@@ -171,6 +191,7 @@ const SCAN_SECTION = `<section id="scan-section" class="card scan" aria-labelled
 export interface PageAssets {
   css: string;
   js: string;
+  icon: string;
 }
 
 /** The verification page: complete without JavaScript; the script only adds scanning with Web NFC. */
@@ -186,6 +207,7 @@ export function renderVerifyPage(model: VerifyPageModel, assets: PageAssets): st
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light">
 <title>${esc(model.name)} · Digital Product Passport</title>
+<link rel="icon" type="image/svg+xml" href="${esc(assets.icon)}">
 <link rel="stylesheet" href="${esc(assets.css)}">
 <link rel="alternate" type="application/ld+json" href="${esc(model.links.vc)}" title="Verifiable credential">
 <link rel="linkset" type="application/linkset+json" href="${esc(model.links.linkset)}">

@@ -7,6 +7,7 @@ import type { PageAssets } from './render.ts';
 const FILES = {
   'verify.css': 'text/css; charset=utf-8',
   'verify.js': 'text/javascript; charset=utf-8',
+  'icon.svg': 'image/svg+xml',
 } as const;
 
 type AssetName = keyof typeof FILES;
@@ -23,6 +24,7 @@ const assets = new Map(
 export const PAGE_ASSETS: PageAssets = {
   css: `/verify/assets/verify.css?v=${assets.get('verify.css')!.version}`,
   js: `/verify/assets/verify.js?v=${assets.get('verify.js')!.version}`,
+  icon: `/verify/assets/icon.svg?v=${assets.get('icon.svg')!.version}`,
 };
 
 const PUBLIC_PREFIXES = ['/01/', '/verify/', '/.well-known/', '/credentials/status/', '/contexts/'];

@@ -58,6 +58,7 @@ export function tapRoute(routeDeps: RouteDeps) {
           title: z.string(),
           message: z.string(),
           checkedAt: z.string(),
+          verificationCount: z.number().int().describe('Genuine taps so far, this one included.'),
           gtin: z.string(),
           serial: z.string(),
           location: z.string(),
@@ -92,6 +93,7 @@ export function tapRoute(routeDeps: RouteDeps) {
       }
       const verdict = await verifyPassportTap(em, deps.secretBox, passport, item.query);
       const checkedAt = Math.floor(Date.now() / 1000);
+      const after = await findPassport(em, environment, passport.tokenId);
       const token = signVerdict(deps.verdictKey, {
         verdict,
         environment,
@@ -103,6 +105,7 @@ export function tapRoute(routeDeps: RouteDeps) {
         verdict,
         ...VERDICT_TEXT[verdict],
         checkedAt: new Date(checkedAt * 1000).toISOString(),
+        verificationCount: after?.verificationCount ?? passport.verificationCount,
         gtin: item.gtin,
         serial: passport.tokenId,
         location: `${verifyPagePath(item.gtin, passport.tokenId)}?tap=${token}`,

@@ -31,6 +31,7 @@ function showVerdict(result) {
   const fresh = seal.cloneNode(true);
   fresh.querySelector('.seal__mark').setAttribute('d', SEAL_MARKS[result.verdict]);
   seal.replaceWith(fresh);
+  document.getElementById('verification-count').textContent = String(result.verificationCount);
 }
 
 async function verify(url) {

@@ -20,6 +20,7 @@ interface JsonSchema {
   format?: string;
   pattern?: string;
   minimum?: number;
+  examples?: unknown[];
 }
 
 interface Operation {
@@ -92,6 +93,7 @@ function hostile(schema: JsonSchema, kind: BadKind, path: string, expected: stri
 /** A well-formed value for a path or query parameter, so that only the parameter under test is bad. */
 function sample(schema: JsonSchema): string {
   const [chosen] = alternatives(schema);
+  if (chosen?.examples?.[0] !== undefined) return String(chosen.examples[0]);
   if (chosen?.format === 'uuid') return randomUUID();
   if (chosen?.type === 'integer' || chosen?.type === 'number') return '1';
   if (chosen?.pattern?.startsWith('^[1-9]')) return '1';

@@ -5,18 +5,18 @@ import { FORMATS } from './negotiate.ts';
 
 export const gtinParam = z
   .string()
-  .transform((value, ctx) => {
-    const gtin = normalizeGtin(value);
-    if (gtin === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'GTIN must be 8, 12, 13 or 14 digits with a valid GS1 check digit',
-      });
-      return z.NEVER;
-    }
-    return gtin;
+  .refine((value) => normalizeGtin(value) !== undefined, {
+    message: 'GTIN must be 8, 12, 13 or 14 digits with a valid GS1 check digit',
   })
-  .describe('GTIN (AI 01): GTIN-8, -12, -13 or -14; normalised to 14 digits, check digit verified.');
+  .meta({
+    description: 'GTIN (AI 01): GTIN-8, -12, -13 or -14; normalised to 14 digits, check digit verified.',
+    examples: ['09506000134352'],
+  });
+
+/** The 14-digit form of a GTIN the parameter schema accepted. */
+export function gtin14(value: string): string {
+  return normalizeGtin(value)!;
+}
 
 function ai82(name: string) {
   return z

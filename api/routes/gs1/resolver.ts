@@ -17,7 +17,7 @@ import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { allowAnyOrigin, PUBLIC_CACHE, publicEnvironment, temporaryRedirect } from './http.ts';
 import { negotiate } from './negotiate.ts';
-import { batchParam, gtinParam, type ResolverQuery, resolverQuery, serialParam } from './params.ts';
+import { batchParam, gtin14, gtinParam, type ResolverQuery, resolverQuery, serialParam } from './params.ts';
 import { type PublicPassportDeps, publicPassportDeps } from './public-passport-deps.ts';
 import { sendRepresentation } from './representations.ts';
 
@@ -125,7 +125,8 @@ export function resolverRoutes(routeDeps: RouteDeps) {
       params: z.object({ gtin: gtinParam, serial: serialParam }),
       query: resolverQuery,
       responses: RESPONSES,
-      handler: async (ctx: AppContext, { params, query }) => resolve(ctx, deps, params, query),
+      handler: async (ctx: AppContext, { params, query }) =>
+        resolve(ctx, deps, { ...params, gtin: gtin14(params.gtin) }, query),
     }),
     defineRoute({
       method: 'get',
@@ -138,7 +139,8 @@ export function resolverRoutes(routeDeps: RouteDeps) {
       params: z.object({ gtin: gtinParam, batch: batchParam, serial: serialParam }),
       query: resolverQuery,
       responses: RESPONSES,
-      handler: async (ctx: AppContext, { params, query }) => resolve(ctx, deps, params, query),
+      handler: async (ctx: AppContext, { params, query }) =>
+        resolve(ctx, deps, { ...params, gtin: gtin14(params.gtin) }, query),
     }),
   ];
 }

@@ -7,7 +7,7 @@ import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { etagOf, noneMatch, publicEnvironment } from '../gs1/http.ts';
-import { gtinParam, serialParam } from '../gs1/params.ts';
+import { gtin14, gtinParam, serialParam } from '../gs1/params.ts';
 import { publicPassportDeps } from '../gs1/public-passport-deps.ts';
 import { renderVerifyPage } from './render.ts';
 import { PAGE_ASSETS } from './static.ts';
@@ -52,12 +52,13 @@ export function verifyPageRoute(routeDeps: RouteDeps) {
       const environment = publicEnvironment(ctx);
       ctx.set('Vary', 'x-service-env');
       ctx.set('Cache-Control', 'no-store');
+      const gtin = gtin14(params.gtin);
       const found = await findPassportWithHistory(deps.orm.em.fork(), environment, params.serial);
-      if (!found || passportGtin(found.passport) !== params.gtin) {
+      if (!found || passportGtin(found.passport) !== gtin) {
         throw new Problem(
           404,
           'passport_not_found',
-          `No passport for GTIN ${params.gtin} and serial ${params.serial}.`,
+          `No passport for GTIN ${gtin} and serial ${params.serial}.`,
         );
       }
       const verdict = pageVerdict(

@@ -1,6 +1,7 @@
 // `npm run bench`: each benchmark prints its figures next to a baseline measured in the same run.
 import { benchMint } from './mint.bench.ts';
 import { benchProvision } from './provision.bench.ts';
+import { benchResolver } from './resolver.bench.ts';
 import { prepareBenchDatabase } from './setup.ts';
 import { benchSun } from './sun.bench.ts';
 import { benchWebhooks } from './webhooks.bench.ts';
@@ -10,6 +11,7 @@ const benches: Record<string, () => Promise<void>> = {
   mint: benchMint,
   webhooks: benchWebhooks,
   provision: benchProvision,
+  resolver: benchResolver,
 };
 const selected = process.argv.slice(2);
 const cleanup = await prepareBenchDatabase();

@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment } from '../config/config.ts';
+import { INPUTS_STAMP_SQL } from './fast-lookups.ts';
+import { pgTimestamp } from './pg-values.ts';
 
 /** What the public representations read of a passport, its chip and its company: one row, one statement. */
 export interface PassportRecord {
@@ -45,6 +47,7 @@ export interface ProvenanceEvent {
 export interface CachedCredential {
   contentHash: string;
   credential: string;
+  inputsStamp: string | null;
 }
 
 const PASSPORT_COLUMNS = `p.id, p.company_id, co.name as company_name, p.environment, p.token_id, p.gtin, p.chip_uid,
@@ -60,7 +63,7 @@ const PASSPORT_WITH_HISTORY = `select ${PASSPORT_COLUMNS},
       'actor', e.actor, 'locationName', e.location_name, 'latitude', e.latitude, 'longitude', e.longitude,
       'timestamp', e.timestamp, 'transactionHash', e.transaction_hash) order by e.id), '[]'::json)
    from supply_chain_events e where e.environment = p.environment and e.token_id = p.token_id) as events,
-  pc.content_hash, pc.credential
+  ${INPUTS_STAMP_SQL} as stamp, pc.content_hash, pc.credential, pc.inputs_stamp
   ${FROM} left join passport_credentials pc on pc.passport_id = p.id
   where p.environment = ? and p.token_id = ?`;
 
@@ -88,16 +91,10 @@ interface Row {
 
 interface HistoryRow extends Row {
   events: (Omit<ProvenanceEvent, 'timestamp'> & { timestamp: string })[];
+  stamp: string;
   content_hash: string | null;
   credential: string | null;
-}
-
-/** A timestamptz as raw statements return it (`2026-11-24 12:40:05.213003+00`), or a Date. */
-export function pgTimestamp(value: string | Date): Date;
-export function pgTimestamp(value: string | Date | null): Date | null;
-export function pgTimestamp(value: string | Date | null): Date | null {
-  if (value === null || value instanceof Date) return value;
-  return new Date(value.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00'));
+  inputs_stamp: string | null;
 }
 
 function record(row: Row): PassportRecord {
@@ -139,16 +136,23 @@ export async function findPassportWithHistory(
   environment: Environment,
   tokenId: string,
 ): Promise<
-  { passport: PassportRecord; events: ProvenanceEvent[]; cached: CachedCredential | undefined } | undefined
+  | {
+      passport: PassportRecord;
+      events: ProvenanceEvent[];
+      stamp: string;
+      cached: CachedCredential | undefined;
+    }
+  | undefined
 > {
   const [row] = await em.getConnection().execute<HistoryRow[]>(PASSPORT_WITH_HISTORY, [environment, tokenId]);
   if (!row) return undefined;
   return {
     passport: record(row),
     events: row.events.map((event) => ({ ...event, timestamp: new Date(event.timestamp) })),
+    stamp: row.stamp,
     cached:
       row.content_hash && row.credential
-        ? { contentHash: row.content_hash, credential: row.credential }
+        ? { contentHash: row.content_hash, credential: row.credential, inputsStamp: row.inputs_stamp }
         : undefined,
   };
 }

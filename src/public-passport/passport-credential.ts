@@ -1,10 +1,15 @@
+import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Environment } from '../config/config.ts';
 import { CREDENTIALS_V2_CONTEXT, dppContextUrl } from '../credentials/contexts.ts';
 import { proofTimestamp } from '../credentials/data-integrity.ts';
 import { type CredentialIssuer, contentHash, uuidFromHash } from '../credentials/issuer.ts';
+import type { SigningKey } from '../credentials/issuer-keys.ts';
 import { ensureStatusEntry } from '../credentials/status-entries.ts';
 import { statusListUrl } from '../credentials/status-list.ts';
 import { type ActorDids, credentialSubject } from './credential-subject.ts';
+import { etagOf } from './etag.ts';
+import type { StoredCredential } from './fast-lookups.ts';
 import type { CachedCredential, PassportRecord, ProvenanceEvent } from './lookup.ts';
 
 export interface PassportCredentialDeps extends ActorDids {
@@ -12,10 +17,65 @@ export interface PassportCredentialDeps extends ActorDids {
   publicBaseUrl: string;
 }
 
-const STORE = `insert into passport_credentials (passport_id, content_hash, credential, signed_at)
-  values (?, ?, ?, ?)
+const STORE = `insert into passport_credentials (passport_id, content_hash, credential, signed_at, inputs_stamp, etag)
+  values (?, ?, ?, ?, ?, ?)
   on conflict (passport_id) do update
-    set content_hash = excluded.content_hash, credential = excluded.credential, signed_at = excluded.signed_at`;
+    set content_hash = excluded.content_hash, credential = excluded.credential, signed_at = excluded.signed_at,
+      inputs_stamp = excluded.inputs_stamp, etag = excluded.etag`;
+const RESTAMP = `update passport_credentials set inputs_stamp = ?, etag = ?
+  where passport_id = ? and content_hash = ?`;
+
+/** Bump when the credential is built differently: every stored credential is then checked again. */
+const BUILDER_VERSION = 1;
+
+/**
+ * The stamp a stored credential carries: its inputs' stamp (INPUTS_STAMP_SQL), the key that signed it and the
+ * settings that shape it (public base URL, chain id, custody secret, this builder's version).
+ */
+export function inputsStamp(
+  stamp: string,
+  key: SigningKey,
+  deps: PassportCredentialDeps,
+  environment: Environment,
+): string {
+  return [stamp, key.verificationMethod, settingsOf(deps, environment)].join('|');
+}
+
+const settings = new WeakMap<PassportCredentialDeps, Partial<Record<Environment, string>>>();
+
+function settingsOf(deps: PassportCredentialDeps, environment: Environment): string {
+  let known = settings.get(deps);
+  if (!known) {
+    known = {};
+    settings.set(deps, known);
+  }
+  known[environment] ??= [
+    BUILDER_VERSION,
+    deps.publicBaseUrl,
+    deps.chainIds[environment],
+    createHash('sha256')
+      .update(deps.custodyMasterSecret ?? '')
+      .digest('hex')
+      .slice(0, 16),
+  ].join('|');
+  return known[environment];
+}
+
+/**
+ * The stored credential when nothing it was built from has changed since (the hot path: one statement, no
+ * rebuilding); undefined when it must be built again (which signs only if its content changed).
+ */
+export async function storedCredentialIfCurrent(
+  stored: StoredCredential,
+  environment: Environment,
+  deps: PassportCredentialDeps,
+): Promise<string | undefined> {
+  if (!stored.credential || !stored.inputsStamp) return undefined;
+  const key = await deps.issuer.signingKey(environment);
+  return stored.inputsStamp === inputsStamp(stored.stamp, key, deps, environment)
+    ? stored.credential
+    : undefined;
+}
 
 // Requests for a version being signed wait for that signature instead of signing it again.
 const signing = new Map<string, Promise<string>>();
@@ -32,6 +92,8 @@ export async function passportCredentialText(
   found: {
     passport: PassportRecord;
     events: readonly ProvenanceEvent[];
+    /** INPUTS_STAMP_SQL, read with the passport and events. */
+    stamp: string;
     cached: CachedCredential | undefined;
   },
 ): Promise<string> {
@@ -55,7 +117,13 @@ export async function passportCredentialText(
     credentialSubject: credentialSubject(passport, found.events, deps.publicBaseUrl, deps),
   };
   const hash = contentHash({ content, verificationMethod: key.verificationMethod });
-  if (found.cached?.contentHash === hash) return found.cached.credential;
+  const stamp = inputsStamp(found.stamp, key, deps, passport.environment);
+  if (found.cached?.contentHash === hash) {
+    if (found.cached.inputsStamp !== stamp) {
+      await em.getConnection().execute(RESTAMP, [stamp, etagOf(found.cached.credential), passport.id, hash]);
+    }
+    return found.cached.credential;
+  }
   const flight = `${passport.id}:${hash}`;
   let pending = signing.get(flight);
   if (!pending) {
@@ -72,7 +140,7 @@ export async function passportCredentialText(
         credentialSubject: subject,
       };
       const text = JSON.stringify(await deps.issuer.sign(key, unsigned, now));
-      await em.getConnection().execute(STORE, [passport.id, hash, text, now]);
+      await em.getConnection().execute(STORE, [passport.id, hash, text, now, stamp, etagOf(text)]);
       return text;
     })().finally(() => signing.delete(flight));
     signing.set(flight, pending);

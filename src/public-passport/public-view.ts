@@ -1,6 +1,7 @@
 import { digitalLink } from '../gs1/digital-link.ts';
 import { NTAG_424_DNA } from '../sun/index.ts';
-import { type PassportRecord, passportGtin } from './lookup.ts';
+import type { PublicFacts } from './fast-lookups.ts';
+import { passportGtin } from './lookup.ts';
 import { hardwareStatus, publicStatus } from './status.ts';
 
 /** The public document's JSON-LD context, inline (nothing to fetch): GS1 and schema.org terms, and ours. */
@@ -16,13 +17,12 @@ export const PUBLIC_CONTEXT = {
 } as const;
 
 /** format=public: exactly the spec's members, nothing a brand keeps to itself. */
-export function publicDocument(passport: PassportRecord, publicBaseUrl: string) {
-  const name = passport.metadata.name;
+export function publicDocument(passport: PublicFacts, publicBaseUrl: string) {
   return {
     '@context': PUBLIC_CONTEXT,
     '@type': 'gs1:Product',
     '@id': digitalLink(publicBaseUrl, passportGtin(passport), passport.tokenId),
-    name: typeof name === 'string' ? name : null,
+    name: passport.name,
     'gs1:gtin': passportGtin(passport),
     'gs1:serialNumber': passport.tokenId,
     status: publicStatus(passport),

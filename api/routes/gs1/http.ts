@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Environment } from '../../../src/config/config.ts';
+import { etagOf } from '../../../src/public-passport/etag.ts';
 import type { AppContext } from '../../context.ts';
 import { ENVIRONMENT_HEADER, requireEnvironment } from '../../middleware/service-environment.ts';
 
@@ -15,9 +15,7 @@ export function publicEnvironment(ctx: AppContext): Environment {
 /** Public answers are cacheable for a minute; a passport changes with its events, taps and status. */
 export const PUBLIC_CACHE = 'public, max-age=60';
 
-export function etagOf(body: string): string {
-  return `"${createHash('sha256').update(body, 'utf8').digest('base64url').slice(0, 27)}"`;
-}
+export { etagOf };
 
 /** Open CORS for public documents: any page may read them (GS1 resolvers SHALL support CORS). */
 export function allowAnyOrigin(ctx: AppContext): void {
@@ -49,8 +47,8 @@ export function sendText(
   body: string,
   contentType: string,
   cacheControl = PUBLIC_CACHE,
+  etag = etagOf(body),
 ): void {
-  const etag = etagOf(body);
   ctx.status = 200;
   ctx.set('Cache-Control', cacheControl);
   ctx.set('ETag', etag);

@@ -9,7 +9,6 @@ import type {
   ProvenanceEvent,
 } from '../../../src/public-passport/lookup.ts';
 import { passportCredentialText } from '../../../src/public-passport/passport-credential.ts';
-import { publicDocument } from '../../../src/public-passport/public-view.ts';
 import type { AppContext } from '../../context.ts';
 import { authenticateApiKey } from '../../middleware/api-key-auth.ts';
 import { Problem } from '../../problem.ts';
@@ -20,6 +19,7 @@ import type { PublicPassportDeps } from './public-passport-deps.ts';
 interface Found {
   passport: PassportRecord;
   events: readonly ProvenanceEvent[];
+  stamp: string;
   cached: CachedCredential | undefined;
 }
 
@@ -35,8 +35,7 @@ export async function sendRepresentation(
   const base = deps.config.publicBaseUrl;
   switch (representation.format) {
     case 'public':
-      sendText(ctx, JSON.stringify(publicDocument(passport, base)), representation.contentType);
-      return;
+      throw new Error('format=public is answered from its own statement (fast-paths.ts)');
     case 'vc': {
       const credential = await passportCredentialText(deps.orm.em.fork(), deps.credentials, found);
       sendText(ctx, credential, representation.contentType);

@@ -7,7 +7,6 @@ import {
   findPassportWithHistory,
   type PassportRecord,
   passportBatch,
-  passportGtin,
 } from '../../../src/public-passport/lookup.ts';
 import { hasSunParameters, verifyPassportTap } from '../../../src/public-passport/tap.ts';
 import { signVerdict } from '../../../src/public-passport/tap-verdict.ts';
@@ -15,26 +14,20 @@ import type { AppContext } from '../../context.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
+import { sendPublic, sendStoredCredential } from './fast-paths.ts';
 import { allowAnyOrigin, PUBLIC_CACHE, publicEnvironment, temporaryRedirect } from './http.ts';
+import { type ItemKey, namesPassport, passportNotFound } from './item-key.ts';
 import { negotiate } from './negotiate.ts';
 import { batchParam, gtin14, gtinParam, type ResolverQuery, resolverQuery, serialParam } from './params.ts';
 import { type PublicPassportDeps, publicPassportDeps } from './public-passport-deps.ts';
 import { sendRepresentation } from './representations.ts';
 
-interface ItemKey {
-  gtin: string;
-  batch?: string | undefined;
-  serial: string;
-}
-
-function notFound(key: ItemKey): Problem {
-  return new Problem(404, 'passport_not_found', `No passport for GTIN ${key.gtin} and serial ${key.serial}.`);
-}
-
 /** The passport the Digital Link names, if its GTIN (and batch, when given) match. */
 function matches(passport: PassportRecord | undefined, key: ItemKey): passport is PassportRecord {
-  if (!passport || passportGtin(passport) !== key.gtin) return false;
-  return key.batch === undefined || passportBatch(passport) === key.batch;
+  return (
+    passport !== undefined &&
+    namesPassport({ gtin: passport.gtin, batch: passportBatch(passport) ?? null }, key)
+  );
 }
 
 async function resolve(ctx: AppContext, deps: PublicPassportDeps, key: ItemKey, query: ResolverQuery) {
@@ -46,14 +39,26 @@ async function resolve(ctx: AppContext, deps: PublicPassportDeps, key: ItemKey, 
   const tap = hasSunParameters(ctx.query);
   const linkType = !tap && query.linkType !== undefined ? parseLinkType(query.linkType) : undefined;
   const representation = negotiate(ctx, linkType === 'linkset' ? 'linkset' : query.format);
+  if (!tap && query.linkType === undefined && representation.kind === 'format') {
+    if (representation.format === 'public') {
+      await sendPublic(ctx, deps, key, environment, representation.contentType);
+      return;
+    }
+    if (
+      representation.format === 'vc' &&
+      (await sendStoredCredential(ctx, deps, key, environment, representation.contentType))
+    ) {
+      return;
+    }
+  }
   const em = deps.orm.em.fork();
   const withHistory =
     !tap && linkType === undefined && representation.kind === 'format' && representation.format === 'vc';
   const found = withHistory
     ? await findPassportWithHistory(em, environment, key.serial)
-    : { passport: await findPassport(em, environment, key.serial), events: [], cached: undefined };
+    : { passport: await findPassport(em, environment, key.serial), events: [], stamp: '', cached: undefined };
   const passport = found?.passport;
-  if (!found || !matches(passport, key)) throw notFound(key);
+  if (!found || !matches(passport, key)) throw passportNotFound(key);
   const anchor = digitalLink(base, key.gtin, passport.tokenId);
   ctx.append('Link', linksetLinkHeader(anchor));
 

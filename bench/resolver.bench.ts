@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { freePort, isListening } from '../src/dev/ports.ts';
+import { enrollAndMint, GTIN } from '../test/e2e/fixtures/passport-helpers.ts';
+import { startTestStack } from '../test/support/stack.ts';
+import { sampleThreads } from './cpu.ts';
+import { type LoadResult, runLoad } from './http-load.ts';
+import { report } from './setup.ts';
+
+const CONNECTIONS = 64;
+const PASSPORTS = 16;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const TARGETS = { public: 0.8, vc: 0.5 } as const;
+
+const API_MAIN = fileURLToPath(new URL('../api/main.ts', import.meta.url));
+const BARE = fileURLToPath(new URL('./bare-resolver.ts', import.meta.url));
+
+interface Server {
+  url: string;
+  /** CPU (user + system) the server process has used so far, in ms. */
+  cpuMs(): number;
+  stop(): Promise<void>;
+}
+
+async function startServer(
+  script: string,
+  env: Record<string, string>,
+  execArgv: string[] = [],
+): Promise<Server> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [...execArgv, script], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: String(port), ...env },
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const deadline = Date.now() + 60_000;
+  while (!(await isListening(port))) {
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`${script} did not start listening`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    cpuMs: () => Object.values(sampleThreads(child.pid!)).reduce((a, b) => a + b, 0),
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/**
+ * The GS1 resolver (format=public and format=vc, 64 keep-alive connections) in the production API process
+ * (api/main.ts) against a bare node:http + pg server reading the same row and writing the same JSON, each in
+ * its own process on the same database, rounds alternating; medians of requests/s and p99. Request logging is
+ * off on both sides (LOG_LEVEL=warn): the bare handler logs nothing either.
+ */
+export async function benchResolver(): Promise<void> {
+  const stack = await startTestStack({ dispatcher: false });
+  const servers: Server[] = [];
+  try {
+    const tenant = await stack.api.createTenant('Bench');
+    const call = (method: string, path: string, body?: unknown) =>
+      stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
+    const tokens: string[] = [];
+    for (let i = 0; i < PASSPORTS; i++) {
+      const chipUid = `04BE${i.toString(16).padStart(10, '0')}`.toUpperCase();
+      tokens.push(await enrollAndMint(call, chipUid, { originCountry: 'PT', hsCode: '620293' }));
+    }
+    const env = {
+      DATABASE_URL: stack.api.db.url,
+      PUBLIC_BASE_URL: stack.api.config.publicBaseUrl,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '0',
+      IPFS_STORE_DIR: stack.api.config.ipfs.storeDir,
+    };
+    // BENCH_CPU_PROFILE=<dir>: the API process writes a CPU profile of the whole run when it stops.
+    const profiles = process.env.BENCH_CPU_PROFILE;
+    const api = await startServer(
+      API_MAIN,
+      env,
+      profiles ? ['--cpu-prof', `--cpu-prof-dir=${profiles}/resolver-api`] : [],
+    );
+    servers.push(api);
+    const bare = await startServer(BARE, env);
+    servers.push(bare);
+    const headers = { 'x-service-env': 'test', accept: 'application/json' };
+
+    for (const format of ['public', 'vc'] as const) {
+      const paths = tokens.map((token) => `/01/${GTIN}/21/${token}?format=${format}`);
+      // Same answer from both (the credential is signed by the first request and stored).
+      for (const path of paths) {
+        const ours = await (await fetch(`${api.url}${path}`, { headers })).text();
+        const theirs = await (await fetch(`${bare.url}${path}`, { headers })).text();
+        assert.deepEqual(JSON.parse(theirs), JSON.parse(ours), `${path}: the baseline writes the same JSON`);
+      }
+      const results: Record<'api' | 'bare', LoadResult[]> = { api: [], bare: [] };
+      const cpuPerRequest: Record<'api' | 'bare', number[]> = { api: [], bare: [] };
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const side of round % 2 === 0 ? (['bare', 'api'] as const) : (['api', 'bare'] as const)) {
+          const server = side === 'api' ? api : bare;
+          const cpuBefore = server.cpuMs();
+          const result = await runLoad({
+            baseUrl: server.url,
+            paths,
+            headers,
+            connections: CONNECTIONS,
+            seconds: SECONDS,
+            warmupSeconds: 1,
+            expectStatus: 200,
+          });
+          if (result.errors > 0) throw new Error(`${side} ${format}: ${result.errors} failed requests`);
+          results[side].push(result);
+          // Over warm-up and measurement alike: requests answered in both, at about the same rate.
+          const answered = result.perSecond * (SECONDS + 1);
+          cpuPerRequest[side].push(((server.cpuMs() - cpuBefore) * 1000) / answered);
+        }
+      }
+      const perSecond = (side: 'api' | 'bare') => median(results[side].map((r) => r.perSecond));
+      const p99 = (side: 'api' | 'bare') => median(results[side].map((r) => r.p99));
+      const p50 = (side: 'api' | 'bare') => median(results[side].map((r) => r.p50));
+      const ratio = perSecond('api') / perSecond('bare');
+      report(
+        `resolver: format=${format}, ${CONNECTIONS} connections, ${SECONDS} s × ${ROUNDS} rounds, medians`,
+        {
+          'bare node:http + pg req/s (baseline)': perSecond('bare'),
+          'resolver (API process) req/s': perSecond('api'),
+          [`ratio resolver / bare (target ≥ ${TARGETS[format]})`]: ratio,
+          'bare p50 / p99 ms': `${p50('bare').toFixed(1)} / ${p99('bare').toFixed(1)}`,
+          'resolver p50 / p99 ms': `${p50('api').toFixed(1)} / ${p99('api').toFixed(1)}`,
+          'server CPU µs per request, bare / resolver': `${median(cpuPerRequest.bare).toFixed(0)} / ${median(cpuPerRequest.api).toFixed(0)}`,
+          'meets target': ratio >= TARGETS[format] ? 'yes' : 'NO',
+        },
+      );
+    }
+  } finally {
+    for (const server of servers) await server.stop().catch(() => {});
+    await stack.close();
+  }
+}

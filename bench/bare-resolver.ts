@@ -12,7 +12,7 @@ const base = process.env.PUBLIC_BASE_URL ?? 'http://localhost:3000';
 const PATH = /^\/01\/(\d{14})\/21\/(\d+)$/;
 const PUBLIC_ROW = `select p.token_id, p.gtin, p.status, p.revoked_at, p.metadata_cache->>'name' as name,
   p.contract_address, c.verification_count
-  from passports p join chips c on c.id = p.chip_id join companies co on co.id = p.company_id
+  from passports p join chips c on c.id = p.chip_id
   where p.environment = $1 and p.token_id = $2`;
 const CREDENTIAL_ROW = `select pc.credential from passports p join passport_credentials pc on pc.passport_id = p.id
   where p.environment = $1 and p.token_id = $2`;

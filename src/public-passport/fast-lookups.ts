@@ -3,13 +3,13 @@ import type { Environment } from '../config/config.ts';
 import { pgTimestamp } from './pg-values.ts';
 
 /**
- * Everything a passport credential is built from that can change, as one text: the passport's and chip's row
- * versions (updated_at, revocation, status entry, verification count), the company's name and its events'
- * count, last id and last update. Computed by the same statement that reads the inputs, so a stored stamp
- * never claims newer inputs than its credential has.
+ * Everything a passport credential is built from that can change, as one text: the row versions (xmin: the
+ * transaction that last wrote the row) of the passport, its chip and its company, its status entry, and its
+ * events' count, last id and last update. Computed by the same statement that reads the inputs, so a stored
+ * stamp never claims newer inputs than its credential has; any write to those rows changes it (a write that
+ * changes nothing the credential says costs one rebuild that finds the same content hash).
  */
-export const INPUTS_STAMP_SQL = `concat_ws('|', p.updated_at, p.revoked_at, p.status_list, p.status_list_index,
-  c.verification_count, co.name,
+export const INPUTS_STAMP_SQL = `concat_ws('|', p.xmin, c.xmin, co.xmin, p.status_list_index,
   (select concat(count(*), ',', max(e.id), ',', max(e.updated_at)) from supply_chain_events e
    where e.environment = p.environment and e.token_id = p.token_id))`;
 

@@ -8,7 +8,7 @@ import {
 } from '../support/credential-verifier.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { enrollAndMint, GTIN, RECYCLING_SITE } from './fixtures/passport-helpers.ts';
-import { FULL_PRODUCT, publicCall, SPEC, sorted } from './fixtures/public-passport.ts';
+import { FULL_PRODUCT, publicCall, SPEC, sorted, tap } from './fixtures/public-passport.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: credentials as served
 type Json = any;
@@ -194,6 +194,14 @@ describe('format=vc: a W3C VC 2.0 passport credential, verified independently, r
     assert.equal(third.vc.credentialSubject.provenance.at(-1).action, 'IMPORT_CLEARED');
     assert.equal(third.vc.credentialStatus.statusListIndex, first.vc.credentialStatus.statusListIndex);
     assert.equal((await verifyWithDigitalBazaar(third.vc, loader.documentLoader)).verified, true);
+
+    // A genuine tap changes idpp:hardware.verificationCount: the next request gets a new version.
+    const tapped = await get(`/01/${GTIN}/21/${tokenId}?${tap('04C1B2C3D4E501', 2)}`);
+    assert.equal(tapped.status, 307);
+    const fourth = await credentialOf(tokenId);
+    assert.equal(fourth.vc.credentialSubject['idpp:hardware'].verificationCount, 2);
+    assert.notEqual(fourth.vc.proof.proofValue, third.vc.proof.proofValue);
+    assert.equal((await credentialOf(tokenId)).text, fourth.text);
   });
 
   test('revocation by the owning company sets the bit a verifier reads from the signed status list', async () => {

@@ -93,6 +93,13 @@ describe('GS1 Digital Link resolver: /01/{gtin}/21/{serial}', () => {
       assert.equal(plain.status, 200, `${accept}: ${plain.text}`);
       assert.deepEqual(sorted(plain.body), [...SPEC.public].sort(), String(accept));
     }
+    const passedOn = await get(`${path}?17=271231&utm_source=label`, { accept: BROWSER });
+    assert.equal(
+      passedOn.headers.get('location'),
+      `/verify/01/${GTIN}/21/${tokenId}?17=271231&utm_source=label`,
+      'other query parameters are passed on',
+    );
+    assert.equal((await get(`${path}/?format=public`)).status, 200, 'a trailing slash is tolerated');
     const forced = await get(`${path}?format=public`, { accept: BROWSER });
     assert.equal(forced.status, 200, 'format wins over a browser’s Accept');
     assert.equal(
@@ -264,9 +271,9 @@ describe('GS1 Digital Link resolver: /01/{gtin}/21/{serial}', () => {
       'https://acme.example/conformity.pdf',
     );
 
-    const dpp = await get(`${path}?linkType=gs1:dpp`);
+    const dpp = await get(`${path}?linkType=gs1:dpp&lang=de`);
     assert.equal(dpp.status, 307);
-    assert.equal(dpp.headers.get('location'), `${anchor}?format=vc`);
+    assert.equal(dpp.headers.get('location'), `${anchor}?format=vc&lang=de`);
     const pip = await get(`${path}?linkType=https://gs1.org/voc/pip`);
     assert.equal(
       pip.headers.get('location'),

@@ -60,6 +60,25 @@ export function sendText(
   ctx.body = body;
 }
 
+// The resolver's own parameters; a tap's SUN parameters are consumed by the tap check.
+const RESOLVER_PARAMETERS = new Set(['format', 'linktype', 'picc_data', 'e', 'cmac', 'c', 'enc']);
+
+/**
+ * A redirect target with the request's other query parameters passed on (GS1 resolvers pass the query string
+ * on when redirecting): everything but the resolver's own parameters, in their order.
+ */
+export function withPassedOnQuery(ctx: AppContext, target: string): string {
+  const passed = new URLSearchParams();
+  for (const [name, value] of new URLSearchParams(ctx.querystring)) {
+    if (!RESOLVER_PARAMETERS.has(name.toLowerCase())) passed.append(name, value);
+  }
+  const query = passed.toString();
+  if (query === '') return target;
+  const hash = target.indexOf('#');
+  const [base, fragment] = hash >= 0 ? [target.slice(0, hash), target.slice(hash)] : [target, ''];
+  return `${base}${base.includes('?') ? '&' : '?'}${query}${fragment}`;
+}
+
 /** A 307 with a Location: the method and body are kept, and the redirect is not taken as permanent. */
 export function temporaryRedirect(ctx: AppContext, location: string, cacheControl: string): void {
   ctx.status = 307;

@@ -15,7 +15,13 @@ import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { sendPublic, sendStoredCredential } from './fast-paths.ts';
-import { allowAnyOrigin, PUBLIC_CACHE, publicEnvironment, temporaryRedirect } from './http.ts';
+import {
+  allowAnyOrigin,
+  PUBLIC_CACHE,
+  publicEnvironment,
+  temporaryRedirect,
+  withPassedOnQuery,
+} from './http.ts';
 import { type ItemKey, namesPassport, passportNotFound } from './item-key.ts';
 import { negotiate } from './negotiate.ts';
 import { batchParam, gtin14, gtinParam, type ResolverQuery, resolverQuery, serialParam } from './params.ts';
@@ -80,11 +86,11 @@ async function resolve(ctx: AppContext, deps: PublicPassportDeps, key: ItemKey, 
     if (!link) {
       throw new Problem(404, 'link_type_not_found', `This item has no link of type ${query.linkType}.`);
     }
-    temporaryRedirect(ctx, link.href, PUBLIC_CACHE);
+    temporaryRedirect(ctx, withPassedOnQuery(ctx, link.href), PUBLIC_CACHE);
     return;
   }
   if (representation.kind === 'page') {
-    temporaryRedirect(ctx, verifyPagePath(key.gtin, passport.tokenId), PUBLIC_CACHE);
+    temporaryRedirect(ctx, withPassedOnQuery(ctx, verifyPagePath(key.gtin, passport.tokenId)), PUBLIC_CACHE);
     return;
   }
   await sendRepresentation(ctx, deps, representation, { ...found, passport }, environment);

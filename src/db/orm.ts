@@ -2,6 +2,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { entities, tenantOwnedEntities } from './entities/index.ts';
 import { migrations } from './migrations/index.ts';
+import { ReleasingPostgreSqlDriver } from './releasing-driver.ts';
 import { TENANT_FILTER } from './tenant-scope.ts';
 
 export type Orm = MikroORM;
@@ -9,6 +10,7 @@ export type Orm = MikroORM;
 export function ormOptions(databaseUrl: string, poolMax = 10): Options {
   return {
     clientUrl: databaseUrl,
+    driver: ReleasingPostgreSqlDriver,
     entities,
     extensions: [Migrator],
     pool: { max: poolMax },

@@ -78,7 +78,7 @@ export async function benchResolver(): Promise<void> {
       RATE_LIMIT_PER_MINUTE: '0',
       IPFS_STORE_DIR: stack.api.config.ipfs.storeDir,
     };
-    // BENCH_CPU_PROFILE=<dir>: the API process writes a CPU profile of the whole run when it stops.
+    // BENCH_CPU_PROFILE=<dir>: both server processes write a CPU profile of the whole run when they stop.
     const profiles = process.env.BENCH_CPU_PROFILE;
     const api = await startServer(
       API_MAIN,
@@ -86,7 +86,11 @@ export async function benchResolver(): Promise<void> {
       profiles ? ['--cpu-prof', `--cpu-prof-dir=${profiles}/resolver-api`] : [],
     );
     servers.push(api);
-    const bare = await startServer(BARE, env);
+    const bare = await startServer(
+      BARE,
+      env,
+      profiles ? ['--cpu-prof', `--cpu-prof-dir=${profiles}/resolver-bare`] : [],
+    );
     servers.push(bare);
     const headers = { 'x-service-env': 'test', accept: 'application/json' };
 

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
-/** A strong ETag for a representation's bytes (SHA-256, base64url, 160 bits). */
+/** A strong ETag for a representation's bytes (SHA-256, base64url, 160 bits; one-shot, no hash object). */
 export function etagOf(body: string): string {
-  return `"${createHash('sha256').update(body, 'utf8').digest('base64url').slice(0, 27)}"`;
+  return `"${hash('sha256', body, 'base64url').slice(0, 27)}"`;
 }

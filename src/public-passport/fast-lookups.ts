@@ -18,6 +18,7 @@ export const INPUTS_STAMP_SQL = `concat_ws('|', p.xmin, c.xmin, co.xmin, p.statu
  * ORM's query layer, which costs more CPU per statement than the statement itself. `$n` placeholders.
  */
 async function poolQuery<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
+  // Asked every time, not kept: the ORM replaces its pool when it reconnects.
   const pool = await (em.getConnection() as PostgreSqlConnection).getNativeClient();
   return (await pool.query(sql, params)).rows as T[];
 }

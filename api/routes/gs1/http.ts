@@ -52,7 +52,8 @@ export function sendText(
   ctx.status = 200;
   ctx.set('Cache-Control', cacheControl);
   ctx.set('ETag', etag);
-  ctx.type = contentType;
+  // Set as a header (Koa keeps it): no media-type lookup per request.
+  ctx.set('Content-Type', contentType.includes(';') ? contentType : `${contentType}; charset=utf-8`);
   if (noneMatch(ctx, etag)) {
     ctx.status = 304;
     return;

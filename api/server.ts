@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
 import type { AppContext, AppState } from './context.ts';
 
@@ -38,6 +40,7 @@ export async function listen(
     },
     app.callback(),
   );
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -61,4 +64,41 @@ export async function listen(
         server.closeIdleConnections();
       }),
   };
+}
+
+/**
+ * Requests Node refuses before they reach the app (a request line or headers over Node's 16 KiB, bytes that
+ * are not HTTP, a request that timed out) get the same problem+json answer as every other refusal, instead
+ * of Node's bare status line.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
+    socket.destroy();
+    return;
+  }
+  const [status, title, code, detail] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [
+          431,
+          'Request Header Fields Too Large',
+          'headers_too_large',
+          'The request line or headers exceed 16 KiB.',
+        ]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'request_timeout', 'The request did not arrive in time.']
+        : [400, 'Bad Request', 'malformed_request', 'The request is not valid HTTP.'];
+  const requestId = randomUUID();
+  const body = JSON.stringify({
+    type: `urn:problem-type:dpp:${code}`,
+    title,
+    status,
+    detail,
+    instance: '',
+    code,
+    requestId,
+    success: false,
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

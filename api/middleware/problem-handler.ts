@@ -22,8 +22,15 @@ export function problemHandler() {
             `${ctx.method} is not allowed here; use ${ctx.response.get('Allow')}.`,
           );
         }
-        if (ctx.status === 501)
-          throw new Problem(501, 'not_implemented', `${ctx.method} is not implemented.`);
+        // The router answers 501 to methods no route has at all (TRACE, say); for the client that is the same
+        // as a method this resource does not allow.
+        if (ctx.status === 501) {
+          throw new Problem(
+            405,
+            'method_not_allowed',
+            `${ctx.method} is not allowed here; use ${ctx.response.get('Allow')}.`,
+          );
+        }
       }
     } catch (error) {
       const problem = toProblem(error);

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { ENVIRONMENT_HEADER } from '../middleware/service-environment.ts';
 import { openApiPath, type RouteSpec } from '../route.ts';
 
-const problemSchema = z.object({
+// RFC 9457 lets a problem carry extension members (retryAfterSeconds, limitBytes, …): the schema allows them.
+const problemSchema = z.looseObject({
   type: z.string(),
   title: z.string(),
   status: z.number().int(),

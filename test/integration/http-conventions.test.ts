@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 
@@ -16,6 +17,25 @@ function assertProblem(
   assert.equal(typeof res.body.detail, 'string');
   assert.equal(res.body.requestId, res.headers.get('x-request-id'));
   assert.ok(!JSON.stringify(res.body).includes('    at '), 'no stack trace');
+}
+
+/** A raw request, for what fetch will not send (TRACE) or send whole (a 20 KB URL). */
+function request(
+  baseUrl: string,
+  method: string,
+  path: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${baseUrl}${path}`, { method, headers: { 'x-service-env': 'test' } }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 describe('HTTP conventions', () => {
@@ -64,6 +84,20 @@ describe('HTTP conventions', () => {
     const put = await api.call('PUT', '/v1/auth/api-keys', { key: tenant.testKey, body: {} });
     assertProblem(put, 405, 'method_not_allowed');
     assert.match(put.headers.get('allow') ?? '', /GET/);
+    // A method no route has at all (TRACE) is refused the same way, not with a 5xx.
+    const trace = await request(api.baseUrl, 'TRACE', '/v1/auth/api-keys');
+    assert.equal(trace.status, 405);
+    assert.equal(trace.headers['content-type'], 'application/problem+json');
+    assert.match(String(trace.headers.allow), /GET/);
+  });
+
+  test('a request line or headers over 16 KiB get a 431 problem, not a bare status line', async () => {
+    const answer = await request(api.baseUrl, 'GET', `/v1/aas/resolve/${'9'.repeat(20_000)}`);
+    assert.equal(answer.status, 431);
+    assert.equal(answer.headers['content-type'], 'application/problem+json');
+    const body = JSON.parse(answer.body) as Record<string, unknown>;
+    assert.equal(body.code, 'headers_too_large');
+    assert.equal(body.requestId, answer.headers['x-request-id']);
   });
 
   test('malformed JSON → 400, wrong content type → 415, oversize body → 413', async () => {

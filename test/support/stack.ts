@@ -67,20 +67,25 @@ export async function startTestStack(
     apiClient?: 'environment' | 'native';
     /** How long the mint endpoint waits for its workflow before answering 202 (default 20 s). */
     mintWaitMs?: number;
+    /** More configuration of the API (environment variables). */
+    apiEnv?: Record<string, string>;
   } = {},
 ): Promise<TestStack> {
   const chain = await startTestChain();
   const temporal = await createTestWorkflowEnvironment(options.temporal ?? 'dev-server');
   const mintWait = String(options.mintWaitMs ?? 20_000);
-  const api = await startTestApi({ MINT_DEPOSIT: TEST_DEPOSIT, MINT_WAIT_MS: mintWait }, (config) => ({
-    workflows: {
-      client:
-        options.apiClient === 'native'
-          ? new Client({ connection: temporal.nativeConnection })
-          : temporal.client,
-      taskQueuePrefix: config.temporal.taskQueuePrefix,
-    },
-  }));
+  const api = await startTestApi(
+    { MINT_DEPOSIT: TEST_DEPOSIT, MINT_WAIT_MS: mintWait, ...options.apiEnv },
+    (config) => ({
+      workflows: {
+        client:
+          options.apiClient === 'native'
+            ? new Client({ connection: temporal.nativeConnection })
+            : temporal.client,
+        taskQueuePrefix: config.temporal.taskQueuePrefix,
+      },
+    }),
+  );
   const deps: EnvironmentDeps = {
     environment: 'test',
     orm: api.db.orm,

@@ -5,22 +5,24 @@ import { pgTimestamp } from './pg-values.ts';
 /**
  * Everything a passport credential is built from that can change, as one text: the row versions (xmin: the
  * transaction that last wrote the row) of the passport, its chip and its company, its status entry, and its
- * events' count, last id and last update. Computed by the same statement that reads the inputs, so a stored
- * stamp never claims newer inputs than its credential has; any write to those rows changes it (a write that
- * changes nothing the credential says costs one rebuild that finds the same content hash).
+ * events' count, last id and number anchored (an event is written once and anchored once). Computed by the
+ * same statement that reads the inputs, so a stored stamp never claims newer inputs than its credential has;
+ * a write that changes nothing the credential says costs one rebuild that finds the same content hash.
  */
 export const INPUTS_STAMP_SQL = `concat_ws('|', p.xmin, c.xmin, co.xmin, p.status_list_index,
-  (select concat(count(*), ',', max(e.id), ',', max(e.updated_at)) from supply_chain_events e
+  (select concat(count(*), ',', max(e.id), ',', count(e.transaction_hash)) from supply_chain_events e
    where e.environment = p.environment and e.token_id = p.token_id))`;
 
 /**
  * One statement on the `pg` pool behind the ORM's connection (the same connections): the hot paths skip the
- * ORM's query layer, which costs more CPU per statement than the statement itself. `$n` placeholders.
+ * ORM's query layer, which costs more CPU per statement than the statement itself, and use named (prepared)
+ * statements. `$n` placeholders.
  */
-async function poolQuery<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
+async function poolQuery<T>(em: EntityManager, name: string, sql: string, params: unknown[]): Promise<T[]> {
   // Asked every time, not kept: the ORM replaces its pool when it reconnects.
   const pool = await (em.getConnection() as PostgreSqlConnection).getNativeClient();
-  return (await pool.query(sql, params)).rows as T[];
+  // A named statement is parsed and planned once per connection, not on every request.
+  return (await pool.query({ name, text: sql, values: params })).rows as T[];
 }
 
 /** What format=public shows, read alone (the hot path of consumer scans). */
@@ -53,7 +55,7 @@ export async function findPublicFacts(
     revoked_at: string | null;
     contract_address: string;
     verification_count: number;
-  }>(em, PUBLIC_FACTS, [environment, tokenId]);
+  }>(em, 'dpp-public-facts', PUBLIC_FACTS, [environment, tokenId]);
   if (!row) return undefined;
   return {
     tokenId: row.token_id,
@@ -98,7 +100,7 @@ export async function findStoredCredential(
     inputs_stamp: string | null;
     credential: string | null;
     etag: string | null;
-  }>(em, STORED_CREDENTIAL, [environment, tokenId]);
+  }>(em, 'dpp-stored-credential', STORED_CREDENTIAL, [environment, tokenId]);
   if (!row) return undefined;
   return {
     gtin: row.gtin,

@@ -333,8 +333,27 @@ describe('GS1 Digital Link resolver: /01/{gtin}/21/{serial}', () => {
       'e/c parameters',
     );
 
+    // The page's scan endpoint: the same verdicts; what is not a Digital Link with a signature is a 400.
+    const scanned = await stack.api.call('POST', '/verify/tap', {
+      body: { url: `https://elsewhere.example${path}?${tap(chipUid, 4)}` },
+    });
+    assert.equal(scanned.status, 200, scanned.text);
+    assert.equal(scanned.body.verdict, 'authentic');
+    assert.equal(scanned.body.title, 'Authentic');
+    assert.equal(scanned.body.serial, tokenId);
+    assert.match(scanned.body.location, new RegExp(`^/verify/01/${GTIN}/21/${tokenId}\\?tap=`));
+    for (const [url, code] of [
+      [`https://x.example${path}`, 'no_sun_signature'],
+      ['https://x.example/not/a/link?picc_data=00&cmac=00', 'not_a_digital_link'],
+      [`https://x.example/01/${GTIN}/21/%E0%A4%A?picc_data=00&cmac=00`, 'not_a_digital_link'],
+    ]) {
+      const refused = await stack.api.call('POST', '/verify/tap', { body: { url } });
+      assert.equal(refused.status, 400, `${url}: ${refused.text}`);
+      assert.equal(refused.body.code, code);
+    }
+
     const hardware = (await get(`${path}?format=public`)).body['idpp:hardware'];
-    assert.equal(hardware.verificationCount, 3, 'the mint and the two genuine taps');
+    assert.equal(hardware.verificationCount, 4, 'the mint and the three genuine taps');
 
     // A verdict link cannot be made up: a token for another passport or an altered one shows no verdict.
     const token = location.split('tap=')[1]!;

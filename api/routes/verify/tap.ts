@@ -30,7 +30,14 @@ function itemOf(url: string): { gtin: string; batch: string | undefined; serial:
       'The tag’s URL is not a GS1 Digital Link with GTIN and serial.',
     );
   }
-  const decode = (value: string | undefined) => (value === undefined ? undefined : decodeURIComponent(value));
+  const decode = (value: string | undefined) => {
+    if (value === undefined) return undefined;
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      throw new Problem(400, 'not_a_digital_link', 'The tag’s URL has a malformed percent-encoding.');
+    }
+  };
   return { gtin, batch: decode(match[2]), serial: decode(match[3])!, query: parsed.search.slice(1) };
 }
 

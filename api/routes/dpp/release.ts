@@ -55,13 +55,13 @@ export function releaseRoutes(deps: RouteDeps) {
         const em = ctx.state.em!;
         const scope = ctx.state.scope!;
         await respondIdempotently(ctx, async () => {
-          deps.payments.forEnvironment(scope.environment);
-          const gateway = requireWorkflows(deps.workflows);
           const terms = await brandReleaseTerms(em, scope, body, {
             custodyMasterSecret: deps.config.secrets.custodyMasterSecret,
             walletMasterSecret: deps.config.secrets.custodyMasterSecret,
             publicBaseUrl: deps.config.publicBaseUrl,
           });
+          deps.payments.forEnvironment(scope.environment);
+          const gateway = requireWorkflows(deps.workflows);
           await insertResale(em, terms);
           const handle = await startResale(gateway, terms).catch(async (error) => {
             await updateResale(em, terms.resaleId, { status: 'FAILED' });

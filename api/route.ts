@@ -35,6 +35,13 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   params?: z.ZodType<P>;
   /** Largest accepted body in bytes; defaults to the configured JSON limit. */
   bodyLimitBytes?: number;
+  /** The handler answers through respondIdempotently: OpenAPI documents the Idempotency-Key header and its errors. */
+  idempotent?: true;
+  /**
+   * Every status the operation answers. Error statuses (≥ 400) without a schema are problem documents; the
+   * generic ones (400, 401, 403, 408, 413, 415, 429, 503, and 404 for a route with path parameters) are added
+   * by the OpenAPI generator unless listed here.
+   */
   responses: Record<number, ResponseSpec>;
   handler: (ctx: AppContext, input: { body: B; query: Q; params: P }) => Promise<void>;
 }

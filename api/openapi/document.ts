@@ -29,6 +29,7 @@ function parametersOf(route: RouteSpec): Record<string, unknown>[] {
   if (route.auth === 'apiKey' || route.path.startsWith('/v1/')) {
     parameters.push({ $ref: '#/components/parameters/ServiceEnvironment' });
   }
+  if (route.idempotent) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
   for (const [location, schema] of [
     ['path', route.params],
     ['query', route.query],
@@ -93,8 +94,37 @@ function standardResponses(limits: DocumentedLimits): Record<string, Record<stri
       description: 'payload_too_large: the body exceeds the limit.',
       content: problemContent,
     },
+    NotFound: {
+      description:
+        'not_found (or a more specific *_not_found code): nothing the path names exists in the caller’s ' +
+        'company and environment.',
+      content: problemContent,
+    },
+    IdempotencyInProgress: {
+      description:
+        'idempotency_request_in_progress: a request with this Idempotency-Key is still being processed; retry.',
+      content: problemContent,
+    },
+    IdempotencyKeyReused: {
+      description: 'idempotency_key_reused: this Idempotency-Key was used with a different request.',
+      content: problemContent,
+    },
     UnsupportedMediaType: {
       description: 'unsupported_media_type: the body is not JSON.',
+      content: problemContent,
+    },
+    ServiceUnavailable: {
+      description:
+        'database_unavailable: the database cannot be reached (the request changed nothing; retry after ' +
+        'Retry-After). Routes that start or signal workflows also answer workflows_unavailable when the ' +
+        'Temporal server cannot be reached.',
+      headers: {
+        'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+      },
+      content: problemContent,
+    },
+    HeadersTooLarge: {
+      description: 'headers_too_large: the request line (path and query) and headers exceed 16 KiB.',
       content: problemContent,
     },
     TooManyRequests: {
@@ -114,6 +144,11 @@ function standardResponses(limits: DocumentedLimits): Record<string, Record<stri
   };
 }
 
+const IDEMPOTENCY_409 =
+  ' Also idempotency_request_in_progress: a request with this Idempotency-Key is still running.';
+const IDEMPOTENCY_422 =
+  ' Also idempotency_key_reused: this Idempotency-Key was used with a different request.';
+
 /** The error answers every route of its kind can give, unless the route documents that status itself. */
 function standardResponseRefs(route: RouteSpec): Record<string, unknown> {
   const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
@@ -129,7 +164,14 @@ function standardResponseRefs(route: RouteSpec): Record<string, unknown> {
     refs[413] = ref('PayloadTooLarge');
     refs[415] = ref('UnsupportedMediaType');
   }
+  if (route.params) refs[404] = ref('NotFound');
+  if (route.idempotent) {
+    refs[409] = ref('IdempotencyInProgress');
+    refs[422] = ref('IdempotencyKeyReused');
+  }
   refs[429] = ref('TooManyRequests');
+  refs[431] = ref('HeadersTooLarge');
+  refs[503] = ref('ServiceUnavailable');
   return refs;
 }
 
@@ -148,11 +190,18 @@ export function buildOpenApiDocument(
         description: response.description,
         ...(response.schema
           ? { content: { [contentType]: { schema: jsonSchema(response.schema, 'output') } } }
-          : {}),
+          : Number(status) >= 400
+            ? { content: problemContent }
+            : {}),
       };
     }
-    for (const [status, ref] of Object.entries(standardResponseRefs(route))) responses[status] ??= ref;
-    responses.default = { description: 'Error (RFC 9457 problem details).', content: problemContent };
+    for (const [status, ref] of Object.entries(standardResponseRefs(route))) {
+      const own = responses[status] as { description: string } | undefined;
+      if (own && route.idempotent && (status === '409' || status === '422')) {
+        own.description += status === '409' ? IDEMPOTENCY_409 : IDEMPOTENCY_422;
+      }
+      responses[status] ??= ref;
+    }
     const path = openApiPath(route.path);
     paths[path] ??= {};
     paths[path][route.method] = {
@@ -188,6 +237,15 @@ export function buildOpenApiDocument(
       schemas: { Problem: jsonSchema(problemSchema, 'output') },
       responses: standardResponses(limits),
       parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'Makes retries safe: the same key with the same request replays the first successful response ' +
+            '(header Idempotent-Replayed: true) for 24 hours.',
+          schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
+        },
         ServiceEnvironment: {
           name: ENVIRONMENT_HEADER,
           in: 'header',

@@ -149,6 +149,21 @@ describe('HTTP conventions', () => {
         (p: { $ref?: string }) => p.$ref === '#/components/parameters/ServiceEnvironment',
       ),
     );
+    // Every status an operation answers is listed (schemathesis holds the service to it): no catch-all.
+    for (const [path, item] of Object.entries(
+      doc.body.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>,
+    )) {
+      for (const [method, operation] of Object.entries(item)) {
+        assert.equal(operation.responses.default, undefined, `${method} ${path} has no catch-all response`);
+        assert.ok(operation.responses['503'], `${method} ${path} documents 503`);
+      }
+    }
+    const bind = doc.body.paths['/v1/factory/bind'].post;
+    assert.ok(
+      bind.parameters.some((p: { $ref?: string }) => p.$ref === '#/components/parameters/IdempotencyKey'),
+    );
+    assert.match(bind.responses['409'].description, /chip_already_bound.*idempotency_request_in_progress/s);
+    assert.ok(doc.body.paths['/v1/webhooks/endpoints/{id}'].get.responses['404']);
     const page = await api.call('GET', '/docs', { env: null });
     assert.equal(page.status, 200);
     assert.ok(!/https?:\/\//.test(page.text), 'the docs page loads nothing from the network');

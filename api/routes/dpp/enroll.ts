@@ -24,6 +24,7 @@ export const enrollRoute = defineRoute({
   auth: 'apiKey',
   body: enrollBody,
   responses: {
+    409: { description: 'chip_enrolled_elsewhere: the chip UID is enrolled by another company.' },
     201: {
       description: 'Enrolled; asset.initialized is queued for webhook subscribers.',
       schema: z.object({

@@ -92,6 +92,15 @@ export function mintRoutes(deps: RouteDeps) {
       body: z.record(z.string(), z.unknown()),
       docBody: z.union([mintShapeA, mintShapeB]),
       responses: {
+        404: { description: 'chip_not_found: shape B names a chip that is not enrolled.' },
+        409: {
+          description:
+            'chip_already_registered (the chip already has a passport), chip_enrolled_elsewhere, or chip_keys_not_configured (live without SUN keys).',
+        },
+        422: {
+          description:
+            'sun_rejected (a refused or replayed tap), chip_not_verified, or chain_rejected (the contract refused the mint).',
+        },
         201: {
           description: 'Minted (body per request shape).',
           schema: z.union([shapeAResponse, shapeBResponse]),

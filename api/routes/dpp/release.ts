@@ -46,8 +46,17 @@ export function releaseRoutes(deps: RouteDeps) {
         `configured for the environment → 503 payments_not_configured.${IDEMPOTENCY_DOC}`,
       tags: ['dpp'],
       auth: 'apiKey',
+      idempotent: true,
       body: releaseBody,
       responses: {
+        404: {
+          description: 'token_not_found: no passport with this tokenId in this company and environment.',
+        },
+        409: { description: 'resale_in_progress (the token is already released) or token_recycled.' },
+        422: {
+          description:
+            'not_token_owner (the token is no longer held by the company) or payment_provider_rejected.',
+        },
         201: { description: 'For sale: send the buyer to paymentCheckoutUrl.', schema: releasedResponse },
         202: { description: 'Still setting up: poll the Location (GET /v1/dpp/resales/{tokenId}).' },
       },

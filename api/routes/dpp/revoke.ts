@@ -31,6 +31,9 @@ export const revokeRoute = defineRoute({
   auth: 'apiKey',
   body: revokeBody,
   responses: {
+    404: {
+      description: 'passport_not_found: no passport with this tokenId in this company and environment.',
+    },
     200: {
       description: 'Revoked (now or before).',
       schema: z.object({

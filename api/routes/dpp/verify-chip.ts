@@ -42,6 +42,11 @@ export function verifyChipRoute(deps: RouteDeps) {
     auth: 'apiKey',
     body: verifyChipBody,
     responses: {
+      404: { description: 'chip_not_found: the chip is not enrolled in this company and environment.' },
+      409: {
+        description:
+          'chip_keys_not_configured: live chips need the company’s SUN keys (PUT /v1/dpp/chip-keys).',
+      },
       200: {
         description: 'The verdict.',
         schema: z.object({

@@ -46,6 +46,7 @@ export const provisionRoutes = [
     description: `Answers the twin's service_internal_id, the handle for POST /v1/factory/bind.${IDEMPOTENCY_DOC}`,
     tags: ['erp'],
     auth: 'apiKey',
+    idempotent: true,
     body: z.record(z.string(), z.unknown()),
     docBody: z.union([erpShape, gtinShape]),
     responses: {
@@ -88,6 +89,7 @@ export const provisionRoutes = [
       `field by index (body.items.17.erp_metadata.material_number); nothing is written then.${IDEMPOTENCY_DOC}`,
     tags: ['erp'],
     auth: 'apiKey',
+    idempotent: true,
     body: bulkBody,
     bodyLimitBytes: BULK_BODY_LIMIT_BYTES,
     responses: {

@@ -46,9 +46,21 @@ export function bindRoutes(deps: RouteDeps) {
         `completed shape-B bind answers its token again.${IDEMPOTENCY_DOC}`,
       tags: ['factory'],
       auth: 'apiKey',
+      idempotent: true,
       body: z.record(z.string(), z.unknown()),
       docBody: z.union([bindShapeA, bindShapeB]),
       responses: {
+        404: {
+          description:
+            'twin_not_found or chip_not_found: the twin or chip is not in this company and environment.',
+        },
+        409: {
+          description:
+            'chip_already_bound, twin_already_bound, chip_already_registered or chip_enrolled_elsewhere.',
+        },
+        422: {
+          description: 'invalid_toolbox_signature, sun_rejected (refused or replayed tap) or chain_rejected.',
+        },
         201: {
           description: 'Bound (shape B: and minted).',
           schema: z.object({

@@ -25,8 +25,13 @@ export function logEventRoutes(deps: RouteDeps) {
         IDEMPOTENCY_DOC,
       tags: ['iaas'],
       auth: 'apiKey',
+      idempotent: true,
       body: logEventBody,
       responses: {
+        404: {
+          description: 'token_not_found: no passport with this tokenId in this company and environment.',
+        },
+        409: { description: 'token_recycled: a recycled passport takes no more events.' },
         201: {
           description: 'Stored; anchoring runs.',
           schema: z.object({ success: z.literal(true), eventId: z.number().int(), message: z.string() }),

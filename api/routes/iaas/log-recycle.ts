@@ -55,6 +55,11 @@ export function logRecycleRoutes(deps: RouteDeps) {
       auth: 'apiKey',
       body: logRecycleBody,
       responses: {
+        404: {
+          description: 'passport_not_found: no passport with this tokenId in this company and environment.',
+        },
+        409: { description: 'already_recycled: the passport is recycled already.' },
+        422: { description: 'chain_rejected: the contract refused the recycling.' },
         201: { description: 'Recycled; the deposit was released.', schema: recycledResponse },
         202: {
           description: 'Still recycling: poll the Location.',

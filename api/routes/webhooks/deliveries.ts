@@ -103,6 +103,10 @@ export function webhookDeliveryRoutes(deps: RouteDeps) {
       auth: 'apiKey',
       params: z.object({ deliveryId: z.uuid({ message: 'Delivery ids are UUIDs' }) }),
       responses: {
+        409: {
+          description:
+            'webhook_delivery_not_dead (not dead-lettered), webhook_delivery_busy (a replay runs), or its endpoint is deleted or disabled.',
+        },
         202: {
           description: 'Replay started.',
           schema: z.object({ success: z.literal(true), delivery: deliverySchema }),
@@ -130,6 +134,8 @@ export function webhookDeliveryRoutes(deps: RouteDeps) {
       auth: 'apiKey',
       body: bulkReplayBody,
       responses: {
+        404: { description: 'webhook_endpoint_not_found: endpointId is not one of the caller’s endpoints.' },
+        409: { description: 'the endpoint is deleted or disabled.' },
         202: {
           description: 'Replays started.',
           schema: z.object({

@@ -46,6 +46,10 @@ export function webhookEndpointRoutes(deps: RouteDeps) {
       auth: 'apiKey',
       body: createEndpointBody,
       responses: {
+        422: {
+          description:
+            'webhook_url_not_allowed: the URL is not https, or resolves to a private, loopback or link-local address.',
+        },
         201: {
           description: 'Created.',
           schema: endpointBody.extend({ secret: secretField }),
@@ -108,7 +112,13 @@ export function webhookEndpointRoutes(deps: RouteDeps) {
       auth: 'apiKey',
       params: endpointIdParams,
       body: updateEndpointBody,
-      responses: { 200: { description: 'Updated.', schema: endpointBody } },
+      responses: {
+        422: {
+          description:
+            'webhook_url_not_allowed: the URL is not https, or resolves to a private, loopback or link-local address.',
+        },
+        200: { description: 'Updated.', schema: endpointBody },
+      },
       handler: async (ctx: AppContext, { params, body }) => {
         const endpoint = await updateEndpoint(ctx.state.em!, urlCheck(ctx), params.id, body);
         ctx.body = { success: true, endpoint: describeEndpoint(endpoint) };
@@ -190,6 +200,7 @@ export function webhookEndpointRoutes(deps: RouteDeps) {
       auth: 'apiKey',
       params: endpointIdParams,
       responses: {
+        409: { description: 'webhook_endpoint_disabled: enable the endpoint first.' },
         202: {
           description: 'Queued.',
           schema: z.object({

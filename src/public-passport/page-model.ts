@@ -32,7 +32,7 @@ export interface TimelineEntry {
 export type PageVerdict =
   | { kind: 'none' }
   | { kind: 'expired' }
-  | { kind: 'authentic' | 'replayed' | 'forged'; checkedAt: Date };
+  | { kind: 'authentic' | 'replayed' | 'forged' | 'unverifiable'; checkedAt: Date };
 
 /** Everything the verification page shows, from the passport, its events and the tap verdict if any. */
 export interface VerifyPageModel {

@@ -1,10 +1,13 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Environment } from '../config/config.ts';
 
-/** What a tap tells the consumer: a first-time genuine signature, a signature seen before, or a bad one. */
-export type TapVerdict = 'authentic' | 'replayed' | 'forged';
+/**
+ * What a tap tells the consumer: a first-time genuine signature, a signature seen before, a bad one, or one
+ * that cannot be checked (the brand has not configured its chips' keys for live passports).
+ */
+export type TapVerdict = 'authentic' | 'replayed' | 'forged' | 'unverifiable';
 
-export const TAP_VERDICTS: readonly TapVerdict[] = ['authentic', 'replayed', 'forged'];
+export const TAP_VERDICTS: readonly TapVerdict[] = ['authentic', 'replayed', 'forged', 'unverifiable'];
 
 /** How long the verification page shows a tap's verdict (reloads included); then: tap again. */
 export const VERDICT_TTL_SECONDS = 600;
@@ -29,7 +32,7 @@ export function verdictKey(dataEncryptionKey: Buffer | undefined): Buffer {
   return createHmac('sha256', secret).update('tap-verdict/1').digest();
 }
 
-const CODES: Record<TapVerdict, string> = { authentic: 'a', replayed: 'r', forged: 'f' };
+const CODES: Record<TapVerdict, string> = { authentic: 'a', replayed: 'r', forged: 'f', unverifiable: 'u' };
 const VERDICT_OF = Object.fromEntries(Object.entries(CODES).map(([v, c]) => [c, v])) as Record<
   string,
   TapVerdict

@@ -18,4 +18,10 @@ export const VERDICT_TEXT: Record<TapVerdict, { title: string; message: string }
     title: 'Not authentic',
     message: 'The tag’s signature does not match this product’s chip. Do not trust this item’s tag.',
   },
+  unverifiable: {
+    title: 'Cannot be checked yet',
+    message:
+      'The manufacturer has not set up the keys that check this product’s tag, so its signature cannot be ' +
+      'verified. The passport below is genuine; the tag is neither confirmed nor refuted.',
+  },
 };

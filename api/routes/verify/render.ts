@@ -44,9 +44,10 @@ function verdictParts(verdict: PageVerdict, model: VerifyPageModel) {
   switch (verdict.kind) {
     case 'authentic':
     case 'replayed':
-    case 'forged': {
+    case 'forged':
+    case 'unverifiable': {
       const text = VERDICT_TEXT[verdict.kind];
-      const mark = verdict.kind === 'authentic' ? 'check' : verdict.kind === 'replayed' ? 'warn' : 'cross';
+      const mark = verdict.kind === 'authentic' ? 'check' : verdict.kind === 'forged' ? 'cross' : 'warn';
       return { ...text, mark, when: `Tag checked ${time(verdict.checkedAt)}.` } as const;
     }
     case 'expired':

@@ -61,7 +61,7 @@ export function tapRoute(routeDeps: RouteDeps) {
         description: 'The verdict.',
         schema: z.object({
           success: z.literal(true),
-          verdict: z.enum(['authentic', 'replayed', 'forged']),
+          verdict: z.enum(['authentic', 'replayed', 'forged', 'unverifiable']),
           title: z.string(),
           message: z.string(),
           checkedAt: z.string(),

@@ -4,6 +4,7 @@ const SEAL_MARKS = {
   authentic: 'M15 27 l7 7 l15 -16',
   replayed: 'M26 14 v15 M26 36 v2',
   forged: 'M18 18 l16 16 M34 18 l-16 16',
+  unverifiable: 'M26 14 v15 M26 36 v2',
 };
 
 const main = document.getElementById('main');

@@ -64,6 +64,7 @@ export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
       maxObjectKeys: deps.config.limits.jsonMaxObjectKeys,
     },
     rateLimiter: new RateLimiter(deps.config.limits.ratePerMinute),
+    publicRateLimiter: new RateLimiter(deps.config.limits.publicRatePerMinute),
   });
   const docs = docsRouter(() => {
     openApi ??= buildOpenApiDocument(routes, deps.config.publicBaseUrl, deps.config.limits);

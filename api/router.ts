@@ -16,6 +16,8 @@ export interface RouterDeps {
   bodyReadTimeoutMs: number;
   inputLimits: InputLimits;
   rateLimiter: RateLimiter;
+  /** For the public pages outside /v1 (consumers scanning products), per client address. */
+  publicRateLimiter: RateLimiter;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface RouterDeps {
 async function admit(route: RouteSpec, ctx: AppContext, deps: RouterDeps): Promise<void> {
   const addressBucket = `ip:${ctx.state.clientAddress}`;
   if (route.auth !== 'apiKey') {
-    deps.rateLimiter.take(ctx, addressBucket);
+    (route.path.startsWith('/v1/') ? deps.rateLimiter : deps.publicRateLimiter).take(ctx, addressBucket);
     if (route.path.startsWith('/v1/') && route.environmentHeader !== false) requireEnvironment(ctx);
     return;
   }

@@ -26,6 +26,11 @@ export interface Config {
     /** How long reading a request body may take before the request is answered 408. */
     bodyReadTimeoutMs: number;
     ratePerMinute: number;
+    /**
+     * Per client address on the public pages (GS1 resolver, verification page, DID documents): consumers'
+     * phones often share one address behind carrier NAT, so this is higher than the API's.
+     */
+    publicRatePerMinute: number;
   };
   /** Peers whose X-Forwarded-For is believed (IPs and CIDR blocks); empty: the socket's peer is the client. */
   trustedProxies: string[];
@@ -118,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       jsonMaxObjectKeys: e.JSON_MAX_OBJECT_KEYS,
       bodyReadTimeoutMs: e.BODY_READ_TIMEOUT_MS,
       ratePerMinute: e.RATE_LIMIT_PER_MINUTE,
+      publicRatePerMinute: e.PUBLIC_RATE_LIMIT_PER_MINUTE,
     },
     trustedProxies: e.TRUSTED_PROXIES,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

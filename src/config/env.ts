@@ -63,6 +63,7 @@ export const envSchema = z.object({
   JSON_MAX_OBJECT_KEYS: z.coerce.number().int().min(16).max(100_000).default(1000),
   BODY_READ_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(6000),
   TRUSTED_PROXIES: addressList.default([]),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   TEMPORAL_ADDRESS: z.string().min(1).optional(),

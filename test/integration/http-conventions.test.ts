@@ -177,7 +177,7 @@ describe('rate limiting', () => {
   let api: TestApi;
   let tenant: TestTenant;
   beforeAll(async () => {
-    api = await startTestApi({ RATE_LIMIT_PER_MINUTE: '3' });
+    api = await startTestApi({ RATE_LIMIT_PER_MINUTE: '3', PUBLIC_RATE_LIMIT_PER_MINUTE: '6' });
     tenant = await api.createTenant();
   });
   afterAll(() => api.close());
@@ -190,5 +190,18 @@ describe('rate limiting', () => {
     assert.ok(Number(limited.headers.get('retry-after')) >= 1);
     const other = await api.call('GET', '/v1/auth/api-keys', { key: tenant.liveKey, env: 'live' });
     assert.equal(other.status, 200, 'another credential has its own budget');
+  });
+
+  test('public pages (consumers behind one carrier NAT address) have their own, larger per-address budget', async () => {
+    for (let i = 0; i < 6; i++) {
+      const context = await api.call('GET', '/contexts/dpp/v1', { env: null });
+      assert.equal(context.status, 200, `scan ${i + 1} of 6`);
+    }
+    assertProblem(await api.call('GET', '/contexts/dpp/v1', { env: null }), 429, 'rate_limited');
+    // The address's API budget (unauthenticated /v1 calls) is separate and still untouched.
+    assert.equal(
+      (await api.call('POST', '/v1/public/webhook/checkout', { env: null, body: {} })).status,
+      400,
+    );
   });
 });

@@ -12,7 +12,8 @@ export interface DispatchHooks {
 const STARTS_IN_PARALLEL = 32;
 
 // One row per subscribed endpoint: same company and environment, enabled, not deleted, subscribed to the
-// type (an empty list means every type) and existing when the event occurred. A test event goes only to
+// type (an empty list means every type) and existing when the event was recorded (not when it occurred: a
+// chain event's time is its block's, in whole seconds, and may precede an endpoint created just before). A test event goes only to
 // the endpoint it names (the endpoint API creates those born dispatched; this covers any that are not). The unique (event_id, endpoint_id) makes a repeat insert nothing.
 const CREATE_DELIVERIES = `
   insert into webhook_deliveries
@@ -24,7 +25,7 @@ const CREATE_DELIVERIES = `
   join webhook_endpoints e on e.company_id = o.company_id and e.environment = o.environment
   where o.id in (?) and e.deleted_at is null and e.enabled
     and case when o.event_type = '${TEST_EVENT_TYPE}' then e.id::text = o.data->>'endpointId'
-        else e.created_at <= o.occurred_at
+        else e.created_at <= o.recorded_at
           and (jsonb_array_length(e.event_types) = 0 or e.event_types @> jsonb_build_array(o.event_type))
         end
   on conflict (event_id, endpoint_id) do nothing`;

@@ -6,6 +6,7 @@ import { CLAIM_UPDATE, type ClaimResult, RESALE_PROGRESS_QUERY } from '../../wor
 import type { TestTenant } from '../support/api.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { signedStripeEvent } from '../support/stripe.ts';
+import { type Receiver, specSignature, startReceiver } from '../webhooks/support.ts';
 import { enrollAndMint } from './fixtures/passport-helpers.ts';
 
 const BUYER = 'Buyer.One@Example.com';
@@ -40,6 +41,8 @@ async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T)
 describe('resale: release → signed payment → buyer authorized on chain → claim', () => {
   let stack: TestStack;
   let tenant: TestTenant;
+  let receiver: Receiver;
+  let webhookSecret: string;
   const call = (method: string, path: string, body?: unknown) =>
     stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
   const webhook = (signed: { body: string; headers: Record<string, string> }) =>
@@ -52,8 +55,18 @@ describe('resale: release → signed payment → buyer authorized on chain → c
   beforeAll(async () => {
     stack = await startTestStack();
     tenant = await stack.api.createTenant('Acme Apparel');
+    receiver = await startReceiver();
+    const endpoint = await call('POST', '/v1/webhooks/endpoints', {
+      url: receiver.url,
+      eventTypes: ['asset.transferred'],
+    });
+    assert.equal(endpoint.status, 201, endpoint.text);
+    webhookSecret = endpoint.body.secret;
   });
-  afterAll(() => stack.close());
+  afterAll(async () => {
+    await receiver?.close();
+    await stack?.close();
+  });
 
   test('the whole sale, each payment event applied once, a wrong amount ignored', async () => {
     const tokenId = await enrollAndMint(call, '04ABCDEF000001');
@@ -135,6 +148,13 @@ describe('resale: release → signed payment → buyer authorized on chain → c
       { event_type: 'asset.resold', data: expected },
       { event_type: 'asset.transferred', data: expected },
     ]);
+    // The brand's subscriber hears of it: the spec's envelope and fields, signed with the endpoint's secret.
+    await receiver.waitFor(1);
+    const [delivered] = receiver.requests;
+    assert.equal(delivered!.headers['service-signature'], specSignature(webhookSecret, delivered!.body));
+    const envelope = JSON.parse(delivered!.body);
+    assert.equal(envelope.eventType, 'asset.transferred');
+    assert.deepEqual(envelope.data, expected);
     const [passport] = await stack.api.db.orm.em
       .fork()
       .execute<{ owner_wallet: string }[]>('select owner_wallet from passports where token_id = ?', [

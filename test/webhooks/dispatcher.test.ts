@@ -99,6 +99,23 @@ describe('outbox dispatcher', () => {
     assert.equal(pending!.n, 0);
   });
 
+  test('an event recorded after an endpoint was created reaches it, even when it occurred (on chain) earlier', async () => {
+    const { scope, receiver } = await tenant();
+    const endpoint = await endpointFor(scope, receiver.url);
+    // A claim whose block timestamp (whole seconds) is earlier than the endpoint's creation, recorded after it.
+    const claimed = randomUUID();
+    await sql(
+      `insert into outbox_events (id, company_id, environment, event_type, data, occurred_at)
+       values (?, ?, 'test', 'asset.transferred', '{}'::jsonb, now() - interval '5 seconds')`,
+      [claimed, scope.companyId],
+    );
+    while ((await dispatchOutboxBatch(stack.api.db.orm, gateway, { batchSize: 10 })) > 0);
+    assert.deepEqual(
+      (await deliveriesOf([claimed])).map((r) => r.endpoint_id),
+      [endpoint.id],
+    );
+  });
+
   test('two dispatchers at once and a restart deliver each event exactly once', async () => {
     const { scope, receiver } = await tenant();
     const second = await startReceiver();

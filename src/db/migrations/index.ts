@@ -10,6 +10,7 @@ import { Migration20261124300000_stripe_events } from './Migration20261124300000
 import { Migration20261124400000_public_passport } from './Migration20261124400000_public_passport.ts';
 import { Migration20261124500000_resales } from './Migration20261124500000_resales.ts';
 import { Migration20261124600000_credential_stamp } from './Migration20261124600000_credential_stamp.ts';
+import { Migration20261124650000_outbox_recorded_at } from './Migration20261124650000_outbox_recorded_at.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -27,4 +28,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124400000_public_passport', class: Migration20261124400000_public_passport },
   { name: 'Migration20261124500000_resales', class: Migration20261124500000_resales },
   { name: 'Migration20261124600000_credential_stamp', class: Migration20261124600000_credential_stamp },
+  { name: 'Migration20261124650000_outbox_recorded_at', class: Migration20261124650000_outbox_recorded_at },
 ];

@@ -20,6 +20,11 @@ export interface RouterDeps {
   publicRateLimiter: RateLimiter;
 }
 
+/** What consumers' phones reach (resolver, verification page, DID documents): not /v1, not health checks. */
+function isPublicPage(route: RouteSpec): boolean {
+  return !route.path.startsWith('/v1/') && route.path !== '/healthz' && route.path !== '/readyz';
+}
+
 /**
  * Environment header, authentication and rate limit. A valid API key spends from its own bucket; everything
  * else spends from the client address's bucket: calls that need no key, and calls whose key (or environment
@@ -28,7 +33,7 @@ export interface RouterDeps {
 async function admit(route: RouteSpec, ctx: AppContext, deps: RouterDeps): Promise<void> {
   const addressBucket = `ip:${ctx.state.clientAddress}`;
   if (route.auth !== 'apiKey') {
-    (route.path.startsWith('/v1/') ? deps.rateLimiter : deps.publicRateLimiter).take(ctx, addressBucket);
+    (isPublicPage(route) ? deps.publicRateLimiter : deps.rateLimiter).take(ctx, addressBucket);
     if (route.path.startsWith('/v1/') && route.environmentHeader !== false) requireEnvironment(ctx);
     return;
   }

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
+import { webhookSenderFor } from '../activities/webhooks/webhook-activities.ts';
 import type { PassportChains } from '../src/chain/environment-chains.ts';
 import type { Config } from '../src/config/config.ts';
 import type { SecretBox } from '../src/crypto/secret-box.ts';
@@ -10,6 +11,7 @@ import type { OpenDatabase } from '../src/runtime/database.ts';
 import type { ShutdownStep } from '../src/runtime/shutdown.ts';
 import { registerSearchAttributes } from '../src/temporal/register-search-attributes.ts';
 import { startOutboxDispatcher } from '../src/webhooks/dispatcher.ts';
+import { firstAttemptSender } from '../src/webhooks/first-attempts.ts';
 import { environmentDeps } from './environment-deps.ts';
 import { createWorkers, runWorkers } from './worker.ts';
 
@@ -31,17 +33,25 @@ export async function startWorkerRole(parts: {
 }): Promise<ShutdownStep[]> {
   const { config, logger } = parts;
   await registerSearchAttributes(parts.clientConnection, config.temporal.namespace, logger);
+  const environments = environmentDeps({ ...parts, orm: parts.database.orm });
   const workers = await createWorkers({
     connection: parts.clientConnection,
     namespace: config.temporal.namespace,
     taskQueuePrefix: config.temporal.taskQueuePrefix,
-    environments: environmentDeps({ ...parts, orm: parts.database.orm }),
+    environments,
   });
   const running = runWorkers(workers);
+  const gateway = { client: parts.client, taskQueuePrefix: config.temporal.taskQueuePrefix };
   const dispatcher = startOutboxDispatcher({
     orm: parts.database.orm,
-    gateway: { client: parts.client, taskQueuePrefix: config.temporal.taskQueuePrefix },
+    gateway,
     logger,
+    firstAttempts: firstAttemptSender({
+      orm: parts.database.orm,
+      gateway,
+      logger,
+      senders: { live: webhookSenderFor(environments.live), test: webhookSenderFor(environments.test) },
+    }),
   });
   const keyPurge = startKeyPurge({ em: () => parts.database.orm.em.fork(), logger });
   return [

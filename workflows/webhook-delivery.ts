@@ -8,21 +8,15 @@ import {
   sleep,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type {
-  AttemptOutcome,
-  DeliveryProgress,
-  WebhookDeliveryInput,
-  WebhookDeliveryResult,
+import {
+  ATTEMPT_DELAYS_MS,
+  type AttemptOutcome,
+  type DeliveryProgress,
+  type WebhookDeliveryInput,
+  type WebhookDeliveryResult,
 } from '../src/webhooks/delivery-types.ts';
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-
-/**
- * The spec's retry policy: the wait before each of the six attempts. Attempts fall at +0, +5 m, +20 m,
- * +1 h 20 m, +5 h 20 m and +17 h 20 m after the first; a sixth failure dead-letters the delivery.
- */
-export const ATTEMPT_DELAYS_MS = [0, 5 * MINUTE, 15 * MINUTE, HOUR, 4 * HOUR, 12 * HOUR] as const;
+export { ATTEMPT_DELAYS_MS };
 
 export const deliveryProgressQuery = defineQuery<DeliveryProgress>('deliveryProgress');
 
@@ -41,7 +35,9 @@ const lookup = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 secon
  * Delivers one event to one endpoint (id `webhook:{eventId}:{endpointId}`):
  * attempt 1 at once; after each failure wait 5 m, 15 m, 1 h, 4 h, 12 h and try again; after the sixth
  * failure move the delivery to the dead-letter queue. A 2xx ends it (succeeded); a deleted or disabled
- * endpoint, or a 410 Gone (which disables the endpoint), ends it (stopped).
+ * endpoint, or a 410 Gone (which disables the endpoint), ends it (stopped). Usually the outbox dispatcher
+ * has made attempt 1 itself and starts this only when it failed (`firstAttemptMade`): the run then begins
+ * with the wait before attempt 2.
  */
 export async function webhookDelivery(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
   let progress: DeliveryProgress = {
@@ -59,12 +55,15 @@ export async function webhookDelivery(input: WebhookDeliveryInput): Promise<Webh
   progress = { ...progress, lastAttempt: attemptsBefore };
   if (closedAs) return finish(closedAs);
 
+  // Attempts the dispatcher made: the schedule goes on after them, attempt numbers after the recorded ones.
+  const skipped = input.firstAttemptMade ? 1 : 0;
   for (const [index, delay] of ATTEMPT_DELAYS_MS.entries()) {
+    if (index < skipped) continue;
     if (delay > 0) {
       progress = { ...progress, phase: 'waiting', nextAttemptAt: new Date(Date.now() + delay).toISOString() };
       await sleep(delay);
     }
-    const attempt = attemptsBefore + index + 1;
+    const attempt = attemptsBefore + index + 1 - skipped;
     progress = { ...progress, phase: 'attempting', nextAttemptAt: null };
     const outcome = await attemptOnce({
       delivery: input.delivery,
@@ -74,7 +73,7 @@ export async function webhookDelivery(input: WebhookDeliveryInput): Promise<Webh
     });
     progress = {
       ...progress,
-      ...(outcome.attempted ? { attemptsThisRun: index + 1, lastAttempt: attempt } : {}),
+      ...(outcome.attempted ? { attemptsThisRun: index + 1 - skipped, lastAttempt: attempt } : {}),
       lastStatusCode: outcome.attempted ? outcome.statusCode : progress.lastStatusCode,
       lastError: outcome.error,
     };

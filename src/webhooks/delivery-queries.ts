@@ -39,7 +39,7 @@ export async function withAttempts(
   const attempts = deliveries.length
     ? await em.find(
         WebhookAttempt,
-        { deliveryId: { $in: deliveries.map((d) => d.id) } },
+        { deliveryId: { $in: deliveries.map((d) => d.id) }, inFlight: false },
         { orderBy: { attempt: 'asc' } },
       )
     : [];

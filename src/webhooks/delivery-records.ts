@@ -120,7 +120,8 @@ export async function loadAttemptContext(em: EntityManager, ref: DeliveryRef): P
 }
 
 /**
- * Records one attempt (once per attempt number: a repeat keeps the first record), brings the delivery row
+ * Records one attempt (once per attempt number: a repeat keeps the first record; a claimed, in-flight attempt
+ * gets its outcome), brings the delivery row
  * up to date and, after a 410 Gone, disables the endpoint: one statement, so all or nothing.
  */
 export async function recordAttempt(
@@ -136,7 +137,10 @@ export async function recordAttempt(
        insert into webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_snippet)
        select id, ?, ?, ?, ?, ?, ? from webhook_deliveries
        where ?::boolean and id = ? and company_id = ? and environment = ?
-       on conflict (delivery_id, attempt) do nothing
+       on conflict (delivery_id, attempt) do update set
+         started_at = excluded.started_at, duration_ms = excluded.duration_ms, status_code = excluded.status_code,
+         error = excluded.error, response_snippet = excluded.response_snippet, in_flight = false
+       where webhook_attempts.in_flight
      ), endpoint as (
        update webhook_endpoints set enabled = false, disabled_reason = ?, updated_at = now()
        where ?::boolean and id = ? and company_id = ? and environment = ? and enabled

@@ -21,7 +21,21 @@ export interface DeliveryRef {
 export interface WebhookDeliveryInput {
   delivery: DeliveryRef;
   mode: DeliveryMode;
+  /**
+   * The dispatcher made attempt 1 itself and it failed: the run continues the schedule from the wait before
+   * attempt 2 (unset in runs started before the dispatcher made first attempts).
+   */
+  firstAttemptMade?: boolean;
 }
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/**
+ * The spec's retry policy: the wait before each of the six attempts. Attempts fall at +0, +5 m, +20 m,
+ * +1 h 20 m, +5 h 20 m and +17 h 20 m after the first; a sixth failure dead-letters the delivery.
+ */
+export const ATTEMPT_DELAYS_MS = [0, 5 * MINUTE, 15 * MINUTE, HOUR, 4 * HOUR, 12 * HOUR] as const;
 
 /** What `openWebhookDelivery` found: the row to record into and how many attempts earlier runs made. */
 export interface OpenedDelivery {

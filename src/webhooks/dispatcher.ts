@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { Orm } from '../db/orm.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { WorkflowGateway } from '../temporal/start.ts';
+import type { FirstAttemptSender } from './first-attempts.ts';
 import { type DispatchHooks, dispatchOutboxBatch } from './outbox-dispatch.ts';
 
 export interface OutboxDispatcherOptions {
@@ -14,6 +15,11 @@ export interface OutboxDispatcherOptions {
   /** LISTEN for the outbox trigger's notifications (default true); polling alone still works. */
   listen?: boolean;
   hooks?: DispatchHooks;
+  /**
+   * Makes each delivery's first attempt in this process (for the environments it has senders for) and
+   * starts a retry workflow only when it fails; without it every delivery runs as a workflow from the start.
+   */
+  firstAttempts?: FirstAttemptSender;
 }
 
 export interface OutboxDispatcher {
@@ -24,10 +30,12 @@ export interface OutboxDispatcher {
 const CHANNEL = 'outbox_events';
 const LISTEN_RETRY_MS = 5_000;
 const ERROR_BACKOFF_MS = 2_000;
+const SWEEP_INTERVAL_MS = 60_000;
 
 /**
  * Runs in the worker process: passes over the outbox (see dispatchOutboxBatch) as soon as an event
- * commits (LISTEN/NOTIFY) and at least every `pollIntervalMs`; back-to-back while full batches come.
+ * commits (LISTEN/NOTIFY) and at least every `pollIntervalMs`; back-to-back while full batches come. With
+ * `firstAttempts`, it also sweeps every minute for deliveries a crash left between claim and retry workflow.
  * Several dispatchers may run at once (one per worker process): they share the work, never duplicate it.
  */
 export function startOutboxDispatcher(options: OutboxDispatcherOptions): OutboxDispatcher {
@@ -82,15 +90,28 @@ export function startOutboxDispatcher(options: OutboxDispatcherOptions): OutboxD
     }
   };
 
+  let lastSweep = 0;
+  const sweep = async () => {
+    if (!options.firstAttempts || Date.now() - lastSweep < SWEEP_INTERVAL_MS) return;
+    lastSweep = Date.now();
+    try {
+      await options.firstAttempts.sweep();
+    } catch (error) {
+      logger.warn({ err: error }, 'webhook recovery sweep failed; trying again later');
+    }
+  };
+
   const loop = (async () => {
     while (!stopping) {
       await ensureListener();
+      await sweep();
       pending = false;
       let dispatched = 0;
       try {
         dispatched = await dispatchOutboxBatch(options.orm, options.gateway, {
           batchSize,
           hooks: options.hooks,
+          firstAttempts: options.firstAttempts,
         });
         if (dispatched > 0) logger.debug({ dispatched }, 'dispatched outbox events');
       } catch (error) {
@@ -102,6 +123,7 @@ export function startOutboxDispatcher(options: OutboxDispatcherOptions): OutboxD
       if (dispatched < batchSize) await pause(pollIntervalMs, true);
     }
     await listener?.end().catch(() => {});
+    await options.firstAttempts?.drain();
   })();
 
   return {

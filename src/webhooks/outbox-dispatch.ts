@@ -1,5 +1,7 @@
+import type { Environment } from '../config/config.ts';
 import type { Orm } from '../db/orm.ts';
 import type { WorkflowGateway } from '../temporal/start.ts';
+import type { AttemptContext } from './delivery-records.ts';
 import type { DeliveryRef } from './delivery-types.ts';
 import { startDeliveryWorkflow } from './start-delivery.ts';
 import { TEST_EVENT_TYPE } from './test-event.ts';
@@ -47,21 +49,91 @@ async function inParallel<T>(items: T[], limit: number, run: (item: T) => Promis
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
+/** A first attempt the dispatcher claimed (in flight), with the event and endpoint as they were then. */
+export interface ClaimedFirstAttempt {
+  delivery: DeliveryRef;
+  context: AttemptContext;
+}
+
+export interface FirstAttemptClaims {
+  /** The environments whose first attempts this dispatcher makes itself (it has their senders). */
+  environments: Environment[];
+  /** Receives the claimed attempts once their claim has committed; sends them without holding the pass. */
+  send(claimed: ClaimedFirstAttempt[]): void;
+}
+
+// Attempt 1 of each pending, never-attempted delivery, claimed in flight; a claim exists at most once per
+// delivery (the unique (delivery_id, attempt)), so no attempt is ever sent twice.
+const CLAIM_FIRST_ATTEMPTS = `
+  insert into webhook_attempts (delivery_id, attempt, started_at, duration_ms, in_flight)
+  select d.id, 1, now(), 0, true from webhook_deliveries d
+  where d.event_id in (?) and d.status = 'pending' and d.attempt_count = 0 and d.environment in (?)
+    and not exists (select 1 from webhook_attempts a where a.delivery_id = d.id)
+  on conflict (delivery_id, attempt) do nothing
+  returning delivery_id`;
+
+const CLAIMED_CONTEXTS = `
+  select d.id, d.event_id, d.endpoint_id, d.company_id, d.environment, d.event_type, o.occurred_at, o.data,
+         e.url, e.enabled, e.deleted_at, e.secret, e.previous_secret, e.previous_secret_expires_at,
+         e.id is not null as endpoint_exists
+  from webhook_deliveries d
+  join outbox_events o on o.id = d.event_id
+  left join webhook_endpoints e on e.id = d.endpoint_id and e.company_id = d.company_id
+    and e.environment = d.environment
+  where d.id in (?)`;
+
+const date = (value: unknown) => (value === null ? null : new Date(value as string | Date));
+
+function claimedAttempt(row: Record<string, unknown>): ClaimedFirstAttempt {
+  return {
+    delivery: {
+      id: row.id as string,
+      eventId: row.event_id as string,
+      endpointId: row.endpoint_id as string,
+      companyId: row.company_id as string,
+      environment: row.environment as Environment,
+      eventType: row.event_type as string,
+    },
+    context: {
+      event: {
+        id: row.event_id as string,
+        eventType: row.event_type as string,
+        occurredAt: date(row.occurred_at)!,
+        data: (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as Record<string, unknown>,
+      },
+      endpoint: row.endpoint_exists
+        ? {
+            id: row.endpoint_id as string,
+            url: row.url as string,
+            enabled: row.enabled as boolean,
+            deletedAt: date(row.deleted_at),
+            secret: row.secret as Buffer,
+            previousSecret: (row.previous_secret as Buffer | null) ?? null,
+            previousSecretExpiresAt: date(row.previous_secret_expires_at),
+          }
+        : null,
+    },
+  };
+}
+
 /**
  * One dispatcher pass over up to `batchSize` undispatched outbox events, oldest first:
  * 1. lock them (`for no key update skip locked`: another dispatcher takes other events);
  * 2. create their delivery rows, committed on their own before any workflow can look for them;
- * 3. start one delivery workflow per pending delivery (`dispatch`: a repeat joins or does nothing);
- * 4. mark the events dispatched and commit, releasing the locks.
- * A crash anywhere leaves the events undispatched; the next pass repeats 2–4 without duplicating
- * anything. Returns the number of events dispatched.
+ * 3. claim attempt 1 of each new delivery in an environment this dispatcher sends for (`firstAttempts`);
+ *    start one delivery workflow per other pending delivery (`dispatch`: a repeat joins or does nothing);
+ * 4. mark the events dispatched and commit, releasing the locks; then hand the claimed attempts over to be
+ *    sent (first-attempts.ts: a failure starts the retry workflow; a crash leaves the claim for the sweep).
+ * A crash before the commit leaves the events undispatched and nothing claimed; the next pass repeats 2–4
+ * without duplicating anything. Returns the number of events dispatched.
  */
 export async function dispatchOutboxBatch(
   orm: Orm,
   gateway: WorkflowGateway,
-  options: { batchSize: number; hooks?: DispatchHooks },
+  options: { batchSize: number; hooks?: DispatchHooks; firstAttempts?: FirstAttemptClaims },
 ): Promise<number> {
-  return orm.em.fork({ disableContextResolution: true }).transactional(async (tx) => {
+  let claimed: ClaimedFirstAttempt[] = [];
+  const dispatched = await orm.em.fork({ disableContextResolution: true }).transactional(async (tx) => {
     const events = await tx.execute<{ id: string }[]>(
       `select id from outbox_events where dispatched_at is null order by occurred_at, id limit ?
        for no key update skip locked`,
@@ -71,9 +143,20 @@ export async function dispatchOutboxBatch(
     const eventIds = events.map((event) => event.id);
     // The delivery rows' foreign keys take key-share locks on the events, which `no key update` allows.
     await orm.em.fork({ disableContextResolution: true }).execute(CREATE_DELIVERIES, [eventIds]);
+    const environments = options.firstAttempts?.environments ?? [];
+    const claimedIds = environments.length
+      ? (await tx.execute<{ delivery_id: string }[]>(CLAIM_FIRST_ATTEMPTS, [eventIds, environments])).map(
+          (row) => row.delivery_id,
+        )
+      : [];
+    claimed = claimedIds.length
+      ? (await tx.execute<Record<string, unknown>[]>(CLAIMED_CONTEXTS, [claimedIds])).map(claimedAttempt)
+      : [];
     const deliveries = await tx.execute<DeliveryRow[]>(
-      `select id, event_id, endpoint_id, company_id, environment, event_type from webhook_deliveries
-       where event_id in (?) and status = 'pending'`,
+      `select d.id, d.event_id, d.endpoint_id, d.company_id, d.environment, d.event_type
+       from webhook_deliveries d
+       where d.event_id in (?) and d.status = 'pending'
+         and not exists (select 1 from webhook_attempts a where a.delivery_id = d.id and a.in_flight)`,
       [eventIds],
     );
     await inParallel(deliveries, STARTS_IN_PARALLEL, (row) =>
@@ -94,4 +177,6 @@ export async function dispatchOutboxBatch(
     await tx.execute('update outbox_events set dispatched_at = now() where id in (?)', [eventIds]);
     return eventIds.length;
   });
+  if (claimed.length > 0) options.firstAttempts?.send(claimed);
+  return dispatched;
 }

@@ -35,12 +35,13 @@ export async function startDeliveryWorkflow(
   gateway: WorkflowGateway,
   delivery: DeliveryRef,
   mode: DeliveryMode,
+  start: { firstAttemptMade?: boolean } = {},
 ): Promise<DeliveryStart> {
   const workflowId = workflowIds.webhook(delivery.eventId, delivery.endpointId);
   const options = {
     workflowId,
     taskQueue: taskQueueFor(gateway.taskQueuePrefix, delivery.environment),
-    args: [{ delivery, mode }],
+    args: [{ delivery, mode, ...(start.firstAttemptMade ? { firstAttemptMade: true } : {}) }],
     ...(mode === 'dispatch'
       ? { workflowIdConflictPolicy: 'USE_EXISTING', workflowIdReusePolicy: 'REJECT_DUPLICATE' }
       : { workflowIdConflictPolicy: 'FAIL', workflowIdReusePolicy: 'ALLOW_DUPLICATE' }),

@@ -8,12 +8,14 @@ import {
 } from '@temporalio/worker';
 import { parseEther } from 'ethers';
 import { createActivities, type EnvironmentDeps } from '../../activities/index.ts';
+import { webhookSenderFor } from '../../activities/webhooks/webhook-activities.ts';
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import { EmbeddedContentStore } from '../../src/ipfs/store.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { StripeGateway } from '../../src/payments/stripe-gateway.ts';
 import { taskQueueFor } from '../../src/temporal/task-queues.ts';
 import { type OutboxDispatcher, startOutboxDispatcher } from '../../src/webhooks/dispatcher.ts';
+import { firstAttemptSender } from '../../src/webhooks/first-attempts.ts';
 import { workerTuning, workflowsPath } from '../../worker/worker.ts';
 import { startTestChain, type TestChain } from './anvil.ts';
 import { startTestApi, type TestApi } from './api.ts';
@@ -130,6 +132,13 @@ export async function startTestStack(
           orm: api.db.orm,
           gateway: { client: temporal.client, taskQueuePrefix: api.config.temporal.taskQueuePrefix },
           logger: deps.logger,
+          // As the worker process does: first attempts sent by the dispatcher, retries by workflows.
+          firstAttempts: firstAttemptSender({
+            orm: api.db.orm,
+            gateway: { client: temporal.client, taskQueuePrefix: api.config.temporal.taskQueuePrefix },
+            logger: deps.logger,
+            senders: { test: webhookSenderFor(deps) },
+          }),
         });
   return {
     api,

@@ -11,6 +11,7 @@ import { Migration20261124400000_public_passport } from './Migration202611244000
 import { Migration20261124500000_resales } from './Migration20261124500000_resales.ts';
 import { Migration20261124600000_credential_stamp } from './Migration20261124600000_credential_stamp.ts';
 import { Migration20261124650000_outbox_recorded_at } from './Migration20261124650000_outbox_recorded_at.ts';
+import { Migration20261124660000_webhook_first_attempts } from './Migration20261124660000_webhook_first_attempts.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -29,4 +30,8 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124500000_resales', class: Migration20261124500000_resales },
   { name: 'Migration20261124600000_credential_stamp', class: Migration20261124600000_credential_stamp },
   { name: 'Migration20261124650000_outbox_recorded_at', class: Migration20261124650000_outbox_recorded_at },
+  {
+    name: 'Migration20261124660000_webhook_first_attempts',
+    class: Migration20261124660000_webhook_first_attempts,
+  },
 ];

@@ -1,0 +1,116 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SecretBox } from '../crypto/secret-box.ts';
+import { DomainError } from '../errors.ts';
+import { type AttemptContext, recordAttempt } from './delivery-records.ts';
+import type { AttemptInput, AttemptOutcome } from './delivery-types.ts';
+import { activeSigningSecrets } from './endpoint-secrets.ts';
+import { postWebhook } from './http-post.ts';
+import {
+  MAX_RESPONSE_SNIPPET_BYTES,
+  MAX_WEBHOOK_PAYLOAD_BYTES,
+  WEBHOOK_ATTEMPT_TIMEOUT_MS,
+} from './limits.ts';
+import { deliveryHeaders, envelopeBody } from './signing.ts';
+import { pinnedLookup, type Resolver, type UrlPolicy, vetWebhookUrl } from './url-safety.ts';
+
+/** What sending a delivery needs: the key that opens endpoint secrets and where deliveries may connect. */
+export interface WebhookSender {
+  secretBox: SecretBox;
+  policy: UrlPolicy;
+  resolver?: Resolver | undefined;
+}
+
+/**
+ * One attempt of one delivery, given the event and endpoint as they are now: a deleted or disabled endpoint
+ * stops the delivery without sending; otherwise the envelope is signed with the endpoint's active secrets,
+ * POSTed once, and the attempt and the delivery's state are recorded (one statement). HTTP failures are
+ * outcomes, not errors. Used by the delivery workflow's activity and by the dispatcher's first attempts.
+ */
+export async function sendAttempt(
+  em: EntityManager,
+  sender: WebhookSender,
+  input: AttemptInput,
+  context: AttemptContext,
+): Promise<AttemptOutcome> {
+  const { delivery, deliveryId, attempt } = input;
+  const { endpoint, event } = context;
+  if (!endpoint || endpoint.deletedAt || !endpoint.enabled) {
+    const error = !endpoint || endpoint.deletedAt ? 'endpoint deleted' : 'endpoint disabled';
+    await recordAttempt(em, delivery, deliveryId, null, {
+      status: 'stopped',
+      attempt: null,
+      statusCode: null,
+      error,
+      nextAttemptInMs: null,
+    });
+    return { result: 'stopped', attempted: false, statusCode: null, error, durationMs: 0 };
+  }
+  const body = envelopeBody({
+    eventId: event.id,
+    eventType: event.eventType,
+    occurredAt: event.occurredAt,
+    data: event.data,
+  });
+  if (Buffer.byteLength(body) > MAX_WEBHOOK_PAYLOAD_BYTES) {
+    const error = `payload of ${Buffer.byteLength(body)} bytes exceeds ${MAX_WEBHOOK_PAYLOAD_BYTES}`;
+    await recordAttempt(em, delivery, deliveryId, null, {
+      status: 'pending',
+      attempt: null,
+      statusCode: null,
+      error,
+      nextAttemptInMs: null,
+    });
+    return { result: 'undeliverable', attempted: false, statusCode: null, error, durationMs: 0 };
+  }
+
+  const startedAt = new Date();
+  let response: Awaited<ReturnType<typeof postWebhook>>;
+  try {
+    const { url, addresses } = await vetWebhookUrl(endpoint.url, sender.policy, sender.resolver);
+    response = await postWebhook({
+      url,
+      body,
+      headers: deliveryHeaders({
+        eventId: event.id,
+        body,
+        secrets: activeSigningSecrets(sender.secretBox, endpoint, startedAt),
+        timestampSeconds: Math.floor(startedAt.getTime() / 1000),
+      }),
+      lookup: pinnedLookup(addresses[0]!),
+      timeoutMs: WEBHOOK_ATTEMPT_TIMEOUT_MS,
+      maxSnippetBytes: MAX_RESPONSE_SNIPPET_BYTES,
+    });
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    // The URL no longer passes the safety check (e.g. DNS now answers a private address): nothing sent.
+    response = { statusCode: null, error: error.message, snippet: null, durationMs: 0 };
+  }
+
+  const { statusCode } = response;
+  const succeeded = statusCode !== null && statusCode >= 200 && statusCode < 300;
+  const gone = statusCode === 410;
+  const error = succeeded ? null : (response.error ?? `receiver answered ${statusCode}`);
+  await recordAttempt(
+    em,
+    delivery,
+    deliveryId,
+    {
+      attempt,
+      startedAt,
+      durationMs: response.durationMs,
+      statusCode,
+      error: response.error,
+      responseSnippet: response.snippet,
+    },
+    {
+      status: succeeded ? 'succeeded' : gone ? 'stopped' : 'pending',
+      attempt,
+      statusCode,
+      error,
+      nextAttemptInMs: succeeded || gone ? null : input.nextAttemptInMs,
+    },
+    gone ? { reason: `Receiver answered 410 Gone on ${startedAt.toISOString()}` } : undefined,
+  );
+  const result = succeeded ? 'succeeded' : gone ? 'stopped' : 'failed';
+  return { result, attempted: true, statusCode, error, durationMs: response.durationMs };
+}

@@ -1,0 +1,141 @@
+import type { Environment } from '../config/config.ts';
+import type { Orm } from '../db/orm.ts';
+import { scopedEntityManager } from '../db/tenant-scope.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { WorkflowGateway } from '../temporal/start.ts';
+import { sendAttempt, type WebhookSender } from './attempt-delivery.ts';
+import { deadLetterRow } from './delivery-records.ts';
+import { ATTEMPT_DELAYS_MS, type DeliveryRef } from './delivery-types.ts';
+import type { ClaimedFirstAttempt, FirstAttemptClaims } from './outbox-dispatch.ts';
+import { startDeliveryWorkflow } from './start-delivery.ts';
+
+export interface FirstAttemptSender extends FirstAttemptClaims {
+  /** Hands over to retry workflows what a crash left behind (see RECOVERABLE); returns how many. */
+  sweep(): Promise<number>;
+  /** Resolves once every attempt handed over so far has finished. */
+  drain(): Promise<void>;
+}
+
+/**
+ * Attempts in flight at once per process, as many as the worker's activity slots (what the workflow path
+ * allowed): enough that a few slow receivers do not hold the others up.
+ */
+const MAX_IN_FLIGHT = 100;
+/** An in-flight claim older than this was left by a process that stopped (attempts time out long before). */
+const STALE_CLAIM = '2 minutes';
+
+// What a crash leaves: a claimed attempt whose outcome was never recorded, or a failed first attempt whose
+// retry workflow never started (its next attempt is long overdue). Starting the workflow is safe when one
+// exists already: dispatch mode joins a running one and starts nothing after a closed one.
+const RECOVERABLE = `
+  select d.id, d.event_id, d.endpoint_id, d.company_id, d.environment, d.event_type,
+         exists (select 1 from webhook_attempts a where a.delivery_id = d.id and a.in_flight) as in_flight
+  from webhook_deliveries d
+  where d.status = 'pending' and d.environment in (?)
+    and (exists (select 1 from webhook_attempts a where a.delivery_id = d.id and a.in_flight
+                   and a.started_at < now() - interval '${STALE_CLAIM}')
+         or (d.attempt_count = 1 and d.next_attempt_at < now() - interval '${STALE_CLAIM}'))
+  order by d.created_at
+  limit 500`;
+
+// The claimed attempt's outcome is unknown (the POST may or may not have left): it counts as a failed
+// attempt, and the retry workflow goes on with attempt 2 after the schedule's wait.
+const UNKNOWN_OUTCOME = `
+  with attempt as (
+    update webhook_attempts set in_flight = false,
+      error = 'the dispatcher stopped before this attempt''s outcome was recorded'
+    where delivery_id = ? and in_flight
+  )
+  update webhook_deliveries set attempt_count = greatest(attempt_count, 1),
+    next_attempt_at = now() + ?::int * interval '1 millisecond', updated_at = now()
+  where id = ? and status = 'pending'`;
+
+/**
+ * Sends the first attempts the outbox dispatcher claimed: each is one signed POST recorded like any other
+ * attempt (sendAttempt); a failed one starts the delivery's retry workflow, which waits the schedule's 5
+ * minutes before attempt 2; one that can never be sent is dead-lettered. This spares a workflow for every
+ * delivery a receiver accepts at once, which is nearly all of them.
+ */
+export function firstAttemptSender(options: {
+  orm: Orm;
+  gateway: WorkflowGateway;
+  logger: Logger;
+  senders: Partial<Record<Environment, WebhookSender>>;
+}): FirstAttemptSender {
+  const logger = options.logger.child({ component: 'webhook-first-attempts' });
+  const environments = Object.keys(options.senders) as Environment[];
+  const queue: ClaimedFirstAttempt[] = [];
+  let inFlight = 0;
+  let idle: (() => void)[] = [];
+
+  const retryLater = (delivery: DeliveryRef) =>
+    startDeliveryWorkflow(options.gateway, delivery, 'dispatch', { firstAttemptMade: true });
+
+  async function attempt({ delivery, context }: ClaimedFirstAttempt): Promise<void> {
+    const em = scopedEntityManager(options.orm.em, {
+      companyId: delivery.companyId,
+      environment: delivery.environment,
+    });
+    const outcome = await sendAttempt(
+      em,
+      options.senders[delivery.environment]!,
+      { delivery, deliveryId: delivery.id, attempt: 1, nextAttemptInMs: ATTEMPT_DELAYS_MS[1] },
+      context,
+    );
+    if (outcome.result === 'failed') await retryLater(delivery);
+    if (outcome.result === 'undeliverable') await deadLetterRow(em, delivery, delivery.id);
+  }
+
+  function pump(): void {
+    while (inFlight < MAX_IN_FLIGHT && queue.length > 0) {
+      const next = queue.shift()!;
+      inFlight++;
+      attempt(next)
+        .catch((error) =>
+          // The claim (or the recorded failure) stays: the sweep hands the delivery to a retry workflow.
+          logger.warn({ err: error, deliveryId: next.delivery.id }, 'first webhook attempt did not finish'),
+        )
+        .finally(() => {
+          inFlight--;
+          pump();
+          if (inFlight === 0 && queue.length === 0) {
+            for (const resolve of idle) resolve();
+            idle = [];
+          }
+        });
+    }
+  }
+
+  return {
+    environments,
+    send(claimed) {
+      queue.push(...claimed);
+      pump();
+    },
+    drain() {
+      if (inFlight === 0 && queue.length === 0) return Promise.resolve();
+      return new Promise((resolve) => idle.push(resolve));
+    },
+    async sweep() {
+      if (environments.length === 0) return 0;
+      const em = options.orm.em.fork({ disableContextResolution: true });
+      const rows = await em.execute<(Record<string, string> & { in_flight: boolean })[]>(RECOVERABLE, [
+        environments,
+      ]);
+      for (const row of rows) {
+        if (row.in_flight) await em.execute(UNKNOWN_OUTCOME, [row.id, ATTEMPT_DELAYS_MS[1], row.id]);
+        await retryLater({
+          id: row.id!,
+          eventId: row.event_id!,
+          endpointId: row.endpoint_id!,
+          companyId: row.company_id!,
+          environment: row.environment as Environment,
+          eventType: row.event_type!,
+        });
+      }
+      if (rows.length > 0)
+        logger.info({ recovered: rows.length }, 'webhook deliveries handed to retry workflows');
+      return rows.length;
+    },
+  };
+}

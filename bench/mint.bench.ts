@@ -1,12 +1,19 @@
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { Contract, parseEther, Wallet } from 'ethers';
 import { chipHash } from '../src/chain/chip-hash.ts';
 import { createChainProvider } from '../src/chain/passport-chain.ts';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../src/sun/index.ts';
+import { bundlerLogger } from '../src/temporal/runtime.ts';
 import { startTestStack } from '../test/support/stack.ts';
 import { startWorkerProcess } from '../test/support/worker-process.ts';
+import { workerTuning } from '../worker/worker.ts';
 import { cpuPerOperation, sampleProcesses, sampleThreads } from './cpu.ts';
+import { noopActivities } from './noop/noop-activities.ts';
 import { measuredPhase, rate, report } from './setup.ts';
 import { mintStepTimeline } from './step-timeline.ts';
+
+const NOOP_TASK_QUEUE = 'bench-noop';
 
 const CONCURRENCY = 50;
 const WARMUP = 10;
@@ -18,7 +25,9 @@ const uidOf = (prefix: number, i: number) =>
 
 /**
  * Mint workflows (HTTP → workflow → verify tap, IPFS, chain, database) against raw ethers mints on the
- * same anvil, both 50 at a time. Target: ratio ≥ 0.5 with zero nonce errors.
+ * same anvil, both 50 at a time. Target: ratio ≥ 0.5 with zero nonce errors. Also against no-op workflows of
+ * the mint's shape (bench/noop: the same workflow and activity tasks, no work) on the same Temporal server,
+ * 50 at a time: the engine's floor (target: mint ÷ no-op ≥ 0.8).
  *
  * Both sides first run a warm-up round of WARMUP mints (other chips and token ids) that is not measured, so
  * neither side is timed while its code paths are still being compiled; then each side is timed the same way
@@ -107,16 +116,51 @@ export async function benchMint(): Promise<void> {
         }),
       );
 
+    // The no-op worker: same server, same tuning, its own task queue (in this process, idle while mints run).
+    const noopWorker = await Worker.create({
+      connection: stack.temporal.nativeConnection,
+      namespace: stack.temporal.namespace ?? 'default',
+      taskQueue: NOOP_TASK_QUEUE,
+      workflowBundle: await bundleWorkflowCode({
+        workflowsPath: fileURLToPath(new URL('./noop/noop-workflow.ts', import.meta.url)),
+        logger: bundlerLogger(),
+      }),
+      activities: noopActivities(),
+      ...workerTuning,
+    });
+    const noopRunning = noopWorker.run();
+    let noopRun = 0;
+    const noopWorkflows = () =>
+      Promise.all(
+        Array.from({ length: CONCURRENCY }, () => {
+          const id = `noop-${noopRun++}`;
+          return stack.temporal.client.workflow.execute('noopMint', {
+            taskQueue: NOOP_TASK_QUEUE,
+            workflowId: id,
+            args: [id],
+          });
+        }),
+      );
+
     await rawMints(0, WARMUP);
     const warmup = await workflowMints(warmupChips);
-    const rounds: { raw: number; workflows: number; failed: typeof warmup }[] = [];
+    await noopWorkflows();
+    const rounds: { raw: number; workflows: number; noop: number; failed: typeof warmup }[] = [];
     let cpu = { processes: '', threads: '', steps: '' };
+    let noopCpu = '';
     for (const [round, chips] of roundChips.entries()) {
       const rawStarted = performance.now();
       await measuredPhase(`raw-mints-${round + 1}`, () =>
         rawMints(WARMUP + round * CONCURRENCY, CONCURRENCY),
       );
       const raw = rate(CONCURRENCY, performance.now() - rawStarted);
+      const noopProcesses = sampleProcesses();
+      const noopStarted = performance.now();
+      await measuredPhase(`noop-workflows-${round + 1}`, noopWorkflows);
+      const noop = rate(CONCURRENCY, performance.now() - noopStarted);
+      if (round === roundChips.length - 1) {
+        noopCpu = cpuPerOperation(noopProcesses, sampleProcesses(), CONCURRENCY);
+      }
 
       const processes = sampleProcesses();
       const threads = sampleThreads(worker.pid);
@@ -133,9 +177,11 @@ export async function benchMint(): Promise<void> {
           ),
         };
       }
-      rounds.push({ raw, workflows, failed: answers.filter((a) => a.status !== 201) });
+      rounds.push({ raw, workflows, noop, failed: answers.filter((a) => a.status !== 201) });
     }
     provider.destroy();
+    noopWorker.shutdown();
+    await noopRunning;
 
     const failed = [...warmup.filter((a) => a.status !== 201), ...rounds.flatMap((r) => r.failed)];
     const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -147,6 +193,10 @@ export async function benchMint(): Promise<void> {
         'mint workflows/s (HTTP → workflow → chain)': median(rounds.map((r) => r.workflows)),
         'ratio workflows / raw (target ≥ 0.5)': median(rounds.map((r) => r.workflows / r.raw)),
         'ratios per round': rounds.map((r) => (r.workflows / r.raw).toFixed(2)).join(' '),
+        'no-op workflows/s (same tasks, no work)': median(rounds.map((r) => r.noop)),
+        'ratio mint / no-op (target ≥ 0.8)': median(rounds.map((r) => r.workflows / r.noop)),
+        'mint / no-op per round': rounds.map((r) => (r.workflows / r.noop).toFixed(2)).join(' '),
+        'CPU ms per no-op workflow, by process (its worker is this process)': noopCpu || 'n/a',
         'failed mints': failed.length,
         'nonce errors (worker, whole run)': totals.nonceErrors,
         'chain transactions (worker, whole run)': totals.batching,

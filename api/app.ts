@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import Koa from 'koa';
 import type { Config } from '../src/config/config.ts';
 import { SecretBox } from '../src/crypto/secret-box.ts';
+import { userTokenKeysOf } from '../src/identity/user-token-keys.ts';
 import { createContentStore } from '../src/ipfs/create.ts';
 import type { ContentStore } from '../src/ipfs/store.ts';
 import type { Logger } from '../src/logging/logger.ts';
@@ -65,6 +66,7 @@ export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
     },
     rateLimiter: new RateLimiter(deps.config.limits.ratePerMinute),
     publicRateLimiter: new RateLimiter(deps.config.limits.publicRatePerMinute),
+    userTokens: userTokenKeysOf(deps.config),
   });
   const docs = docsRouter(() => {
     openApi ??= buildOpenApiDocument(routes, deps.config.publicBaseUrl, deps.config.limits);

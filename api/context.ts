@@ -4,12 +4,9 @@ import type { Environment } from '../src/config/config.ts';
 import type { TenantScope } from '../src/db/tenant-scope.ts';
 import type { Logger } from '../src/logging/logger.ts';
 
-export interface Principal {
-  kind: 'apiKey';
-  apiKeyId: string;
-  companyId: string;
-  environment: Environment;
-}
+export type Principal =
+  | { kind: 'apiKey'; apiKeyId: string; companyId: string; environment: Environment }
+  | { kind: 'user'; userId: number; email: string; companyId: string; environment: Environment };
 
 export interface AppState extends DefaultState {
   requestId: string;

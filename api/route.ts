@@ -20,7 +20,11 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   summary: string;
   description?: string;
   tags: string[];
-  auth: 'apiKey' | 'none';
+  /**
+   * The credential the operation takes: an API key (backend systems), a user token from login (people; the
+   * claim of a resale), or none (public pages, signed webhooks, login itself).
+   */
+  auth: 'apiKey' | 'user' | 'none';
   /**
    * false: a /v1 route that is called without `x-service-env` (a payment provider's webhook) and tells the
    * environment itself.

@@ -1,11 +1,13 @@
 import Router from '@koa/router';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Next } from 'koa';
+import type { UserTokenKeys } from '../src/identity/user-token.ts';
 import type { AppContext, AppState } from './context.ts';
 import { authenticateApiKey } from './middleware/api-key-auth.ts';
 import { readJsonBody } from './middleware/json-body.ts';
 import type { RateLimiter } from './middleware/rate-limit.ts';
 import { requireEnvironment } from './middleware/service-environment.ts';
+import { authenticateUser } from './middleware/user-auth.ts';
 import { Problem } from './problem.ts';
 import type { RouteSpec } from './route.ts';
 import { checkInput, type InputLimits, validate } from './validation.ts';
@@ -18,6 +20,8 @@ export interface RouterDeps {
   rateLimiter: RateLimiter;
   /** For the public pages outside /v1 (consumers scanning products), per client address. */
   publicRateLimiter: RateLimiter;
+  /** Checks user tokens (routes with `auth: 'user'`). */
+  userTokens: UserTokenKeys;
 }
 
 /** What consumers' phones reach (resolver, verification page, DID documents): not /v1, not health checks. */
@@ -32,6 +36,17 @@ function isPublicPage(route: RouteSpec): boolean {
  */
 async function admit(route: RouteSpec, ctx: AppContext, deps: RouterDeps): Promise<void> {
   const addressBucket = `ip:${ctx.state.clientAddress}`;
+  if (route.auth === 'user') {
+    try {
+      authenticateUser(ctx, deps.orm.em, deps.userTokens, requireEnvironment(ctx));
+    } catch (error) {
+      if (error instanceof Problem) deps.rateLimiter.take(ctx, addressBucket);
+      throw error;
+    }
+    const principal = ctx.state.principal as { userId: number };
+    deps.rateLimiter.take(ctx, `user:${principal.userId}`);
+    return;
+  }
   if (route.auth !== 'apiKey') {
     (isPublicPage(route) ? deps.publicRateLimiter : deps.rateLimiter).take(ctx, addressBucket);
     if (route.path.startsWith('/v1/') && route.environmentHeader !== false) requireEnvironment(ctx);
@@ -45,7 +60,7 @@ async function admit(route: RouteSpec, ctx: AppContext, deps: RouterDeps): Promi
     if (error instanceof Problem) deps.rateLimiter.take(ctx, addressBucket);
     throw error;
   }
-  deps.rateLimiter.take(ctx, `key:${ctx.state.principal!.apiKeyId}`);
+  deps.rateLimiter.take(ctx, `key:${(ctx.state.principal as { apiKeyId: string }).apiKeyId}`);
 }
 
 /**

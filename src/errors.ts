@@ -1,7 +1,15 @@
 /** A domain failure with a stable code; the API maps it to a problem response. */
 export class DomainError extends Error {
   readonly code: string;
-  readonly kind: 'invalid' | 'not_found' | 'conflict' | 'rejected' | 'unavailable';
+  readonly kind:
+    | 'invalid'
+    | 'unauthenticated'
+    | 'forbidden'
+    | 'not_found'
+    | 'conflict'
+    | 'rejected'
+    | 'locked'
+    | 'unavailable';
   constructor(kind: DomainError['kind'], code: string, message: string) {
     super(message);
     this.name = 'DomainError';

@@ -46,9 +46,12 @@ export function problemHandler() {
 
 const DOMAIN_STATUS: Record<DomainError['kind'], number> = {
   invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
   not_found: 404,
   conflict: 409,
   rejected: 422,
+  locked: 429,
   unavailable: 503,
 };
 

@@ -19,7 +19,8 @@ export function requestLog() {
           ip: ctx.state.clientAddress,
           environment: ctx.state.environment,
           companyId: ctx.state.principal?.companyId,
-          apiKeyId: ctx.state.principal?.apiKeyId,
+          apiKeyId: ctx.state.principal?.kind === 'apiKey' ? ctx.state.principal.apiKeyId : undefined,
+          userId: ctx.state.principal?.kind === 'user' ? ctx.state.principal.userId : undefined,
         },
         'request',
       );

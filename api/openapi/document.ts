@@ -155,7 +155,7 @@ function standardResponseRefs(route: RouteSpec): Record<string, unknown> {
   const refs: Record<string, unknown> = {};
   const takesInput = Boolean(route.body || route.query || route.params);
   if (takesInput || route.auth === 'apiKey' || route.path.startsWith('/v1/')) refs[400] = ref('BadRequest');
-  if (route.auth === 'apiKey') {
+  if (route.auth !== 'none') {
     refs[401] = ref('Unauthorized');
     refs[403] = ref('Forbidden');
   }
@@ -210,7 +210,7 @@ export function buildOpenApiDocument(
       ...(route.description ? { description: route.description } : {}),
       tags: route.tags,
       parameters: parametersOf(route),
-      ...(route.auth === 'apiKey' ? { security: [{ apiKey: [] }] } : { security: [] }),
+      security: route.auth === 'none' ? [] : [{ [route.auth === 'apiKey' ? 'apiKey' : 'userToken']: [] }],
       ...(route.body
         ? {
             requestBody: {
@@ -259,6 +259,14 @@ export function buildOpenApiDocument(
           type: 'http',
           scheme: 'bearer',
           description: 'API key: sk_live_… for live, sk_test_… for test.',
+        },
+        userToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'User token from POST /v1/auth/login: EdDSA-signed, 15 minutes, bound to the environment it was ' +
+            'issued for; public keys at /.well-known/jwks.json.',
         },
       },
     },

@@ -1,5 +1,6 @@
 import type { RouteSpec } from '../route.ts';
 import { aasResolveRoute } from './aas/resolve.ts';
+import { accountRoutes } from './auth/accounts.ts';
 import { apiKeyRoutes } from './auth/api-keys.ts';
 import type { RouteDeps } from './deps.ts';
 import { chipKeyRoutes } from './dpp/chip-keys.ts';
@@ -26,6 +27,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
   return [
     ...healthRoutes(deps.readiness),
     ...apiKeyRoutes,
+    ...accountRoutes(deps),
     enrollRoute,
     verifyChipRoute(deps),
     ...mintRoutes(deps),

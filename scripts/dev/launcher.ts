@@ -4,6 +4,7 @@ import { ensureDemoCompany } from '../../src/accounts/demo.ts';
 import { openPassportChains } from '../../src/chain/environment-chains.ts';
 import { type Config, ConfigError, loadConfig } from '../../src/config/config.ts';
 import { SecretBox } from '../../src/crypto/secret-box.ts';
+import { startDevMail } from '../../src/dev/mail.ts';
 import { startDevStripe } from '../../src/dev/stripe.ts';
 import { startDevTemporal } from '../../src/dev/temporal.ts';
 import { createContentStore } from '../../src/ipfs/create.ts';
@@ -52,7 +53,8 @@ type StartedPart = <T>(name: string, part: T, stop: (part: T) => Promise<void>) 
 
 async function startParts(initial: Config, logger: Logger, startedPart: StartedPart) {
   const stripe = startedPart('stripe-mock', await startDevStripe(initial, logger), (s) => s.stop());
-  const config = stripe.config;
+  const mail = startedPart('SMTP receiver', await startDevMail(stripe.config, logger), (m) => m.stop());
+  const config = mail.config;
   const secretBox = new SecretBox(config.secrets.dataEncryptionKey);
   if (secretBox.usesDevelopmentKey)
     logger.warn('DATA_ENCRYPTION_KEY is not set: chip keys are sealed with a development key');
@@ -102,6 +104,7 @@ async function startParts(initial: Config, logger: Logger, startedPart: StartedP
     temporal,
     chainRpc: chains.anvil?.rpcUrl,
     stripe: stripe.mock,
+    mailInbox: mail.inbox,
     demo,
   };
 }
@@ -113,6 +116,7 @@ function printBanner(info: {
   temporal: Awaited<ReturnType<typeof startDevTemporal>>;
   chainRpc: string | undefined;
   stripe: { url: string; webhookSecret: string } | undefined;
+  mailInbox: string | undefined;
   demo: { key: string } | undefined;
 }): void {
   const base = info.config.publicBaseUrl;
@@ -134,6 +138,9 @@ function printBanner(info: {
     info.stripe
       ? `  Stripe     stripe-mock ${info.stripe.url} (test environment; sign webhook events with ${info.stripe.webhookSecret})`
       : '  Stripe     configured keys',
+    info.mailInbox
+      ? `  Mail       local SMTP receiver; messages (confirmation links) in ${info.mailInbox}/*.eml`
+      : `  Mail       SMTP_URL`,
   ];
   if (info.demo) {
     lines.push(

@@ -63,6 +63,17 @@ export interface Config {
     /** Derives custodial wallets (companies, invisible user wallets). */
     custodyMasterSecret: string | undefined;
   };
+  identity: {
+    /** Signs user tokens (Ed25519 seed); unset: derived from DATA_ENCRYPTION_KEY. */
+    userTokenKey: Buffer | undefined;
+    /** Derives users' invisible wallets; unset: a development constant (never in live use). */
+    walletMasterSecret: string | undefined;
+    /** Outgoing mail; unset: mail cannot be sent (registration answers 503), except under npm start. */
+    smtpUrl: string | undefined;
+    mailFrom: string;
+    /** npm start without SMTP_URL: where its local SMTP receiver writes what it receives. */
+    devMailDir: string;
+  };
   ipfs: { apiUrl: string | undefined; storeDir: string };
   /** Test-environment webhook endpoints may target loopback and private addresses (local receivers). */
   webhooks: { allowPrivateUrlsInTest: boolean };
@@ -158,6 +169,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secrets: {
       dataEncryptionKey: e.DATA_ENCRYPTION_KEY ? Buffer.from(e.DATA_ENCRYPTION_KEY, 'hex') : undefined,
       custodyMasterSecret: e.CUSTODY_MASTER_SECRET,
+    },
+    identity: {
+      userTokenKey: e.USER_TOKEN_KEY ? Buffer.from(e.USER_TOKEN_KEY, 'hex') : undefined,
+      walletMasterSecret: e.WALLET_MASTER_SECRET,
+      smtpUrl: e.SMTP_URL,
+      mailFrom: e.MAIL_FROM,
+      devMailDir: e.DEV_MAIL_DIR,
     },
     ipfs: { apiUrl: e.IPFS_API_URL, storeDir: e.IPFS_STORE_DIR },
     webhooks: { allowPrivateUrlsInTest: e.WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST },

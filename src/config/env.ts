@@ -95,6 +95,14 @@ export const envSchema = z.object({
     .regex(/^[0-9a-fA-F]{64}$/, 'must be 32 bytes as 64 hex digits')
     .optional(),
   CUSTODY_MASTER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  WALLET_MASTER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  USER_TOKEN_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be an Ed25519 seed: 32 bytes as 64 hex digits')
+    .optional(),
+  SMTP_URL: z.url().optional(),
+  MAIL_FROM: z.string().min(3).max(200).default('Digital Product Passport <no-reply@localhost>'),
+  DEV_MAIL_DIR: z.string().min(1).default('.data/mail'),
   IPFS_API_URL: optionalUrl,
   IPFS_STORE_DIR: z.string().min(1).default('.data/ipfs'),
   WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: bool.default(true),

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
@@ -28,6 +28,7 @@ describe('npm start runs the official Temporal dev server with its Web UI, and k
       TEMPORAL_DEV_DB_FILE: join(data, 'temporal', 'dev.db'),
       CHAIN_DATA_DIR: join(data, 'chain'),
       IPFS_STORE_DIR: join(data, 'ipfs'),
+      DEV_MAIL_DIR: join(data, 'mail'),
       LOG_LEVEL: 'warn',
       ...(process.env.TEMPORAL_CLI_PATH ? { TEMPORAL_CLI_PATH: process.env.TEMPORAL_CLI_PATH } : {}),
     };
@@ -68,6 +69,19 @@ describe('npm start runs the official Temporal dev server with its Web UI, and k
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
     assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: CHIP })).status, 201);
+
+    // Mail: a registration's confirmation link lands in the inbox directory the banner names.
+    const inbox = /Mail .* in (\S+)\/\*\.eml/.exec(service.output())?.[1];
+    assert.equal(inbox, join(env.DEV_MAIL_DIR!), 'the banner says where mail goes');
+    const registered = await call('POST', '/v1/auth/register', {
+      email: 'newcomer@example.com',
+      password: 'a long enough password',
+      companyName: 'Newcomer',
+    });
+    assert.equal(registered.status, 201);
+    const [mail] = await readdir(inbox!);
+    const eml = (await readFile(join(inbox!, mail!), 'utf8')).replace(/=\r?\n/g, '');
+    assert.match(eml, /\/v1\/auth\/confirm\?token=/);
     const tap = generateSun({ uid: CHIP, counter: 1, keys });
     const minted = await call('POST', '/v1/dpp/mint', {
       name: 'Restart jacket',

@@ -9,6 +9,9 @@ export const User = defineEntity({
     companyId: p.uuid(),
     email: p.string().length(320).unique(),
     passwordHash: p.string().nullable(),
+    emailConfirmedAt: p.datetime().nullable(),
+    failedLogins: p.integer().default(0),
+    lockedUntil: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

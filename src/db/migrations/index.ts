@@ -12,6 +12,7 @@ import { Migration20261124500000_resales } from './Migration20261124500000_resal
 import { Migration20261124600000_credential_stamp } from './Migration20261124600000_credential_stamp.ts';
 import { Migration20261124650000_outbox_recorded_at } from './Migration20261124650000_outbox_recorded_at.ts';
 import { Migration20261124660000_webhook_first_attempts } from './Migration20261124660000_webhook_first_attempts.ts';
+import { Migration20261124700000_user_login } from './Migration20261124700000_user_login.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -34,4 +35,5 @@ export const migrations: MigrationObject[] = [
     name: 'Migration20261124660000_webhook_first_attempts',
     class: Migration20261124660000_webhook_first_attempts,
   },
+  { name: 'Migration20261124700000_user_login', class: Migration20261124700000_user_login },
 ];

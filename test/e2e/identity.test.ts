@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { keccak_256 } from '@noble/hashes/sha3';
+import { computeAddress } from 'ethers';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
+
+const PASSWORD = 'correct horse battery staple';
+
+describe('accounts: register → e-mail over SMTP → confirm → login → user token', () => {
+  let api: TestApi;
+  let smtp: SmtpReceiver;
+  const register = (email: string, password = PASSWORD) =>
+    api.call('POST', '/v1/auth/register', { body: { email, password, companyName: 'Jane’s Closet' } });
+  const login = (email: string, password = PASSWORD, env = 'test') =>
+    api.call('POST', '/v1/auth/login', { env, body: { email, password } });
+  const confirmLinkOf = async (email: string) => {
+    const mail = await smtp.mailTo(email);
+    const link = /https?:\/\/\S+\/v1\/auth\/confirm\?token=[\w%-]+/.exec(mail.text)?.[0];
+    assert.ok(link, `a confirmation link in: ${mail.text}`);
+    return new URL(link);
+  };
+
+  beforeAll(async () => {
+    smtp = await startSmtpReceiver();
+    api = await startTestApi({ SMTP_URL: smtp.url, WALLET_MASTER_SECRET: 'w'.repeat(40) });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await smtp?.close();
+  });
+
+  test('the whole way in, and the token works where a user token is accepted', async () => {
+    const registered = await register('Jane.Doe@Example.com');
+    assert.equal(registered.status, 201, registered.text);
+    assert.equal(registered.body.success, true);
+    assert.equal(typeof registered.body.userId, 'number');
+    assert.match(registered.body.message, /confirm/i);
+
+    const early = await login('jane.doe@example.com');
+    assert.equal(early.status, 403);
+    assert.equal(early.body.code, 'email_not_confirmed');
+
+    const link = await confirmLinkOf('jane.doe@example.com');
+    const confirmed = await api.call('GET', `${link.pathname}${link.search}`, { env: null });
+    assert.equal(confirmed.status, 200, confirmed.text);
+    const again = await api.call('GET', `${link.pathname}${link.search}`, { env: null });
+    assert.equal(again.status, 410, 'a confirmation link works once');
+
+    const loggedIn = await login('JANE.DOE@example.com');
+    assert.equal(loggedIn.status, 200, loggedIn.text);
+    assert.deepEqual(loggedIn.body.user, {
+      id: registered.body.userId,
+      email: 'jane.doe@example.com',
+      companyName: 'Jane’s Closet',
+    });
+    const token: string = loggedIn.body.token;
+    const [header, payload] = token
+      .split('.')
+      .slice(0, 2)
+      .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
+    assert.equal(header.alg, 'EdDSA');
+    assert.equal(payload.exp - payload.iat, 900);
+    assert.equal(payload.env, 'test');
+    const jwks = await api.call('GET', '/.well-known/jwks.json', { env: null });
+    assert.equal(jwks.body.keys[0].kid, header.kid, 'the signing key is published');
+
+    const wallet = await api.call('GET', '/v1/auth/wallet', { key: token });
+    assert.equal(wallet.status, 200, wallet.text);
+    // Independent derivation: keccak-256 (noble) of master secret ‖ 0x00 ‖ normalised e-mail.
+    const seed = keccak_256(
+      Buffer.concat([Buffer.from('w'.repeat(40)), Buffer.from([0]), Buffer.from('jane.doe@example.com')]),
+    );
+    assert.equal(wallet.body.address, computeAddress(`0x${Buffer.from(seed).toString('hex')}`));
+    assert.equal(
+      (await api.call('GET', '/v1/auth/wallet', { key: token })).body.address,
+      wallet.body.address,
+    );
+
+    const otherEnvironment = await api.call('GET', '/v1/auth/wallet', { key: token, env: 'live' });
+    assert.equal(otherEnvironment.status, 403);
+    assert.equal(otherEnvironment.body.code, 'environment_mismatch');
+    const tampered = `${token.slice(0, -4)}${token.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
+    assert.equal((await api.call('GET', '/v1/auth/wallet', { key: tampered })).status, 401);
+    const apiKeyRoute = await api.call('GET', '/v1/auth/api-keys', { key: token });
+    assert.equal(apiKeyRoute.status, 401, 'a user token is not an API key');
+  });
+
+  test('no enumeration; five wrong passwords lock the account; weak passwords and duplicates refused', async () => {
+    assert.equal((await register('weak@example.com', 'short')).body.code, 'weak_password');
+    assert.equal((await register('lock@example.com')).status, 201);
+    const duplicate = await register('LOCK@example.com');
+    assert.equal(duplicate.status, 409);
+    assert.equal(duplicate.body.code, 'email_already_registered');
+    const link = await confirmLinkOf('lock@example.com');
+    assert.equal((await api.call('GET', `${link.pathname}${link.search}`, { env: null })).status, 200);
+
+    const unknown = await login('nobody@example.com', 'whatever password 1');
+    const wrong = await login('lock@example.com', 'whatever password 1');
+    assert.equal(unknown.status, 401);
+    assert.equal(wrong.status, 401);
+    assert.equal(unknown.body.code, wrong.body.code);
+    assert.equal(unknown.body.detail, wrong.body.detail, 'the same answer for an unknown address');
+
+    for (let i = 0; i < 4; i++)
+      assert.equal((await login('lock@example.com', `wrong password ${i}`)).status, 401);
+    const locked = await login('lock@example.com');
+    assert.equal(locked.status, 429, 'even the right password waits out the lock');
+    assert.equal(locked.body.code, 'account_locked');
+    const [stored] = await api.db.orm.em
+      .fork()
+      .execute<{ password_hash: string }[]>(
+        `select password_hash from users where email = 'lock@example.com'`,
+      );
+    assert.match(stored!.password_hash, /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    assert.ok(!stored!.password_hash.includes(createHash('sha256').update(PASSWORD).digest('base64')));
+  });
+});

@@ -1,0 +1,61 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  /** The message as sent (headers and body), quoted-printable soft breaks and escapes decoded. */
+  text: string;
+}
+
+export interface SmtpReceiver {
+  /** For SMTP_URL. */
+  url: string;
+  mails: ReceivedMail[];
+  /** The `index`-th mail to `to` (0: the first), waiting for it up to 10 s. */
+  mailTo(to: string, index?: number): Promise<ReceivedMail>;
+  close(): Promise<void>;
+}
+
+const decodeQuotedPrintable = (raw: string) =>
+  raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+
+/** A real SMTP server on 127.0.0.1 (the smtp-server package) that keeps what it receives. */
+export async function startSmtpReceiver(): Promise<SmtpReceiver> {
+  const mails: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        mails.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          text: decodeQuotedPrintable(Buffer.concat(chunks).toString('utf8')),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    mails,
+    async mailTo(to, index = 0) {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const mine = mails.filter((m) => m.to.includes(to));
+        if (mine.length > index) return mine[index]!;
+        if (Date.now() > deadline) throw new Error(`no mail to ${to} within 10 s`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -4,6 +4,7 @@ import { accountRoutes } from './auth/accounts.ts';
 import { apiKeyRoutes } from './auth/api-keys.ts';
 import type { RouteDeps } from './deps.ts';
 import { chipKeyRoutes } from './dpp/chip-keys.ts';
+import { claimRoute } from './dpp/claim.ts';
 import { enrollRoute } from './dpp/enroll.ts';
 import { inventoryRoute } from './dpp/inventory.ts';
 import { mintRoutes } from './dpp/mint.ts';
@@ -34,6 +35,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     inventoryRoute,
     ...releaseRoutes(deps),
     resaleStatusRoute(deps),
+    claimRoute(deps),
     ...logEventRoutes(deps),
     ...supplyChainEventRoutes,
     ...logRecycleRoutes(deps),

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { Passport } from '../db/entities/index.ts';
 import type { TenantScope } from '../db/tenant-scope.ts';
 import { DomainError } from '../errors.ts';
-import { companyCustodyAddress, deriveWallet } from '../wallets/custody.ts';
+import { companyCustodyAddress } from '../wallets/custody.ts';
+import { userWalletAddress } from '../wallets/user-wallet.ts';
 import { newResaleId } from './resale-records.ts';
 import type { ResaleTerms } from './resale-terms.ts';
 
@@ -76,7 +77,7 @@ export async function brandReleaseTerms(
     seller: { kind: 'company', companyId: scope.companyId },
     sellerWallet: custody,
     buyerEmail: request.buyerEmail,
-    buyerWallet: buyerWallet(settings.walletMasterSecret, request.buyerEmail),
+    buyerWallet: userWalletAddress(settings.walletMasterSecret, request.buyerEmail),
     price: request.price,
     returnUrl:
       request.returnUrl ??
@@ -84,8 +85,4 @@ export async function brandReleaseTerms(
         ? `${settings.publicBaseUrl}/01/${passport.gtin}/21/${passport.tokenId}`
         : settings.publicBaseUrl),
   };
-}
-
-function buyerWallet(masterSecret: string | undefined, email: string): string {
-  return deriveWallet(masterSecret, `user:${email.normalize('NFC').trim().toLowerCase()}`).address;
 }

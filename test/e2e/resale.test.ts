@@ -1,16 +1,24 @@
 import assert from 'node:assert/strict';
 import { getAddress } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { deriveWallet } from '../../src/wallets/custody.ts';
-import { CLAIM_UPDATE, type ClaimResult, RESALE_PROGRESS_QUERY } from '../../workflows/resale-types.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import { userWalletAddress } from '../../src/wallets/user-wallet.ts';
+import { RESALE_PROGRESS_QUERY } from '../../workflows/resale-types.ts';
 import type { TestTenant } from '../support/api.ts';
+import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { signedStripeEvent } from '../support/stripe.ts';
 import { type Receiver, specSignature, startReceiver } from '../webhooks/support.ts';
 import { enrollAndMint } from './fixtures/passport-helpers.ts';
 
 const BUYER = 'Buyer.One@Example.com';
-const buyerWallet = deriveWallet(undefined, 'user:buyer.one@example.com').address;
+const PASSWORD = 'a long enough password';
+const buyerWallet = userWalletAddress(undefined, BUYER);
+const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
+const tapOf = (chipUid: string, counter: number) => {
+  const sun = generateSun({ uid: chipUid, counter, keys });
+  return `https://id.example/01/00012345600012/21/1?picc_data=${sun.piccData}&cmac=${sun.cmac}`;
+};
 
 function paymentSucceeded(id: string, metadata: Record<string, string>, amount = 12900, currency = 'eur') {
   return signedStripeEvent({
@@ -43,6 +51,22 @@ describe('resale: release → signed payment → buyer authorized on chain → c
   let tenant: TestTenant;
   let receiver: Receiver;
   let webhookSecret: string;
+  let smtp: SmtpReceiver;
+  /** A person's user token: registered, confirmed from the mail, logged in. */
+  const userToken = async (email: string) => {
+    const registered = await stack.api.call('POST', '/v1/auth/register', {
+      body: { email, password: PASSWORD, companyName: 'Private buyer' },
+    });
+    assert.equal(registered.status, 201, registered.text);
+    const mail = await smtp.mailTo(email.toLowerCase());
+    const link = new URL(/https?:\/\/\S+\/v1\/auth\/confirm\?token=[\w%-]+/.exec(mail.text)![0]);
+    assert.equal((await stack.api.call('GET', `${link.pathname}${link.search}`, { env: null })).status, 200);
+    const loggedIn = await stack.api.call('POST', '/v1/auth/login', { body: { email, password: PASSWORD } });
+    assert.equal(loggedIn.status, 200, loggedIn.text);
+    return loggedIn.body.token as string;
+  };
+  const claim = (token: string, tokenId: string, nfcData: string) =>
+    stack.api.call('POST', '/v1/dpp/claim', { key: token, body: { tokenId, nfcData } });
   const call = (method: string, path: string, body?: unknown) =>
     stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
   const webhook = (signed: { body: string; headers: Record<string, string> }) =>
@@ -53,7 +77,8 @@ describe('resale: release → signed payment → buyer authorized on chain → c
     });
 
   beforeAll(async () => {
-    stack = await startTestStack();
+    smtp = await startSmtpReceiver();
+    stack = await startTestStack({ apiEnv: { SMTP_URL: smtp.url } });
     tenant = await stack.api.createTenant('Acme Apparel');
     receiver = await startReceiver();
     const endpoint = await call('POST', '/v1/webhooks/endpoints', {
@@ -66,10 +91,14 @@ describe('resale: release → signed payment → buyer authorized on chain → c
   afterAll(async () => {
     await receiver?.close();
     await stack?.close();
+    await smtp?.close();
   });
 
   test('the whole sale, each payment event applied once, a wrong amount ignored', async () => {
-    const tokenId = await enrollAndMint(call, '04ABCDEF000001');
+    const chipUid = '04ABCDEF000001';
+    const tokenId = await enrollAndMint(call, chipUid);
+    const buyer = await userToken(BUYER);
+    const stranger = await userToken('someone.else@example.com');
     const chain = stack.chain.chain;
 
     const released = await call('POST', '/v1/dpp/release', {
@@ -103,6 +132,9 @@ describe('resale: release → signed payment → buyer authorized on chain → c
       (p) => (p.refusedPayments?.length ?? 0) > 0,
     );
     assert.equal(refused.state, 'AWAITING_PAYMENT');
+    const unpaid = await claim(buyer, tokenId, tapOf(chipUid, 2));
+    assert.equal(unpaid.status, 409, unpaid.text);
+    assert.equal(unpaid.body.code, 'payment_pending');
 
     const paid = paymentSucceeded('evt_paid', { tokenId, buyerWallet, resaleId });
     assert.equal((await webhook(paid)).body.outcome, 'applied');
@@ -122,11 +154,22 @@ describe('resale: release → signed payment → buyer authorized on chain → c
       );
     assert.equal(authorized?.metadata.authorizedAccount, buyerWallet);
 
-    // The buyer's claim (what POST /v1/dpp/claim does once the tap verified).
+    // The buyer claims by tapping the chip. Refused, with nothing on chain: another person, a replayed tap, a
+    // tap of another chip.
     const seller = getAddress(await chain.ownerOf(tokenId));
-    const claimed = await handle.executeUpdate<ClaimResult, [{ buyerWallet: string }]>(CLAIM_UPDATE, {
-      args: [{ buyerWallet }],
-    });
+    const notTheBuyer = await claim(stranger, tokenId, tapOf(chipUid, 3));
+    assert.equal(notTheBuyer.status, 404, notTheBuyer.text);
+    assert.equal(notTheBuyer.body.code, 'resale_not_found');
+    const replayed = await claim(buyer, tokenId, tapOf(chipUid, 1)); // the mint's tap, seen before
+    assert.equal(replayed.status, 422, replayed.text);
+    assert.equal(replayed.body.code, 'tap_replayed');
+    const foreign = await claim(buyer, tokenId, tapOf('04ABCDEF0000FF', 50));
+    assert.equal(foreign.status, 422, foreign.text);
+    assert.equal(foreign.body.code, 'tap_not_authentic');
+    assert.equal(getAddress(await chain.ownerOf(tokenId)), seller, 'nothing moved on chain');
+    const answer = await claim(buyer, tokenId, tapOf(chipUid, 4));
+    assert.equal(answer.status, 200, answer.text);
+    const claimed = answer.body as { txHash: string; ownerWallet: string };
     assert.equal(claimed.ownerWallet, buyerWallet);
     assert.equal(getAddress(await chain.ownerOf(tokenId)), buyerWallet, 'the buyer owns the token on chain');
     assert.equal(await chain.claimantOf(tokenId), null);

@@ -41,6 +41,9 @@ const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KE
 const SWEEP: Record<string, Entry> = {
   'GET /v1/auth/api-keys': { noForeignIds: 'lists the caller’s keys only (checked by the world snapshot)' },
   'GET /v1/auth/wallet': { noForeignIds: 'the caller’s own wallet, from their token' },
+  'POST /v1/dpp/claim': {
+    noForeignIds: 'a buyer’s claim: resales are found by the caller’s own wallet (test/e2e/resale.test.ts)',
+  },
   'POST /v1/auth/api-keys': { noForeignIds: 'creates a key for the caller' },
   'GET /v1/auth/api-keys/:id': {
     attempt: (f) => ({ method: 'GET', path: `/v1/auth/api-keys/${f.apiKeyId}` }),

@@ -66,7 +66,7 @@ export function releaseRoutes(deps: RouteDeps) {
         await respondIdempotently(ctx, async () => {
           const terms = await brandReleaseTerms(em, scope, body, {
             custodyMasterSecret: deps.config.secrets.custodyMasterSecret,
-            walletMasterSecret: deps.config.secrets.custodyMasterSecret,
+            walletMasterSecret: deps.config.identity.walletMasterSecret,
             publicBaseUrl: deps.config.publicBaseUrl,
           });
           deps.payments.forEnvironment(scope.environment);

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { claimResale } from '../../../src/resale/claim.ts';
+import { requireWorkflows } from '../../../src/temporal/start.ts';
+import { userWalletAddress } from '../../../src/wallets/user-wallet.ts';
+import type { AppContext } from '../../context.ts';
+import { defineRoute } from '../../route.ts';
+import type { RouteDeps } from '../deps.ts';
+
+const claimBody = z
+  .object({
+    tokenId: z.string().regex(/^[1-9]\d{0,77}$/, 'token ids are decimal digits'),
+    nfcData: z
+      .string()
+      .min(1)
+      .max(2000)
+      .describe('The URL the chip wrote (read with Web NFC), or its query: picc_data/e and cmac/c.'),
+  })
+  .strict();
+
+/** The buyer takes ownership: a fresh tap of the passport's chip, relayed on chain to their invisible wallet. */
+export function claimRoute(deps: RouteDeps) {
+  return defineRoute({
+    method: 'post',
+    path: '/v1/dpp/claim',
+    operationId: 'claim',
+    summary: 'Claim a bought passport by tapping its chip: ownership moves on chain to the buyer’s wallet.',
+    description:
+      'The caller is the buyer (user token); the resale must be paid. The tap is verified as verify-chip does ' +
+      '(its counter accepted once) and must be the passport’s own chip; then the platform relays ' +
+      'claimOwnershipFor to the buyer’s invisible wallet (buyers hold no gas). Emits asset.transferred and ' +
+      'asset.resold and records CLAIM_OWNERSHIP. Nothing reaches the chain when a check fails.',
+    tags: ['dpp'],
+    auth: 'user',
+    body: claimBody,
+    responses: {
+      200: {
+        description: 'Claimed: the buyer’s wallet owns the token.',
+        schema: z.object({
+          success: z.literal(true),
+          txHash: z.string(),
+          ownerWallet: z.string(),
+          message: z.string(),
+        }),
+      },
+      400: { description: 'malformed_sun_payload, or a field fails its schema.' },
+      404: { description: 'resale_not_found: no open resale of this token names the caller’s wallet.' },
+      409: {
+        description:
+          'payment_pending (not paid yet), or claim_refused (the resale moved on while the claim was checked).',
+      },
+      422: {
+        description:
+          'tap_replayed (a tap used before: tap again) or tap_not_authentic (not a genuine signature of this ' +
+          'passport’s chip).',
+      },
+    },
+    handler: async (ctx: AppContext, { body }) => {
+      const principal = ctx.state.principal as { email: string };
+      const result = await claimResale(deps.orm.em.fork(), deps.secretBox, requireWorkflows(deps.workflows), {
+        environment: ctx.state.environment!,
+        buyerWallet: userWalletAddress(deps.config.identity.walletMasterSecret, principal.email),
+        tokenId: body.tokenId,
+        nfcData: body.nfcData,
+      });
+      ctx.body = {
+        success: true,
+        txHash: result.txHash,
+        ownerWallet: result.ownerWallet,
+        message: `Passport ${body.tokenId} is yours.`,
+      };
+    },
+  });
+}

@@ -1,0 +1,112 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { CLAIM_UPDATE, type ClaimRequest, type ClaimResult } from '../../workflows/resale-types.ts';
+import { verifyTap } from '../chips/verify-tap.ts';
+import type { Environment } from '../config/config.ts';
+import type { SecretBox } from '../crypto/secret-box.ts';
+import { DomainError } from '../errors.ts';
+import { parseSunMessage } from '../sun/index.ts';
+import type { WorkflowGateway } from '../temporal/start.ts';
+import { workflowIds } from '../temporal/workflow-ids.ts';
+
+export interface ClaimInput {
+  environment: Environment;
+  /** The buyer's invisible wallet (from their user token, never from the request body). */
+  buyerWallet: string;
+  tokenId: string;
+  /** The tapped SUN URL or its query (picc_data/e and cmac/c), as the chip wrote it. */
+  nfcData: string;
+}
+
+interface OpenResale {
+  id: string;
+  company_id: string;
+  status: string;
+  chip_uid: string;
+}
+
+// Resales are the seller's rows; the buyer reaches only one that names their wallet, so another buyer (or a
+// guessed token id) learns nothing — the same 404 as a token that is not for sale.
+const OPEN_RESALE_FOR_BUYER = `
+  select r.id, r.company_id, r.status, p.chip_uid
+    from resales r
+    join passports p on p.company_id = r.company_id and p.environment = r.environment and p.token_id = r.token_id
+   where r.environment = ? and r.token_id = ? and lower(r.buyer_wallet) = lower(?)
+     and r.status in ('AUTHORIZING', 'AWAITING_PAYMENT', 'AWAITING_CLAIM')
+   order by r.created_at desc
+   limit 1`;
+
+/**
+ * The buyer proves possession: a fresh tap of the passport's own chip (its counter accepted once, as
+ * verify-chip does), then the resale workflow relays claimOwnershipFor on chain for the buyer's wallet.
+ * Nothing reaches the chain unless the resale is paid, the tap is genuine and new, and the chip is the token's.
+ */
+export async function claimResale(
+  em: EntityManager,
+  box: SecretBox,
+  workflows: WorkflowGateway,
+  input: ClaimInput,
+): Promise<ClaimResult> {
+  const [resale] = await em.execute<OpenResale[]>(OPEN_RESALE_FOR_BUYER, [
+    input.environment,
+    input.tokenId,
+    input.buyerWallet,
+  ]);
+  if (!resale) {
+    throw new DomainError(
+      'not_found',
+      'resale_not_found',
+      `No resale of passport ${input.tokenId} awaits your claim.`,
+    );
+  }
+  if (resale.status !== 'AWAITING_CLAIM') {
+    throw new DomainError(
+      'conflict',
+      'payment_pending',
+      'The payment for this resale has not been confirmed yet; claim once it is.',
+    );
+  }
+  const parsed = parseSunMessage(input.nfcData);
+  if (!parsed.ok) throw new DomainError('invalid', 'malformed_sun_payload', parsed.message);
+  const tap = await verifyTap(
+    em,
+    box,
+    { companyId: resale.company_id, environment: input.environment },
+    {
+      chipUid: resale.chip_uid,
+      sun: {
+        piccData: parsed.piccData,
+        cmac: parsed.cmac,
+        encFileData: parsed.encFileData,
+        macInput: parsed.macInput,
+      },
+      reference: `claim:${resale.id}`,
+    },
+  );
+  if (!tap.authentic) {
+    const code = tap.reason === 'replayed' ? 'tap_replayed' : 'tap_not_authentic';
+    const detail =
+      tap.reason === 'replayed'
+        ? 'This tap was already used: tap the chip again.'
+        : tap.reason === 'uid_mismatch'
+          ? 'The tapped chip is not the one attached to this passport.'
+          : 'The tap is not a genuine signature of this passport’s chip.';
+    throw new DomainError('rejected', code, detail);
+  }
+  const request: ClaimRequest = { buyerWallet: input.buyerWallet };
+  try {
+    return await workflows.client.workflow
+      .getHandle(workflowIds.resale(input.environment, input.tokenId))
+      .executeUpdate<ClaimResult, [ClaimRequest]>(CLAIM_UPDATE, { args: [request] });
+  } catch (error) {
+    // The workflow's validator refused (the resale moved on between our read and the update).
+    if (error instanceof WorkflowUpdateFailedError) {
+      throw new DomainError(
+        'conflict',
+        'claim_refused',
+        (error.cause as Error | undefined)?.message ?? error.message,
+      );
+    }
+    throw error;
+  }
+}

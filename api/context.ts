@@ -6,7 +6,8 @@ import type { Logger } from '../src/logging/logger.ts';
 
 export type Principal =
   | { kind: 'apiKey'; apiKeyId: string; companyId: string; environment: Environment }
-  | { kind: 'user'; userId: number; email: string; companyId: string; environment: Environment };
+  | { kind: 'user'; userId: number; email: string; companyId: string; environment: Environment }
+  | { kind: 'oauth'; clientId: string; companyId: string; environment: Environment };
 
 export interface AppState extends DefaultState {
   requestId: string;

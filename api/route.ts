@@ -37,6 +37,8 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   docBody?: z.ZodType;
   query?: z.ZodType<Q>;
   params?: z.ZodType<P>;
+  /** The body may also come form-encoded (application/x-www-form-urlencoded), as OAuth token requests do. */
+  formBody?: true;
   /** Largest accepted body in bytes; defaults to the configured JSON limit. */
   bodyLimitBytes?: number;
   /** The handler answers through respondIdempotently: OpenAPI documents the Idempotency-Key header and its errors. */

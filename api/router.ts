@@ -60,7 +60,13 @@ async function admit(route: RouteSpec, ctx: AppContext, deps: RouterDeps): Promi
     if (error instanceof Problem) deps.rateLimiter.take(ctx, addressBucket);
     throw error;
   }
-  deps.rateLimiter.take(ctx, `key:${(ctx.state.principal as { apiKeyId: string }).apiKeyId}`);
+  const principal = ctx.state.principal!;
+  deps.rateLimiter.take(
+    ctx,
+    principal.kind === 'oauth'
+      ? `oauth:${principal.clientId}`
+      : `key:${(principal as { apiKeyId: string }).apiKeyId}`,
+  );
 }
 
 /**
@@ -85,6 +91,7 @@ export function buildRouter(routes: RouteSpec[], deps: RouterDeps): Router<AppSt
         const raw = await readJsonBody(ctx, {
           bytes: route.bodyLimitBytes ?? deps.jsonBodyLimitBytes,
           timeoutMs: deps.bodyReadTimeoutMs,
+          form: route.formBody === true,
         });
         if (raw === undefined && !route.bodyOptional) {
           throw new Problem(400, 'validation_failed', 'A JSON request body is required.', {

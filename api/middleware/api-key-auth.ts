@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { checkApiKey } from '../../src/auth/api-keys.ts';
 import type { Environment } from '../../src/config/config.ts';
 import { scopedEntityManager } from '../../src/db/tenant-scope.ts';
+import { checkAccessToken, looksLikeAccessToken } from '../../src/identity/oauth.ts';
 import type { AppContext } from '../context.ts';
 import { Problem } from '../problem.ts';
 
@@ -28,6 +29,10 @@ export async function authenticateApiKey(
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match)
     throw unauthorized('The Authorization header must have the form Bearer <key>.', 'invalid_request');
+  if (looksLikeAccessToken(match[1]!)) {
+    await authenticateAccessToken(ctx, em, match[1]!, environment);
+    return;
+  }
   const check = await checkApiKey(em, match[1]!, environment);
   if (!check.ok) {
     if (check.reason === 'environment_mismatch') {
@@ -42,6 +47,28 @@ export async function authenticateApiKey(
   }
   const scope = { companyId: check.apiKey.companyId, environment };
   ctx.state.principal = { kind: 'apiKey', apiKeyId: check.apiKey.id, ...scope };
+  ctx.state.scope = scope;
+  ctx.state.em = scopedEntityManager(em, scope);
+}
+
+/** An OAuth access token (from POST /v1/auth/oauth/token) acts for its client's company and environment. */
+async function authenticateAccessToken(
+  ctx: AppContext,
+  em: EntityManager,
+  token: string,
+  environment: Environment,
+): Promise<void> {
+  const check = await checkAccessToken(em.fork(), token);
+  if (!check.ok) throw unauthorized('The access token is unknown, expired or revoked.', 'invalid_token');
+  if (check.environment !== environment) {
+    throw new Problem(
+      403,
+      'environment_mismatch',
+      `This access token belongs to the ${check.environment} environment and cannot be used with x-service-env: ${environment}.`,
+    );
+  }
+  const scope = { companyId: check.companyId, environment };
+  ctx.state.principal = { kind: 'oauth', clientId: check.clientId, ...scope };
   ctx.state.scope = scope;
   ctx.state.em = scopedEntityManager(em, scope);
 }

@@ -8,6 +8,8 @@ export interface BodyLimits {
   bytes: number;
   /** How long the whole body may take to arrive (408 after it, and the connection is closed). */
   timeoutMs: number;
+  /** Also accept application/x-www-form-urlencoded (read into an object of strings). */
+  form?: boolean;
 }
 
 /**
@@ -18,7 +20,8 @@ export interface BodyLimits {
 export async function readJsonBody(ctx: AppContext, limits: BodyLimits): Promise<unknown> {
   const limitBytes = limits.bytes;
   if (!hasBody(ctx)) return undefined;
-  if (!ctx.is(JSON_TYPES)) {
+  const form = limits.form === true && ctx.is('application/x-www-form-urlencoded') !== false;
+  if (!form && !ctx.is(JSON_TYPES)) {
     throw new Problem(
       415,
       'unsupported_media_type',
@@ -30,6 +33,7 @@ export async function readJsonBody(ctx: AppContext, limits: BodyLimits): Promise
   const raw = await readLimited(ctx, limitBytes, limits.timeoutMs);
   ctx.state.rawBody = raw;
   if (raw.length === 0) return undefined;
+  if (form) return Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
   try {
     return JSON.parse(raw.toString('utf8'));
   } catch (error) {

@@ -21,6 +21,7 @@ export function requestLog() {
           companyId: ctx.state.principal?.companyId,
           apiKeyId: ctx.state.principal?.kind === 'apiKey' ? ctx.state.principal.apiKeyId : undefined,
           userId: ctx.state.principal?.kind === 'user' ? ctx.state.principal.userId : undefined,
+          oauthClientId: ctx.state.principal?.kind === 'oauth' ? ctx.state.principal.clientId : undefined,
         },
         'request',
       );

@@ -210,12 +210,22 @@ export function buildOpenApiDocument(
       ...(route.description ? { description: route.description } : {}),
       tags: route.tags,
       parameters: parametersOf(route),
-      security: route.auth === 'none' ? [] : [{ [route.auth === 'apiKey' ? 'apiKey' : 'userToken']: [] }],
+      security:
+        route.auth === 'none'
+          ? []
+          : route.auth === 'apiKey'
+            ? [{ apiKey: [] }, { oauthClient: [] }]
+            : [{ userToken: [] }],
       ...(route.body
         ? {
             requestBody: {
               required: !route.bodyOptional,
-              content: { 'application/json': { schema: jsonSchema(route.docBody ?? route.body, 'input') } },
+              content: Object.fromEntries(
+                (route.formBody
+                  ? ['application/json', 'application/x-www-form-urlencoded']
+                  : ['application/json']
+                ).map((type) => [type, { schema: jsonSchema(route.docBody ?? route.body!, 'input') }]),
+              ),
             },
           }
         : {}),
@@ -259,6 +269,13 @@ export function buildOpenApiDocument(
           type: 'http',
           scheme: 'bearer',
           description: 'API key: sk_live_… for live, sk_test_… for test.',
+        },
+        oauthClient: {
+          type: 'oauth2',
+          description:
+            'OAuth 2.0 client credentials: an opaque access token (1 hour) from POST /v1/auth/oauth/token, sent ' +
+            'as Authorization: Bearer; accepted wherever an API key is.',
+          flows: { clientCredentials: { tokenUrl: '/v1/auth/oauth/token', scopes: {} } },
         },
         userToken: {
           type: 'http',

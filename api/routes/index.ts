@@ -2,6 +2,7 @@ import type { RouteSpec } from '../route.ts';
 import { aasResolveRoute } from './aas/resolve.ts';
 import { accountRoutes } from './auth/accounts.ts';
 import { apiKeyRoutes } from './auth/api-keys.ts';
+import { oauthRoutes } from './auth/oauth.ts';
 import type { RouteDeps } from './deps.ts';
 import { chipKeyRoutes } from './dpp/chip-keys.ts';
 import { claimRoute } from './dpp/claim.ts';
@@ -29,6 +30,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...healthRoutes(deps.readiness),
     ...apiKeyRoutes,
     ...accountRoutes(deps),
+    ...oauthRoutes(deps),
     enrollRoute,
     verifyChipRoute(deps),
     ...mintRoutes(deps),

@@ -20,6 +20,7 @@ interface Foreign {
   deliveryId: string;
   deliveryEventId: string;
   toolboxKeyId: string;
+  oauthClientId: string;
   twinId: string;
 }
 
@@ -41,6 +42,12 @@ const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KE
 const SWEEP: Record<string, Entry> = {
   'GET /v1/auth/api-keys': { noForeignIds: 'lists the caller’s keys only (checked by the world snapshot)' },
   'GET /v1/auth/wallet': { noForeignIds: 'the caller’s own wallet, from their token' },
+  'POST /v1/auth/oauth/clients': { noForeignIds: 'creates a client for the caller' },
+  'GET /v1/auth/oauth/clients': { noForeignIds: 'lists the caller’s clients only' },
+  'DELETE /v1/auth/oauth/clients/:id': {
+    attempt: (f) => ({ method: 'DELETE', path: `/v1/auth/oauth/clients/${f.oauthClientId}` }),
+    refused: notFound,
+  },
   'POST /v1/dpp/claim': {
     noForeignIds: 'a buyer’s claim: resales are found by the caller’s own wallet (test/e2e/resale.test.ts)',
   },
@@ -288,6 +295,7 @@ describe('tenant isolation: every operation with another tenant’s ids, and wit
     });
     await receiver.waitFor(3);
     const deliveries = await asB('GET', `/v1/webhooks/endpoints/${endpoint.body.endpoint.id}/deliveries`);
+    const oauthClient = await asB('POST', '/v1/auth/oauth/clients', { name: 'B ERP' });
     const toolbox = await asB('POST', '/v1/factory/toolbox-keys', {
       name: 'Line',
       publicKey: { kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' },
@@ -304,6 +312,7 @@ describe('tenant isolation: every operation with another tenant’s ids, and wit
       deliveryId: deliveries.body.deliveries[0].id,
       deliveryEventId: deliveries.body.deliveries[0].eventId,
       toolboxKeyId: toolbox.body.data.id,
+      oauthClientId: oauthClient.body.client.id,
       twinId: twin.body.service_internal_id,
     };
     for (const [name, value] of Object.entries(foreign)) assert.ok(value, `set up ${name}`);

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { openApiPath } from '../../api/route.ts';
 import { allRoutes } from '../../api/routes/index.ts';
 import { SecretBox } from '../../src/crypto/secret-box.ts';
+import { signUserToken } from '../../src/identity/user-token.ts';
+import { userTokenKeysOf } from '../../src/identity/user-token-keys.ts';
 import { StripeGateway } from '../../src/payments/stripe-gateway.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 
@@ -120,10 +122,23 @@ describe('every operation refuses unstorable strings and deep nesting with 400, 
   let api: TestApi;
   let tenant: TestTenant;
   let operations: Operation[];
+  let userToken: string;
+  /** The credential an operation declares: a user token for people's operations, else the API key. */
+  const credentialOf = (op: Operation) =>
+    (op as { security?: Record<string, unknown>[] }).security?.some((s) => 'userToken' in s)
+      ? userToken
+      : tenant.testKey;
 
   beforeAll(async () => {
     api = await startTestApi();
     tenant = await api.createTenant();
+    // A real token signed with the service's key (login itself is tested in test/e2e/identity.test.ts).
+    userToken = signUserToken(userTokenKeysOf(api.config), {
+      userId: 1,
+      email: 'gate@example.com',
+      companyId: tenant.companyId,
+      environment: 'test',
+    });
     const doc = await api.call('GET', '/openapi.json', { env: null });
     assert.equal(doc.status, 200);
     operations = Object.entries(doc.body.paths as Record<string, Record<string, Operation>>).flatMap(
@@ -184,7 +199,7 @@ describe('every operation refuses unstorable strings and deep nesting with 400, 
             expected.push(`body.${member}`);
           }
           const label = `${op.method.toUpperCase()} ${op.path} ${JSON.stringify(body)}`;
-          const res = await api.call(op.method.toUpperCase(), urlOf(op), { key: tenant.testKey, body });
+          const res = await api.call(op.method.toUpperCase(), urlOf(op), { key: credentialOf(op), body });
           assert.ok(res.status < 500, `${label} → ${res.status} ${res.text}`);
           assert.equal(res.status, 400, `${label} → ${res.status} ${res.text}`);
           assert.equal(res.body.code, 'validation_failed', label);
@@ -201,7 +216,7 @@ describe('every operation refuses unstorable strings and deep nesting with 400, 
     for (const op of jsonOperations()) {
       const member = deepMember(op.requestBody!.content['application/json']!.schema);
       const rawBody = deepBody(member);
-      const res = await api.call(op.method.toUpperCase(), urlOf(op), { key: tenant.testKey, rawBody });
+      const res = await api.call(op.method.toUpperCase(), urlOf(op), { key: credentialOf(op), rawBody });
       const label = `${op.method.toUpperCase()} ${op.path} (deep ${member})`;
       assert.ok(res.status < 500, `${label} → ${res.status} ${res.text}`);
       assert.equal(res.status, 400, `${label} → ${res.status} ${res.text}`);
@@ -219,7 +234,7 @@ describe('every operation refuses unstorable strings and deep nesting with 400, 
         if ('$ref' in p || (p.in !== 'path' && p.in !== 'query')) continue;
         const url = urlOf(op, { name: p.name, in: p.in, value: '1\u0000' });
         const body = op.requestBody ? {} : undefined;
-        const res = await api.call(op.method.toUpperCase(), url, { key: tenant.testKey, body });
+        const res = await api.call(op.method.toUpperCase(), url, { key: credentialOf(op), body });
         const label = `${op.method.toUpperCase()} ${url}`;
         assert.ok(res.status < 500, `${label} → ${res.status} ${res.text}`);
         assert.equal(res.status, 400, `${label} → ${res.status} ${res.text}`);

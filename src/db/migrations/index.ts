@@ -13,6 +13,7 @@ import { Migration20261124600000_credential_stamp } from './Migration20261124600
 import { Migration20261124650000_outbox_recorded_at } from './Migration20261124650000_outbox_recorded_at.ts';
 import { Migration20261124660000_webhook_first_attempts } from './Migration20261124660000_webhook_first_attempts.ts';
 import { Migration20261124700000_user_login } from './Migration20261124700000_user_login.ts';
+import { Migration20261124710000_oauth } from './Migration20261124710000_oauth.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -36,4 +37,5 @@ export const migrations: MigrationObject[] = [
     class: Migration20261124660000_webhook_first_attempts,
   },
   { name: 'Migration20261124700000_user_login', class: Migration20261124700000_user_login },
+  { name: 'Migration20261124710000_oauth', class: Migration20261124710000_oauth },
 ];

@@ -12,6 +12,7 @@ import { prepareBenchDatabase } from '../bench/setup.ts';
 import { obtainStripeMock, startStripeMock } from '../src/dev/stripe-mock.ts';
 import { runTool, TOOL_CACHE } from '../src/dev/tool-cache.ts';
 import { enrollAndMint } from '../test/e2e/fixtures/passport-helpers.ts';
+import { startSmtpReceiver } from '../test/support/smtp-receiver.ts';
 import { startTestStack } from '../test/support/stack.ts';
 
 const SCHEMATHESIS_VERSION = '4.32.5';
@@ -30,11 +31,13 @@ const schemathesis = await obtainSchemathesis();
 const cleanup = await prepareBenchDatabase();
 const stripeMock = await startStripeMock(await obtainStripeMock());
 process.env.STRIPE_API_BASE = stripeMock.url;
+// Registration mails its confirmation link: a real SMTP receiver takes it.
+const smtp = await startSmtpReceiver();
 // The rate limit would answer most generated requests 429 and leave the rest of the API untested.
 const stack = await startTestStack({
   apiClient: 'native',
   mintWaitMs: 5000,
-  apiEnv: { RATE_LIMIT_PER_MINUTE: '0' },
+  apiEnv: { RATE_LIMIT_PER_MINUTE: '0', SMTP_URL: smtp.url },
 });
 let code = 1;
 try {
@@ -74,6 +77,7 @@ try {
   });
 } finally {
   await stack.close();
+  await smtp.close();
   await stripeMock.stop();
   await cleanup();
 }

@@ -4,6 +4,7 @@ export class DomainError extends Error {
   readonly kind:
     | 'invalid'
     | 'unauthenticated'
+    | 'payment_required'
     | 'forbidden'
     | 'not_found'
     | 'conflict'

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { webhookSenderFor } from '../activities/webhooks/webhook-activities.ts';
+import { startUsageReporter } from '../src/billing/usage.ts';
 import type { PassportChains } from '../src/chain/environment-chains.ts';
 import type { Config } from '../src/config/config.ts';
 import type { SecretBox } from '../src/crypto/secret-box.ts';
@@ -54,9 +55,18 @@ export async function startWorkerRole(parts: {
     }),
   });
   const keyPurge = startKeyPurge({ em: () => parts.database.orm.em.fork(), logger });
+  const payments = environments.live.payments;
+  const usageReporter = startUsageReporter({
+    em: () => parts.database.orm.em.fork(),
+    stripeFor: (environment) =>
+      payments.isConfigured(environment) ? payments.forEnvironment(environment).stripe : undefined,
+    meterEventName: config.payments.meterEventName,
+    logger,
+  });
   return [
     { name: 'outbox dispatcher', run: () => dispatcher.stop() },
     { name: 'Idempotency-Key purge', run: () => keyPurge.stop() },
+    { name: 'usage reporter', run: () => usageReporter.stop() },
     {
       name: 'workers',
       run: async () => {

@@ -47,6 +47,7 @@ export function problemHandler() {
 const DOMAIN_STATUS: Record<DomainError['kind'], number> = {
   invalid: 400,
   unauthenticated: 401,
+  payment_required: 402,
   forbidden: 403,
   not_found: 404,
   conflict: 409,
@@ -68,6 +69,8 @@ function toProblem(error: unknown): Problem {
       },
     );
   }
+  const stripe = stripeProblem(error);
+  if (stripe) return stripe;
   const status = httpStatusOf(error);
   if (status === 404) return new Problem(404, 'not_found', 'Not found.');
   if (status === 405) return new Problem(405, 'method_not_allowed', 'Method not allowed.');
@@ -84,4 +87,32 @@ function httpStatusOf(error: unknown): number | undefined {
     return error.status;
   }
   return undefined;
+}
+
+/**
+ * A Stripe SDK error on a synchronous payment call: Stripe refused the request (422, its message passed on),
+ * our keys are wrong (503, the operator must fix the configuration), or Stripe could not be reached (503).
+ */
+function stripeProblem(error: unknown): Problem | undefined {
+  const type = (error as { type?: unknown } | null)?.type;
+  if (typeof type !== 'string' || !type.startsWith('Stripe')) return undefined;
+  const message = (error as { message?: string }).message ?? 'Stripe refused the request.';
+  if (type === 'StripeInvalidRequestError' || type === 'StripeCardError') {
+    return new Problem(422, 'payment_provider_rejected', `Stripe refused the request: ${message}`);
+  }
+  if (type === 'StripeAuthenticationError' || type === 'StripePermissionError') {
+    return new Problem(
+      503,
+      'payments_misconfigured',
+      'The payment provider refused our credentials; retry later.',
+    );
+  }
+  return new Problem(
+    503,
+    'payment_provider_unavailable',
+    'The payment provider cannot be reached; retry shortly.',
+    {
+      headers: { 'Retry-After': '10' },
+    },
+  );
 }

@@ -3,6 +3,7 @@ import { aasResolveRoute } from './aas/resolve.ts';
 import { accountRoutes } from './auth/accounts.ts';
 import { apiKeyRoutes } from './auth/api-keys.ts';
 import { oauthRoutes } from './auth/oauth.ts';
+import { billingRoutes } from './billing/billing.ts';
 import type { RouteDeps } from './deps.ts';
 import { chipKeyRoutes } from './dpp/chip-keys.ts';
 import { claimRoute } from './dpp/claim.ts';
@@ -48,6 +49,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...provisionRoutes,
     ...bindRoutes(deps),
     ...toolboxKeyRoutes,
+    ...billingRoutes(deps),
     checkoutWebhookRoute(deps),
     ...publicPassportRoutes(deps),
   ];

@@ -43,6 +43,10 @@ const SWEEP: Record<string, Entry> = {
   'GET /v1/auth/api-keys': { noForeignIds: 'lists the caller’s keys only (checked by the world snapshot)' },
   'GET /v1/auth/wallet': { noForeignIds: 'the caller’s own wallet, from their token' },
   'POST /v1/auth/oauth/clients': { noForeignIds: 'creates a client for the caller' },
+  'POST /v1/billing/checkout': { noForeignIds: 'the caller’s own subscription' },
+  'POST /v1/billing/portal': { noForeignIds: 'the caller’s own Stripe customer' },
+  'GET /v1/billing/status': { noForeignIds: 'the caller’s own subscription' },
+  'GET /v1/billing/usage': { noForeignIds: 'the caller’s own mints' },
   'GET /v1/auth/oauth/clients': { noForeignIds: 'lists the caller’s clients only' },
   'DELETE /v1/auth/oauth/clients/:id': {
     attempt: (f) => ({ method: 'DELETE', path: `/v1/auth/oauth/clients/${f.oauthClientId}` }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requireActivePlan } from '../../../src/billing/plan-guard.ts';
 import { chipKeysNotConfigured, chipKeysStatus } from '../../../src/chips/chip-keys.ts';
 import { canonicalChipUid } from '../../../src/chips/enroll.ts';
 import { DomainError } from '../../../src/errors.ts';
@@ -92,6 +93,10 @@ export function mintRoutes(deps: RouteDeps) {
       body: z.record(z.string(), z.unknown()),
       docBody: z.union([mintShapeA, mintShapeB]),
       responses: {
+        402: {
+          description:
+            'plan_required: a live mint needs an active subscription (the test environment is free).',
+        },
         404: { description: 'chip_not_found: shape B names a chip that is not enrolled.' },
         409: {
           description:
@@ -119,6 +124,7 @@ export function mintRoutes(deps: RouteDeps) {
         const request =
           shape === 'A' ? validate(mintShapeA, body, 'body') : validate(mintShapeB, body, 'body');
         const scope = ctx.state.scope!;
+        await requireActivePlan(ctx.state.em!, scope);
         const chip = await findChipToMint(ctx.state.em!, scope, request.chipUid);
         if (chip.hasPassport) {
           throw new DomainError('conflict', 'chip_already_registered', CHIP_ALREADY_REGISTERED);

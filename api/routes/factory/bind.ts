@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requireActivePlan } from '../../../src/billing/plan-guard.ts';
 import { canonicalChipUid } from '../../../src/chips/enroll.ts';
 import { bindTwin, findTwin } from '../../../src/factory/bind.ts';
 import { verifyToolboxSignature } from '../../../src/factory/toolbox-keys.ts';
@@ -50,6 +51,7 @@ export function bindRoutes(deps: RouteDeps) {
       body: z.record(z.string(), z.unknown()),
       docBody: z.union([bindShapeA, bindShapeB]),
       responses: {
+        402: { description: 'plan_required (shape B mints): a live mint needs an active subscription.' },
         404: {
           description:
             'twin_not_found or chip_not_found: the twin or chip is not in this company and environment.',
@@ -101,6 +103,7 @@ export function bindRoutes(deps: RouteDeps) {
           return;
         }
         const request = validate(bindShapeB, body, 'body');
+        await requireActivePlan(em, scope);
         const chipUid = canonicalChipUid(request.chipUid);
         await findTwin(em, request.internalId);
         await verifyToolboxSignature(em, {

@@ -1,4 +1,5 @@
-import type { StripeEventHandlers } from '../../../src/payments/inbound-events.ts';
+import { applySubscriptionEvent } from '../../../src/billing/billing-accounts.ts';
+import type { StripeEventHandler, StripeEventHandlers } from '../../../src/payments/inbound-events.ts';
 import type { RouteDeps } from '../deps.ts';
 import { resalePaymentHandler } from './resale-payment-handler.ts';
 
@@ -8,7 +9,12 @@ import { resalePaymentHandler } from './resale-payment-handler.ts';
  * workflow does so before that commit (a failed signal rolls the record back and Stripe retries).
  */
 export function stripeEventHandlers(deps: RouteDeps): StripeEventHandlers {
+  const subscription: StripeEventHandler = ({ em, environment, event }) =>
+    applySubscriptionEvent(em, deps.config.payments.stripe[environment], environment, event);
   return {
     'payment_intent.succeeded': resalePaymentHandler(deps.workflows),
+    'customer.subscription.created': subscription,
+    'customer.subscription.updated': subscription,
+    'customer.subscription.deleted': subscription,
   };
 }

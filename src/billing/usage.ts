@@ -1,0 +1,110 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type Stripe from 'stripe';
+import type { Environment } from '../config/config.ts';
+import type { TenantScope } from '../db/tenant-scope.ts';
+
+export interface Usage {
+  periodStart: string;
+  periodEnd: string;
+  /** Passports minted in the period: the pay-per-mint meter. */
+  mints: number;
+  /** Of those, already reported to Stripe's meter. */
+  reported: number;
+}
+
+/** The subscription's current period, or the calendar month (UTC) without one. */
+export async function currentUsage(em: EntityManager, scope: TenantScope, now = new Date()): Promise<Usage> {
+  const [account] = await em.execute<
+    { current_period_start: Date | null; current_period_end: Date | null }[]
+  >(
+    'select current_period_start, current_period_end from billing_accounts where company_id = ? and environment = ?',
+    [scope.companyId, scope.environment],
+  );
+  const start = account?.current_period_start
+    ? new Date(account.current_period_start)
+    : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const end = account?.current_period_end
+    ? new Date(account.current_period_end)
+    : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+  const [row] = await em.execute<{ mints: number; reported: number }[]>(
+    `select count(*)::int as mints, count(u.passport_id)::int as reported
+     from passports p left join usage_reports u on u.passport_id = p.id
+     where p.company_id = ? and p.environment = ? and p.created_at >= ? and p.created_at < ?`,
+    [scope.companyId, scope.environment, start, end],
+  );
+  return {
+    periodStart: start.toISOString(),
+    periodEnd: end.toISOString(),
+    mints: row!.mints,
+    reported: row!.reported,
+  };
+}
+
+/**
+ * Reports unreported mints of companies with a Stripe customer as meter events, one per passport. The event's
+ * `identifier` is the passport's, so Stripe counts a retried report once; our record of it is written after
+ * Stripe accepted it. Returns how many were reported.
+ */
+export async function reportUsage(
+  em: EntityManager,
+  stripeFor: (environment: Environment) => Stripe | undefined,
+  meterEventName: string,
+  limit = 500,
+): Promise<number> {
+  const rows = await em.execute<
+    { id: number; environment: Environment; token_id: string; customer: string }[]
+  >(
+    `select p.id, p.environment, p.token_id, b.stripe_customer_id as customer
+     from passports p
+     join billing_accounts b on b.company_id = p.company_id and b.environment = p.environment
+     where not exists (select 1 from usage_reports u where u.passport_id = p.id)
+       and p.created_at >= coalesce(b.current_period_start, b.created_at)
+     order by p.id limit ?`,
+    [limit],
+  );
+  let reported = 0;
+  for (const row of rows) {
+    const stripe = stripeFor(row.environment);
+    if (!stripe) continue;
+    const identifier = `dpp-mint-${row.environment}-${row.token_id}`;
+    await stripe.billing.meterEvents.create({
+      event_name: meterEventName,
+      identifier,
+      payload: { stripe_customer_id: row.customer, value: '1' },
+    });
+    await em.execute(
+      `insert into usage_reports (passport_id, meter_event_identifier) values (?, ?) on conflict do nothing`,
+      [row.id, identifier],
+    );
+    reported++;
+  }
+  return reported;
+}
+
+/** Reports usage every `everyMs` (first run after one interval) until stopped; a failed run is retried next time. */
+export function startUsageReporter(options: {
+  em: () => EntityManager;
+  stripeFor: (environment: Environment) => Stripe | undefined;
+  meterEventName: string;
+  logger: { info(o: object, m: string): void; warn(o: object, m: string): void };
+  everyMs?: number;
+}): { stop(): Promise<void> } {
+  let running: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    running ??= reportUsage(options.em(), options.stripeFor, options.meterEventName)
+      .then((n) => {
+        if (n > 0) options.logger.info({ reported: n }, 'reported mints to the Stripe usage meter');
+      })
+      .catch((error: unknown) => options.logger.warn({ err: error }, 'reporting usage to Stripe failed'))
+      .finally(() => {
+        running = undefined;
+      });
+  }, options.everyMs ?? 60_000);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -9,6 +9,7 @@ export class DomainError extends Error {
     | 'not_found'
     | 'conflict'
     | 'rejected'
+    | 'unsupported'
     | 'locked'
     | 'unavailable';
   constructor(kind: DomainError['kind'], code: string, message: string) {

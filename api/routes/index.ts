@@ -4,6 +4,7 @@ import { accountRoutes } from './auth/accounts.ts';
 import { apiKeyRoutes } from './auth/api-keys.ts';
 import { oauthRoutes } from './auth/oauth.ts';
 import { billingRoutes } from './billing/billing.ts';
+import { complianceRoutes } from './compliance/compliance.ts';
 import type { RouteDeps } from './deps.ts';
 import { chipKeyRoutes } from './dpp/chip-keys.ts';
 import { claimRoute } from './dpp/claim.ts';
@@ -50,6 +51,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...bindRoutes(deps),
     ...toolboxKeyRoutes,
     ...billingRoutes(deps),
+    ...complianceRoutes(deps),
     checkoutWebhookRoute(deps),
     ...publicPassportRoutes(deps),
   ];

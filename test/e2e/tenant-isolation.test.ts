@@ -47,6 +47,12 @@ const SWEEP: Record<string, Entry> = {
   'POST /v1/billing/portal': { noForeignIds: 'the caller’s own Stripe customer' },
   'GET /v1/billing/status': { noForeignIds: 'the caller’s own subscription' },
   'GET /v1/billing/usage': { noForeignIds: 'the caller’s own mints' },
+  'GET /v1/kyb/status': { noForeignIds: 'the caller’s own Connect account' },
+  'POST /v1/kyb/submit': { noForeignIds: 'the caller’s own Connect account' },
+  'POST /v1/kyb/upload-document': { noForeignIds: 'to the caller’s own Connect account' },
+  'GET /v1/kyc/status': { noForeignIds: 'the calling person’s own Connect account' },
+  'POST /v1/kyc/submit': { noForeignIds: 'the calling person’s own Connect account' },
+  'POST /v1/kyc/upload-document': { noForeignIds: 'to the calling person’s own Connect account' },
   'GET /v1/auth/oauth/clients': { noForeignIds: 'lists the caller’s clients only' },
   'DELETE /v1/auth/oauth/clients/:id': {
     attempt: (f) => ({ method: 'DELETE', path: `/v1/auth/oauth/clients/${f.oauthClientId}` }),

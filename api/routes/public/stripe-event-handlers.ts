@@ -1,4 +1,5 @@
 import { applySubscriptionEvent } from '../../../src/billing/billing-accounts.ts';
+import { applyAccountUpdated } from '../../../src/compliance/connect-accounts.ts';
 import type { StripeEventHandler, StripeEventHandlers } from '../../../src/payments/inbound-events.ts';
 import type { RouteDeps } from '../deps.ts';
 import { resalePaymentHandler } from './resale-payment-handler.ts';
@@ -16,5 +17,6 @@ export function stripeEventHandlers(deps: RouteDeps): StripeEventHandlers {
     'customer.subscription.created': subscription,
     'customer.subscription.updated': subscription,
     'customer.subscription.deleted': subscription,
+    'account.updated': ({ em, environment, event }) => applyAccountUpdated(em, environment, event),
   };
 }

@@ -79,13 +79,16 @@ try {
   });
   scenarios['recycle-completed'] = `recycle:test:${recycledToken}`;
 
-  // Webhooks: one delivery that succeeds at once, one that uses all six attempts (timers skipped).
-  scenarios['webhook-delivered'] = await captureWebhook(stack, 200, '04F1F1F1F1F103');
+  // Webhooks: a delivery whose first attempt (the dispatcher's) failed, then all retries (timers skipped). An
+  // accepted first attempt runs no workflow; webhook-delivered.json (attempt 1 in the workflow, as replays and
+  // environments without a sender still run it) was captured before first attempts moved to the dispatcher.
   scenarios['webhook-dead-lettered'] = await captureWebhook(timeSkipping, 500, '04F1F1F1F1F104');
 
   // Resale: one sold and claimed (real time), one left unpaid until its checkout expired (24 h skipped).
-  scenarios['resale-claimed'] = await captureResale(stack, '04F1F1F1F1F106', true);
-  scenarios['resale-expired'] = await captureResale(timeSkipping, '04F1F1F1F1F107', false);
+  const claimed = await captureResale(stack, '04F1F1F1F1F106', true);
+  scenarios['resale-claimed'] = claimed.workflowId;
+  scenarios['resale-payout-paid'] = claimed.payoutWorkflowId!;
+  scenarios['resale-expired'] = (await captureResale(timeSkipping, '04F1F1F1F1F107', false)).workflowId;
 
   await mkdir(OUT, { recursive: true });
   const only = process.argv.slice(2);
@@ -110,6 +113,7 @@ async function captureWebhook(on: TestStack, status: number, chipUid: string): P
   const receiver = await startReceiver(() => ({ status }));
   const hookCall = (path: string, body: unknown) => on.api.call('POST', path, { key: hooks.testKey, body });
   const endpoint = (await hookCall('/v1/webhooks/endpoints', { url: receiver.url })).body.endpoint.id;
+  // The dispatcher makes attempt 1 itself; a failure hands the delivery to its retry workflow.
   await hookCall('/v1/dpp/enroll', { chipUid });
   await receiver.waitFor(1);
   const [row] = await on.api.db.orm.em
@@ -117,15 +121,32 @@ async function captureWebhook(on: TestStack, status: number, chipUid: string): P
     .execute<{ event_id: string }[]>('select event_id from webhook_deliveries where endpoint_id = ?', [
       endpoint,
     ]);
-  const workflowId = `webhook:${row!.event_id}:${endpoint}`;
+  const eventId = row!.event_id;
+  const workflowId = `webhook:${eventId}:${endpoint}`;
+  for (let i = 0; i < 100; i++) {
+    const started = await on.temporal.client.workflow
+      .getHandle(workflowId)
+      .describe()
+      .then(() => true)
+      .catch(() => false);
+    if (started) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   await on.temporal.client.workflow.getHandle(workflowId).result();
   await on.api.call('DELETE', `/v1/webhooks/endpoints/${endpoint}`, { key: hooks.testKey });
   await receiver.close();
   return workflowId;
 }
 
-/** A brand's resale of a freshly minted passport; `sold`: paid (signed event) and claimed, else left to expire. */
-async function captureResale(on: TestStack, chipUid: string, sold: boolean): Promise<string> {
+/**
+ * A brand's resale of a freshly minted passport; `sold`: paid (signed event), claimed and paid out to the
+ * brand's verified Connect account, else left to expire.
+ */
+async function captureResale(
+  on: TestStack,
+  chipUid: string,
+  sold: boolean,
+): Promise<{ workflowId: string; payoutWorkflowId?: string }> {
   const brand = await on.api.createTenant('Fixture Reseller');
   const call = (method: string, path: string, body?: unknown) =>
     on.api.call(method, path, { key: brand.testKey, ...(body === undefined ? {} : { body }) });
@@ -156,6 +177,7 @@ async function captureResale(on: TestStack, chipUid: string, sold: boolean): Pro
           amount: 9900,
           amount_received: 9900,
           currency: 'eur',
+          latest_charge: `ch_fixture_${tokenId}`,
           metadata: { tokenId, buyerWallet, resaleId: released.body.resaleId },
         },
       },
@@ -168,8 +190,41 @@ async function captureResale(on: TestStack, chipUid: string, sold: boolean): Pro
     while ((await call('GET', `/v1/dpp/resales/${tokenId}`)).body.status !== 'AWAITING_CLAIM') {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    const address = { line1: 'Hauptstraße 1', city: 'Berlin', postalCode: '10115', country: 'DE' };
+    const kyb = await call('POST', '/v1/kyb/submit', {
+      company: { name: 'Fixture Reseller GmbH', taxId: 'DE123456789', address },
+      representative: {
+        firstName: 'Fay',
+        lastName: 'Fixture',
+        email: 'fay@fixture.example',
+        birthdate: '1980-01-01',
+        address,
+      },
+      tosAcceptance: { accepted: true },
+    });
+    const verified = signedStripeEvent({
+      id: `evt_fixture_acct_${tokenId}`,
+      type: 'account.updated',
+      data: {
+        object: {
+          id: kyb.body.connectId,
+          object: 'account',
+          payouts_enabled: true,
+          requirements: { currently_due: [], past_due: [], disabled_reason: null },
+        },
+      },
+    });
+    await on.api.call('POST', '/v1/public/webhook/checkout', {
+      env: null,
+      rawBody: verified.body,
+      headers: verified.headers,
+    });
     await handle.executeUpdate(CLAIM_UPDATE, { args: [{ buyerWallet }] });
+    await handle.result();
+    const payoutWorkflowId = `resale-payout:test:${released.body.resaleId}`;
+    await on.temporal.client.workflow.getHandle(payoutWorkflowId).result();
+    return { workflowId: handle.workflowId, payoutWorkflowId };
   }
   await handle.result();
-  return handle.workflowId;
+  return { workflowId: handle.workflowId };
 }

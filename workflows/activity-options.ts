@@ -47,6 +47,23 @@ export function paymentStep(nonRetryable: string[] = []): ActivityOptions {
 }
 
 /**
+ * A payout waits for its receiving accounts' verification (KYB/KYC), which takes people days: the activity
+ * refuses until then and is retried hourly for up to 90 days; Stripe's refusals are final.
+ */
+export function payoutStep(): ActivityOptions {
+  return {
+    startToCloseTimeout: '1 minute',
+    scheduleToCloseTimeout: '90 days',
+    retry: {
+      initialInterval: '1 minute',
+      backoffCoefficient: 2,
+      maximumInterval: '1 hour',
+      nonRetryableErrorTypes: ['StripeRejected', 'DomainError'],
+    },
+  };
+}
+
+/**
  * The same short database / IPFS steps run as local activities: in the worker, inside the workflow task, so
  * they cost no task-queue round trips through the server (a mint spends most of its time there otherwise).
  * Retries are the same; a worker crash re-runs the step, which is why every such step is idempotent.

@@ -28,6 +28,8 @@ export interface ResaleProgress {
   buyerAuthorizeTxHash?: string;
   claimDeadline?: string;
   claimTxHash?: string;
+  /** After the claim: the workflow paying the sale out 94/5/1. */
+  payoutWorkflowId?: string;
   /** A payment event that did not match the release (amount or currency) is kept here, not acted on. */
   refusedPayments?: { eventId: string; reason: string }[];
 }
@@ -37,6 +39,8 @@ export interface PaymentSucceeded {
   /** The resale the payment intent's metadata names: a late payment of an earlier resale is refused. */
   resaleId: string;
   paymentIntentId: string;
+  /** The charge the payout's transfers come out of (the intent's latest_charge when the event carried it). */
+  chargeId?: string;
   amount: number;
   currency: string;
 }

@@ -4,11 +4,15 @@ import {
   defineQuery,
   defineSignal,
   defineUpdate,
+  ParentClosePolicy,
+  patched,
   proxyActivities,
   setHandler,
+  startChild,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import { chainStep, databaseStep, paymentStep } from './activity-options.ts';
+import { resalePayout } from './resale-payout.ts';
 import {
   CLAIM_UPDATE,
   type ClaimRequest,
@@ -29,6 +33,9 @@ const chain = proxyActivities<Activities>(chainStep(['NoClaimAuthorized']));
 const database = proxyActivities<Activities>(databaseStep());
 const payments = proxyActivities<Activities>(paymentStep());
 
+/** Workflows started before payouts existed end at the claim; the marker lets their histories replay. */
+const PAYOUT_AFTER_CLAIM = 'resale-payout-after-claim';
+
 /** Stripe lets a Checkout Session live 24 hours at most: the buyer pays within that, or the release ends. */
 export const PAYMENT_WINDOW = '24 hours';
 /** The session expires a little before the window closes, so no payment can land after we gave up. */
@@ -46,7 +53,9 @@ const CLAIM_WINDOW_MS = 30 * 24 * 3600 * 1000;
  * 5. wait for the buyer's claim (the `claim` update, after a fresh tap of the chip) for up to 30 days, else
  *    refund the payment and revoke the authorization;
  * 6. claimOnChain — claimOwnershipFor the buyer (the platform relays; buyers hold no gas), then
- *    recordClaim — owner, CLAIM_OWNERSHIP, asset.transferred and asset.resold.
+ *    recordClaim — owner, CLAIM_OWNERSHIP, asset.transferred and asset.resold;
+ * 7. start resale-payout:{env}:{resaleId} (workflows/resale-payout.ts) without waiting for it: 94 % to the
+ *    seller, 5 % to the brand, 1 % stays with the platform, once the receiving accounts are verified.
  */
 export async function resalePassport(input: ResaleInput): Promise<ResaleResult> {
   let progress: ResaleProgress = { state: 'AUTHORIZING' };
@@ -173,6 +182,18 @@ export async function resalePassport(input: ResaleInput): Promise<ResaleResult> 
   await database.recordClaim({ terms: input, ...transfer });
   claimed = { txHash: transfer.transactionHash, ownerWallet: input.buyerWallet, from: transfer.from };
   progress = { ...progress, state: 'CLAIMED', claimTxHash: transfer.transactionHash };
+
+  // 7. The payout runs on its own (it may wait days for the sellers' verification); this sale is done.
+  if (patched(PAYOUT_AFTER_CLAIM)) {
+    const payoutWorkflowId = `resale-payout:${input.scope.environment}:${input.resaleId}`;
+    await startChild(resalePayout, {
+      workflowId: payoutWorkflowId,
+      args: [{ terms: input, paymentIntentId: paid.paymentIntentId, chargeId: paid.chargeId }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      staticSummary: `Pay out resale ${input.resaleId} of passport ${input.tokenId} (94/5/1)`,
+    });
+    progress = { ...progress, payoutWorkflowId };
+  }
 
   await condition(allHandlersFinished);
   return { state: 'CLAIMED', ...claimed };

@@ -1,4 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
+import { payoutAccount } from '../../src/compliance/connect-accounts.ts';
+import { payOutSale } from '../../src/resale/payout.ts';
 import {
   createResaleCheckout,
   expireResaleCheckout,
@@ -24,6 +26,46 @@ export function resalePaymentActivities(deps: EnvironmentDeps) {
       return refusalsAreFinal(() =>
         refundResalePayment(stripe(), input.terms.resaleId, input.paymentIntentId),
       );
+    },
+
+    /** The 94/5/1 payout; refuses (and is retried) while the seller's or brand's account is not verified. */
+    async payOutResale(input: {
+      terms: ResaleTerms;
+      paymentIntentId: string;
+      chargeId?: string | undefined;
+    }) {
+      const { terms } = input;
+      const em = deps.orm.em.fork();
+      const environment = terms.scope.environment;
+      const brand = await payoutAccount(em, { kind: 'company', id: terms.scope.companyId }, environment);
+      const sellerIsBrand =
+        terms.seller.kind === 'company' && terms.seller.companyId === terms.scope.companyId;
+      const seller = sellerIsBrand
+        ? brand
+        : await payoutAccount(
+            em,
+            terms.seller.kind === 'company'
+              ? { kind: 'company', id: terms.seller.companyId }
+              : { kind: 'user', id: terms.seller.userId },
+            environment,
+          );
+      const outcome = await refusalsAreFinal(() =>
+        payOutSale(stripe(), {
+          resaleId: terms.resaleId,
+          paymentIntentId: input.paymentIntentId,
+          chargeId: input.chargeId,
+          price: terms.price,
+          sellerIsBrand,
+          parties: { seller, brand },
+        }),
+      );
+      if (!outcome.paid) {
+        throw ApplicationFailure.create({
+          type: 'PayoutAccountNotVerified',
+          message: `The payout waits for verification of the ${outcome.waitingFor.join(' and the ')}'s payout account (KYB/KYC).`,
+        });
+      }
+      return { transfers: outcome.transfers };
     },
   };
 }

@@ -12,6 +12,7 @@ import { type Receiver, specSignature, startReceiver } from '../webhooks/support
 import { enrollAndMint } from './fixtures/passport-helpers.ts';
 
 const BUYER = 'Buyer.One@Example.com';
+const BERLIN = { line1: 'Hauptstraße 1', city: 'Berlin', postalCode: '10115', country: 'DE' };
 const PASSWORD = 'a long enough password';
 const buyerWallet = userWalletAddress(undefined, BUYER);
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
@@ -31,6 +32,7 @@ function paymentSucceeded(id: string, metadata: Record<string, string>, amount =
         amount,
         amount_received: amount,
         currency,
+        latest_charge: `ch_${id}`,
         metadata,
       },
     },
@@ -154,6 +156,33 @@ describe('resale: release → signed payment → buyer authorized on chain → c
       );
     assert.equal(authorized?.metadata.authorizedAccount, buyerWallet);
 
+    // The brand (the seller here) is a verified Connect account, so the payout can go out after the claim.
+    const kyb = await call('POST', '/v1/kyb/submit', {
+      company: { name: 'Acme Apparel GmbH', taxId: 'DE123456789', address: BERLIN },
+      representative: {
+        firstName: 'Jane',
+        lastName: 'Doe',
+        email: 'jane@acme.example',
+        birthdate: '1980-04-02',
+        address: BERLIN,
+      },
+      tosAcceptance: { accepted: true },
+    });
+    assert.equal(kyb.status, 200, kyb.text);
+    const verified = signedStripeEvent({
+      id: 'evt_acct_verified',
+      type: 'account.updated',
+      data: {
+        object: {
+          id: kyb.body.connectId,
+          object: 'account',
+          payouts_enabled: true,
+          requirements: { currently_due: [], past_due: [], disabled_reason: null },
+        },
+      },
+    });
+    assert.equal((await webhook(verified)).body.outcome, 'applied');
+
     // The buyer claims by tapping the chip. Refused, with nothing on chain: another person, a replayed tap, a
     // tap of another chip.
     const seller = getAddress(await chain.ownerOf(tokenId));
@@ -191,6 +220,14 @@ describe('resale: release → signed payment → buyer authorized on chain → c
       { event_type: 'asset.resold', data: expected },
       { event_type: 'asset.transferred', data: expected },
     ]);
+    // The payout: the brand sold its own passport, so 99 % (94 + 5) goes to its account in one transfer.
+    const payout = await stack.temporal.client.workflow.getHandle(`resale-payout:test:${resaleId}`).result();
+    assert.equal(payout.status, 'PAID', JSON.stringify(payout));
+    assert.deepEqual(
+      payout.transfers.map((t: { party: string; amount: number }) => [t.party, t.amount]),
+      [['seller_and_brand', 12771]],
+    );
+
     // The brand's subscriber hears of it: the spec's envelope and fields, signed with the endpoint's secret.
     await receiver.waitFor(1);
     const [delivered] = receiver.requests;

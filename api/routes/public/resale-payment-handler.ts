@@ -24,6 +24,7 @@ export function resalePaymentHandler(workflows: WorkflowGateway | undefined): St
       eventId: event.id,
       resaleId,
       paymentIntentId: intent.id,
+      ...(typeof intent.latest_charge === 'string' ? { chargeId: intent.latest_charge } : {}),
       amount: intent.amount_received || intent.amount,
       currency: intent.currency,
     };

@@ -21,10 +21,11 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   description?: string;
   tags: string[];
   /**
-   * The credential the operation takes: an API key (backend systems), a user token from login (people; the
-   * claim of a resale), or none (public pages, signed webhooks, login itself).
+   * The credential the operation takes: an API key or OAuth access token (backend systems), a user token from
+   * login (people: the claim of a resale, KYC), either (a release: by the brand or by a consumer owner), or
+   * none (public pages, signed webhooks, login itself).
    */
-  auth: 'apiKey' | 'user' | 'none';
+  auth: 'apiKey' | 'user' | 'apiKeyOrUser' | 'none';
   /**
    * false: a /v1 route that is called without `x-service-env` (a payment provider's webhook) and tells the
    * environment itself.

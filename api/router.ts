@@ -24,6 +24,11 @@ export interface RouterDeps {
   userTokens: UserTokenKeys;
 }
 
+/** A JWT (three base64url parts, a JSON header): a user token rather than an API key or access token. */
+function looksLikeUserToken(ctx: AppContext): boolean {
+  return /^Bearer\s+eyJ[\w-]*\.[\w-]+\.[\w-]+\s*$/i.test(ctx.get('authorization'));
+}
+
 /** What consumers' phones reach (resolver, verification page, DID documents): not /v1, not health checks. */
 function isPublicPage(route: RouteSpec): boolean {
   return !route.path.startsWith('/v1/') && route.path !== '/healthz' && route.path !== '/readyz';
@@ -36,7 +41,7 @@ function isPublicPage(route: RouteSpec): boolean {
  */
 async function admit(route: RouteSpec, ctx: AppContext, deps: RouterDeps): Promise<void> {
   const addressBucket = `ip:${ctx.state.clientAddress}`;
-  if (route.auth === 'user') {
+  if (route.auth === 'user' || (route.auth === 'apiKeyOrUser' && looksLikeUserToken(ctx))) {
     try {
       authenticateUser(ctx, deps.orm.em, deps.userTokens, requireEnvironment(ctx));
     } catch (error) {
@@ -47,7 +52,7 @@ async function admit(route: RouteSpec, ctx: AppContext, deps: RouterDeps): Promi
     deps.rateLimiter.take(ctx, `user:${principal.userId}`);
     return;
   }
-  if (route.auth !== 'apiKey') {
+  if (route.auth === 'none') {
     (isPublicPage(route) ? deps.publicRateLimiter : deps.rateLimiter).take(ctx, addressBucket);
     if (route.path.startsWith('/v1/') && route.environmentHeader !== false) requireEnvironment(ctx);
     return;

@@ -26,7 +26,7 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, u
 
 function parametersOf(route: RouteSpec): Record<string, unknown>[] {
   const parameters: Record<string, unknown>[] = [];
-  if (route.auth === 'apiKey' || route.path.startsWith('/v1/')) {
+  if (route.auth !== 'none' || route.path.startsWith('/v1/')) {
     parameters.push({ $ref: '#/components/parameters/ServiceEnvironment' });
   }
   if (route.idempotent) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
@@ -154,7 +154,7 @@ function standardResponseRefs(route: RouteSpec): Record<string, unknown> {
   const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
   const refs: Record<string, unknown> = {};
   const takesInput = Boolean(route.body || route.query || route.params);
-  if (takesInput || route.auth === 'apiKey' || route.path.startsWith('/v1/')) refs[400] = ref('BadRequest');
+  if (takesInput || route.auth !== 'none' || route.path.startsWith('/v1/')) refs[400] = ref('BadRequest');
   if (route.auth !== 'none') {
     refs[401] = ref('Unauthorized');
     refs[403] = ref('Forbidden');
@@ -215,7 +215,9 @@ export function buildOpenApiDocument(
           ? []
           : route.auth === 'apiKey'
             ? [{ apiKey: [] }, { oauthClient: [] }]
-            : [{ userToken: [] }],
+            : route.auth === 'user'
+              ? [{ userToken: [] }]
+              : [{ apiKey: [] }, { oauthClient: [] }, { userToken: [] }],
       ...(route.body
         ? {
             requestBody: {

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { getAddress } from 'ethers';
 import { z } from 'zod';
+import type { Environment } from '../config/config.ts';
 import { Passport } from '../db/entities/index.ts';
 import type { TenantScope } from '../db/tenant-scope.ts';
 import { DomainError } from '../errors.ts';
@@ -83,6 +84,48 @@ export async function brandReleaseTerms(
       request.returnUrl ??
       (passport.gtin
         ? `${settings.publicBaseUrl}/01/${passport.gtin}/21/${passport.tokenId}`
+        : settings.publicBaseUrl),
+  };
+}
+
+/**
+ * The terms of a consumer's release: the passport (of whichever brand) is held by the caller's invisible
+ * wallet. Anyone else's token is a 404, as if it did not exist; the brand stays the passport's company.
+ */
+export async function ownerReleaseTerms(
+  em: EntityManager,
+  environment: Environment,
+  owner: { userId: number; email: string },
+  request: ReleaseRequest,
+  settings: { walletMasterSecret: string | undefined; publicBaseUrl: string },
+): Promise<ResaleTerms> {
+  const wallet = userWalletAddress(settings.walletMasterSecret, owner.email);
+  const [passport] = await em.execute<
+    { company_id: string; token_id: string; gtin: string | null; status: string }[]
+  >(
+    `select company_id, token_id, gtin, status from passports
+     where environment = ? and token_id = ? and lower(owner_wallet) = lower(?)`,
+    [environment, request.tokenId, wallet],
+  );
+  if (!passport) {
+    throw new DomainError('not_found', 'token_not_found', `You hold no passport ${request.tokenId}.`);
+  }
+  if (passport.status === 'RECYCLED') {
+    throw new DomainError('conflict', 'token_recycled', `Passport ${request.tokenId} is recycled.`);
+  }
+  return {
+    resaleId: newResaleId(),
+    scope: { companyId: passport.company_id, environment },
+    tokenId: request.tokenId,
+    seller: { kind: 'user', userId: String(owner.userId) },
+    sellerWallet: wallet,
+    buyerEmail: request.buyerEmail,
+    buyerWallet: userWalletAddress(settings.walletMasterSecret, request.buyerEmail),
+    price: request.price,
+    returnUrl:
+      request.returnUrl ??
+      (passport.gtin
+        ? `${settings.publicBaseUrl}/01/${passport.gtin}/21/${passport.token_id}`
         : settings.publicBaseUrl),
   };
 }

@@ -251,6 +251,31 @@ describe('resale: release → signed payment → buyer authorized on chain → c
     });
     assert.equal(resell.status, 422);
     assert.equal(resell.body.code, 'not_token_owner');
+
+    // The new owner resells it with their own credential (their invisible wallet holds it); nobody else can.
+    const byStranger = await stack.api.call('POST', '/v1/dpp/release', {
+      key: stranger,
+      body: { tokenId, price: { amount: 9900, currency: 'eur' }, buyerEmail: 'next@example.com' },
+    });
+    assert.equal(byStranger.status, 404, byStranger.text);
+    const byOwner = await stack.api.call('POST', '/v1/dpp/release', {
+      key: buyer,
+      body: { tokenId, price: { amount: 9900, currency: 'eur' }, buyerEmail: 'next@example.com' },
+    });
+    assert.equal(byOwner.status, 201, byOwner.text);
+    assert.match(byOwner.body.paymentCheckoutUrl, /^https:\/\//);
+    assert.equal(
+      await chain.claimantOf(tokenId),
+      chain.signerAddress,
+      'delegated to the platform admin again',
+    );
+    const [resale] = await stack.api.db.orm.em
+      .fork()
+      .execute<{ seller_kind: string; seller_wallet: string }[]>(
+        `select seller_kind, seller_wallet from resales where id = ?`,
+        [byOwner.body.resaleId],
+      );
+    assert.deepEqual(resale, { seller_kind: 'user', seller_wallet: buyerWallet });
   });
 });
 

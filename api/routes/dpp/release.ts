@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
 import { z } from 'zod';
 import { DomainError } from '../../../src/errors.ts';
-import { brandReleaseTerms, releaseBody } from '../../../src/resale/release-request.ts';
+import { brandReleaseTerms, ownerReleaseTerms, releaseBody } from '../../../src/resale/release-request.ts';
 import { insertResale, updateResale } from '../../../src/resale/resale-records.ts';
 import type { ResaleTerms } from '../../../src/resale/resale-terms.ts';
 import { searchAttributePairs } from '../../../src/temporal/search-attributes.ts';
@@ -45,7 +45,7 @@ export function releaseRoutes(deps: RouteDeps) {
         'company’s custodial wallet any more → 422 not_token_owner; recycled → 409 token_recycled; Stripe not ' +
         `configured for the environment → 503 payments_not_configured.${IDEMPOTENCY_DOC}`,
       tags: ['dpp'],
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       idempotent: true,
       body: releaseBody,
       responses: {
@@ -64,11 +64,18 @@ export function releaseRoutes(deps: RouteDeps) {
         const em = ctx.state.em!;
         const scope = ctx.state.scope!;
         await respondIdempotently(ctx, async () => {
-          const terms = await brandReleaseTerms(em, scope, body, {
-            custodyMasterSecret: deps.config.secrets.custodyMasterSecret,
-            walletMasterSecret: deps.config.identity.walletMasterSecret,
-            publicBaseUrl: deps.config.publicBaseUrl,
-          });
+          const principal = ctx.state.principal!;
+          const terms =
+            principal.kind === 'user'
+              ? await ownerReleaseTerms(deps.orm.em.fork(), scope.environment, principal, body, {
+                  walletMasterSecret: deps.config.identity.walletMasterSecret,
+                  publicBaseUrl: deps.config.publicBaseUrl,
+                })
+              : await brandReleaseTerms(em, scope, body, {
+                  custodyMasterSecret: deps.config.secrets.custodyMasterSecret,
+                  walletMasterSecret: deps.config.identity.walletMasterSecret,
+                  publicBaseUrl: deps.config.publicBaseUrl,
+                });
           deps.payments.forEnvironment(scope.environment);
           const gateway = requireWorkflows(deps.workflows);
           await insertResale(em, terms);

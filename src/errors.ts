@@ -8,6 +8,7 @@ export class DomainError extends Error {
     | 'forbidden'
     | 'not_found'
     | 'conflict'
+    | 'gone'
     | 'rejected'
     | 'unsupported'
     | 'locked'

@@ -51,6 +51,7 @@ const DOMAIN_STATUS: Record<DomainError['kind'], number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  gone: 410,
   unsupported: 415,
   rejected: 422,
   locked: 429,

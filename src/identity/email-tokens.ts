@@ -32,3 +32,40 @@ export async function consumeConfirmationToken(em: EntityManager, token: string)
   );
   return rows[0]?.user_id ?? null;
 }
+
+/** A password-reset link works once, for one hour. */
+const RESET_MINUTES = 60;
+
+export async function issueResetToken(em: EntityManager, userId: number): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await em.execute(
+    `insert into user_email_tokens (token_hash, user_id, purpose, expires_at)
+     values (?, ?, 'reset_password', now() + interval '${RESET_MINUTES} minutes')`,
+    [hashOf(token), userId],
+  );
+  return token;
+}
+
+/**
+ * Uses a reset token (once) to set a new password hash; it also lifts a lockout and confirms the address (the
+ * mail reached its owner). The user id, or null for an unknown, used or expired token.
+ */
+export async function consumeResetToken(
+  em: EntityManager,
+  token: string,
+  passwordHash: string,
+): Promise<number | null> {
+  const rows = await em.execute<{ user_id: number }[]>(
+    `with used as (
+       update user_email_tokens set used_at = now()
+       where token_hash = ? and purpose = 'reset_password' and used_at is null and expires_at > now()
+       returning user_id
+     )
+     update users set password_hash = ?, failed_logins = 0, locked_until = null,
+       email_confirmed_at = coalesce(email_confirmed_at, now())
+     where id in (select user_id from used)
+     returning id as user_id`,
+    [hashOf(token), passwordHash],
+  );
+  return rows[0]?.user_id ?? null;
+}

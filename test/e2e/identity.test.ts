@@ -108,6 +108,38 @@ describe('accounts: register → e-mail over SMTP → confirm → login → user
     const locked = await login('lock@example.com');
     assert.equal(locked.status, 429, 'even the right password waits out the lock');
     assert.equal(locked.body.code, 'account_locked');
+    // A password reset: the same answer for any address; the mailed link opens a form that sets the new
+    // password (no JavaScript, no environment header) and lifts the lock.
+    const unknownReset = await api.call('POST', '/v1/auth/password/reset-request', {
+      body: { email: 'nobody@example.com' },
+    });
+    const knownReset = await api.call('POST', '/v1/auth/password/reset-request', {
+      body: { email: 'lock@example.com' },
+    });
+    assert.equal(unknownReset.status, 202);
+    assert.deepEqual(knownReset.body, unknownReset.body);
+    const resetMail = await smtp.mailTo('lock@example.com', 1);
+    const resetLink = new URL(/https?:\/\/\S+\/reset-password\?token=[\w%-]+/.exec(resetMail.text)![0]);
+    const page = await api.call('GET', `${resetLink.pathname}${resetLink.search}`, { env: null });
+    assert.equal(page.status, 200);
+    assert.match(page.text, /<form method="post" action="\/v1\/auth\/password\/reset">/);
+    const token = resetLink.searchParams.get('token')!;
+    const submit = (password: string) =>
+      api.call('POST', '/v1/auth/password/reset', {
+        env: null,
+        rawBody: new URLSearchParams({ token, password }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    assert.equal((await submit('tiny')).body.code, 'weak_password');
+    assert.equal((await submit('a brand new long password')).status, 200);
+    assert.equal((await submit('a brand new long password')).status, 410, 'a reset link works once');
+    assert.equal(
+      (await login('lock@example.com', 'a brand new long password')).status,
+      200,
+      'the lock is lifted',
+    );
+    assert.equal((await login('lock@example.com')).status, 401, 'the old password is gone');
+
     const [stored] = await api.db.orm.em
       .fork()
       .execute<{ password_hash: string }[]>(

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { logIn, registerAccount } from '../../../src/identity/accounts.ts';
 import { consumeConfirmationToken } from '../../../src/identity/email-tokens.ts';
+import { requestPasswordReset, resetPassword } from '../../../src/identity/password-reset.ts';
 import { PASSWORD_POLICY } from '../../../src/identity/passwords.ts';
 import { signUserToken, USER_TOKEN_SECONDS } from '../../../src/identity/user-token.ts';
 import { userTokenKeysOf } from '../../../src/identity/user-token-keys.ts';
@@ -129,6 +130,78 @@ export function accountRoutes(deps: RouteDeps): RouteSpec[] {
       },
     }),
     defineRoute({
+      method: 'post',
+      path: '/v1/auth/password/reset-request',
+      operationId: 'requestPasswordReset',
+      summary: 'Mail a password-reset link (the same answer whether or not the address has an account).',
+      tags: ['auth'],
+      auth: 'none',
+      body: z.object({ email }).strict(),
+      responses: {
+        202: {
+          description: 'If the address has an account, a link valid once for one hour is on its way.',
+          schema: z.object({ success: z.literal(true), message: z.string() }),
+        },
+      },
+      handler: async (ctx: AppContext, { body }) => {
+        await requestPasswordReset(
+          deps.orm.em.fork(),
+          mailer,
+          body.email,
+          (token) => `${deps.config.publicBaseUrl}/reset-password?token=${encodeURIComponent(token)}`,
+        );
+        ctx.status = 202;
+        ctx.body = {
+          success: true,
+          message: 'If this address has an account, we sent it a link to set a new password.',
+        };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/auth/password/reset',
+      operationId: 'resetPassword',
+      summary: 'Set a new password with the token from the reset link (once; it also lifts a lockout).',
+      description:
+        'Takes no x-service-env (accounts span both environments) and a form-encoded body too, so the page ' +
+        'the reset link opens (GET /reset-password) can post it without JavaScript.',
+      tags: ['auth'],
+      auth: 'none',
+      environmentHeader: false,
+      formBody: true,
+      body: z.object({ token: z.string().min(20).max(100), password: z.string().min(1).max(1024) }).strict(),
+      responses: {
+        200: { description: 'Changed.', schema: z.object({ success: z.literal(true), message: z.string() }) },
+        410: { description: 'reset_link_invalid: unknown, already used or expired.' },
+      },
+      handler: async (ctx: AppContext, { body }) => {
+        await resetPassword(deps.orm.em.fork(), body.token, body.password);
+        ctx.body = { success: true, message: 'Your password is changed: log in with it.' };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/reset-password',
+      operationId: 'resetPasswordPage',
+      summary: 'The page a reset link opens: a form that sets the new password (no JavaScript).',
+      tags: ['auth'],
+      auth: 'none',
+      query: z.object({ token: z.string().min(20).max(100) }),
+      responses: {
+        200: { description: 'HTML.', contentType: 'text/html; charset=utf-8', schema: z.string() },
+      },
+      handler: async (ctx: AppContext, { query }) => {
+        ctx.set(
+          'Content-Security-Policy',
+          "default-src 'none'; form-action 'self'; style-src 'unsafe-inline'",
+        );
+        ctx.set('Cache-Control', 'no-store');
+        ctx.set('Referrer-Policy', 'no-referrer');
+        ctx.type = 'text/html; charset=utf-8';
+        ctx.body = resetPage(query.token);
+      },
+    }),
+    defineRoute({
       method: 'get',
       path: '/v1/auth/wallet',
       operationId: 'userWallet',
@@ -169,4 +242,26 @@ export function accountRoutes(deps: RouteDeps): RouteSpec[] {
       },
     }),
   ];
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
+function resetPage(token: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Set a new password</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}
+label,input,button{display:block;width:100%;margin:.5rem 0}input,button{padding:.6rem;font:inherit}</style></head>
+<body><h1>Set a new password</h1>
+<form method="post" action="/v1/auth/password/reset">
+<input type="hidden" name="token" value="${escapeHtml(token)}">
+<label for="password">New password (${PASSWORD_POLICY})</label>
+<input id="password" name="password" type="password" autocomplete="new-password" minlength="12" maxlength="128" required>
+<button type="submit">Set password</button>
+</form></body></html>
+`;
 }

@@ -16,6 +16,7 @@ import { Migration20261124700000_user_login } from './Migration20261124700000_us
 import { Migration20261124710000_oauth } from './Migration20261124710000_oauth.ts';
 import { Migration20261124720000_billing } from './Migration20261124720000_billing.ts';
 import { Migration20261124730000_connect_accounts } from './Migration20261124730000_connect_accounts.ts';
+import { Migration20261124740000_password_reset } from './Migration20261124740000_password_reset.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -42,4 +43,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124710000_oauth', class: Migration20261124710000_oauth },
   { name: 'Migration20261124720000_billing', class: Migration20261124720000_billing },
   { name: 'Migration20261124730000_connect_accounts', class: Migration20261124730000_connect_accounts },
+  { name: 'Migration20261124740000_password_reset', class: Migration20261124740000_password_reset },
 ];

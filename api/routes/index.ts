@@ -3,6 +3,7 @@ import { aasResolveRoute } from './aas/resolve.ts';
 import { accountRoutes } from './auth/accounts.ts';
 import { apiKeyRoutes } from './auth/api-keys.ts';
 import { oauthRoutes } from './auth/oauth.ts';
+import { passkeyRoutes } from './auth/passkeys.ts';
 import { billingRoutes } from './billing/billing.ts';
 import { complianceRoutes } from './compliance/compliance.ts';
 import type { RouteDeps } from './deps.ts';
@@ -33,6 +34,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...apiKeyRoutes,
     ...accountRoutes(deps),
     ...oauthRoutes(deps),
+    ...passkeyRoutes(deps),
     enrollRoute,
     verifyChipRoute(deps),
     ...mintRoutes(deps),

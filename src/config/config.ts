@@ -73,6 +73,9 @@ export interface Config {
     mailFrom: string;
     /** npm start without SMTP_URL: where its local SMTP receiver writes what it receives. */
     devMailDir: string;
+    /** WebAuthn relying party: the apex domain passkeys are bound to (default: PUBLIC_BASE_URL's host). */
+    passkeyRpId: string;
+    passkeyRpName: string;
   };
   ipfs: { apiUrl: string | undefined; storeDir: string };
   /** Test-environment webhook endpoints may target loopback and private addresses (local receivers). */
@@ -176,6 +179,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpUrl: e.SMTP_URL,
       mailFrom: e.MAIL_FROM,
       devMailDir: e.DEV_MAIL_DIR,
+      passkeyRpId:
+        e.PASSKEY_RP_ID ?? new URL((e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '')).hostname,
+      passkeyRpName: e.PASSKEY_RP_NAME,
     },
     ipfs: { apiUrl: e.IPFS_API_URL, storeDir: e.IPFS_STORE_DIR },
     webhooks: { allowPrivateUrlsInTest: e.WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST },

@@ -103,6 +103,8 @@ export const envSchema = z.object({
   SMTP_URL: z.url().optional(),
   MAIL_FROM: z.string().min(3).max(200).default('Digital Product Passport <no-reply@localhost>'),
   DEV_MAIL_DIR: z.string().min(1).default('.data/mail'),
+  PASSKEY_RP_ID: z.string().min(1).max(253).optional(),
+  PASSKEY_RP_NAME: z.string().min(1).max(100).default('Digital Product Passport'),
   IPFS_API_URL: optionalUrl,
   IPFS_STORE_DIR: z.string().min(1).default('.data/ipfs'),
   WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: bool.default(true),

@@ -4,6 +4,7 @@ import { DomainError } from '../errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { normaliseEmail } from './email.ts';
 import { issueConfirmationToken } from './email-tokens.ts';
+import { hasPasskey } from './passkeys.ts';
 import { hashPassword, passwordProblem, spendVerification, verifyPassword } from './passwords.ts';
 
 /** Five wrong passwords in a row lock an account for 15 minutes. */
@@ -105,6 +106,13 @@ export async function logIn(em: EntityManager, email: string, password: string):
       [MAX_FAILED_LOGINS, MAX_FAILED_LOGINS, user.id],
     );
     throw wrong();
+  }
+  if (await hasPasskey(em, user.id)) {
+    throw new DomainError(
+      'forbidden',
+      'passkey_required',
+      'This account logs in with its passkey: password login is turned off since a passkey was registered.',
+    );
   }
   if (!user.email_confirmed_at) {
     throw new DomainError(

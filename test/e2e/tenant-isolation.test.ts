@@ -42,6 +42,8 @@ const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KE
 const SWEEP: Record<string, Entry> = {
   'GET /v1/auth/api-keys': { noForeignIds: 'lists the caller’s keys only (checked by the world snapshot)' },
   'GET /v1/auth/wallet': { noForeignIds: 'the caller’s own wallet, from their token' },
+  'POST /v1/auth/passkey/register/challenge': { noForeignIds: 'for the signed-in user’s own e-mail only' },
+  'POST /v1/auth/passkey/register/verify': { noForeignIds: 'answers the signed-in user’s own challenge' },
   'POST /v1/auth/oauth/clients': { noForeignIds: 'creates a client for the caller' },
   'POST /v1/billing/checkout': { noForeignIds: 'the caller’s own subscription' },
   'POST /v1/billing/portal': { noForeignIds: 'the caller’s own Stripe customer' },

@@ -57,7 +57,10 @@ export async function startTestApi(
     ...env,
   });
   const app = createApp({ config, orm: db.orm, logger: createLogger(config.logLevel), ...extraDeps(config) });
-  const http = await listen(app, '127.0.0.1', 0, { bodyReadTimeoutMs: config.limits.bodyReadTimeoutMs });
+  // A test that needs its origin known in advance (passkeys) passes PORT; others take any free port.
+  const http = await listen(app, '127.0.0.1', env.PORT ? config.port : 0, {
+    bodyReadTimeoutMs: config.limits.bodyReadTimeoutMs,
+  });
   const baseUrl = http.url;
   return {
     db,

@@ -1,0 +1,230 @@
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import { z } from 'zod';
+import { DomainError } from '../../../src/errors.ts';
+import {
+  loginChallenge,
+  type RelyingParty,
+  registrationChallenge,
+  verifyLogin,
+  verifyRegistration,
+} from '../../../src/identity/passkeys.ts';
+import { signUserToken } from '../../../src/identity/user-token.ts';
+import { userTokenKeysOf } from '../../../src/identity/user-token-keys.ts';
+import type { AppContext } from '../../context.ts';
+import { defineRoute, type RouteSpec } from '../../route.ts';
+import type { RouteDeps } from '../deps.ts';
+import { PASSKEY_PAGE, PASSKEY_SCRIPT } from './passkey-page.ts';
+
+const b64url = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]+$/, 'base64url')
+  .max(4096);
+const registrationResponse = z.object({
+  id: b64url,
+  rawId: b64url,
+  type: z.literal('public-key'),
+  response: z.object({
+    clientDataJSON: b64url,
+    attestationObject: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/)
+      .max(16_384),
+    transports: z.array(z.string().max(20)).max(10).optional(),
+  }),
+  clientExtensionResults: z.record(z.string(), z.unknown()).optional(),
+  authenticatorAttachment: z.string().max(30).optional(),
+});
+const authenticationResponse = z.object({
+  id: b64url,
+  rawId: b64url,
+  type: z.literal('public-key'),
+  response: z.object({
+    clientDataJSON: b64url,
+    authenticatorData: b64url,
+    signature: b64url,
+    userHandle: b64url.optional(),
+  }),
+  clientExtensionResults: z.record(z.string(), z.unknown()).optional(),
+  authenticatorAttachment: z.string().max(30).optional(),
+});
+
+/** The four WebAuthn endpoints of the spec, and a small page that runs the ceremonies in a browser. */
+export function passkeyRoutes(deps: RouteDeps): RouteSpec[] {
+  const rp = (): RelyingParty => ({
+    id: deps.config.identity.passkeyRpId,
+    name: deps.config.identity.passkeyRpName,
+    origins: [new URL(deps.config.publicBaseUrl).origin],
+  });
+  const decoySecret =
+    deps.config.secrets.dataEncryptionKey ?? Buffer.from('dpp-development-only-passkey-decoys');
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/v1/auth/passkey/register/challenge',
+      operationId: 'passkeyRegisterChallenge',
+      summary: 'Start registering a passkey for the signed-in user (the e-mail must be theirs).',
+      description:
+        'Needs the user’s token: nobody registers a passkey for someone else’s account. The challenge works ' +
+        'once, for five minutes. rp.id is the apex domain passkeys are bound to (PASSKEY_RP_ID).',
+      tags: ['auth'],
+      auth: 'user',
+      body: z.object({ email: z.email().max(254) }).strict(),
+      responses: {
+        200: {
+          description: 'PublicKeyCredentialCreationOptions (the spec’s members and the rest WebAuthn uses).',
+          schema: z.looseObject({
+            challenge: z.string(),
+            rp: z.object({ name: z.string(), id: z.string() }),
+            user: z.object({ id: z.string(), name: z.string(), displayName: z.string() }),
+            pubKeyCredParams: z.array(z.object({ type: z.literal('public-key'), alg: z.number().int() })),
+          }),
+        },
+        403: { description: 'email_mismatch: the e-mail is not the signed-in user’s.' },
+      },
+      handler: async (ctx: AppContext, { body }) => {
+        const principal = ctx.state.principal as { userId: number; email: string };
+        if (body.email.trim().toLowerCase() !== principal.email) {
+          throw new DomainError(
+            'forbidden',
+            'email_mismatch',
+            'A passkey can only be added to your own account.',
+          );
+        }
+        ctx.body = await registrationChallenge(deps.orm.em.fork(), rp(), {
+          id: principal.userId,
+          email: principal.email,
+        });
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/auth/passkey/register/verify',
+      operationId: 'passkeyRegisterVerify',
+      summary: 'Finish registering: the attestation is verified and the passkey stored.',
+      description: 'From then on, password login for the account is refused (403 passkey_required).',
+      tags: ['auth'],
+      auth: 'user',
+      body: registrationResponse,
+      responses: {
+        200: {
+          description: 'Registered.',
+          schema: z.object({ success: z.literal(true), message: z.string() }),
+        },
+        401: { description: 'passkey_challenge_invalid or passkey_not_verified.' },
+      },
+      handler: async (ctx: AppContext, { body }) => {
+        const principal = ctx.state.principal as { userId: number };
+        await verifyRegistration(
+          deps.orm.em.fork(),
+          rp(),
+          principal.userId,
+          body as RegistrationResponseJSON,
+        );
+        ctx.body = {
+          success: true,
+          message:
+            'Passkey registered. Log in with it from now on: password login is turned off for this account.',
+        };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/auth/passkey/login/challenge',
+      operationId: 'passkeyLoginChallenge',
+      summary: 'Start a passkey login for an e-mail address.',
+      description: 'The same shape for every address, with or without passkeys (no enumeration).',
+      tags: ['auth'],
+      auth: 'none',
+      body: z.object({ email: z.email().max(254) }).strict(),
+      responses: {
+        200: {
+          description: 'PublicKeyCredentialRequestOptions.',
+          schema: z.looseObject({
+            challenge: z.string(),
+            allowCredentials: z.array(z.looseObject({ type: z.literal('public-key'), id: z.string() })),
+          }),
+        },
+      },
+      handler: async (ctx: AppContext, { body }) => {
+        ctx.body = await loginChallenge(deps.orm.em.fork(), rp(), body.email, decoySecret);
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/auth/passkey/login/verify',
+      operationId: 'passkeyLoginVerify',
+      summary: 'Finish a passkey login: a user token for the environment named by x-service-env.',
+      tags: ['auth'],
+      auth: 'none',
+      body: authenticationResponse,
+      responses: {
+        200: {
+          description: 'Logged in (the same answer as POST /v1/auth/login).',
+          schema: z.object({
+            success: z.literal(true),
+            token: z.string(),
+            user: z.object({ id: z.number().int(), email: z.string(), companyName: z.string() }),
+          }),
+        },
+        401: { description: 'passkey_challenge_invalid or passkey_not_verified.' },
+      },
+      handler: async (ctx: AppContext, { body }) => {
+        const em = deps.orm.em.fork();
+        const userId = await verifyLogin(em, rp(), body as AuthenticationResponseJSON);
+        const [user] = await em.execute<{ email: string; company_id: string; company_name: string }[]>(
+          `select u.email, u.company_id, c.name as company_name from users u join companies c on c.id = u.company_id
+           where u.id = ?`,
+          [userId],
+        );
+        ctx.body = {
+          success: true,
+          token: signUserToken(userTokenKeysOf(deps.config), {
+            userId,
+            email: user!.email,
+            companyId: user!.company_id,
+            environment: ctx.state.environment!,
+          }),
+          user: { id: userId, email: user!.email, companyName: user!.company_name },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/passkeys',
+      operationId: 'passkeyPage',
+      summary: 'A small page that registers a passkey and logs in with one (WebAuthn in the browser).',
+      tags: ['auth'],
+      auth: 'none',
+      responses: {
+        200: { description: 'HTML.', contentType: 'text/html; charset=utf-8', schema: z.string() },
+      },
+      handler: async (ctx: AppContext) => {
+        ctx.set(
+          'Content-Security-Policy',
+          "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'",
+        );
+        ctx.type = 'text/html; charset=utf-8';
+        ctx.body = PASSKEY_PAGE;
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/passkeys/passkeys.js',
+      operationId: 'passkeyPageScript',
+      summary: 'The passkey page’s script.',
+      tags: ['auth'],
+      auth: 'none',
+      responses: {
+        200: {
+          description: 'JavaScript.',
+          contentType: 'text/javascript; charset=utf-8',
+          schema: z.string(),
+        },
+      },
+      handler: async (ctx: AppContext) => {
+        ctx.type = 'text/javascript; charset=utf-8';
+        ctx.body = PASSKEY_SCRIPT;
+      },
+    }),
+  ];
+}

@@ -8,8 +8,9 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { prepareBenchDatabase } from '../bench/setup.ts';
 import { obtainStripeMock, startStripeMock } from '../src/dev/stripe-mock.ts';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../src/sun/index.ts';
+import { verifiedCompanyAccount } from '../test/e2e/fixtures/connect-accounts.ts';
 import { startTestStack, type TestStack } from '../test/support/stack.ts';
-import { signedStripeEvent } from '../test/support/stripe.ts';
+import { postStripeEvent, signedStripeEvent } from '../test/support/stripe.ts';
 import { startReceiver } from '../test/webhooks/support.ts';
 import { CLAIM_UPDATE } from '../workflows/resale-types.ts';
 
@@ -190,35 +191,11 @@ async function captureResale(
     while ((await call('GET', `/v1/dpp/resales/${tokenId}`)).body.status !== 'AWAITING_CLAIM') {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const address = { line1: 'Hauptstraße 1', city: 'Berlin', postalCode: '10115', country: 'DE' };
-    const kyb = await call('POST', '/v1/kyb/submit', {
-      company: { name: 'Fixture Reseller GmbH', taxId: 'DE123456789', address },
-      representative: {
-        firstName: 'Fay',
-        lastName: 'Fixture',
-        email: 'fay@fixture.example',
-        birthdate: '1980-01-01',
-        address,
-      },
-      tosAcceptance: { accepted: true },
-    });
-    const verified = signedStripeEvent({
-      id: `evt_fixture_acct_${tokenId}`,
-      type: 'account.updated',
-      data: {
-        object: {
-          id: kyb.body.connectId,
-          object: 'account',
-          payouts_enabled: true,
-          requirements: { currently_due: [], past_due: [], disabled_reason: null },
-        },
-      },
-    });
-    await on.api.call('POST', '/v1/public/webhook/checkout', {
-      env: null,
-      rawBody: verified.body,
-      headers: verified.headers,
-    });
+    await verifiedCompanyAccount(
+      call,
+      (signed) => postStripeEvent(on.api, signed),
+      `evt_fixture_acct_${tokenId}`,
+    );
     await handle.executeUpdate(CLAIM_UPDATE, { args: [{ buyerWallet }] });
     await handle.result();
     const payoutWorkflowId = `resale-payout:test:${released.body.resaleId}`;

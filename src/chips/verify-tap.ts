@@ -35,6 +35,21 @@ export interface SunPayload {
   macInput?: string | undefined;
 }
 
+/** The parts verifyTap needs of a parsed SUN message (src/sun: parseSunMessage). */
+export function sunPayloadOf(parsed: {
+  piccData: string;
+  cmac: string;
+  encFileData?: string | undefined;
+  macInput: string;
+}): SunPayload {
+  return {
+    piccData: parsed.piccData,
+    cmac: parsed.cmac,
+    encFileData: parsed.encFileData,
+    macInput: parsed.macInput,
+  };
+}
+
 export type TapVerification =
   | { authentic: true; chipId: number; chipUid: string; counter: number; chipType: string }
   | {

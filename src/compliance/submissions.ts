@@ -70,6 +70,32 @@ const stripeAddress = (a: z.infer<typeof address>) => ({
 });
 
 /**
+ * Creates the owner's custom Connect account (the transfers capability, for payouts) or updates the one it has.
+ * A double submit creates one account: Stripe's idempotency key is the owner's.
+ */
+async function upsertAccount(
+  em: EntityManager,
+  stripe: Stripe,
+  owner: AccountOwner,
+  environment: Environment,
+  country: string,
+  details: Stripe.AccountUpdateParams & Stripe.AccountCreateParams,
+): Promise<Stripe.Account> {
+  const accountId = await existingAccountId(em, owner, environment);
+  if (accountId) return stripe.accounts.update(accountId, details);
+  return stripe.accounts.create(
+    {
+      ...details,
+      type: 'custom',
+      country,
+      capabilities: { transfers: { requested: true } },
+      metadata: { ownerKind: owner.kind, ownerId: owner.id, environment },
+    },
+    { idempotencyKey: `dpp-connect-${owner.kind}-${owner.id}-${environment}` },
+  );
+}
+
+/**
  * A company's Connect account (custom, transfers capability) with its company details and its representative,
  * created on first submission and updated by later ones (Stripe's idempotency key guards a double submit).
  */
@@ -94,19 +120,7 @@ export async function submitKyb(
       ...(input.tosAcceptance.ip ? { ip: input.tosAcceptance.ip } : {}),
     },
   };
-  const accountId = await existingAccountId(em, owner, environment);
-  const account = accountId
-    ? await stripe.accounts.update(accountId, details)
-    : await stripe.accounts.create(
-        {
-          type: 'custom',
-          country: input.company.address.country,
-          capabilities: { transfers: { requested: true } },
-          metadata: { ownerKind: owner.kind, ownerId: owner.id, environment },
-          ...details,
-        },
-        { idempotencyKey: `dpp-kyb-${owner.id}-${environment}` },
-      );
+  const account = await upsertAccount(em, stripe, owner, environment, input.company.address.country, details);
   await stripe.accounts.createPerson(account.id, {
     first_name: input.representative.firstName,
     last_name: input.representative.lastName,
@@ -157,19 +171,14 @@ export async function submitKyc(
       ...(input.tosAcceptance.ip ? { ip: input.tosAcceptance.ip } : {}),
     },
   };
-  const accountId = await existingAccountId(em, owner, environment);
-  const account = accountId
-    ? await stripe.accounts.update(accountId, details)
-    : await stripe.accounts.create(
-        {
-          type: 'custom',
-          country: input.individual.address.country,
-          capabilities: { transfers: { requested: true } },
-          metadata: { ownerKind: owner.kind, ownerId: owner.id, environment },
-          ...details,
-        },
-        { idempotencyKey: `dpp-kyc-${owner.id}-${environment}` },
-      );
+  const account = await upsertAccount(
+    em,
+    stripe,
+    owner,
+    environment,
+    input.individual.address.country,
+    details,
+  );
   await saveAccount(em, owner, environment, account);
   return account.id;
 }

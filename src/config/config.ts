@@ -180,7 +180,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       mailFrom: e.MAIL_FROM,
       devMailDir: e.DEV_MAIL_DIR,
       passkeyRpId:
-        e.PASSKEY_RP_ID ?? new URL((e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '')).hostname,
+        e.PASSKEY_RP_ID ??
+        new URL((e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '')).hostname,
       passkeyRpName: e.PASSKEY_RP_NAME,
     },
     ipfs: { apiUrl: e.IPFS_API_URL, storeDir: e.IPFS_STORE_DIR },

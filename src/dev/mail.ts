@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import type { Config } from '../config/config.ts';
 import type { Logger } from '../logging/logger.ts';
+import { startSmtpServer } from './smtp-server.ts';
 
 export interface DevMail {
   /** The configuration with SMTP_URL pointed at the local receiver (unchanged when SMTP_URL is set). */
@@ -19,35 +19,17 @@ export interface DevMail {
  */
 export async function startDevMail(config: Config, logger: Logger): Promise<DevMail> {
   if (config.identity.smtpUrl) return { config, inbox: undefined, stop: async () => {} };
-  const { SMTPServer } = await import('smtp-server');
   const inbox = resolve(config.identity.devMailDir);
   await mkdir(inbox, { recursive: true });
   let received = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const to = session.envelope.rcptTo.map((r) => r.address).join(',');
-        const file = resolve(inbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${++received}.eml`);
-        writeFile(file, Buffer.concat(chunks)).then(
-          () => {
-            logger.info({ to, file }, 'mail received by the development SMTP server');
-            callback();
-          },
-          (error: Error) => callback(error),
-        );
-      });
-    },
+  const server = await startSmtpServer(async (message) => {
+    const file = resolve(inbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${++received}.eml`);
+    await writeFile(file, message.raw);
+    logger.info({ to: message.to.join(','), file }, 'mail received by the development SMTP server');
   });
-  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-  const port = (server.server.address() as AddressInfo).port;
   return {
-    config: { ...config, identity: { ...config.identity, smtpUrl: `smtp://127.0.0.1:${port}` } },
+    config: { ...config, identity: { ...config.identity, smtpUrl: server.url } },
     inbox,
-    stop: () => new Promise<void>((done) => server.close(() => done())),
+    stop: () => server.close(),
   };
 }

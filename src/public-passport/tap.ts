@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { verifyTap } from '../chips/verify-tap.ts';
+import { sunPayloadOf, verifyTap } from '../chips/verify-tap.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import { DomainError } from '../errors.ts';
 import { parseSunMessage, SUN_PARAM_NAMES } from '../sun/index.ts';
@@ -34,12 +34,7 @@ export async function verifyPassportTap(
       { companyId: passport.companyId, environment: passport.environment },
       {
         chipUid: passport.chipUid,
-        sun: {
-          piccData: parsed.piccData,
-          cmac: parsed.cmac,
-          encFileData: parsed.encFileData,
-          macInput: parsed.macInput,
-        },
+        sun: sunPayloadOf(parsed),
       },
     );
     if (result.authentic) return 'authentic';

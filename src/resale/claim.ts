@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { CLAIM_UPDATE, type ClaimRequest, type ClaimResult } from '../../workflows/resale-types.ts';
-import { verifyTap } from '../chips/verify-tap.ts';
+import { sunPayloadOf, verifyTap } from '../chips/verify-tap.ts';
 import type { Environment } from '../config/config.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import { DomainError } from '../errors.ts';
@@ -74,12 +74,7 @@ export async function claimResale(
     { companyId: resale.company_id, environment: input.environment },
     {
       chipUid: resale.chip_uid,
-      sun: {
-        piccData: parsed.piccData,
-        cmac: parsed.cmac,
-        encFileData: parsed.encFileData,
-        macInput: parsed.macInput,
-      },
+      sun: sunPayloadOf(parsed),
       reference: `claim:${resale.id}`,
     },
   );

@@ -80,11 +80,7 @@ export async function brandReleaseTerms(
     buyerEmail: request.buyerEmail,
     buyerWallet: userWalletAddress(settings.walletMasterSecret, request.buyerEmail),
     price: request.price,
-    returnUrl:
-      request.returnUrl ??
-      (passport.gtin
-        ? `${settings.publicBaseUrl}/01/${passport.gtin}/21/${passport.tokenId}`
-        : settings.publicBaseUrl),
+    returnUrl: request.returnUrl ?? passportPage(settings.publicBaseUrl, passport.gtin, passport.tokenId),
   };
 }
 
@@ -122,10 +118,11 @@ export async function ownerReleaseTerms(
     buyerEmail: request.buyerEmail,
     buyerWallet: userWalletAddress(settings.walletMasterSecret, request.buyerEmail),
     price: request.price,
-    returnUrl:
-      request.returnUrl ??
-      (passport.gtin
-        ? `${settings.publicBaseUrl}/01/${passport.gtin}/21/${passport.token_id}`
-        : settings.publicBaseUrl),
+    returnUrl: request.returnUrl ?? passportPage(settings.publicBaseUrl, passport.gtin, passport.token_id),
   };
+}
+
+/** Where Checkout sends the buyer back by default: the passport's page (its GS1 Digital Link). */
+function passportPage(publicBaseUrl: string, gtin: string | null | undefined, tokenId: string): string {
+  return gtin ? `${publicBaseUrl}/01/${gtin}/21/${tokenId}` : publicBaseUrl;
 }

@@ -84,31 +84,29 @@ export interface AttemptContext {
   event: { id: string; eventType: string; occurredAt: Date; data: Record<string, unknown> };
 }
 
-/** The event and the endpoint as they are now, in one round trip. */
-export async function loadAttemptContext(em: EntityManager, ref: DeliveryRef): Promise<AttemptContext> {
-  const rows = await em.execute<Record<string, unknown>[]>(
-    `select o.id, o.event_type, o.occurred_at, o.data, e.id as endpoint_id, e.url, e.enabled, e.deleted_at,
-            e.secret, e.previous_secret, e.previous_secret_expires_at
-     from outbox_events o
-     left join webhook_endpoints e on e.id = ? and e.company_id = o.company_id and e.environment = o.environment
-     where o.id = ? and o.company_id = ? and o.environment = ?`,
-    [ref.endpointId, ref.eventId, ref.companyId, ref.environment],
-  );
-  const row = rows[0];
-  if (!row) throw new Error(`event ${ref.eventId} is not in the outbox of its delivery's scope`);
-  const date = (value: unknown) => (value === null ? null : new Date(value as string | Date));
+/**
+ * The columns an attempt needs, as both loadAttemptContext and the dispatcher's claim select them: the outbox
+ * event (`event_id`, `event_type`, `occurred_at`, `data`) and the endpoint as it is now (`live_endpoint_id` null
+ * when it no longer exists in the delivery's scope).
+ */
+export const ATTEMPT_CONTEXT_COLUMNS = `o.id as event_id, o.event_type, o.occurred_at, o.data,
+  e.id as live_endpoint_id, e.url, e.enabled, e.deleted_at, e.secret, e.previous_secret, e.previous_secret_expires_at`;
+
+const date = (value: unknown) => (value === null ? null : new Date(value as string | Date));
+
+export function attemptContextOf(row: Record<string, unknown>): AttemptContext {
   return {
     event: {
-      id: row.id as string,
+      id: row.event_id as string,
       eventType: row.event_type as string,
       occurredAt: date(row.occurred_at)!,
       data: (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as Record<string, unknown>,
     },
     endpoint:
-      row.endpoint_id === null
+      row.live_endpoint_id === null
         ? null
         : {
-            id: row.endpoint_id as string,
+            id: row.live_endpoint_id as string,
             url: row.url as string,
             enabled: row.enabled as boolean,
             deletedAt: date(row.deleted_at),
@@ -117,6 +115,20 @@ export async function loadAttemptContext(em: EntityManager, ref: DeliveryRef): P
             previousSecretExpiresAt: date(row.previous_secret_expires_at),
           },
   };
+}
+
+/** The event and the endpoint as they are now, in one round trip. */
+export async function loadAttemptContext(em: EntityManager, ref: DeliveryRef): Promise<AttemptContext> {
+  const rows = await em.execute<Record<string, unknown>[]>(
+    `select ${ATTEMPT_CONTEXT_COLUMNS}
+     from outbox_events o
+     left join webhook_endpoints e on e.id = ? and e.company_id = o.company_id and e.environment = o.environment
+     where o.id = ? and o.company_id = ? and o.environment = ?`,
+    [ref.endpointId, ref.eventId, ref.companyId, ref.environment],
+  );
+  const row = rows[0];
+  if (!row) throw new Error(`event ${ref.eventId} is not in the outbox of its delivery's scope`);
+  return attemptContextOf(row);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Environment } from '../config/config.ts';
 import type { Orm } from '../db/orm.ts';
 import type { WorkflowGateway } from '../temporal/start.ts';
-import type { AttemptContext } from './delivery-records.ts';
+import { ATTEMPT_CONTEXT_COLUMNS, type AttemptContext, attemptContextOf } from './delivery-records.ts';
 import type { DeliveryRef } from './delivery-types.ts';
 import { startDeliveryWorkflow } from './start-delivery.ts';
 import { TEST_EVENT_TYPE } from './test-event.ts';
@@ -73,46 +73,24 @@ const CLAIM_FIRST_ATTEMPTS = `
   returning delivery_id`;
 
 const CLAIMED_CONTEXTS = `
-  select d.id, d.event_id, d.endpoint_id, d.company_id, d.environment, d.event_type, o.occurred_at, o.data,
-         e.url, e.enabled, e.deleted_at, e.secret, e.previous_secret, e.previous_secret_expires_at,
-         e.id is not null as endpoint_exists
+  select d.id as delivery_id, d.endpoint_id, d.company_id, d.environment, ${ATTEMPT_CONTEXT_COLUMNS}
   from webhook_deliveries d
   join outbox_events o on o.id = d.event_id
   left join webhook_endpoints e on e.id = d.endpoint_id and e.company_id = d.company_id
     and e.environment = d.environment
   where d.id in (?)`;
 
-const date = (value: unknown) => (value === null ? null : new Date(value as string | Date));
-
 function claimedAttempt(row: Record<string, unknown>): ClaimedFirstAttempt {
   return {
     delivery: {
-      id: row.id as string,
+      id: row.delivery_id as string,
       eventId: row.event_id as string,
       endpointId: row.endpoint_id as string,
       companyId: row.company_id as string,
       environment: row.environment as Environment,
       eventType: row.event_type as string,
     },
-    context: {
-      event: {
-        id: row.event_id as string,
-        eventType: row.event_type as string,
-        occurredAt: date(row.occurred_at)!,
-        data: (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as Record<string, unknown>,
-      },
-      endpoint: row.endpoint_exists
-        ? {
-            id: row.endpoint_id as string,
-            url: row.url as string,
-            enabled: row.enabled as boolean,
-            deletedAt: date(row.deleted_at),
-            secret: row.secret as Buffer,
-            previousSecret: (row.previous_secret as Buffer | null) ?? null,
-            previousSecretExpiresAt: date(row.previous_secret_expires_at),
-          }
-        : null,
-    },
+    context: attemptContextOf(row),
   };
 }
 

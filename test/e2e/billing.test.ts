@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { reportUsage } from '../../src/billing/usage.ts';
 import type { TestTenant } from '../support/api.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { signedStripeEvent, TEST_STRIPE } from '../support/stripe.ts';
+import { postStripeEvent, signedStripeEvent, TEST_STRIPE } from '../support/stripe.ts';
 import { enrollAndMint } from './fixtures/passport-helpers.ts';
 
 const LIVE_SECRET = 'whsec_dppServiceTestsLiveSigningSecret0123';
@@ -62,11 +62,7 @@ describe('billing: Essential and Pro through Stripe, status from signed webhooks
       ...(body === undefined ? {} : { body }),
     });
   const webhook = (signed: { body: string; headers: Record<string, string> }) =>
-    stack.api.call('POST', '/v1/public/webhook/checkout', {
-      env: null,
-      rawBody: signed.body,
-      headers: signed.headers,
-    });
+    postStripeEvent(stack.api, signed);
 
   beforeAll(async () => {
     stack = await startTestStack({

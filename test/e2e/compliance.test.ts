@@ -3,12 +3,22 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { signUserToken } from '../../src/identity/user-token.ts';
 import { userTokenKeysOf } from '../../src/identity/user-token-keys.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
-import { signedStripeEvent } from '../support/stripe.ts';
+import { postStripeEvent } from '../support/stripe.ts';
+import { accountUpdated, BERLIN as address, KYB_SUBMISSION } from './fixtures/connect-accounts.ts';
 
 const IBAN = 'DE89 3704 0044 0532 0130 00';
+const KYC = {
+  individual: {
+    firstName: 'Sam',
+    lastName: 'Seller',
+    email: 'seller@example.com',
+    birthdate: '1990-01-31',
+    address,
+  },
+  tosAcceptance: { accepted: true },
+};
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32)]);
-const address = { line1: 'Hauptstraße 1', city: 'Berlin', postalCode: '10115', country: 'DE' };
 
 describe('KYB and KYC through Stripe Connect accounts', () => {
   let api: TestApi;
@@ -18,30 +28,7 @@ describe('KYB and KYC through Stripe Connect accounts', () => {
     api.call(method, `/v1/kyb/${path}`, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
   const kyc = (method: string, path: string, body?: unknown) =>
     api.call(method, `/v1/kyc/${path}`, { key: seller, ...(body === undefined ? {} : { body }) });
-  const accountUpdated = (id: string, account: string, verified: boolean, created: number) =>
-    signedStripeEvent({
-      id,
-      type: 'account.updated',
-      created,
-      data: {
-        object: {
-          id: account,
-          object: 'account',
-          payouts_enabled: verified,
-          requirements: {
-            currently_due: verified ? [] : ['company.tax_id', 'representative.verification.document'],
-            past_due: [],
-            disabled_reason: null,
-          },
-        },
-      },
-    });
-  const webhook = (signed: { body: string; headers: Record<string, string> }) =>
-    api.call('POST', '/v1/public/webhook/checkout', {
-      env: null,
-      rawBody: signed.body,
-      headers: signed.headers,
-    });
+  const webhook = (signed: { body: string; headers: Record<string, string> }) => postStripeEvent(api, signed);
 
   beforeAll(async () => {
     api = await startTestApi();
@@ -74,14 +61,7 @@ describe('KYB and KYC through Stripe Connect accounts', () => {
       'no_connect_account',
     );
     const submitted = await kyb('POST', 'submit', {
-      company: { name: 'Acme Apparel GmbH', taxId: 'DE123456789', address },
-      representative: {
-        firstName: 'Jane',
-        lastName: 'Doe',
-        email: 'jane@acme.example',
-        birthdate: '1980-04-02',
-        address,
-      },
+      ...KYB_SUBMISSION,
       tosAcceptance: { accepted: true, ip: '203.0.113.7' },
     });
     assert.equal(submitted.status, 200, submitted.text);
@@ -140,17 +120,7 @@ describe('KYB and KYC through Stripe Connect accounts', () => {
   });
 
   test('KYC: a person’s account with their payout IBAN, which no answer ever shows; API keys are not people', async () => {
-    const submitted = await kyc('POST', 'submit', {
-      individual: {
-        firstName: 'Sam',
-        lastName: 'Seller',
-        email: 'seller@example.com',
-        birthdate: '1990-01-31',
-        address,
-      },
-      payoutIban: IBAN,
-      tosAcceptance: { accepted: true },
-    });
+    const submitted = await kyc('POST', 'submit', { ...KYC, payoutIban: IBAN });
     assert.equal(submitted.status, 200, submitted.text);
     assert.match(submitted.body.connectId, /^acct_/);
     const status = await kyc('GET', 'status');
@@ -162,17 +132,7 @@ describe('KYB and KYC through Stripe Connect accounts', () => {
         'no part of the IBAN',
       );
     }
-    const badIban = await kyc('POST', 'submit', {
-      individual: {
-        firstName: 'Sam',
-        lastName: 'Seller',
-        email: 'seller@example.com',
-        birthdate: '1990-01-31',
-        address,
-      },
-      payoutIban: 'not an iban',
-      tosAcceptance: { accepted: true },
-    });
+    const badIban = await kyc('POST', 'submit', { ...KYC, payoutIban: 'not an iban' });
     assert.equal(badIban.status, 400);
     assert.ok(!badIban.text.includes('not an iban'), 'the refused value is not echoed');
     assert.equal((await api.call('GET', '/v1/kyc/status', { key: tenant.testKey })).status, 401);

@@ -7,12 +7,12 @@ import { RESALE_PROGRESS_QUERY } from '../../workflows/resale-types.ts';
 import type { TestTenant } from '../support/api.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { signedStripeEvent } from '../support/stripe.ts';
+import { postStripeEvent, signedStripeEvent } from '../support/stripe.ts';
 import { type Receiver, specSignature, startReceiver } from '../webhooks/support.ts';
+import { verifiedCompanyAccount } from './fixtures/connect-accounts.ts';
 import { enrollAndMint } from './fixtures/passport-helpers.ts';
 
 const BUYER = 'Buyer.One@Example.com';
-const BERLIN = { line1: 'Hauptstraße 1', city: 'Berlin', postalCode: '10115', country: 'DE' };
 const PASSWORD = 'a long enough password';
 const buyerWallet = userWalletAddress(undefined, BUYER);
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
@@ -72,11 +72,7 @@ describe('resale: release → signed payment → buyer authorized on chain → c
   const call = (method: string, path: string, body?: unknown) =>
     stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
   const webhook = (signed: { body: string; headers: Record<string, string> }) =>
-    stack.api.call('POST', '/v1/public/webhook/checkout', {
-      env: null,
-      rawBody: signed.body,
-      headers: signed.headers,
-    });
+    postStripeEvent(stack.api, signed);
 
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
@@ -157,31 +153,7 @@ describe('resale: release → signed payment → buyer authorized on chain → c
     assert.equal(authorized?.metadata.authorizedAccount, buyerWallet);
 
     // The brand (the seller here) is a verified Connect account, so the payout can go out after the claim.
-    const kyb = await call('POST', '/v1/kyb/submit', {
-      company: { name: 'Acme Apparel GmbH', taxId: 'DE123456789', address: BERLIN },
-      representative: {
-        firstName: 'Jane',
-        lastName: 'Doe',
-        email: 'jane@acme.example',
-        birthdate: '1980-04-02',
-        address: BERLIN,
-      },
-      tosAcceptance: { accepted: true },
-    });
-    assert.equal(kyb.status, 200, kyb.text);
-    const verified = signedStripeEvent({
-      id: 'evt_acct_verified',
-      type: 'account.updated',
-      data: {
-        object: {
-          id: kyb.body.connectId,
-          object: 'account',
-          payouts_enabled: true,
-          requirements: { currently_due: [], past_due: [], disabled_reason: null },
-        },
-      },
-    });
-    assert.equal((await webhook(verified)).body.outcome, 'applied');
+    await verifiedCompanyAccount(call, webhook, 'evt_acct_verified');
 
     // The buyer claims by tapping the chip. Refused, with nothing on chain: another person, a replayed tap, a
     // tap of another chip.

@@ -1,5 +1,4 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
+import { startSmtpServer } from '../../src/dev/smtp-server.ts';
 
 export interface ReceivedMail {
   from: string;
@@ -22,30 +21,18 @@ const decodeQuotedPrintable = (raw: string) =>
     .replace(/=\r?\n/g, '')
     .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 
-/** A real SMTP server on 127.0.0.1 (the smtp-server package) that keeps what it receives. */
+/** A real SMTP server on 127.0.0.1 (the one `npm start` runs) that keeps what it receives. */
 export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   const mails: ReceivedMail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        mails.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          text: decodeQuotedPrintable(Buffer.concat(chunks).toString('utf8')),
-        });
-        callback();
-      });
-    },
+  const server = await startSmtpServer((message) => {
+    mails.push({
+      from: message.from,
+      to: message.to,
+      text: decodeQuotedPrintable(message.raw.toString('utf8')),
+    });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: server.url,
     mails,
     async mailTo(to, index = 0) {
       const deadline = Date.now() + 10_000;
@@ -56,6 +43,6 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => server.close(),
   };
 }

@@ -1,4 +1,5 @@
 import Stripe from 'stripe';
+import type { CallResult, TestApi } from './api.ts';
 
 /** The Stripe settings every test API runs with: the test environment on the run's stripe-mock. */
 export const TEST_STRIPE = {
@@ -52,4 +53,16 @@ export function signedStripeEvent(
     ...(options.timestamp === undefined ? {} : { timestamp: options.timestamp }),
   });
   return { body, headers: { 'stripe-signature': header, 'content-type': 'application/json' } };
+}
+
+/** POSTs a signed event to the service's Stripe webhook, as Stripe does (no environment header). */
+export function postStripeEvent(
+  api: { call: TestApi['call'] },
+  signed: { body: string; headers: Record<string, string> },
+): Promise<CallResult> {
+  return api.call('POST', '/v1/public/webhook/checkout', {
+    env: null,
+    rawBody: signed.body,
+    headers: signed.headers,
+  });
 }

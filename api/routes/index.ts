@@ -4,6 +4,7 @@ import { accountRoutes } from './auth/accounts.ts';
 import { apiKeyRoutes } from './auth/api-keys.ts';
 import { oauthRoutes } from './auth/oauth.ts';
 import { passkeyRoutes } from './auth/passkeys.ts';
+import { ssoRoutes } from './auth/sso.ts';
 import { billingRoutes } from './billing/billing.ts';
 import { complianceRoutes } from './compliance/compliance.ts';
 import type { RouteDeps } from './deps.ts';
@@ -35,6 +36,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...accountRoutes(deps),
     ...oauthRoutes(deps),
     ...passkeyRoutes(deps),
+    ...ssoRoutes(deps),
     enrollRoute,
     verifyChipRoute(deps),
     ...mintRoutes(deps),

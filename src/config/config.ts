@@ -76,6 +76,8 @@ export interface Config {
     /** WebAuthn relying party: the apex domain passkeys are bound to (default: PUBLIC_BASE_URL's host). */
     passkeyRpId: string;
     passkeyRpName: string;
+    /** Where a company publishes a domain's verification token; `{domain}` is replaced. */
+    ssoDomainProofUrl: string;
   };
   ipfs: { apiUrl: string | undefined; storeDir: string };
   /** Test-environment webhook endpoints may target loopback and private addresses (local receivers). */
@@ -183,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         e.PASSKEY_RP_ID ??
         new URL((e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '')).hostname,
       passkeyRpName: e.PASSKEY_RP_NAME,
+      ssoDomainProofUrl: e.SSO_DOMAIN_PROOF_URL,
     },
     ipfs: { apiUrl: e.IPFS_API_URL, storeDir: e.IPFS_STORE_DIR },
     webhooks: { allowPrivateUrlsInTest: e.WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST },

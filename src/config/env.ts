@@ -105,6 +105,10 @@ export const envSchema = z.object({
   DEV_MAIL_DIR: z.string().min(1).default('.data/mail'),
   PASSKEY_RP_ID: z.string().min(1).max(253).optional(),
   PASSKEY_RP_NAME: z.string().min(1).max(100).default('Digital Product Passport'),
+  SSO_DOMAIN_PROOF_URL: z
+    .string()
+    .includes('{domain}', { message: 'must contain {domain}' })
+    .default('https://{domain}/.well-known/dpp-domain-verification.txt'),
   IPFS_API_URL: optionalUrl,
   IPFS_STORE_DIR: z.string().min(1).default('.data/ipfs'),
   WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: bool.default(true),

@@ -6,6 +6,7 @@ import { normaliseEmail } from './email.ts';
 import { issueConfirmationToken } from './email-tokens.ts';
 import { hasPasskey } from './passkeys.ts';
 import { hashPassword, passwordProblem, spendVerification, verifyPassword } from './passwords.ts';
+import { assertSsoNotRequired } from './sso/sso.ts';
 
 /** Five wrong passwords in a row lock an account for 15 minutes. */
 export const MAX_FAILED_LOGINS = 5;
@@ -107,6 +108,7 @@ export async function logIn(em: EntityManager, email: string, password: string):
     );
     throw wrong();
   }
+  await assertSsoNotRequired(em, user.email);
   if (await hasPasskey(em, user.id)) {
     throw new DomainError(
       'forbidden',

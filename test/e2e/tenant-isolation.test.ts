@@ -21,6 +21,7 @@ interface Foreign {
   deliveryEventId: string;
   toolboxKeyId: string;
   oauthClientId: string;
+  ssoDomain: string;
   twinId: string;
 }
 
@@ -29,8 +30,11 @@ type Attempt = (ids: Foreign) => { method: string; path: string; body?: unknown 
  * How a request with another tenant's ids must be refused: 404, or 409 where hardware identity is unique
  * across tenants. `ownWorldElsewhere`: in the other environment the same request acts on that environment's own
  * world (live and test are separate, and a chip UID may be enrolled in each), so it is not refused there.
+ * `companyWide`: the resource is the company's in both environments, so only other companies are refused.
  */
-type Entry = { attempt: Attempt; refused: number[]; ownWorldElsewhere?: true } | { noForeignIds: string };
+type Entry =
+  | { attempt: Attempt; refused: number[]; ownWorldElsewhere?: true; companyWide?: true }
+  | { noForeignIds: string };
 
 const notFound = [404];
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
@@ -45,6 +49,16 @@ const SWEEP: Record<string, Entry> = {
   'POST /v1/auth/passkey/register/challenge': { noForeignIds: 'for the signed-in user’s own e-mail only' },
   'POST /v1/auth/passkey/register/verify': { noForeignIds: 'answers the signed-in user’s own challenge' },
   'POST /v1/auth/oauth/clients': { noForeignIds: 'creates a client for the caller' },
+  'POST /v1/auth/sso/domains': {
+    noForeignIds: 'claims for the caller (a domain another company holds → 409)',
+  },
+  'POST /v1/auth/sso/domains/:domain/verify': {
+    // SSO domains are the company's in both environments (its people log in to either).
+    attempt: (f) => ({ method: 'POST', path: `/v1/auth/sso/domains/${f.ssoDomain}/verify` }),
+    refused: notFound,
+    companyWide: true,
+  },
+  'PUT /v1/auth/sso/oidc': { noForeignIds: 'the caller’s own provider' },
   'POST /v1/billing/checkout': { noForeignIds: 'the caller’s own subscription' },
   'POST /v1/billing/portal': { noForeignIds: 'the caller’s own Stripe customer' },
   'GET /v1/billing/status': { noForeignIds: 'the caller’s own subscription' },
@@ -308,6 +322,7 @@ describe('tenant isolation: every operation with another tenant’s ids, and wit
     await receiver.waitFor(3);
     const deliveries = await asB('GET', `/v1/webhooks/endpoints/${endpoint.body.endpoint.id}/deliveries`);
     const oauthClient = await asB('POST', '/v1/auth/oauth/clients', { name: 'B ERP' });
+    assert.equal((await asB('POST', '/v1/auth/sso/domains', { domain: 'beta.example' })).status, 201);
     const toolbox = await asB('POST', '/v1/factory/toolbox-keys', {
       name: 'Line',
       publicKey: { kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' },
@@ -325,6 +340,7 @@ describe('tenant isolation: every operation with another tenant’s ids, and wit
       deliveryEventId: deliveries.body.deliveries[0].eventId,
       toolboxKeyId: toolbox.body.data.id,
       oauthClientId: oauthClient.body.client.id,
+      ssoDomain: 'beta.example',
       twinId: twin.body.service_internal_id,
     };
     for (const [name, value] of Object.entries(foreign)) assert.ok(value, `set up ${name}`);
@@ -395,6 +411,7 @@ describe('tenant isolation: every operation with another tenant’s ids, and wit
         ['another tenant in the other environment', a, 'live'],
       ] as const) {
         if (environment === 'live' && entry.ownWorldElsewhere) continue;
+        if (tenant === b && entry.companyWide) continue;
         const answer = await as(tenant, environment, method, path, body);
         const refused = entry.refused.includes(answer.status) || answer.status === 404;
         assert.ok(refused, `${operation} as ${who}: ${answer.status} ${answer.text.slice(0, 300)}`);

@@ -8,6 +8,7 @@ import {
   verifyLogin,
   verifyRegistration,
 } from '../../../src/identity/passkeys.ts';
+import { assertSsoNotRequired } from '../../../src/identity/sso/sso.ts';
 import { signUserToken } from '../../../src/identity/user-token.ts';
 import { userTokenKeysOf } from '../../../src/identity/user-token-keys.ts';
 import type { AppContext } from '../../context.ts';
@@ -171,6 +172,10 @@ export function passkeyRoutes(deps: RouteDeps): RouteSpec[] {
       handler: async (ctx: AppContext, { body }) => {
         const em = deps.orm.em.fork();
         const userId = await verifyLogin(em, rp(), body as AuthenticationResponseJSON);
+        const [owner] = await em.execute<{ email: string }[]>('select email from users where id = ?', [
+          userId,
+        ]);
+        await assertSsoNotRequired(em, owner!.email);
         const [user] = await em.execute<{ email: string; company_id: string; company_name: string }[]>(
           `select u.email, u.company_id, c.name as company_name from users u join companies c on c.id = u.company_id
            where u.id = ?`,

@@ -18,6 +18,7 @@ import { Migration20261124720000_billing } from './Migration20261124720000_billi
 import { Migration20261124730000_connect_accounts } from './Migration20261124730000_connect_accounts.ts';
 import { Migration20261124740000_password_reset } from './Migration20261124740000_password_reset.ts';
 import { Migration20261124750000_passkeys } from './Migration20261124750000_passkeys.ts';
+import { Migration20261124760000_sso } from './Migration20261124760000_sso.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -46,4 +47,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124730000_connect_accounts', class: Migration20261124730000_connect_accounts },
   { name: 'Migration20261124740000_password_reset', class: Migration20261124740000_password_reset },
   { name: 'Migration20261124750000_passkeys', class: Migration20261124750000_passkeys },
+  { name: 'Migration20261124760000_sso', class: Migration20261124760000_sso },
 ];

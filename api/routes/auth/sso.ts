@@ -1,0 +1,213 @@
+import { z } from 'zod';
+import {
+  claimDomain,
+  completeOidcLogin,
+  discoverLogin,
+  saveOidcConnection,
+  verifyDomain,
+} from '../../../src/identity/sso/sso.ts';
+import { signUserToken } from '../../../src/identity/user-token.ts';
+import { userTokenKeysOf } from '../../../src/identity/user-token-keys.ts';
+import type { AppContext } from '../../context.ts';
+import { defineRoute, type RouteSpec } from '../../route.ts';
+import type { RouteDeps } from '../deps.ts';
+
+const domain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(
+    /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+    'a domain name such as acme.example',
+  );
+const domainParams = z.object({ domain });
+
+/** Enterprise SSO over OpenID Connect: verified domains, the company's provider, discovery and the callback. */
+export function ssoRoutes(deps: RouteDeps): RouteSpec[] {
+  const callbackUrl = `${deps.config.publicBaseUrl}/v1/auth/sso/oidc/callback`;
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/v1/auth/sso/domains',
+      operationId: 'claimSsoDomain',
+      summary: 'Claim an e-mail domain for SSO: publish the returned token at the proof URL, then verify.',
+      tags: ['auth'],
+      auth: 'apiKey',
+      body: z.object({ domain }).strict(),
+      responses: {
+        201: {
+          description: 'Claimed (not verified yet).',
+          schema: z.object({
+            success: z.literal(true),
+            domain: z.string(),
+            verificationToken: z.string(),
+            verified: z.boolean(),
+            proofUrl: z.string(),
+          }),
+        },
+        409: { description: 'domain_claimed: another company claimed it.' },
+      },
+      handler: async (ctx: AppContext, { body }) => {
+        const claimed = await claimDomain(deps.orm.em.fork(), ctx.state.scope!.companyId, body.domain);
+        ctx.status = 201;
+        ctx.body = {
+          success: true,
+          ...claimed,
+          proofUrl: deps.config.identity.ssoDomainProofUrl.replace('{domain}', body.domain),
+        };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/auth/sso/domains/:domain/verify',
+      operationId: 'verifySsoDomain',
+      summary: 'Verify a claimed domain: its proof URL must serve the verification token.',
+      tags: ['auth'],
+      auth: 'apiKey',
+      params: domainParams,
+      responses: {
+        200: {
+          description: 'Verified.',
+          schema: z.object({ success: z.literal(true), domain: z.string(), verified: z.literal(true) }),
+        },
+        422: { description: 'domain_proof_missing: the proof URL does not serve the token.' },
+      },
+      handler: async (ctx: AppContext, { params }) => {
+        await verifyDomain(
+          deps.orm.em.fork(),
+          ctx.state.scope!.companyId,
+          params.domain,
+          deps.config.identity.ssoDomainProofUrl,
+        );
+        ctx.body = { success: true, domain: params.domain, verified: true };
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/v1/auth/sso/oidc',
+      operationId: 'setOidcConnection',
+      summary:
+        'The company’s OpenID Connect provider; `required` makes SSO mandatory for its verified domains.',
+      description:
+        `Register ${callbackUrl} as the redirect URI at the provider. The client secret is stored sealed and ` +
+        'never returned. The provider’s discovery document must name exactly this issuer.',
+      tags: ['auth'],
+      auth: 'apiKey',
+      body: z
+        .object({
+          issuer: z.url().max(500),
+          clientId: z.string().min(1).max(200),
+          clientSecret: z.string().min(1).max(500),
+          required: z.boolean().default(false),
+        })
+        .strict(),
+      responses: {
+        200: {
+          description: 'Saved.',
+          schema: z.object({
+            success: z.literal(true),
+            connection: z.object({
+              protocol: z.literal('oidc'),
+              issuer: z.string(),
+              clientId: z.string(),
+              required: z.boolean(),
+              redirectUri: z.string(),
+            }),
+          }),
+        },
+      },
+      handler: async (ctx: AppContext, { body }) => {
+        await saveOidcConnection(deps.orm.em.fork(), deps.secretBox, ctx.state.scope!.companyId, body);
+        ctx.body = {
+          success: true,
+          connection: {
+            protocol: 'oidc',
+            issuer: body.issuer,
+            clientId: body.clientId,
+            required: body.required,
+            redirectUri: callbackUrl,
+          },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/auth/sso/discover',
+      operationId: 'discoverSso',
+      summary: 'Where an e-mail logs in: its company’s identity provider, or password/passkey here.',
+      tags: ['auth'],
+      auth: 'none',
+      body: z.object({ email: z.email().max(254) }).strict(),
+      responses: {
+        200: {
+          description:
+            'method sso with the provider’s authorization URL (state, nonce, PKCE), or password_or_passkey.',
+          schema: z.object({
+            success: z.literal(true),
+            method: z.enum(['sso', 'password_or_passkey']),
+            protocol: z.literal('oidc').optional(),
+            authorizationUrl: z.string().optional(),
+          }),
+        },
+      },
+      handler: async (ctx: AppContext, { body }) => {
+        const found = await discoverLogin(
+          deps.orm.em.fork(),
+          body.email,
+          ctx.state.environment!,
+          callbackUrl,
+        );
+        ctx.body = { success: true, ...found };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/auth/sso/oidc/callback',
+      operationId: 'oidcCallback',
+      summary:
+        'The provider sends the browser back here: the login answer (as POST /v1/auth/login gives it).',
+      description:
+        'Takes no x-service-env: the environment is the one discovery was called with. Users are found by the ' +
+        'provider’s (issuer, subject), or provisioned just in time into the domain’s company.',
+      tags: ['auth'],
+      auth: 'none',
+      environmentHeader: false,
+      query: z.object({ code: z.string().min(1).max(2000), state: z.string().min(1).max(200) }),
+      responses: {
+        200: {
+          description: 'Logged in.',
+          schema: z.object({
+            success: z.literal(true),
+            token: z.string(),
+            user: z.object({ id: z.number().int(), email: z.string(), companyName: z.string() }),
+          }),
+        },
+        401: { description: 'sso_state_invalid or sso_login_failed.' },
+        409: { description: 'email_in_other_company.' },
+      },
+      handler: async (ctx: AppContext, { query }) => {
+        const em = deps.orm.em.fork();
+        const { userId, environment } = await completeOidcLogin(em, deps.secretBox, {
+          ...query,
+          redirectUri: callbackUrl,
+        });
+        const [user] = await em.execute<{ email: string; company_id: string; company_name: string }[]>(
+          `select u.email, u.company_id, c.name as company_name from users u join companies c on c.id = u.company_id
+           where u.id = ?`,
+          [userId],
+        );
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = {
+          success: true,
+          token: signUserToken(userTokenKeysOf(deps.config), {
+            userId,
+            email: user!.email,
+            companyId: user!.company_id,
+            environment,
+          }),
+          user: { id: userId, email: user!.email, companyName: user!.company_name },
+        };
+      },
+    }),
+  ];
+}

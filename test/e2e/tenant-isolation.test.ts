@@ -59,6 +59,7 @@ const SWEEP: Record<string, Entry> = {
     companyWide: true,
   },
   'PUT /v1/auth/sso/oidc': { noForeignIds: 'the caller’s own provider' },
+  'PUT /v1/auth/sso/saml': { noForeignIds: 'the caller’s own provider' },
   'POST /v1/billing/checkout': { noForeignIds: 'the caller’s own subscription' },
   'POST /v1/billing/portal': { noForeignIds: 'the caller’s own Stripe customer' },
   'GET /v1/billing/status': { noForeignIds: 'the caller’s own subscription' },

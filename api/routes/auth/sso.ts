@@ -1,9 +1,14 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
+import type { Environment } from '../../../src/config/config.ts';
+import { serviceProvider } from '../../../src/identity/sso/saml.ts';
 import {
   claimDomain,
   completeOidcLogin,
+  completeSamlLogin,
   discoverLogin,
   saveOidcConnection,
+  saveSamlConnection,
   verifyDomain,
 } from '../../../src/identity/sso/sso.ts';
 import { signUserToken } from '../../../src/identity/user-token.ts';
@@ -25,6 +30,11 @@ const domainParams = z.object({ domain });
 /** Enterprise SSO over OpenID Connect: verified domains, the company's provider, discovery and the callback. */
 export function ssoRoutes(deps: RouteDeps): RouteSpec[] {
   const callbackUrl = `${deps.config.publicBaseUrl}/v1/auth/sso/oidc/callback`;
+  const samlEndpoints = {
+    entityId: `${deps.config.publicBaseUrl}/v1/auth/sso/saml/metadata`,
+    acsUrl: `${deps.config.publicBaseUrl}/v1/auth/sso/saml/acs`,
+  };
+  const endpoints = { oidcRedirectUri: callbackUrl, saml: samlEndpoints };
   return [
     defineRoute({
       method: 'post',
@@ -145,18 +155,13 @@ export function ssoRoutes(deps: RouteDeps): RouteSpec[] {
           schema: z.object({
             success: z.literal(true),
             method: z.enum(['sso', 'password_or_passkey']),
-            protocol: z.literal('oidc').optional(),
+            protocol: z.enum(['oidc', 'saml']).optional(),
             authorizationUrl: z.string().optional(),
           }),
         },
       },
       handler: async (ctx: AppContext, { body }) => {
-        const found = await discoverLogin(
-          deps.orm.em.fork(),
-          body.email,
-          ctx.state.environment!,
-          callbackUrl,
-        );
+        const found = await discoverLogin(deps.orm.em.fork(), body.email, ctx.state.environment!, endpoints);
         ctx.body = { success: true, ...found };
       },
     }),
@@ -191,23 +196,131 @@ export function ssoRoutes(deps: RouteDeps): RouteSpec[] {
           ...query,
           redirectUri: callbackUrl,
         });
-        const [user] = await em.execute<{ email: string; company_id: string; company_name: string }[]>(
-          `select u.email, u.company_id, c.name as company_name from users u join companies c on c.id = u.company_id
-           where u.id = ?`,
-          [userId],
-        );
         ctx.set('Cache-Control', 'no-store');
+        ctx.body = await loginAnswer(em, userId, environment);
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/v1/auth/sso/saml',
+      operationId: 'setSamlConnection',
+      summary: 'The company’s SAML 2.0 IdP; `required` makes SSO mandatory for its verified domains.',
+      description:
+        `Give the IdP our metadata (${samlEndpoints.entityId}): entity id and assertion consumer service ` +
+        `${samlEndpoints.acsUrl} (HTTP-POST). Assertions must be signed with the certificate given here.`,
+      tags: ['auth'],
+      auth: 'apiKey',
+      body: z
+        .object({
+          entityId: z.string().min(1).max(500),
+          ssoUrl: z.url().max(1000),
+          certificate: z
+            .string()
+            .min(100)
+            .max(20_000)
+            .describe('The IdP’s signing certificate, PEM or base64 DER.'),
+          required: z.boolean().default(false),
+        })
+        .strict(),
+      responses: {
+        200: {
+          description: 'Saved.',
+          schema: z.object({
+            success: z.literal(true),
+            connection: z.object({
+              protocol: z.literal('saml'),
+              entityId: z.string(),
+              required: z.boolean(),
+              acsUrl: z.string(),
+            }),
+          }),
+        },
+      },
+      handler: async (ctx: AppContext, { body }) => {
+        await saveSamlConnection(deps.orm.em.fork(), ctx.state.scope!.companyId, body);
         ctx.body = {
           success: true,
-          token: signUserToken(userTokenKeysOf(deps.config), {
-            userId,
-            email: user!.email,
-            companyId: user!.company_id,
-            environment,
-          }),
-          user: { id: userId, email: user!.email, companyName: user!.company_name },
+          connection: {
+            protocol: 'saml',
+            entityId: body.entityId,
+            required: body.required,
+            acsUrl: samlEndpoints.acsUrl,
+          },
         };
       },
     }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/auth/sso/saml/metadata',
+      operationId: 'samlMetadata',
+      summary: 'Our SAML 2.0 service provider metadata (entity id, assertion consumer service).',
+      tags: ['auth'],
+      auth: 'none',
+      environmentHeader: false,
+      responses: {
+        200: { description: 'XML.', contentType: 'application/samlmetadata+xml', schema: z.string() },
+      },
+      handler: async (ctx: AppContext) => {
+        ctx.type = 'application/samlmetadata+xml';
+        ctx.body = serviceProvider(deps.orm.em.fork(), samlEndpoints).generateServiceProviderMetadata(
+          null,
+          null,
+        );
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/auth/sso/saml/acs',
+      operationId: 'samlAssertionConsumer',
+      summary: 'The IdP posts its signed response here (HTTP-POST binding): the login answer.',
+      description:
+        'Signed assertions only; audience, recipient, InResponseTo (the request we sent), validity window (60 s ' +
+        'of skew) checked; an assertion is accepted once (a replay → 401 saml_assertion_replayed).',
+      tags: ['auth'],
+      auth: 'none',
+      environmentHeader: false,
+      formBody: true,
+      bodyLimitBytes: 1024 * 1024,
+      body: z.object({ SAMLResponse: z.string().min(1), RelayState: z.string().min(1).max(200) }),
+      responses: {
+        200: {
+          description: 'Logged in.',
+          schema: z.object({
+            success: z.literal(true),
+            token: z.string(),
+            user: z.object({ id: z.number().int(), email: z.string(), companyName: z.string() }),
+          }),
+        },
+        401: { description: 'sso_state_invalid, sso_login_failed or saml_assertion_replayed.' },
+        409: { description: 'email_in_other_company.' },
+      },
+      handler: async (ctx: AppContext, { body }) => {
+        const em = deps.orm.em.fork();
+        const { userId, environment } = await completeSamlLogin(em, samlEndpoints, {
+          samlResponse: body.SAMLResponse,
+          relayState: body.RelayState,
+        });
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = await loginAnswer(em, userId, environment);
+      },
+    }),
   ];
+
+  async function loginAnswer(em: EntityManager, userId: number, environment: Environment) {
+    const [user] = await em.execute<{ email: string; company_id: string; company_name: string }[]>(
+      `select u.email, u.company_id, c.name as company_name from users u join companies c on c.id = u.company_id
+       where u.id = ?`,
+      [userId],
+    );
+    return {
+      success: true,
+      token: signUserToken(userTokenKeysOf(deps.config), {
+        userId,
+        email: user!.email,
+        companyId: user!.company_id,
+        environment,
+      }),
+      user: { id: userId, email: user!.email, companyName: user!.company_name },
+    };
+  }
 }

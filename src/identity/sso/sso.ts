@@ -5,6 +5,7 @@ import type { SecretBox } from '../../crypto/secret-box.ts';
 import { DomainError } from '../../errors.ts';
 import { normaliseEmail } from '../email.ts';
 import { discover, exchangeCode, pkcePair, verifyIdToken } from './oidc-client.ts';
+import { type SamlEndpoints, samlAuthorizationUrl, validateSamlResponse } from './saml.ts';
 
 const LOGIN_MINUTES = 10;
 const SECRET_CONTEXT = 'sso-oidc-client-secret';
@@ -73,7 +74,7 @@ export async function saveOidcConnection(
      values (?, 'oidc', ?, ?, ?, ?)
      on conflict (company_id) do update set protocol = 'oidc', issuer = excluded.issuer,
        client_id = excluded.client_id, client_secret_sealed = excluded.client_secret_sealed,
-       required = excluded.required, updated_at = now()`,
+       saml_sso_url = null, saml_certificate = null, required = excluded.required, updated_at = now()`,
     [
       companyId,
       input.issuer,
@@ -84,13 +85,38 @@ export async function saveOidcConnection(
   );
 }
 
+/** The company's SAML IdP: its entity id, SSO URL (HTTP-Redirect) and signing certificate (PEM). */
+export async function saveSamlConnection(
+  em: EntityManager,
+  companyId: string,
+  input: { entityId: string; ssoUrl: string; certificate: string; required: boolean },
+): Promise<void> {
+  await em.execute(
+    `insert into sso_connections (company_id, protocol, issuer, saml_sso_url, saml_certificate, required)
+     values (?, 'saml', ?, ?, ?, ?)
+     on conflict (company_id) do update set protocol = 'saml', issuer = excluded.issuer,
+       saml_sso_url = excluded.saml_sso_url, saml_certificate = excluded.saml_certificate,
+       client_id = null, client_secret_sealed = null, required = excluded.required, updated_at = now()`,
+    [companyId, input.entityId, input.ssoUrl, input.certificate, input.required],
+  );
+}
+
 interface ConnectionRow {
   company_id: string;
+  protocol: 'oidc' | 'saml';
   issuer: string;
-  client_id: string;
-  client_secret_sealed: Buffer;
+  client_id: string | null;
+  client_secret_sealed: Buffer | null;
+  saml_sso_url: string | null;
+  saml_certificate: string | null;
   required: boolean;
 }
+
+const samlConnectionOf = (row: ConnectionRow) => ({
+  issuer: row.issuer,
+  ssoUrl: row.saml_sso_url!,
+  certificate: row.saml_certificate!,
+});
 
 /** The connection of the company that verified the e-mail's domain, if any. */
 async function connectionForEmail(
@@ -119,19 +145,23 @@ export async function assertSsoNotRequired(em: EntityManager, email: string): Pr
 }
 
 export type Discovery =
-  | { method: 'sso'; protocol: 'oidc'; authorizationUrl: string }
+  | { method: 'sso'; protocol: 'oidc' | 'saml'; authorizationUrl: string }
   | { method: 'password_or_passkey' };
+
+export interface SsoEndpoints {
+  oidcRedirectUri: string;
+  saml: SamlEndpoints;
+}
 
 /** Where an e-mail logs in: its company's identity provider (a fresh state, nonce and PKCE), or here. */
 export async function discoverLogin(
   em: EntityManager,
   email: string,
   environment: Environment,
-  redirectUri: string,
+  endpoints: SsoEndpoints,
 ): Promise<Discovery> {
   const connection = await connectionForEmail(em, email);
   if (!connection) return { method: 'password_or_passkey' };
-  const metadata = await discover(connection.issuer);
   const state = randomBytes(24).toString('base64url');
   const nonce = randomBytes(24).toString('base64url');
   const pkce = pkcePair();
@@ -140,10 +170,21 @@ export async function discoverLogin(
      values (?, ?, ?, ?, ?, ?, now() + interval '${LOGIN_MINUTES} minutes')`,
     [state, connection.company_id, environment, connection.domain, nonce, pkce.verifier],
   );
+  if (connection.protocol === 'saml') {
+    const authorizationUrl = await samlAuthorizationUrl(
+      em,
+      endpoints.saml,
+      samlConnectionOf(connection),
+      state,
+    );
+    return { method: 'sso', protocol: 'saml', authorizationUrl };
+  }
+  const metadata = await discover(connection.issuer);
+  const redirectUri = endpoints.oidcRedirectUri;
   const url = new URL(metadata.authorization_endpoint);
   url.search = new URLSearchParams({
     response_type: 'code',
-    client_id: connection.client_id,
+    client_id: connection.client_id!,
     redirect_uri: redirectUri,
     scope: 'openid email',
     state,
@@ -155,23 +196,23 @@ export async function discoverLogin(
   return { method: 'sso', protocol: 'oidc', authorizationUrl: url.toString() };
 }
 
-/**
- * The provider's redirect: the state (once, unexpired), the code exchanged with PKCE, the ID token checked,
- * then the user found by (issuer, subject) or provisioned just in time into the domain's company. The e-mail
- * must be in the verified domain the login started from.
- */
-export async function completeOidcLogin(
+interface LoginState {
+  company_id: string;
+  environment: Environment;
+  domain: string;
+  nonce: string;
+  code_verifier: string;
+}
+
+async function takeLogin(
   em: EntityManager,
-  box: SecretBox,
-  input: { state: string; code: string; redirectUri: string },
-): Promise<{ userId: number; environment: Environment }> {
-  const [login] = await em.execute<
-    { company_id: string; environment: Environment; domain: string; nonce: string; code_verifier: string }[]
-  >(
+  state: string,
+): Promise<{ login: LoginState; connection: ConnectionRow }> {
+  const [login] = await em.execute<LoginState[]>(
     `update sso_logins set used_at = now()
      where state = ? and used_at is null and expires_at > now()
      returning company_id, environment, domain, nonce, code_verifier`,
-    [input.state],
+    [state],
   );
   if (!login)
     throw new DomainError(
@@ -185,20 +226,20 @@ export async function completeOidcLogin(
   );
   if (!connection)
     throw new DomainError('unauthenticated', 'sso_login_failed', 'The SSO connection was removed.');
-  const metadata = await discover(connection.issuer);
-  const clientSecret = box.open(connection.client_secret_sealed, SECRET_CONTEXT).toString();
-  const idToken = await exchangeCode(
-    metadata,
-    { id: connection.client_id, secret: clientSecret },
-    {
-      code: input.code,
-      redirectUri: input.redirectUri,
-      codeVerifier: login.code_verifier,
-    },
-  );
-  const claims = await verifyIdToken(metadata, connection.client_id, idToken, login.nonce);
-  const email = claims.email ? normaliseEmail(claims.email) : '';
-  if (!email || claims.email_verified === false || domainOf(email) !== login.domain) {
+  return { login, connection };
+}
+
+/**
+ * The person the IdP vouched for: found by (issuer, subject), or provisioned just in time into the domain's
+ * company. The e-mail must be in the verified domain the login started from.
+ */
+async function findOrProvision(
+  em: EntityManager,
+  login: LoginState,
+  identity: { issuer: string; subject: string; email: string | undefined; emailVerified: boolean },
+): Promise<{ userId: number; environment: Environment }> {
+  const email = identity.email ? normaliseEmail(identity.email) : '';
+  if (!email || !identity.emailVerified || domainOf(email) !== login.domain) {
     throw new DomainError(
       'unauthenticated',
       'sso_login_failed',
@@ -207,7 +248,7 @@ export async function completeOidcLogin(
   }
   const [known] = await em.execute<{ user_id: number }[]>(
     'select user_id from sso_identities where issuer = ? and subject = ?',
-    [claims.iss, claims.sub],
+    [identity.issuer, identity.subject],
   );
   if (known) return { userId: known.user_id, environment: login.environment };
   const [existing] = await em.execute<{ id: number; company_id: string }[]>(
@@ -232,7 +273,54 @@ export async function completeOidcLogin(
     )[0]!.id;
   await em.execute(
     'insert into sso_identities (issuer, subject, user_id) values (?, ?, ?) on conflict do nothing',
-    [claims.iss, claims.sub, userId],
+    [identity.issuer, identity.subject, userId],
   );
   return { userId, environment: login.environment };
+}
+
+/** The OpenID provider's redirect: the state (once), the code exchanged with PKCE, the ID token checked. */
+export async function completeOidcLogin(
+  em: EntityManager,
+  box: SecretBox,
+  input: { state: string; code: string; redirectUri: string },
+): Promise<{ userId: number; environment: Environment }> {
+  const { login, connection } = await takeLogin(em, input.state);
+  if (connection.protocol !== 'oidc')
+    throw new DomainError('unauthenticated', 'sso_login_failed', 'Not an OIDC login.');
+  const metadata = await discover(connection.issuer);
+  const clientSecret = box.open(connection.client_secret_sealed!, SECRET_CONTEXT).toString();
+  const idToken = await exchangeCode(
+    metadata,
+    { id: connection.client_id!, secret: clientSecret },
+    {
+      code: input.code,
+      redirectUri: input.redirectUri,
+      codeVerifier: login.code_verifier,
+    },
+  );
+  const claims = await verifyIdToken(metadata, connection.client_id!, idToken, login.nonce);
+  return findOrProvision(em, login, {
+    issuer: claims.iss,
+    subject: claims.sub,
+    email: claims.email,
+    emailVerified: claims.email_verified !== false,
+  });
+}
+
+/** The SAML IdP's POST: the login (RelayState, once), the response and its assertion checked. */
+export async function completeSamlLogin(
+  em: EntityManager,
+  endpoints: SamlEndpoints,
+  input: { samlResponse: string; relayState: string },
+): Promise<{ userId: number; environment: Environment }> {
+  const { login, connection } = await takeLogin(em, input.relayState);
+  if (connection.protocol !== 'saml')
+    throw new DomainError('unauthenticated', 'sso_login_failed', 'Not a SAML login.');
+  const identity = await validateSamlResponse(
+    em,
+    endpoints,
+    samlConnectionOf(connection),
+    input.samlResponse,
+  );
+  return findOrProvision(em, login, { ...identity, emailVerified: true });
 }

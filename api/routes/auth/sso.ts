@@ -112,6 +112,9 @@ export function ssoRoutes(deps: RouteDeps): RouteSpec[] {
         })
         .strict(),
       responses: {
+        422: {
+          description: 'issuer_not_usable: no discovery document naming exactly this issuer could be read.',
+        },
         200: {
           description: 'Saved.',
           schema: z.object({

@@ -68,7 +68,15 @@ export async function saveOidcConnection(
   companyId: string,
   input: { issuer: string; clientId: string; clientSecret: string; required: boolean },
 ): Promise<void> {
-  await discover(input.issuer);
+  // Checked now, so a wrong issuer is the caller's to fix (422) rather than every login's failure later.
+  await discover(input.issuer).catch((error: unknown) => {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new DomainError(
+      'rejected',
+      'issuer_not_usable',
+      `${input.issuer} is not a usable OpenID issuer: ${detail}`,
+    );
+  });
   await em.execute(
     `insert into sso_connections (company_id, protocol, issuer, client_id, client_secret_sealed, required)
      values (?, 'oidc', ?, ?, ?, ?)

@@ -78,6 +78,8 @@ export interface Config {
     passkeyRpName: string;
     /** Where a company publishes a domain's verification token; `{domain}` is replaced. */
     ssoDomainProofUrl: string;
+    /** SSO may reach http and non-public addresses (local identity providers in development and tests). */
+    ssoAllowPrivateUrls: boolean;
   };
   ipfs: { apiUrl: string | undefined; storeDir: string };
   /** Test-environment webhook endpoints may target loopback and private addresses (local receivers). */
@@ -186,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         new URL((e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '')).hostname,
       passkeyRpName: e.PASSKEY_RP_NAME,
       ssoDomainProofUrl: e.SSO_DOMAIN_PROOF_URL,
+      ssoAllowPrivateUrls: e.SSO_ALLOW_PRIVATE_URLS,
     },
     ipfs: { apiUrl: e.IPFS_API_URL, storeDir: e.IPFS_STORE_DIR },
     webhooks: { allowPrivateUrlsInTest: e.WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST },

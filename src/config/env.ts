@@ -105,6 +105,7 @@ export const envSchema = z.object({
   DEV_MAIL_DIR: z.string().min(1).default('.data/mail'),
   PASSKEY_RP_ID: z.string().min(1).max(253).optional(),
   PASSKEY_RP_NAME: z.string().min(1).max(100).default('Digital Product Passport'),
+  SSO_ALLOW_PRIVATE_URLS: bool.default(false),
   SSO_DOMAIN_PROOF_URL: z
     .string()
     .includes('{domain}', { message: 'must contain {domain}' })

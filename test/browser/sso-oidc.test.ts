@@ -34,6 +34,8 @@ describe('enterprise SSO over OpenID Connect (a real provider, Chromium through 
       PORT: String(port),
       SMTP_URL: smtp.url,
       SSO_DOMAIN_PROOF_URL: `http://127.0.0.1:${(proofs.address() as AddressInfo).port}/{domain}`,
+      // The provider and the proof server are local; production allows public https addresses only.
+      SSO_ALLOW_PRIVATE_URLS: 'true',
     });
     tenant = await api.createTenant('Acme Apparel');
     browser = await launchChromium();

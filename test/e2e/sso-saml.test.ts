@@ -27,6 +27,8 @@ describe('enterprise SSO over SAML 2.0 (a signing IdP: samlify)', () => {
     await new Promise<void>((ready) => proofs.listen(0, '127.0.0.1', ready));
     api = await startTestApi({
       SSO_DOMAIN_PROOF_URL: `http://127.0.0.1:${(proofs.address() as AddressInfo).port}/{domain}`,
+      // The provider and the proof server are local; production allows public https addresses only.
+      SSO_ALLOW_PRIVATE_URLS: 'true',
     });
     tenant = await api.createTenant('Globex');
     const metadata = await api.call('GET', '/v1/auth/sso/saml/metadata', { env: null });

@@ -34,7 +34,8 @@ export function ssoRoutes(deps: RouteDeps): RouteSpec[] {
     entityId: `${deps.config.publicBaseUrl}/v1/auth/sso/saml/metadata`,
     acsUrl: `${deps.config.publicBaseUrl}/v1/auth/sso/saml/acs`,
   };
-  const endpoints = { oidcRedirectUri: callbackUrl, saml: samlEndpoints };
+  const outbound = { allowPrivate: deps.config.identity.ssoAllowPrivateUrls };
+  const endpoints = { oidcRedirectUri: callbackUrl, saml: samlEndpoints, outbound };
   return [
     defineRoute({
       method: 'post',
@@ -88,6 +89,7 @@ export function ssoRoutes(deps: RouteDeps): RouteSpec[] {
           ctx.state.scope!.companyId,
           params.domain,
           deps.config.identity.ssoDomainProofUrl,
+          outbound,
         );
         ctx.body = { success: true, domain: params.domain, verified: true };
       },
@@ -130,7 +132,13 @@ export function ssoRoutes(deps: RouteDeps): RouteSpec[] {
         },
       },
       handler: async (ctx: AppContext, { body }) => {
-        await saveOidcConnection(deps.orm.em.fork(), deps.secretBox, ctx.state.scope!.companyId, body);
+        await saveOidcConnection(
+          deps.orm.em.fork(),
+          deps.secretBox,
+          ctx.state.scope!.companyId,
+          body,
+          outbound,
+        );
         ctx.body = {
           success: true,
           connection: {
@@ -195,10 +203,12 @@ export function ssoRoutes(deps: RouteDeps): RouteSpec[] {
       },
       handler: async (ctx: AppContext, { query }) => {
         const em = deps.orm.em.fork();
-        const { userId, environment } = await completeOidcLogin(em, deps.secretBox, {
-          ...query,
-          redirectUri: callbackUrl,
-        });
+        const { userId, environment } = await completeOidcLogin(
+          em,
+          deps.secretBox,
+          { ...query, redirectUri: callbackUrl },
+          outbound,
+        );
         ctx.set('Cache-Control', 'no-store');
         ctx.body = await loginAnswer(em, userId, environment);
       },

@@ -1,5 +1,6 @@
 import { createHash, createPublicKey, type JsonWebKey, randomBytes, verify } from 'node:crypto';
 import { DomainError } from '../../errors.ts';
+import { type OutboundPolicy, outboundFetch } from './outbound.ts';
 
 export interface OidcProviderMetadata {
   issuer: string;
@@ -11,16 +12,22 @@ export interface OidcProviderMetadata {
 const TIMEOUT_MS = 10_000;
 const refused = (detail: string) => new DomainError('unauthenticated', 'sso_login_failed', detail);
 
-async function getJson(url: string, init?: RequestInit): Promise<Record<string, unknown>> {
-  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) }).catch(
-    (error: Error) => {
-      throw new DomainError(
-        'unavailable',
-        'identity_provider_unavailable',
-        `The identity provider: ${error.message}`,
-      );
-    },
-  );
+async function getJson(
+  url: string,
+  policy: OutboundPolicy,
+  init?: RequestInit,
+): Promise<Record<string, unknown>> {
+  const response = await outboundFetch(url, policy, {
+    ...init,
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  }).catch((error: Error) => {
+    if (error instanceof DomainError) throw error;
+    throw new DomainError(
+      'unavailable',
+      'identity_provider_unavailable',
+      `The identity provider: ${error.message}`,
+    );
+  });
   const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   if (!response.ok) {
     throw refused(`The identity provider answered ${response.status}: ${String(body.error ?? '')}`.trim());
@@ -29,9 +36,10 @@ async function getJson(url: string, init?: RequestInit): Promise<Record<string, 
 }
 
 /** The provider's discovery document; its issuer must be exactly the configured one. */
-export async function discover(issuer: string): Promise<OidcProviderMetadata> {
+export async function discover(issuer: string, policy: OutboundPolicy): Promise<OidcProviderMetadata> {
   const metadata = (await getJson(
     `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`,
+    policy,
   )) as unknown as OidcProviderMetadata;
   if (metadata.issuer !== issuer)
     throw refused(`The provider says its issuer is ${metadata.issuer}, not ${issuer}.`);
@@ -48,11 +56,12 @@ export async function exchangeCode(
   metadata: OidcProviderMetadata,
   client: { id: string; secret: string },
   input: { code: string; redirectUri: string; codeVerifier: string },
+  policy: OutboundPolicy,
 ): Promise<string> {
   const basic = Buffer.from(`${encodeURIComponent(client.id)}:${encodeURIComponent(client.secret)}`).toString(
     'base64',
   );
-  const tokens = await getJson(metadata.token_endpoint, {
+  const tokens = await getJson(metadata.token_endpoint, policy, {
     method: 'POST',
     headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({
@@ -88,6 +97,7 @@ export async function verifyIdToken(
   clientId: string,
   idToken: string,
   nonce: string,
+  policy: OutboundPolicy,
 ): Promise<IdTokenClaims> {
   const [headerPart, payloadPart, signaturePart] = idToken.split('.');
   if (!headerPart || !payloadPart || !signaturePart) throw refused('The ID token is not a JWT.');
@@ -101,7 +111,7 @@ export async function verifyIdToken(
   >;
   const algorithm = ALGORITHMS[header.alg];
   if (!algorithm) throw refused(`ID tokens signed with ${header.alg} are not accepted.`);
-  const { keys } = (await getJson(metadata.jwks_uri)) as { keys: (JsonWebKey & { kid?: string })[] };
+  const { keys } = (await getJson(metadata.jwks_uri, policy)) as { keys: (JsonWebKey & { kid?: string })[] };
   const jwk = keys.find((key) => key.kid === header.kid) ?? (keys.length === 1 ? keys[0] : undefined);
   if (!jwk) throw refused('The ID token names a key the provider does not publish.');
   const genuine = verify(

@@ -5,6 +5,7 @@ import type { SecretBox } from '../../crypto/secret-box.ts';
 import { DomainError } from '../../errors.ts';
 import { normaliseEmail } from '../email.ts';
 import { discover, exchangeCode, pkcePair, verifyIdToken } from './oidc-client.ts';
+import { type OutboundPolicy, outboundFetch } from './outbound.ts';
 import { type SamlEndpoints, samlAuthorizationUrl, validateSamlResponse } from './saml.ts';
 
 const LOGIN_MINUTES = 10;
@@ -39,6 +40,7 @@ export async function verifyDomain(
   companyId: string,
   domain: string,
   proofUrlTemplate: string,
+  policy: OutboundPolicy,
 ): Promise<void> {
   const [row] = await em.execute<{ verification_token: string }[]>(
     'select verification_token from sso_domains where domain = ? and company_id = ?',
@@ -47,9 +49,12 @@ export async function verifyDomain(
   if (!row)
     throw new DomainError('not_found', 'domain_not_found', `${domain} is not claimed by your company.`);
   const url = proofUrlTemplate.replace('{domain}', domain);
-  const body = await fetch(url, { signal: AbortSignal.timeout(5_000), redirect: 'error' })
+  const body = await outboundFetch(url, policy, { signal: AbortSignal.timeout(5_000) })
     .then((response) => (response.ok ? response.text() : ''))
-    .catch(() => '');
+    .catch((error: unknown) => {
+      if (error instanceof DomainError) throw error;
+      return '';
+    });
   if (!body.includes(row.verification_token)) {
     throw new DomainError(
       'rejected',
@@ -67,9 +72,10 @@ export async function saveOidcConnection(
   box: SecretBox,
   companyId: string,
   input: { issuer: string; clientId: string; clientSecret: string; required: boolean },
+  policy: OutboundPolicy,
 ): Promise<void> {
   // Checked now, so a wrong issuer is the caller's to fix (422) rather than every login's failure later.
-  await discover(input.issuer).catch((error: unknown) => {
+  await discover(input.issuer, policy).catch((error: unknown) => {
     const detail = error instanceof Error ? error.message : String(error);
     throw new DomainError(
       'rejected',
@@ -159,6 +165,7 @@ export type Discovery =
 export interface SsoEndpoints {
   oidcRedirectUri: string;
   saml: SamlEndpoints;
+  outbound: OutboundPolicy;
 }
 
 /** Where an e-mail logs in: its company's identity provider (a fresh state, nonce and PKCE), or here. */
@@ -187,7 +194,7 @@ export async function discoverLogin(
     );
     return { method: 'sso', protocol: 'saml', authorizationUrl };
   }
-  const metadata = await discover(connection.issuer);
+  const metadata = await discover(connection.issuer, endpoints.outbound);
   const redirectUri = endpoints.oidcRedirectUri;
   const url = new URL(metadata.authorization_endpoint);
   url.search = new URLSearchParams({
@@ -291,11 +298,12 @@ export async function completeOidcLogin(
   em: EntityManager,
   box: SecretBox,
   input: { state: string; code: string; redirectUri: string },
+  policy: OutboundPolicy,
 ): Promise<{ userId: number; environment: Environment }> {
   const { login, connection } = await takeLogin(em, input.state);
   if (connection.protocol !== 'oidc')
     throw new DomainError('unauthenticated', 'sso_login_failed', 'Not an OIDC login.');
-  const metadata = await discover(connection.issuer);
+  const metadata = await discover(connection.issuer, policy);
   const clientSecret = box.open(connection.client_secret_sealed!, SECRET_CONTEXT).toString();
   const idToken = await exchangeCode(
     metadata,
@@ -305,8 +313,9 @@ export async function completeOidcLogin(
       redirectUri: input.redirectUri,
       codeVerifier: login.code_verifier,
     },
+    policy,
   );
-  const claims = await verifyIdToken(metadata, connection.client_id!, idToken, login.nonce);
+  const claims = await verifyIdToken(metadata, connection.client_id!, idToken, login.nonce, policy);
   return findOrProvision(em, login, {
     issuer: claims.iss,
     subject: claims.sub,

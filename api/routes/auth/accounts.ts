@@ -3,7 +3,6 @@ import { logIn, registerAccount } from '../../../src/identity/accounts.ts';
 import { consumeConfirmationToken } from '../../../src/identity/email-tokens.ts';
 import { requestPasswordReset, resetPassword } from '../../../src/identity/password-reset.ts';
 import { PASSWORD_POLICY } from '../../../src/identity/passwords.ts';
-import { signUserToken, USER_TOKEN_SECONDS } from '../../../src/identity/user-token.ts';
 import { userTokenKeysOf } from '../../../src/identity/user-token-keys.ts';
 import { smtpMailer } from '../../../src/mail/mailer.ts';
 import { userWalletAddress } from '../../../src/wallets/user-wallet.ts';
@@ -11,17 +10,9 @@ import type { AppContext } from '../../context.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
+import { loginAnswer, loginResponse } from './login-answer.ts';
 
 const email = z.email().max(254);
-const loginResponse = z.object({
-  success: z.literal(true),
-  token: z
-    .string()
-    .describe(
-      `A JWT (EdDSA, kid in its header; keys at /.well-known/jwks.json), valid ${USER_TOKEN_SECONDS} s.`,
-    ),
-  user: z.object({ id: z.number().int(), email: z.string(), companyName: z.string() }),
-});
 
 /** Register, confirm, log in; the user's invisible wallet and the keys that verify user tokens. */
 export function accountRoutes(deps: RouteDeps): RouteSpec[] {
@@ -116,17 +107,9 @@ export function accountRoutes(deps: RouteDeps): RouteSpec[] {
       },
       handler: async (ctx: AppContext, { body }) => {
         const environment = ctx.state.environment!;
-        const user = await logIn(deps.orm.em.fork(), body.email, body.password);
-        ctx.body = {
-          success: true,
-          token: signUserToken(keys(), {
-            userId: user.id,
-            email: user.email,
-            companyId: user.companyId,
-            environment,
-          }),
-          user: { id: user.id, email: user.email, companyName: user.companyName },
-        };
+        const em = deps.orm.em.fork();
+        const user = await logIn(em, body.email, body.password);
+        ctx.body = await loginAnswer(em, deps.config, user.id, environment);
       },
     }),
     defineRoute({

@@ -9,11 +9,10 @@ import {
   verifyRegistration,
 } from '../../../src/identity/passkeys.ts';
 import { assertSsoNotRequired } from '../../../src/identity/sso/sso.ts';
-import { signUserToken } from '../../../src/identity/user-token.ts';
-import { userTokenKeysOf } from '../../../src/identity/user-token-keys.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
+import { loginAnswer, loginResponse } from './login-answer.ts';
 import { PASSKEY_PAGE, PASSKEY_SCRIPT } from './passkey-page.ts';
 
 const b64url = z
@@ -161,11 +160,7 @@ export function passkeyRoutes(deps: RouteDeps): RouteSpec[] {
       responses: {
         200: {
           description: 'Logged in (the same answer as POST /v1/auth/login).',
-          schema: z.object({
-            success: z.literal(true),
-            token: z.string(),
-            user: z.object({ id: z.number().int(), email: z.string(), companyName: z.string() }),
-          }),
+          schema: loginResponse,
         },
         401: { description: 'passkey_challenge_invalid or passkey_not_verified.' },
       },
@@ -176,21 +171,7 @@ export function passkeyRoutes(deps: RouteDeps): RouteSpec[] {
           userId,
         ]);
         await assertSsoNotRequired(em, owner!.email);
-        const [user] = await em.execute<{ email: string; company_id: string; company_name: string }[]>(
-          `select u.email, u.company_id, c.name as company_name from users u join companies c on c.id = u.company_id
-           where u.id = ?`,
-          [userId],
-        );
-        ctx.body = {
-          success: true,
-          token: signUserToken(userTokenKeysOf(deps.config), {
-            userId,
-            email: user!.email,
-            companyId: user!.company_id,
-            environment: ctx.state.environment!,
-          }),
-          user: { id: userId, email: user!.email, companyName: user!.company_name },
-        };
+        ctx.body = await loginAnswer(em, deps.config, userId, ctx.state.environment!);
       },
     }),
     defineRoute({

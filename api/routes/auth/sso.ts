@@ -1,6 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import type { Environment } from '../../../src/config/config.ts';
 import { serviceProvider } from '../../../src/identity/sso/saml.ts';
 import {
   claimDomain,
@@ -11,11 +9,10 @@ import {
   saveSamlConnection,
   verifyDomain,
 } from '../../../src/identity/sso/sso.ts';
-import { signUserToken } from '../../../src/identity/user-token.ts';
-import { userTokenKeysOf } from '../../../src/identity/user-token-keys.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
+import { loginAnswer, loginResponse } from './login-answer.ts';
 
 const domain = z
   .string()
@@ -192,11 +189,7 @@ export function ssoRoutes(deps: RouteDeps): RouteSpec[] {
       responses: {
         200: {
           description: 'Logged in.',
-          schema: z.object({
-            success: z.literal(true),
-            token: z.string(),
-            user: z.object({ id: z.number().int(), email: z.string(), companyName: z.string() }),
-          }),
+          schema: loginResponse,
         },
         401: { description: 'sso_state_invalid or sso_login_failed.' },
         409: { description: 'email_in_other_company.' },
@@ -210,7 +203,7 @@ export function ssoRoutes(deps: RouteDeps): RouteSpec[] {
           outbound,
         );
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = await loginAnswer(em, userId, environment);
+        ctx.body = await loginAnswer(em, deps.config, userId, environment);
       },
     }),
     defineRoute({
@@ -298,11 +291,7 @@ export function ssoRoutes(deps: RouteDeps): RouteSpec[] {
       responses: {
         200: {
           description: 'Logged in.',
-          schema: z.object({
-            success: z.literal(true),
-            token: z.string(),
-            user: z.object({ id: z.number().int(), email: z.string(), companyName: z.string() }),
-          }),
+          schema: loginResponse,
         },
         401: { description: 'sso_state_invalid, sso_login_failed or saml_assertion_replayed.' },
         409: { description: 'email_in_other_company.' },
@@ -314,26 +303,8 @@ export function ssoRoutes(deps: RouteDeps): RouteSpec[] {
           relayState: body.RelayState,
         });
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = await loginAnswer(em, userId, environment);
+        ctx.body = await loginAnswer(em, deps.config, userId, environment);
       },
     }),
   ];
-
-  async function loginAnswer(em: EntityManager, userId: number, environment: Environment) {
-    const [user] = await em.execute<{ email: string; company_id: string; company_name: string }[]>(
-      `select u.email, u.company_id, c.name as company_name from users u join companies c on c.id = u.company_id
-       where u.id = ?`,
-      [userId],
-    );
-    return {
-      success: true,
-      token: signUserToken(userTokenKeysOf(deps.config), {
-        userId,
-        email: user!.email,
-        companyId: user!.company_id,
-        environment,
-      }),
-      user: { id: userId, email: user!.email, companyName: user!.company_name },
-    };
-  }
 }

@@ -1,0 +1,40 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import type { Config, Environment } from '../../../src/config/config.ts';
+import { signUserToken, USER_TOKEN_SECONDS } from '../../../src/identity/user-token.ts';
+import { userTokenKeysOf } from '../../../src/identity/user-token-keys.ts';
+
+/** What every way of logging in answers (password, passkey, SSO): the spec's login response. */
+export const loginResponse = z.object({
+  success: z.literal(true),
+  token: z
+    .string()
+    .describe(
+      `A JWT (EdDSA, kid in its header; keys at /.well-known/jwks.json), valid ${USER_TOKEN_SECONDS} s.`,
+    ),
+  user: z.object({ id: z.number().int(), email: z.string(), companyName: z.string() }),
+});
+
+/** The login answer for a user, with a token for `environment`. */
+export async function loginAnswer(
+  em: EntityManager,
+  config: Config,
+  userId: number,
+  environment: Environment,
+): Promise<z.infer<typeof loginResponse>> {
+  const [user] = await em.execute<{ email: string; company_id: string; company_name: string }[]>(
+    `select u.email, u.company_id, c.name as company_name from users u join companies c on c.id = u.company_id
+     where u.id = ?`,
+    [userId],
+  );
+  return {
+    success: true,
+    token: signUserToken(userTokenKeysOf(config), {
+      userId,
+      email: user!.email,
+      companyId: user!.company_id,
+      environment,
+    }),
+    user: { id: userId, email: user!.email, companyName: user!.company_name },
+  };
+}

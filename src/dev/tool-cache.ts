@@ -74,6 +74,24 @@ export function runTool(
   });
 }
 
+/** Runs a tool to completion and returns what it printed on standard output. */
+export function toolOutput(command: string, args: string[]): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.resume();
+    child.once('error', (error) => reject(new Error(`${command}: ${error.message}`)));
+    child.once('exit', (code) =>
+      code === 0
+        ? resolvePromise(output)
+        : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`)),
+    );
+  });
+}
+
 export function secondsSince(since: number): string {
   return ((Date.now() - since) / 1000).toFixed(0);
 }

@@ -13,6 +13,15 @@ const CHIP_WITH_PASSPORT = `
   from chips c
   where c.environment = ? and c.chip_uid = ?`;
 
+/** 409 for a chip that another company enrolled, or whose mint another company started. */
+export function chipEnrolledElsewhere(chipUid: string): DomainError {
+  return new DomainError(
+    'conflict',
+    'chip_enrolled_elsewhere',
+    `Chip ${chipUid} is already enrolled by another account.`,
+  );
+}
+
 export type ChipToMint =
   | { chipUid: string; enrolled: true; hasPassport: boolean }
   | { chipUid: string; enrolled: false; hasPassport: false };
@@ -32,12 +41,6 @@ export async function findChipToMint(
     [scope.companyId, scope.environment, chipUid],
   );
   if (!row) return { chipUid, enrolled: false, hasPassport: false };
-  if (!row.ours) {
-    throw new DomainError(
-      'conflict',
-      'chip_enrolled_elsewhere',
-      `Chip ${chipUid} is already enrolled by another account.`,
-    );
-  }
+  if (!row.ours) throw chipEnrolledElsewhere(chipUid);
   return { chipUid: row.chip_uid, enrolled: true, hasPassport: row.has_passport };
 }

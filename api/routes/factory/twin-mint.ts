@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AssetTwin } from '../../../src/db/entities/index.ts';
 import { Passport } from '../../../src/db/entities/index.ts';
 import type { TenantScope } from '../../../src/db/tenant-scope.ts';
+import { chipEnrolledElsewhere } from '../../../src/passports/mint-candidate.ts';
 import { mintFailureToDomainError } from '../../../src/passports/mint-failures.ts';
 import {
   requireWorkflows,
@@ -13,14 +14,21 @@ import { workflowIds } from '../../../src/temporal/workflow-ids.ts';
 import type { mintPassport } from '../../../workflows/mint.ts';
 import type { MintInput } from '../../../workflows/mint-types.ts';
 
-/** The mint request a bound twin stands for: its name, GTIN, material number and ERP ids. */
+/**
+ * The mint request a bound twin stands for: its name, GTIN, material number and ERP ids, and the declaration
+ * of conformity (the company default; the caller refuses the bind without one).
+ */
 export function mintInputFromTwin(
   scope: TenantScope,
   twin: AssetTwin,
   chipUid: string,
   toolboxSignature: string,
+  conformityUrl: string,
 ): MintInput {
-  const custom: Record<string, unknown> = { service_internal_id: twin.serviceInternalId };
+  const custom: Record<string, unknown> = {
+    service_internal_id: twin.serviceInternalId,
+    conformity_url: conformityUrl,
+  };
   if (twin.gtin) custom.gtin = twin.gtin;
   if (twin.materialNumber) custom.erp_material_id = twin.materialNumber;
   if (twin.orderId) custom.erp_order_id = twin.orderId;
@@ -49,7 +57,7 @@ export async function existingTokenId(em: EntityManager, chipUid: string): Promi
 
 export type TwinMintOutcome = { done: true; tokenId: string } | { done: false; statusUrl: string };
 
-/** Starts (or joins) mint:{env}:{chipUid} and waits up to `waitMs` for its token id. */
+/** Starts (or joins, if the company's own) mint:{env}:{chipUid} and waits up to `waitMs` for its token id. */
 export async function mintBoundTwin(
   gateway: WorkflowGateway | undefined,
   input: MintInput,
@@ -66,6 +74,7 @@ export async function mintBoundTwin(
       chipUid: input.chipUid,
       gtin: input.product.gtin ?? undefined,
     },
+    ownRunsOnly: () => chipEnrolledElsewhere(input.chipUid),
   });
   try {
     const outcome = await resultWithin(handle, waitMs);

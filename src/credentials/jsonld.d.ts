@@ -12,6 +12,8 @@ declare module 'jsonld' {
     documentLoader: DocumentLoader;
     safe?: boolean;
     base?: string | null;
+    /** rdf-canonize's work limit: N-degree hash runs ≤ (look-alike blank nodes) ** maxWorkFactor (default 1). */
+    canonizeOptions?: { maxWorkFactor?: number };
   }
   const jsonld: { canonize(input: unknown, options: CanonizeOptions): Promise<string> };
   export default jsonld;

@@ -25,8 +25,11 @@ const STORE = `insert into passport_credentials (passport_id, content_hash, cred
 const RESTAMP = `update passport_credentials set inputs_stamp = ?, etag = ?
   where passport_id = ? and content_hash = ?`;
 
-/** Bump when the credential is built differently: every stored credential is then checked again. */
-const BUILDER_VERSION = 1;
+/**
+ * Bump when the credential is built differently: every stored credential is then checked again.
+ * 2: provenance entries carry an `id` (their event's IRI), so signing stays cheap however many events there are.
+ */
+const BUILDER_VERSION = 2;
 
 /**
  * The stamp a stored credential carries: its inputs' stamp (INPUTS_STAMP_SQL), the key that signed it and the

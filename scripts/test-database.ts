@@ -1,3 +1,6 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { canConnect } from '../src/db/admin.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { freePort, isListening } from '../src/dev/ports.ts';
@@ -25,6 +28,11 @@ export async function resolveTestDatabaseServer(
     dataDir: '.data/test-postgres',
     port,
     database: 'postgres',
+  }).catch(async () => {
+    // Another test run of this checkout holds the data directory: this run gets one of its own.
+    const dataDir = await mkdtemp(join(tmpdir(), 'dpp-test-postgres-'));
+    log(`tests: .data/test-postgres is in use; a PostgreSQL of this run's own in ${dataDir}`);
+    return startEmbeddedPostgres({ dataDir, port: await freePort(), database: 'postgres' });
   });
   return { adminUrl: embedded.url, embedded };
 }

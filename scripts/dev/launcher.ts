@@ -52,21 +52,21 @@ export async function launch(): Promise<void> {
 type StartedPart = <T>(name: string, part: T, stop: (part: T) => Promise<void>) => T;
 
 async function startParts(initial: Config, logger: Logger, startedPart: StartedPart) {
-  const stripe = startedPart('stripe-mock', await startDevStripe(initial, logger), (s) => s.stop());
-  const mail = startedPart('SMTP receiver', await startDevMail(stripe.config, logger), (m) => m.stop());
-  const config = mail.config;
+  // Nothing of these waits for another: started side by side (the first start builds stripe-mock meanwhile).
+  const [stripe, mail, database, chains, temporal] = await allStarted([
+    startDevStripe(initial, logger).then((s) => startedPart('stripe-mock', s, (p) => p.stop())),
+    startDevMail(initial, logger).then((m) => startedPart('SMTP receiver', m, (p) => p.stop())),
+    openDatabase(initial, logger).then((d) => startedPart('database', d, (p) => p.close())),
+    openPassportChains(initial, { dataDir: initial.chain.dataDir }).then((c) =>
+      startedPart('chains', c, (p) => p.close()),
+    ),
+    startDevTemporal(initial, logger).then((t) => startedPart('Temporal server', t, (p) => p.stop())),
+  ] as const);
+  const config: Config = { ...initial, payments: stripe.config.payments, identity: mail.config.identity };
   const secretBox = new SecretBox(config.secrets.dataEncryptionKey);
   if (secretBox.usesDevelopmentKey)
     logger.warn('DATA_ENCRYPTION_KEY is not set: chip keys are sealed with a development key');
-
-  const database = startedPart('database', await openDatabase(config, logger), (d) => d.close());
-  const chains = startedPart(
-    'chains',
-    await openPassportChains(config, { dataDir: config.chain.dataDir }),
-    (c) => c.close(),
-  );
   const contentStore = createContentStore(config.ipfs);
-  const temporal = startedPart('Temporal server', await startDevTemporal(config, logger), (t) => t.stop());
   const { client, connection } = startedPart(
     'Temporal client connection',
     await connectClient(config.temporal, temporal.address),
@@ -109,6 +109,19 @@ async function startParts(initial: Config, logger: Logger, startedPart: StartedP
   };
 }
 
+/**
+ * Like Promise.all, but waits for every part to settle before failing, so a part that started after another
+ * failed is still registered to be stopped (a failed start leaves nothing running).
+ */
+async function allStarted<T extends readonly unknown[]>(
+  parts: { [K in keyof T]: Promise<T[K]> },
+): Promise<T> {
+  const settled = await Promise.allSettled(parts);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
 function printBanner(info: {
   config: Config;
   started: number;
@@ -139,7 +152,7 @@ function printBanner(info: {
       ? `  Stripe     stripe-mock ${info.stripe.url} (test environment; sign webhook events with ${info.stripe.webhookSecret})`
       : '  Stripe     configured keys',
     info.mailInbox
-      ? `  Mail       local SMTP receiver; messages (confirmation links) in ${info.mailInbox}/*.eml`
+      ? `  Mail       local SMTP receiver; messages (confirmation links) in ${info.mailInbox}/*.txt (as sent: *.eml)`
       : `  Mail       SMTP_URL`,
   ];
   if (info.demo) {

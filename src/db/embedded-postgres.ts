@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { userInfo } from 'node:os';
@@ -58,7 +59,13 @@ export async function startEmbeddedPostgres(options: {
   }
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${database}`,
-    stop: () => pg.stop(),
+    // A terminal's Ctrl-C reaches PostgreSQL as well (same process group): it may have stopped already, and
+    // the package's stop() would then wait forever for an exit that has happened.
+    stop: async () => {
+      const child = (pg as unknown as { process?: ChildProcess }).process;
+      if (!child || child.exitCode !== null || child.signalCode !== null) return;
+      await pg.stop();
+    },
   };
 }
 

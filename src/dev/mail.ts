@@ -15,7 +15,8 @@ export interface DevMail {
 /**
  * Mail for `npm start`: the configured SMTP server when SMTP_URL is set, else a real SMTP server on a free
  * local port (the smtp-server package) that writes every message it receives to DEV_MAIL_DIR (`.data/mail`)
- * as an .eml file, so confirmation links can be read and followed.
+ * as an .eml file exactly as sent, and beside it a .txt with the headers that matter and the decoded text
+ * (the .eml's quoted-printable breaks long links across lines), so confirmation links can be copied whole.
  */
 export async function startDevMail(config: Config, logger: Logger): Promise<DevMail> {
   if (config.identity.smtpUrl) return { config, inbox: undefined, stop: async () => {} };
@@ -25,6 +26,7 @@ export async function startDevMail(config: Config, logger: Logger): Promise<DevM
   const server = await startSmtpServer(async (message) => {
     const file = resolve(inbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${++received}.eml`);
     await writeFile(file, message.raw);
+    await writeFile(file.replace(/\.eml$/, '.txt'), await readable(message.raw));
     logger.info({ to: message.to.join(','), file }, 'mail received by the development SMTP server');
   });
   return {
@@ -32,4 +34,11 @@ export async function startDevMail(config: Config, logger: Logger): Promise<DevM
     inbox,
     stop: () => server.close(),
   };
+}
+
+async function readable(raw: Buffer): Promise<string> {
+  const { simpleParser } = await import('mailparser');
+  const mail = await simpleParser(raw);
+  const to = Array.isArray(mail.to) ? mail.to.map((a) => a.text).join(', ') : (mail.to?.text ?? '');
+  return `From: ${mail.from?.text ?? ''}\nTo: ${to}\nSubject: ${mail.subject ?? ''}\n\n${mail.text ?? ''}\n`;
 }

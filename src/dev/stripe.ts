@@ -13,7 +13,15 @@ export interface DevStripe {
   stop(): Promise<void>;
 }
 
-const DEV_SECRET_KEY = 'sk_test_stripe_mock';
+/**
+ * The test environment's keys on stripe-mock, for `npm start` and the tests alike (one source, so the two can
+ * never drift apart again). stripe-mock accepts any key of the shape `sk_test_` + letters and digits; an
+ * underscore after the prefix (say `sk_test_stripe_mock`) is refused as not "valid looking".
+ */
+export const STRIPE_MOCK_KEYS = {
+  secretKey: 'sk_test_DppServiceOnStripeMock0123456789',
+  prices: { essential: 'price_dev_essential', pro: 'price_dev_pro' },
+} as const;
 
 /**
  * Stripe for `npm start`: configured keys when the test environment has them, else stripe-mock with a fixed
@@ -34,9 +42,9 @@ export async function startDevStripe(config: Config, logger: Logger, dataDir = '
         stripe: {
           ...config.payments.stripe,
           test: {
-            secretKey: DEV_SECRET_KEY,
+            secretKey: STRIPE_MOCK_KEYS.secretKey,
             webhookSecret,
-            prices: { essential: 'price_dev_essential', pro: 'price_dev_pro' },
+            prices: { ...STRIPE_MOCK_KEYS.prices },
           },
         },
       },

@@ -58,7 +58,7 @@ async function startOnPort(options: DevServerOptions, port: number): Promise<Dev
   const output = options.output ?? (() => {});
   let tail = '';
   let bannerSeen: () => void = () => {};
-  // The CLI prints its banner ("Server: …") once the server has started.
+  // The CLI prints its banner once the server has started: "Server: …" up to 1.5, "Temporal Server: …" since.
   const banner = new Promise<void>((resolve) => {
     bannerSeen = resolve;
   });
@@ -67,7 +67,7 @@ async function startOnPort(options: DevServerOptions, port: number): Promise<Dev
     tail = (tail + text).slice(-4000);
     for (const line of text.split('\n')) {
       if (!line.trim()) continue;
-      if (line.startsWith('Server:')) bannerSeen();
+      if (/^(Temporal )?Server:/.test(line)) bannerSeen();
       output(line);
     }
   };

@@ -34,7 +34,7 @@ describe('npm start runs the official Temporal dev server with its Web UI, and k
     };
   });
   afterAll(async () => {
-    await service?.stop();
+    await service?.stop('SIGTERM');
     await db.drop();
   });
 
@@ -71,7 +71,7 @@ describe('npm start runs the official Temporal dev server with its Web UI, and k
     assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: CHIP })).status, 201);
 
     // Mail: a registration's confirmation link lands in the inbox directory the banner names.
-    const inbox = /Mail .* in (\S+)\/\*\.eml/.exec(service.output())?.[1];
+    const inbox = /Mail .* in (\S+)\/\*\.txt/.exec(service.output())?.[1];
     assert.equal(inbox, join(env.DEV_MAIL_DIR!), 'the banner says where mail goes');
     const registered = await call('POST', '/v1/auth/register', {
       email: 'newcomer@example.com',
@@ -79,9 +79,13 @@ describe('npm start runs the official Temporal dev server with its Web UI, and k
       companyName: 'Newcomer',
     });
     assert.equal(registered.status, 201);
-    const [mail] = await readdir(inbox!);
-    const eml = (await readFile(join(inbox!, mail!), 'utf8')).replace(/=\r?\n/g, '');
-    assert.match(eml, /\/v1\/auth\/confirm\?token=/);
+    // Readable as sent: the .txt beside each .eml holds the decoded text, its link whole on one line.
+    const text = (await readdir(inbox!)).find((name) => name.endsWith('.txt'));
+    assert.ok(text, 'a .txt copy of the message');
+    const body = await readFile(join(inbox!, text), 'utf8');
+    const link = /^(http\S+\/v1\/auth\/confirm\?token=\S+)$/m.exec(body)?.[1];
+    assert.ok(link, body);
+    assert.equal((await fetch(link, { redirect: 'manual' })).status < 400, true, 'the copied link works');
     const tap = generateSun({ uid: CHIP, counter: 1, keys });
     const minted = await call('POST', '/v1/dpp/mint', {
       name: 'Restart jacket',
@@ -100,7 +104,19 @@ describe('npm start runs the official Temporal dev server with its Web UI, and k
       { workflowId: WORKFLOW_ID, status: 'WORKFLOW_EXECUTION_STATUS_COMPLETED' },
     ]);
 
-    assert.equal(await service.stop(), 0, 'Ctrl-C (SIGTERM) stops cleanly');
+    // Payments work under npm start: its stripe-mock accepts the key npm start configures.
+    const checkout = await call('POST', '/v1/billing/checkout', { plan: 'pro' });
+    assert.equal(checkout.status, 201, await checkout.text());
+
+    // Ctrl-C as a terminal sends it: SIGINT to the whole process group, once.
+    const stopped = await service.stop('SIGINT');
+    assert.deepEqual(
+      { exit: stopped.exit, leftBehind: stopped.leftBehind },
+      { exit: 'signal SIGINT', leftBehind: false },
+      service.output().slice(-3000),
+    );
+    assert.doesNotMatch(service.output(), /did not stop|failed to stop|did not finish/);
+    assert.ok(stopped.ms < 15_000, `Ctrl-C took ${stopped.ms} ms`);
     service = await startServiceProcess(env);
     const uiAfter = service.bannerValue('Temporal UI');
     assert.deepEqual(await listedByUi(uiAfter), [
@@ -132,5 +148,11 @@ describe('npm start runs the official Temporal dev server with its Web UI, and k
     } finally {
       await browser.close();
     }
+    const terminated = await service.stop('SIGTERM');
+    service = undefined;
+    assert.deepEqual(
+      { exit: terminated.exit, leftBehind: terminated.leftBehind },
+      { exit: 'signal SIGTERM', leftBehind: false },
+    );
   });
 });

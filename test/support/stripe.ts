@@ -1,11 +1,15 @@
 import Stripe from 'stripe';
+import { STRIPE_MOCK_KEYS } from '../../src/dev/stripe.ts';
 import type { CallResult, TestApi } from './api.ts';
 
-/** The Stripe settings every test API runs with: the test environment on the run's stripe-mock. */
+/**
+ * The Stripe settings every test API runs with: the test environment on the run's stripe-mock, with the keys
+ * `npm start` uses. Only the webhook signing secret differs (npm start keeps a random one in its data folder).
+ */
 export const TEST_STRIPE = {
-  secretKey: 'sk_test_DppServiceTests0123456789',
+  secretKey: STRIPE_MOCK_KEYS.secretKey,
   webhookSecret: 'whsec_dppServiceTestsSigningSecret0123456789',
-  prices: { essential: 'price_test_essential', pro: 'price_test_pro' },
+  prices: STRIPE_MOCK_KEYS.prices,
 };
 
 /** Empty outside `npm test` (benchmarks, scripts): Stripe is then not configured, as without keys. */

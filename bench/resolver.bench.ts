@@ -76,6 +76,7 @@ export async function benchResolver(): Promise<void> {
       PUBLIC_BASE_URL: stack.api.config.publicBaseUrl,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '0',
+      PUBLIC_RATE_LIMIT_PER_MINUTE: '0',
       IPFS_STORE_DIR: stack.api.config.ipfs.storeDir,
     };
     // BENCH_CPU_PROFILE=<dir>: both server processes write a CPU profile of the whole run when they stop.

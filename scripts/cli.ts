@@ -4,6 +4,7 @@ import { createCompanyWithKey } from '../src/accounts/companies.ts';
 import { createApiKey } from '../src/auth/api-keys.ts';
 import { ENVIRONMENTS, type Environment, loadConfig } from '../src/config/config.ts';
 import { Company } from '../src/db/entities/index.ts';
+import { devTap } from '../src/dev/tap.ts';
 import { createLogger } from '../src/logging/logger.ts';
 import { openDatabase } from '../src/runtime/database.ts';
 
@@ -16,6 +17,10 @@ Commands:
       Prints a new API key for an existing company.
   company:list
       Lists companies.
+  tap <chipUid> [--gtin <gtin> --serial <tokenId>] [--env test|live] [--counter <n>]
+      A fresh tap of a development chip (factory all-zero keys): prints its SUN query (for nfcData) and, with
+      --gtin and --serial, the URL a phone opens. Each call uses the chip's next read counter (kept in
+      .data/dev-taps.json). Needs no database: works while npm start runs.
 
 The database is DATABASE_URL, or the embedded one when it is unset (stop npm start first).`;
 
@@ -25,14 +30,18 @@ function fail(message: string): never {
 }
 
 const [command, ...rest] = process.argv.slice(2);
-const { values } = parseArgs({
+const { values, positionals } = parseArgs({
   args: rest,
   options: {
     name: { type: 'string' },
     email: { type: 'string' },
     env: { type: 'string', default: 'test' },
     company: { type: 'string' },
+    gtin: { type: 'string' },
+    serial: { type: 'string' },
+    counter: { type: 'string' },
   },
+  allowPositionals: true,
   strict: true,
 });
 if (!command || command === 'help' || command === '--help') {
@@ -42,6 +51,25 @@ if (!command || command === 'help' || command === '--help') {
 const environment = values.env as Environment;
 if (!(ENVIRONMENTS as readonly string[]).includes(environment))
   fail(`--env must be live or test (got ${values.env}).`);
+
+if (command === 'tap') {
+  const chipUid = positionals[0];
+  if (!chipUid) fail('tap needs a chip UID.');
+  if (Boolean(values.gtin) !== Boolean(values.serial)) fail('tap takes --gtin and --serial together.');
+  const tap = await devTap({
+    chipUid,
+    counterFile: '.data/dev-taps.json',
+    counter: values.counter === undefined ? undefined : Number(values.counter),
+    passport:
+      values.gtin && values.serial
+        ? { baseUrl: loadConfig().publicBaseUrl, environment, gtin: values.gtin, serial: values.serial }
+        : undefined,
+  }).catch((error: Error) => fail(error.message));
+  console.log(`chip     ${tap.chipUid} (read counter ${tap.counter})`);
+  console.log(`nfcData  ${tap.query}`);
+  if (tap.url) console.log(`url      ${tap.url}`);
+  process.exit(0);
+}
 
 const config = loadConfig();
 const database = await openDatabase(config, createLogger('warn'));

@@ -11,7 +11,8 @@ import {
   startChild,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import { chainStep, databaseStep, paymentStep } from './activity-options.ts';
+import { chainStep, databaseStep, paymentStep, recordingRound } from './activity-options.ts';
+import { recordUntilDone } from './record-until-done.ts';
 import { resalePayout } from './resale-payout.ts';
 import {
   CLAIM_UPDATE,
@@ -33,8 +34,18 @@ const chain = proxyActivities<Activities>(chainStep(['NoClaimAuthorized']));
 const database = proxyActivities<Activities>(databaseStep());
 const payments = proxyActivities<Activities>(paymentStep());
 
+/** Histories from before recording the claim was retried until done gave up after ten attempts; they replay so. */
+const CLAIM_RECORD_UNTIL_DONE = 'resale-claim-record-until-done';
+const recording = proxyActivities<Activities>(recordingRound());
+
 /** Workflows started before payouts existed end at the claim; the marker lets their histories replay. */
 const PAYOUT_AFTER_CLAIM = 'resale-payout-after-claim';
+/**
+ * The Checkout Session is opened before the chain is touched, so a release the payment provider refuses costs
+ * no gas (it used to send authorizeClaim, then revokeClaim to undo it). Workflows started before keep their
+ * order (1 then 2) on replay.
+ */
+const CHECKOUT_BEFORE_DELEGATION = 'resale-checkout-before-delegation';
 
 /** Stripe lets a Checkout Session live 24 hours at most: the buyer pays within that, or the release ends. */
 export const PAYMENT_WINDOW = '24 hours';
@@ -47,13 +58,16 @@ const CLAIM_WINDOW_MS = 30 * 24 * 3600 * 1000;
 /**
  * Resells one passport (id `resale:{env}:{tokenId}`):
  * 1. delegateToPlatform — authorizeClaim to the platform admin on chain (undone by revokeClaim);
- * 2. createCheckout — a Stripe Checkout Session for the buyer (undone by expiring it);
+ * 2. createCheckout — a Stripe Checkout Session for the buyer (undone by expiring it); since
+ *    CHECKOUT_BEFORE_DELEGATION it is opened before step 1, so a refused checkout touches no chain;
  * 3. wait for the payment (`paymentSucceeded` from the signed webhook) for up to 24 hours, else undo 2 and 1;
  * 4. authorizeBuyer — authorizeClaim to the buyer's wallet, AUTHORIZE_CLAIM recorded;
  * 5. wait for the buyer's claim (the `claim` update, after a fresh tap of the chip) for up to 30 days, else
  *    refund the payment and revoke the authorization;
  * 6. claimOnChain — claimOwnershipFor the buyer (the platform relays; buyers hold no gas), then
- *    recordClaim — owner, CLAIM_OWNERSHIP, asset.transferred and asset.resold;
+ *    recordClaim — owner, CLAIM_OWNERSHIP, asset.transferred and asset.resold; never given up once the
+ *    claim is on chain: failed rounds flag the workflow (`DppAttention = "record_failed"`, `attention` in
+ *    the progress) and it retries every 10 minutes, or at once on `retryRecording` (record-until-done.ts);
  * 7. start resale-payout:{env}:{resaleId} (workflows/resale-payout.ts) without waiting for it: 94 % to the
  *    seller, 5 % to the brand, 1 % stays with the platform, once the receiving accounts are verified.
  */
@@ -103,17 +117,31 @@ export async function resalePassport(input: ResaleInput): Promise<ResaleResult> 
   // 1 and 2. A release that cannot be set up is undone at once and ends FAILED (its row no longer blocks
   // the next release of the token).
   try {
-    // 1. The platform admin holds the delegation while the item is for sale.
-    const delegated = await chain.delegateToPlatform({ tokenId: input.tokenId });
-    undo.push(() => chain.revokeClaimOnChain({ tokenId: input.tokenId }));
-    progress = { ...progress, authorizeTxHash: delegated.transactionHash };
+    const expiresAt = () => Math.floor(Date.now() / 1000) + CHECKOUT_LIFETIME_SECONDS;
+    let delegated: { transactionHash: string };
+    let checkout: { sessionId: string; url: string; expiresAt: string };
+    if (patched(CHECKOUT_BEFORE_DELEGATION)) {
+      // 2 first: the buyer's Checkout Session. A refusal fails the release with nothing sent to the chain.
+      // Its URL is not handed out before the delegation below is mined, so nobody pays for an undelegated item.
+      checkout = await payments.createResaleCheckout({ terms: input, expiresAt: expiresAt() });
+      const sessionId = checkout.sessionId;
+      undo.push(() => payments.expireResaleCheckout({ sessionId }));
+      // 1. The platform admin holds the delegation while the item is for sale.
+      delegated = await chain.delegateToPlatform({ tokenId: input.tokenId });
+      // Undone in reverse order of this list: the checkout expires before the delegation is revoked.
+      undo.unshift(() => chain.revokeClaimOnChain({ tokenId: input.tokenId }));
+    } else {
+      // 1. The platform admin holds the delegation while the item is for sale.
+      delegated = await chain.delegateToPlatform({ tokenId: input.tokenId });
+      undo.push(() => chain.revokeClaimOnChain({ tokenId: input.tokenId }));
+      progress = { ...progress, authorizeTxHash: delegated.transactionHash };
 
-    // 2. The buyer pays through Stripe Checkout.
-    const checkout = await payments.createResaleCheckout({
-      terms: input,
-      expiresAt: Math.floor(Date.now() / 1000) + CHECKOUT_LIFETIME_SECONDS,
-    });
-    undo.push(() => payments.expireResaleCheckout({ sessionId: checkout.sessionId }));
+      // 2. The buyer pays through Stripe Checkout.
+      checkout = await payments.createResaleCheckout({ terms: input, expiresAt: expiresAt() });
+      const sessionId = checkout.sessionId;
+      undo.push(() => payments.expireResaleCheckout({ sessionId }));
+    }
+    progress = { ...progress, authorizeTxHash: delegated.transactionHash };
     await database.recordResaleStarted({
       terms: input,
       authorizeTxHash: delegated.transactionHash,
@@ -179,7 +207,17 @@ export async function resalePassport(input: ResaleInput): Promise<ResaleResult> 
     buyerWallet: input.buyerWallet,
     sinceBlock: buyerAuthorized.blockNumber,
   });
-  await database.recordClaim({ terms: input, ...transfer });
+  // Ownership moved on chain: recording it is never given up (else no webhook, no payout, no refund).
+  if (patched(CLAIM_RECORD_UNTIL_DONE)) {
+    await recordUntilDone(
+      () => recording.recordClaim({ terms: input, ...transfer }),
+      (attention) => {
+        progress = { ...progress, claimTxHash: transfer.transactionHash, attention };
+      },
+    );
+  } else {
+    await database.recordClaim({ terms: input, ...transfer });
+  }
   claimed = { txHash: transfer.transactionHash, ownerWallet: input.buyerWallet, from: transfer.from };
   progress = { ...progress, state: 'CLAIMED', claimTxHash: transfer.transactionHash };
 

@@ -1,5 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { payoutAccount } from '../../src/compliance/connect-accounts.ts';
+import type { Logger } from '../../src/logging/logger.ts';
+import { providerRefusal, redactProviderMessage } from '../../src/payments/provider-errors.ts';
 import { payOutSale } from '../../src/resale/payout.ts';
 import {
   createResaleCheckout,
@@ -12,19 +14,24 @@ import type { EnvironmentDeps } from '../deps.ts';
 /** The resale's Stripe calls. Each one carries a Stripe idempotency key, so a retry never repeats its effect. */
 export function resalePaymentActivities(deps: EnvironmentDeps) {
   const stripe = () => deps.payments.forEnvironment(deps.environment).stripe;
+  const log = () => ({
+    logger: deps.logger,
+    secrets: [deps.payments.config.stripe[deps.environment]?.secretKey],
+  });
   return {
     /** The buyer's Checkout Session; it expires with the payment window (`expiresAt`, Unix seconds). */
     async createResaleCheckout(input: { terms: ResaleTerms; expiresAt: number }) {
-      return refusalsAreFinal(() => createResaleCheckout(stripe(), input.terms, input.expiresAt));
+      return refusalsAreFinal(() => createResaleCheckout(stripe(), input.terms, input.expiresAt), log());
     },
 
     async expireResaleCheckout(input: { sessionId: string }) {
-      await refusalsAreFinal(() => expireResaleCheckout(stripe(), input.sessionId));
+      await refusalsAreFinal(() => expireResaleCheckout(stripe(), input.sessionId), log());
     },
 
     async refundResalePayment(input: { terms: ResaleTerms; paymentIntentId: string }) {
-      return refusalsAreFinal(() =>
-        refundResalePayment(stripe(), input.terms.resaleId, input.paymentIntentId),
+      return refusalsAreFinal(
+        () => refundResalePayment(stripe(), input.terms.resaleId, input.paymentIntentId),
+        log(),
       );
     },
 
@@ -49,15 +56,17 @@ export function resalePaymentActivities(deps: EnvironmentDeps) {
               : { kind: 'user', id: terms.seller.userId },
             environment,
           );
-      const outcome = await refusalsAreFinal(() =>
-        payOutSale(stripe(), {
-          resaleId: terms.resaleId,
-          paymentIntentId: input.paymentIntentId,
-          chargeId: input.chargeId,
-          price: terms.price,
-          sellerIsBrand,
-          parties: { seller, brand },
-        }),
+      const outcome = await refusalsAreFinal(
+        () =>
+          payOutSale(stripe(), {
+            resaleId: terms.resaleId,
+            paymentIntentId: input.paymentIntentId,
+            chargeId: input.chargeId,
+            price: terms.price,
+            sellerIsBrand,
+            parties: { seller, brand },
+          }),
+        log(),
       );
       if (!outcome.paid) {
         throw ApplicationFailure.create({
@@ -72,24 +81,31 @@ export function resalePaymentActivities(deps: EnvironmentDeps) {
 
 /**
  * Stripe's refusals of a request (invalid parameters, a declined card, a missing resource, a key Stripe does
- * not accept) are not retried: a retry would be refused the same way.
+ * not accept) are not retried: a retry would be refused the same way. The failure carries our own message and
+ * what identifies the refusal (the SDK's error class, Stripe's error code, the request id), never Stripe's
+ * message: it may quote our request back, Authorization header included. The operator's log gets the message
+ * with anything key-like removed.
  */
-export async function refusalsAreFinal<T>(call: () => Promise<T>): Promise<T> {
+export async function refusalsAreFinal<T>(
+  call: () => Promise<T>,
+  log?: { logger: Logger; secrets: (string | undefined)[] },
+): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    const stripeError = error as { type?: string; message?: string; code?: string };
-    if (
-      stripeError.type === 'StripeInvalidRequestError' ||
-      stripeError.type === 'StripeCardError' ||
-      stripeError.type === 'StripeAuthenticationError' ||
-      stripeError.type === 'StripePermissionError'
-    ) {
+    const refusal = providerRefusal(error);
+    if (refusal) {
+      log?.logger.warn(
+        { ...refusal, providerMessage: redactProviderMessage((error as Error).message, log.secrets) },
+        'Stripe refused a request',
+      );
       throw ApplicationFailure.create({
-        message: `Stripe refused the request: ${stripeError.message}`,
+        message: `Stripe refused the request (${refusal.providerType}${refusal.code ? `, ${refusal.code}` : ''}${
+          refusal.statusCode ? `, HTTP ${refusal.statusCode}` : ''
+        }${refusal.requestId ? `, ${refusal.requestId}` : ''}).`,
         type: 'StripeRejected',
         nonRetryable: true,
-        details: [{ code: stripeError.code ?? null }],
+        details: [refusal],
       });
     }
     throw error;

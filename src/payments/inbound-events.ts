@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type Stripe from 'stripe';
+import { z } from 'zod';
 import type { Environment } from '../config/config.ts';
 import { DomainError } from '../errors.ts';
 import type { StripeGateway } from './stripe-gateway.ts';
@@ -35,6 +36,7 @@ export function verifyStripeEvent(
     } catch {
       continue;
     }
+    event = checkEnvelope(event);
     if (event.livemode !== (environment === 'live')) {
       throw invalidSignature(
         `A ${event.livemode ? 'live' : 'test'} event was signed with the ${environment} secret.`,
@@ -44,6 +46,42 @@ export function verifyStripeEvent(
   }
   throw invalidSignature(
     'No configured webhook secret verifies the Stripe-Signature of this body (or it is too old).',
+  );
+}
+
+/** Stripe keeps its object ids within 255 characters (its API upgrade policy); anything longer is not Stripe's. */
+const STRIPE_ID = z.string().min(1).max(255);
+
+/** What every Stripe event carries and what we read of it; other fields pass through untouched. */
+const eventEnvelope = z.looseObject({
+  id: STRIPE_ID,
+  object: z.literal('event').optional(),
+  type: z.string().min(1).max(255),
+  created: z.number().int().nonnegative(),
+  livemode: z.boolean(),
+  data: z.looseObject({ object: z.looseObject({}) }),
+});
+
+/**
+ * A body whose signature verified is Stripe's, or made with our own secret; still, it is checked like any
+ * input before it is recorded or acted on: an event without `created`, `data.object` or with an id longer
+ * than Stripe's ids is 400 `malformed_event`, never a 500.
+ */
+function checkEnvelope(event: Stripe.Event): Stripe.Event {
+  const parsed = eventEnvelope.safeParse(event);
+  if (!parsed.success) throw malformedEvent(parsed.error);
+  return event;
+}
+
+/** 400 `malformed_event`, naming the fields at fault (never echoing their values). */
+export function malformedEvent(error: z.ZodError, under: string[] = []): DomainError {
+  const fields = [
+    ...new Set(error.issues.map((issue) => [...under, ...issue.path.map(String)].join('.') || '(event)')),
+  ];
+  return new DomainError(
+    'invalid',
+    'malformed_event',
+    `The event is not a well-formed Stripe event (${fields.slice(0, 5).join(', ')}).`,
   );
 }
 
@@ -68,12 +106,16 @@ export async function recordStripeEventOnce(
   return rows.length === 1;
 }
 
-/** What an event of one type does to our state; it runs inside the event's transaction. */
+/**
+ * What an event of one type does to our state; it runs inside the event's transaction. It answers 'ignored'
+ * when the event concerns nothing of ours (a payment of no open resale, say).
+ */
 export type StripeEventHandler = (input: {
   em: EntityManager;
   environment: Environment;
   event: Stripe.Event;
-}) => Promise<void>;
+  // biome-ignore lint/suspicious/noConfusingVoidType: handlers that never ignore return nothing
+}) => Promise<void | 'ignored'>;
 
 export type StripeEventHandlers = Partial<Record<Stripe.Event.Type, StripeEventHandler>>;
 
@@ -93,7 +135,7 @@ export async function applyStripeEvent(
     if (!(await recordStripeEventOnce(tx, verified))) return 'duplicate';
     const handler = handlers[verified.event.type];
     if (!handler) return 'ignored';
-    await handler({ em: tx, environment: verified.environment, event: verified.event });
-    return 'applied';
+    const outcome = await handler({ em: tx, environment: verified.environment, event: verified.event });
+    return outcome === 'ignored' ? 'ignored' : 'applied';
   });
 }

@@ -58,7 +58,11 @@ export async function brandReleaseTerms(
     publicBaseUrl: string;
   },
 ): Promise<ResaleTerms> {
-  const passport = await em.findOne(Passport, { tokenId: request.tokenId });
+  const passport = await em.findOne(Passport, {
+    tokenId: request.tokenId,
+    companyId: scope.companyId,
+    environment: scope.environment,
+  });
   if (!passport) throw new DomainError('not_found', 'token_not_found', `No passport ${request.tokenId}.`);
   if (passport.status === 'RECYCLED') {
     throw new DomainError('conflict', 'token_recycled', `Passport ${request.tokenId} is recycled.`);

@@ -82,6 +82,37 @@ export async function findResale(
   return row;
 }
 
+/**
+ * The open resale a payment names, in the environment whose webhook secret verified the event: its token
+ * (token ids are per environment) and its buyer's wallet, as the spec's metadata carries them, and the resale
+ * id when our checkout added it. At most one resale of a token is open at a time.
+ */
+export async function findOpenResaleForPayment(
+  em: EntityManager,
+  environment: string,
+  names: { tokenId: string; buyerWallet?: string | undefined; resaleId?: string | undefined },
+): Promise<ResaleRow | undefined> {
+  const [row] = await em.execute<ResaleRow[]>(
+    `select id, token_id, status, amount, currency, buyer_wallet, seller_wallet, checkout_session_id,
+       payment_intent_id
+     from resales
+     where environment = ? and token_id = ? and status in ('AUTHORIZING', 'AWAITING_PAYMENT', 'AWAITING_CLAIM')
+       and (?::text is null or lower(buyer_wallet) = lower(?::text))
+       and (?::uuid is null or id = ?::uuid)
+     order by created_at desc
+     limit 1`,
+    [
+      environment,
+      names.tokenId,
+      names.buyerWallet ?? null,
+      names.buyerWallet ?? null,
+      names.resaleId ?? null,
+      names.resaleId ?? null,
+    ],
+  );
+  return row;
+}
+
 /** The open (or latest) resale of a token of the company, for status reads. */
 export async function latestResaleOfToken(
   em: EntityManager,
@@ -147,6 +178,8 @@ export async function recordBuyerAuthorized(
   await em.transactional(async (tx) => {
     if (
       !(await tx.count(SupplyChainEvent, {
+        ...ownedBy(terms.scope),
+        tokenId: terms.tokenId,
         transactionHash: authorized.transactionHash,
         action: 'AUTHORIZE_CLAIM',
       }))
@@ -198,14 +231,21 @@ export async function recordClaim(
   },
 ): Promise<void> {
   await em.transactional(async (tx) => {
+    // Token ids are per environment (test and live both count from 1): the passport is the one of the sale's
+    // company in the sale's environment, never a namesake in the other environment.
     const passport = await tx.findOne(
       Passport,
-      { tokenId: terms.tokenId },
-      { lockMode: LockMode.PESSIMISTIC_WRITE, filters: false },
+      { tokenId: terms.tokenId, companyId: terms.scope.companyId, environment: terms.scope.environment },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
     );
     if (!passport) throw new DomainError('not_found', 'passport_not_found', `No passport ${terms.tokenId}.`);
     if (
-      await tx.count(SupplyChainEvent, { transactionHash: claim.transactionHash, action: 'CLAIM_OWNERSHIP' })
+      await tx.count(SupplyChainEvent, {
+        ...ownedBy(terms.scope),
+        tokenId: terms.tokenId,
+        transactionHash: claim.transactionHash,
+        action: 'CLAIM_OWNERSHIP',
+      })
     ) {
       return;
     }
@@ -239,6 +279,8 @@ export async function recordClaim(
       salePrice: formatMinorUnits(terms.price.amount, terms.price.currency),
       currency: terms.price.currency.toUpperCase(),
       transactionHash: claim.transactionHash,
+      // A transfer keeps the running warranty (started by the first sale; null if never sold): docs/webhooks.md.
+      warrantyExpiry: passport.warrantyExpiry?.toISOString() ?? null,
     };
     recordEvent(tx, terms.scope, 'asset.transferred', data, claim.claimedAt);
     recordEvent(tx, terms.scope, 'asset.resold', data, claim.claimedAt);

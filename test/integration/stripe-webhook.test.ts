@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
+import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { startTestApi, type TestApi } from '../support/api.ts';
-import { signedStripeEvent } from '../support/stripe.ts';
+import { signedStripeEvent, TEST_STRIPE } from '../support/stripe.ts';
+
+/** Any body, signed as Stripe signs (the SDK's own helper) with the test environment's webhook secret. */
+function signedBody(body: string): { body: string; headers: Record<string, string> } {
+  const header = new Stripe(TEST_STRIPE.secretKey).webhooks.generateTestHeaderString({
+    payload: body,
+    secret: TEST_STRIPE.webhookSecret,
+  });
+  return { body, headers: { 'stripe-signature': header, 'content-type': 'application/json' } };
+}
 
 describe('POST /v1/public/webhook/checkout (Stripe events)', () => {
   let api: TestApi;
@@ -59,5 +69,80 @@ describe('POST /v1/public/webhook/checkout (Stripe events)', () => {
       .fork()
       .execute<{ id: string }[]>(`select id from stripe_events where id <> 'evt_once_1'`);
     assert.deepEqual(rows, []);
+  });
+
+  test('malformed events with a valid signature are 400 problems (a too-large body 413), nothing recorded', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const envelope = { object: 'event', livemode: false, created: now, type: 'payment_intent.succeeded' };
+    const intent = {
+      id: 'pi_malformed',
+      object: 'payment_intent',
+      amount: 12900,
+      currency: 'eur',
+      metadata: { tokenId: '1', buyerWallet: '0x0000000000000000000000000000000000000001' },
+    };
+    const { created: _created, ...withoutCreated } = envelope;
+    const malformed: [string, unknown][] = [
+      ['no created', { ...withoutCreated, id: 'evt_no_created', data: { object: intent } }],
+      ['no data', { ...envelope, id: 'evt_no_data' }],
+      ['data without object', { ...envelope, id: 'evt_no_object', data: {} }],
+      ['an id of 400 KB', { ...envelope, id: `evt_${'x'.repeat(400 * 1024)}`, data: { object: intent } }],
+      ['no livemode', { ...envelope, livemode: undefined, id: 'evt_no_livemode', data: { object: intent } }],
+      [
+        'created as text',
+        { ...envelope, created: 'yesterday', id: 'evt_created_text', data: { object: intent } },
+      ],
+      ['an array', [envelope]],
+      [
+        'an amount that is not an integer',
+        { ...envelope, id: 'evt_amount_text', data: { object: { ...intent, amount: '129.00' } } },
+      ],
+      [
+        'a payment intent without id',
+        { ...envelope, id: 'evt_intent_no_id', data: { object: { ...intent, id: undefined } } },
+      ],
+      [
+        'metadata that is not text',
+        { ...envelope, id: 'evt_meta_obj', data: { object: { ...intent, metadata: { tokenId: { n: 1 } } } } },
+      ],
+    ];
+    for (const [name, event] of malformed) {
+      const answer = await post(signedBody(JSON.stringify(event)));
+      assert.equal(answer.status, 400, `${name}: ${answer.status} ${answer.text.slice(0, 300)}`);
+      assert.equal(answer.headers.get('content-type'), 'application/problem+json', name);
+      assert.ok(
+        ['malformed_event', 'validation_failed'].includes(answer.body.code),
+        `${name}: ${answer.body.code}`,
+      );
+      assert.ok(answer.text.length < 4000, `${name}: the problem does not echo the event`);
+    }
+    const tooLarge = await post(
+      signedBody(
+        JSON.stringify({ ...envelope, id: `evt_${'x'.repeat(600 * 1024)}`, data: { object: intent } }),
+      ),
+    );
+    assert.equal(tooLarge.status, 413, tooLarge.text.slice(0, 300));
+    const rows = await api.db.orm.em
+      .fork()
+      .execute<{ id: string }[]>(`select left(id, 40) as id from stripe_events where id <> 'evt_once_1'`);
+    assert.deepEqual(rows, []);
+  });
+
+  test('a payment in the spec’s shape that names no open resale is recorded and ignored', async () => {
+    const paid = signedStripeEvent({
+      id: 'evt_no_resale',
+      type: 'payment_intent.succeeded',
+      data: {
+        object: {
+          id: 'pi_no_resale',
+          amount: 12900,
+          currency: 'eur',
+          metadata: { tokenId: '17', buyerWallet: '0x0000000000000000000000000000000000000001' },
+        },
+      },
+    });
+    const answer = await post(paid);
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal(answer.body.outcome, 'ignored');
   });
 });

@@ -43,7 +43,10 @@ export function releaseRoutes(deps: RouteDeps) {
         'is revoked, the passport is the seller’s again) and 30 days after paying to claim by tapping the chip ' +
         '(then the payment is refunded). A passport already for sale → 409 resale_in_progress; not held by the ' +
         'company’s custodial wallet any more → 422 not_token_owner; recycled → 409 token_recycled; Stripe not ' +
-        `configured for the environment → 503 payments_not_configured.${IDEMPOTENCY_DOC}`,
+        'configured for the environment → 503 payments_not_configured. The Checkout Session is opened before ' +
+        'the chain step, so a release Stripe refuses sends nothing to the chain: 422 payment_provider_rejected ' +
+        '(or 503 payments_misconfigured when Stripe refuses the platform’s own credentials), in our words, ' +
+        `never Stripe’s.${IDEMPOTENCY_DOC}`,
       tags: ['dpp'],
       auth: 'apiKeyOrUser',
       idempotent: true,
@@ -55,7 +58,12 @@ export function releaseRoutes(deps: RouteDeps) {
         409: { description: 'resale_in_progress (the token is already released) or token_recycled.' },
         422: {
           description:
-            'not_token_owner (the token is no longer held by the company) or payment_provider_rejected.',
+            'not_token_owner (the token is no longer held by the company) or payment_provider_rejected (Stripe ' +
+            'refused the checkout; nothing was sent to the chain).',
+        },
+        503: {
+          description:
+            'payments_not_configured or payments_misconfigured (Stripe refused the platform’s credentials).',
         },
         201: { description: 'For sale: send the buyer to paymentCheckoutUrl.', schema: releasedResponse },
         202: { description: 'Still setting up: poll the Location (GET /v1/dpp/resales/{tokenId}).' },

@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { parseIpfsUrl } from '../../src/ipfs/json.ts';
 import type { ContentStore } from '../../src/ipfs/store.ts';
 import type { MintProduct, PassportMetadata } from '../../src/passports/metadata.ts';
+import { ESPR_CONFORMITY_MESSAGE, hasConformity } from '../../src/passports/mint-request.ts';
 import { findUnstorableText } from '../../src/text/storable-text.ts';
 
 /**
@@ -14,6 +15,20 @@ export function assertRecordable(product: MintProduct): void {
   throw ApplicationFailure.create({
     message: `The product's ${found.path.join('.')} cannot be stored (${found.reason.replace('_', ' ')}).`,
     type: 'InvalidMintData',
+    nonRetryable: true,
+  });
+}
+
+/**
+ * Refuses, before a new token is minted, a product without a declaration of conformity (the spec's state
+ * table: mint needs conformity_url). The API refuses such requests already (400 conformity_required); this
+ * guards every other way into a mint. A token a former run put on chain is adopted, not checked again.
+ */
+export function assertConformity(product: MintProduct): void {
+  if (hasConformity(product)) return;
+  throw ApplicationFailure.create({
+    message: ESPR_CONFORMITY_MESSAGE,
+    type: 'ConformityRequired',
     nonRetryable: true,
   });
 }

@@ -13,7 +13,7 @@ import type { MintInput } from '../../workflows/mint-types.ts';
 import { runChainWrite } from '../chain-write.ts';
 import { type EnvironmentDeps, scopedFor } from '../deps.ts';
 import { authorizeMintTap } from './authorize-tap.ts';
-import { assertRecordable, loadMetadata } from './metadata-checks.ts';
+import { assertConformity, assertRecordable, loadMetadata } from './metadata-checks.ts';
 
 /** Activities of the mint workflow. Each one is safe to run again after a crash. */
 export function mintActivities(deps: EnvironmentDeps) {
@@ -40,6 +40,7 @@ export function mintActivities(deps: EnvironmentDeps) {
         const metadata = await loadMetadata(deps.contentStore, metadataUrl);
         return { tokenId: onChain.tokenId, ownerWallet, metadata, metadataUrl };
       }
+      assertConformity(input.product);
       const tokenId = await reserveTokenId(deps.orm.em, deps.environment);
       const metadata = buildMetadata({
         product: input.product,

@@ -6,6 +6,7 @@ import { oauthRoutes } from './auth/oauth.ts';
 import { passkeyRoutes } from './auth/passkeys.ts';
 import { ssoRoutes } from './auth/sso.ts';
 import { billingRoutes } from './billing/billing.ts';
+import { companySettingsRoutes } from './company-settings.ts';
 import { complianceRoutes } from './compliance/compliance.ts';
 import type { RouteDeps } from './deps.ts';
 import { chipKeyRoutes } from './dpp/chip-keys.ts';
@@ -54,6 +55,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...provisionRoutes,
     ...bindRoutes(deps),
     ...toolboxKeyRoutes,
+    ...companySettingsRoutes,
     ...billingRoutes(deps),
     ...complianceRoutes(deps),
     checkoutWebhookRoute(deps),

@@ -16,6 +16,8 @@ export function mintFailureToDomainError(error: unknown): DomainError | undefine
       return new DomainError('rejected', 'sun_rejected', `The SUN signature was refused: ${cause.message}`);
     case 'ChipNotVerified':
       return new DomainError('rejected', 'chip_not_verified', cause.message);
+    case 'ConformityRequired':
+      return new DomainError('invalid', 'conformity_required', cause.message);
     case 'InvalidMintData':
       return new DomainError('invalid', 'invalid_mint_data', cause.message);
     case 'ChipAlreadyMinted':

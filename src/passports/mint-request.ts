@@ -2,17 +2,31 @@ import { z } from 'zod';
 import { isValidGtin14 } from '../gs1/gtin.ts';
 import type { MintProduct } from './metadata.ts';
 
-/** The spec's literal 400 text (German, ESPR) for a mint without a declaration of conformity. */
-export const ESPR_CONFORMITY_MESSAGE =
-  'ESPR Compliance Fehler: Die Konformitätserklärung (declarationOfConformity) ist verpflichtend. ' +
-  'Bitte geben Sie custom_dpp_data.conformity_url an.';
+/** The spec's 400 text (German, ESPR) for a mint without a declaration of conformity: its fixed first sentence. */
+export const ESPR_CONFORMITY_PREFIX =
+  'ESPR Compliance Fehler: Die Konformitätserklärung (declarationOfConformity) ist verpflichtend.';
+
+/** The ESPR text with the hint where this request brings the link (`field`, e.g. customDppData.conformity_url). */
+export function esprConformityMessage(field: string): string {
+  return `${ESPR_CONFORMITY_PREFIX} Bitte geben Sie ${field} an.`;
+}
+
+/** Shape A's 400 text (the mint 400 of the spec). */
+export const ESPR_CONFORMITY_MESSAGE = esprConformityMessage('custom_dpp_data.conformity_url');
+
+/**
+ * Where a mint without its own link is sent: the company default (PATCH /v1/company/settings). Bind shape B
+ * (toolbox) carries no passport data, so the default is its only source.
+ */
+export const CONFORMITY_DEFAULT_HINT =
+  'defaultConformityUrl (PATCH /v1/company/settings) als Standard-Konformitätserklärung des Unternehmens';
 
 export const gtinSchema = z
   .string()
   .trim()
   .refine(isValidGtin14, 'gtin must be 14 digits with a valid GS1 check digit');
 
-const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).max(2048);
+export const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).max(2048);
 const imageUrl = z.url({ protocol: /^(https?|ipfs)$/, message: 'must be an http(s) or ipfs URL' }).max(2048);
 const countryCode = z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as DE');
 const scalar = z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]);
@@ -141,7 +155,16 @@ export function productFromShapeA(body: MintShapeA): MintProduct {
   };
 }
 
-export function productFromShapeB(body: MintShapeB): MintProduct {
+/** The declaration of conformity a shape-B request brings itself, if any. */
+export function shapeBConformityUrl(body: MintShapeB): string | undefined {
+  return body.customDppData.conformity_url;
+}
+
+/**
+ * Shape B's product. `conformityUrl` is the request's own link or else the company default; the caller refuses
+ * the mint (400 ESPR) when there is neither, so no passport goes on chain without one.
+ */
+export function productFromShapeB(body: MintShapeB, conformityUrl: string): MintProduct {
   return {
     name: body.name ?? body.material,
     description: '',
@@ -149,6 +172,12 @@ export function productFromShapeB(body: MintShapeB): MintProduct {
     gtin: body.gtin,
     material: body.material,
     productId: null,
-    customDppData: { ...body.customDppData, gtin: body.gtin },
+    customDppData: { ...body.customDppData, conformity_url: conformityUrl, gtin: body.gtin },
   };
+}
+
+/** True when a product about to be minted has a declaration of conformity (every path checks it). */
+export function hasConformity(product: MintProduct): boolean {
+  const url = product.customDppData.conformity_url;
+  return typeof url === 'string' && /^https?:\/\/\S/.test(url.trim());
 }

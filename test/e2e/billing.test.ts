@@ -7,6 +7,8 @@ import { postStripeEvent, signedStripeEvent, TEST_STRIPE } from '../support/stri
 import { enrollAndMint } from './fixtures/passport-helpers.ts';
 
 const LIVE_SECRET = 'whsec_dppServiceTestsLiveSigningSecret0123';
+/** Shape B needs a declaration of conformity (or a company default) before the plan is even checked. */
+const CONFORMITY = { conformity_url: 'https://acme.example/conformity.pdf' };
 /** The subscription's current period began yesterday. */
 const PERIOD_START = Math.floor(Date.now() / 1000) - 86_400;
 
@@ -127,7 +129,7 @@ describe('billing: Essential and Pro through Stripe, status from signed webhooks
     const refused = await call(
       'POST',
       '/v1/dpp/mint',
-      { gtin: '00012345600012', chipUid: '04AA000000BB01', material: 'x' },
+      { gtin: '00012345600012', chipUid: '04AA000000BB01', material: 'x', customDppData: CONFORMITY },
       'live',
     );
     assert.equal(refused.status, 402, refused.text);
@@ -144,7 +146,7 @@ describe('billing: Essential and Pro through Stripe, status from signed webhooks
     const allowed = await call(
       'POST',
       '/v1/dpp/mint',
-      { gtin: '00012345600012', chipUid: '04AA000000BB01', material: 'x' },
+      { gtin: '00012345600012', chipUid: '04AA000000BB01', material: 'x', customDppData: CONFORMITY },
       'live',
     );
     assert.notEqual(allowed.status, 402, 'past the plan check (the chip is simply not enrolled)');
@@ -161,7 +163,7 @@ describe('billing: Essential and Pro through Stripe, status from signed webhooks
         await call(
           'POST',
           '/v1/dpp/mint',
-          { gtin: '00012345600012', chipUid: '04AA000000BB01', material: 'x' },
+          { gtin: '00012345600012', chipUid: '04AA000000BB01', material: 'x', customDppData: CONFORMITY },
           'live',
         )
       ).status,

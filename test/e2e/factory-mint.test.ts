@@ -19,6 +19,11 @@ describe('factory toolbox bind mints the passport (HTTP → Temporal worker → 
   afterAll(() => stack.close());
 
   test('provision (GTIN) → signed bind without any tap → token with the twin data', async () => {
+    // The toolbox brings no passport data: the declaration of conformity is the company default.
+    const settings = await call('PATCH', '/v1/company/settings', {
+      defaultConformityUrl: 'https://acme.example/conformity.pdf',
+    });
+    assert.equal(settings.status, 200, settings.text);
     const toolbox = generateKeyPairSync('ed25519');
     const registered = await call('POST', '/v1/factory/toolbox-keys', {
       name: 'Line 1',
@@ -50,6 +55,10 @@ describe('factory toolbox bind mints the passport (HTTP → Temporal worker → 
     assert.equal(passport!.gtin, '00012345600012');
     assert.equal(passport!.product_id, id);
     assert.equal(passport!.metadata_cache.name, 'Trail Jacket');
+    assert.equal(
+      passport!.metadata_cache.custom_dpp_data.conformity_url,
+      'https://acme.example/conformity.pdf',
+    );
     await assertChainAgreesWithDatabase(stack, uid);
 
     const again = await call('POST', '/v1/factory/bind', { internalId: id, chipUid: uid, signature });

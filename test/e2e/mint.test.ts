@@ -178,7 +178,12 @@ describe('minting end to end (HTTP → Temporal worker → anvil, IPFS, PostgreS
       gtin: GTIN,
       chipUid: uid,
       material: 'Merino wool',
-      customDppData: { hsCode: '6110', category: 'Knitwear', originCountry: 'PT' },
+      customDppData: {
+        hsCode: '6110',
+        category: 'Knitwear',
+        originCountry: 'PT',
+        conformity_url: 'https://acme.example/conformity.pdf',
+      },
     };
     const unverified = await call('POST', '/v1/dpp/mint', shapeB);
     assert.equal(unverified.status, 422);
@@ -209,6 +214,7 @@ describe('minting end to end (HTTP → Temporal worker → anvil, IPFS, PostgreS
       gtin: GTIN,
       chipUid: '04A1B2C3D4E5A1',
       material: 'Wool',
+      customDppData: { conformity_url: 'https://acme.example/conformity.pdf' },
     });
     assert.equal(shapeBNew.status, 404, 'shape B has no tap to prove an unknown chip with');
     assert.equal(shapeBNew.body.code, 'chip_not_found');

@@ -159,6 +159,8 @@ describe('factory binding and toolbox keys', () => {
   });
 
   test('shape B refuses bad signatures before binding anything and binds with a valid one', async () => {
+    // Its mint takes the company's default declaration of conformity (without one: 400, tested end to end).
+    await call('PATCH', '/v1/company/settings', { defaultConformityUrl: 'https://acme.example/doc.pdf' });
     const ed = generateKeyPairSync('ed25519');
     const p256 = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const stranger = generateKeyPairSync('ed25519');

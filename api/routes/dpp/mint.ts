@@ -6,14 +6,15 @@ import { DomainError } from '../../../src/errors.ts';
 import { chipEnrolledElsewhere, findChipToMint } from '../../../src/passports/mint-candidate.ts';
 import { CHIP_ALREADY_REGISTERED, mintFailureToDomainError } from '../../../src/passports/mint-failures.ts';
 import {
-  ESPR_CONFORMITY_MESSAGE,
   isShapeA,
   lacksConformity,
   mintShapeA,
   mintShapeB,
   productFromShapeA,
   productFromShapeB,
+  shapeBConformityUrl,
 } from '../../../src/passports/mint-request.ts';
+import { readCompanySettings } from '../../../src/settings/company-settings.ts';
 import { parseSunMessage } from '../../../src/sun/index.ts';
 import { requireWorkflows, resultWithin, startOrJoin } from '../../../src/temporal/start.ts';
 import { workflowIds } from '../../../src/temporal/workflow-ids.ts';
@@ -21,10 +22,10 @@ import { workflowStatusBody } from '../../../src/temporal/workflow-status.ts';
 import type { mintPassport } from '../../../workflows/mint.ts';
 import { MINT_PROGRESS_QUERY, type MintInput, type MintResult } from '../../../workflows/mint-types.ts';
 import type { AppContext } from '../../context.ts';
-import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import { validate } from '../../validation.ts';
 import type { RouteDeps } from '../deps.ts';
+import { conformityRequired } from './conformity.ts';
 
 function chipNotEnrolled(chipUid: string): DomainError {
   return new DomainError(
@@ -81,7 +82,9 @@ export function mintRoutes(deps: RouteDeps) {
         'Starts the mint workflow mint:{env}:{chipUid} (a repeated request of the same company joins the running ' +
         'one; a mint of the chip another company started answers 409 chip_enrolled_elsewhere) and waits up to ' +
         'MINT_WAIT_MS (default 20 s): 201 with the result, or 202 with Location of a status resource. Without ' +
-        'custom_dpp_data.conformity_url shape A answers 400 with the ESPR text; a chip that already holds a ' +
+        'custom_dpp_data.conformity_url shape A answers 400 with the ESPR text, and so does shape B without ' +
+        'customDppData.conformity_url when the company has no defaultConformityUrl (GET/PATCH ' +
+        '/v1/company/settings; shape B then records the default as its conformity_url); a chip that already holds a ' +
         'passport answers 409 "Conflict: Chip already registered."; a refused or replayed tap 422 sun_rejected. ' +
         'Shape A for a chip not enrolled yet enrols it in the same workflow once its tap verifies (asset.initialized, ' +
         'then asset.minted); a refused tap enrols nothing. Live needs SUN keys for that (409 ' +
@@ -116,15 +119,30 @@ export function mintRoutes(deps: RouteDeps) {
       handler: async (ctx: AppContext, { body }) => {
         const shape = isShapeA(body) ? 'A' : 'B';
         if (shape === 'A' && lacksConformity(body)) {
-          throw new Problem(400, 'conformity_required', ESPR_CONFORMITY_MESSAGE, {
-            errors: [
-              { path: 'body.custom_dpp_data.conformity_url', message: 'Required', code: 'invalid_type' },
-            ],
+          throw conformityRequired({
+            field: 'custom_dpp_data.conformity_url',
+            path: 'body.custom_dpp_data.conformity_url',
+            companyDefault: false,
           });
         }
         const request =
           shape === 'A' ? validate(mintShapeA, body, 'body') : validate(mintShapeB, body, 'body');
         const scope = ctx.state.scope!;
+        // Shape B's own link, else the company default; neither: the same 400 as shape A, before anything else.
+        let conformityUrl: string | undefined;
+        if (!('nfcData' in request)) {
+          conformityUrl =
+            shapeBConformityUrl(request) ??
+            (await readCompanySettings(ctx.state.em!, scope)).defaultConformityUrl ??
+            undefined;
+          if (!conformityUrl) {
+            throw conformityRequired({
+              field: 'customDppData.conformity_url',
+              path: 'body.customDppData.conformity_url',
+              companyDefault: true,
+            });
+          }
+        }
         await requireActivePlan(ctx.state.em!, scope);
         const chip = await findChipToMint(ctx.state.em!, scope, request.chipUid);
         if (chip.hasPassport) {
@@ -161,7 +179,7 @@ export function mintRoutes(deps: RouteDeps) {
           input = {
             scope,
             chipUid: chip.chipUid,
-            product: productFromShapeB(request),
+            product: productFromShapeB(request, conformityUrl!),
             sun: null,
             nfc: { cmac: null, urlPath: null, piccData: null },
             reference: workflowId,

@@ -3,11 +3,13 @@ import { requireActivePlan } from '../../../src/billing/plan-guard.ts';
 import { canonicalChipUid } from '../../../src/chips/enroll.ts';
 import { bindTwin, findTwin } from '../../../src/factory/bind.ts';
 import { verifyToolboxSignature } from '../../../src/factory/toolbox-keys.ts';
+import { readCompanySettings } from '../../../src/settings/company-settings.ts';
 import type { AppContext } from '../../context.ts';
 import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { defineRoute } from '../../route.ts';
 import { validate } from '../../validation.ts';
 import type { RouteDeps } from '../deps.ts';
+import { conformityRequired } from '../dpp/conformity.ts';
 import { chipUidField } from '../dpp/schemas.ts';
 import { existingTokenId, mintBoundTwin, mintInputFromTwin } from './twin-mint.ts';
 
@@ -42,7 +44,9 @@ export function bindRoutes(deps: RouteDeps) {
         '(asset.initialized). Unknown twin 404 twin_not_found; twin already bound 409 twin_already_bound; chip ' +
         'bound to another twin 409 chip_already_bound; chip enrolled by another account 409 ' +
         'chip_enrolled_elsewhere. Shape B: a signature matching no active toolbox key 422 ' +
-        'invalid_toolbox_signature; the chip must have shown a verified tap (422 chip_not_verified); then the ' +
+        'invalid_toolbox_signature; without a company defaultConformityUrl (PATCH /v1/company/settings) 400 ' +
+        'conformity_required with the ESPR text, before anything is bound; the chip must have shown a verified ' +
+        'tap (422 chip_not_verified); then the ' +
         'passport is minted (201 with tokenId, or 202 with Location /v1/dpp/mint/{chipUid}). Repeating a ' +
         `completed shape-B bind answers its token again.${IDEMPOTENCY_DOC}`,
       tags: ['factory'],
@@ -118,6 +122,12 @@ export function bindRoutes(deps: RouteDeps) {
           chip_uid: chipUid,
         };
         const minted = await existingTokenId(em, chipUid);
+        // The mint that follows needs a declaration of conformity; a toolbox bind brings no passport data, so
+        // it is the company default, and without one nothing is bound or minted.
+        const conformityUrl = minted ? null : (await readCompanySettings(em, scope)).defaultConformityUrl;
+        if (!minted && !conformityUrl) {
+          throw conformityRequired({ path: 'body.internalId', companyDefault: true });
+        }
         const { twin } = await bindTwin(em, scope, {
           serviceInternalId: request.internalId,
           chipUid,
@@ -130,7 +140,7 @@ export function bindRoutes(deps: RouteDeps) {
         }
         const outcome = await mintBoundTwin(
           deps.workflows,
-          mintInputFromTwin(scope, twin, chipUid, request.signature),
+          mintInputFromTwin(scope, twin, chipUid, request.signature, conformityUrl!),
           deps.config.mint.waitMs,
         );
         if (outcome.done) {

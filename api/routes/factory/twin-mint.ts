@@ -14,14 +14,21 @@ import { workflowIds } from '../../../src/temporal/workflow-ids.ts';
 import type { mintPassport } from '../../../workflows/mint.ts';
 import type { MintInput } from '../../../workflows/mint-types.ts';
 
-/** The mint request a bound twin stands for: its name, GTIN, material number and ERP ids. */
+/**
+ * The mint request a bound twin stands for: its name, GTIN, material number and ERP ids, and the declaration
+ * of conformity (the company default; the caller refuses the bind without one).
+ */
 export function mintInputFromTwin(
   scope: TenantScope,
   twin: AssetTwin,
   chipUid: string,
   toolboxSignature: string,
+  conformityUrl: string,
 ): MintInput {
-  const custom: Record<string, unknown> = { service_internal_id: twin.serviceInternalId };
+  const custom: Record<string, unknown> = {
+    service_internal_id: twin.serviceInternalId,
+    conformity_url: conformityUrl,
+  };
   if (twin.gtin) custom.gtin = twin.gtin;
   if (twin.materialNumber) custom.erp_material_id = twin.materialNumber;
   if (twin.orderId) custom.erp_order_id = twin.orderId;

@@ -19,6 +19,7 @@ import { Migration20261124730000_connect_accounts } from './Migration20261124730
 import { Migration20261124740000_password_reset } from './Migration20261124740000_password_reset.ts';
 import { Migration20261124750000_passkeys } from './Migration20261124750000_passkeys.ts';
 import { Migration20261124760000_sso } from './Migration20261124760000_sso.ts';
+import { Migration20261124810000_company_settings } from './Migration20261124810000_company_settings.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -48,4 +49,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124740000_password_reset', class: Migration20261124740000_password_reset },
   { name: 'Migration20261124750000_passkeys', class: Migration20261124750000_passkeys },
   { name: 'Migration20261124760000_sso', class: Migration20261124760000_sso },
+  { name: 'Migration20261124810000_company_settings', class: Migration20261124810000_company_settings },
 ];

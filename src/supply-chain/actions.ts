@@ -17,17 +17,26 @@ export const LOGGABLE_ACTIONS = [
 
 export type LoggableAction = (typeof LOGGABLE_ACTIONS)[number];
 
-/** The webhook an anchored action announces; `data.action` always carries the action as logged. */
-const WEBHOOK_OF_ACTION: Partial<Record<LoggableAction, EventType>> = {
-  EXPORT_CLEARED: 'asset.customs_cleared',
-  IMPORT_CLEARED: 'asset.customs_cleared',
-  CUSTOMS_CLEARED: 'asset.customs_cleared',
-  SHIPPED: 'asset.shipped',
-  DELIVERED: 'asset.delivered',
-  INITIAL_SALE: 'asset.sold',
-  SOLD: 'asset.sold',
+/**
+ * The webhook an anchored action announces and the `data.action` it carries: the spec's value for the event
+ * type (asset.customs_cleared → CUSTOMS_CLEARED, asset.sold → SOLD), whichever action was logged; the logged
+ * one travels in `data.loggedAction` (EXPORT_CLEARED, INITIAL_SALE, …).
+ */
+const WEBHOOK_OF_ACTION: Partial<Record<LoggableAction, { eventType: EventType; action: string }>> = {
+  EXPORT_CLEARED: { eventType: 'asset.customs_cleared', action: 'CUSTOMS_CLEARED' },
+  IMPORT_CLEARED: { eventType: 'asset.customs_cleared', action: 'CUSTOMS_CLEARED' },
+  CUSTOMS_CLEARED: { eventType: 'asset.customs_cleared', action: 'CUSTOMS_CLEARED' },
+  SHIPPED: { eventType: 'asset.shipped', action: 'SHIPPED' },
+  DELIVERED: { eventType: 'asset.delivered', action: 'DELIVERED' },
+  INITIAL_SALE: { eventType: 'asset.sold', action: 'SOLD' },
+  SOLD: { eventType: 'asset.sold', action: 'SOLD' },
 };
 
-export function webhookForAction(action: string): EventType | undefined {
+export function webhookForAction(action: string): { eventType: EventType; action: string } | undefined {
   return WEBHOOK_OF_ACTION[action as LoggableAction];
+}
+
+/** A sale at the point of sale: the first one starts the warranty period (the spec's asset.sold). */
+export function isSale(action: string): boolean {
+  return action === 'SOLD' || action === 'INITIAL_SALE';
 }

@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Passport, SupplyChainEvent } from '../db/entities/index.ts';
 import { ownedBy, type TenantScope } from '../db/tenant-scope.ts';
 import { DomainError } from '../errors.ts';
-import type { LoggableAction } from './actions.ts';
+import { readCompanySettings, warrantyEnd } from '../settings/company-settings.ts';
+import { isSale, type LoggableAction } from './actions.ts';
 import { eventDataHash, eventView } from './event-view.ts';
 
 export interface LogEventRequest {
@@ -25,7 +26,9 @@ export async function findPassport(em: EntityManager, tokenId: string): Promise<
 
 /**
  * Stores a supply-chain event at once, unanchored, with its data hash (which covers its id, so the row is
- * flushed first). Anchoring on chain and the webhook follow in the anchor workflow.
+ * flushed first). Anchoring on chain and the webhook follow in the anchor workflow. The first sale (SOLD or
+ * INITIAL_SALE) of a passport starts its warranty in the same transaction: `warrantyExpiry` = the event's time
+ * plus the company's `warrantyMonths` (default 24). Later sales and transfers leave a running warranty as it is.
  */
 export async function logSupplyChainEvent(
   em: EntityManager,
@@ -60,6 +63,15 @@ export async function logSupplyChainEvent(
     });
     await tx.flush();
     event.dataHash = eventDataHash(eventView(event));
+    if (isSale(event.action) && passport.warrantyExpiry === null) {
+      const { warrantyMonths } = await readCompanySettings(tx, scope);
+      // Conditional on "not started yet", so of two sales logged at once only the first starts it.
+      await tx.nativeUpdate(
+        Passport,
+        { id: passport.id, warrantyExpiry: null },
+        { warrantyExpiry: warrantyEnd(event.timestamp, warrantyMonths), updatedAt: new Date() },
+      );
+    }
     await tx.flush();
     return event;
   });

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { SupplyChainEvent } from '../db/entities/index.ts';
+import { Passport, SupplyChainEvent } from '../db/entities/index.ts';
 import type { TenantScope } from '../db/tenant-scope.ts';
 import { DomainError } from '../errors.ts';
 import { recordEvent } from '../events/outbox.ts';
-import { webhookForAction } from './actions.ts';
+import { isSale, webhookForAction } from './actions.ts';
 
 export interface EventAnchor {
   transactionHash: string;
@@ -35,21 +35,26 @@ export async function recordEventAnchor(
     event.contractAddress = anchor.contractAddress;
     const webhook = webhookForAction(event.action);
     if (webhook) {
-      recordEvent(
-        tx,
-        scope,
-        webhook,
-        {
-          tokenId: event.tokenId,
-          action: event.action,
-          actor: event.actor,
-          locationName: event.locationName,
-          latitude: event.latitude,
-          longitude: event.longitude,
-          transactionHash: anchor.transactionHash,
-        },
-        event.timestamp,
-      );
+      const data: Record<string, unknown> = {
+        tokenId: event.tokenId,
+        action: webhook.action,
+        loggedAction: event.action,
+        actor: event.actor,
+        locationName: event.locationName,
+        latitude: event.latitude,
+        longitude: event.longitude,
+        transactionHash: anchor.transactionHash,
+      };
+      if (isSale(event.action)) {
+        // The warranty the (first) sale started when it was logged; null only for a passport never sold.
+        const passport = await tx.findOne(
+          Passport,
+          { tokenId: event.tokenId },
+          { fields: ['warrantyExpiry'] },
+        );
+        data.warrantyExpiry = passport?.warrantyExpiry?.toISOString() ?? null;
+      }
+      recordEvent(tx, scope, webhook.eventType, data, event.timestamp);
     }
     await tx.flush();
     return event;

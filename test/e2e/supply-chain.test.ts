@@ -128,12 +128,14 @@ describe('supply-chain events end to end (log → anchor on chain → webhook ou
       const [shown] = (await sql('select transaction_hash from supply_chain_events where id = ?', [
         ids[outbox.indexOf(row)],
       ])) as { transaction_hash: string }[];
+      const action =
+        row.event_type === 'asset.customs_cleared'
+          ? 'CUSTOMS_CLEARED'
+          : row.event_type.slice(6).toUpperCase();
       assert.deepEqual(row.data, {
         tokenId,
-        action:
-          row.event_type === 'asset.customs_cleared'
-            ? 'CUSTOMS_CLEARED'
-            : row.event_type.slice(6).toUpperCase(),
+        action,
+        loggedAction: action,
         actor: 'Acme Apparel',
         locationName: 'Port of Hamburg',
         latitude: 53.546,

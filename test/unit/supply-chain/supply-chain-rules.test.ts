@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { keccak256, toUtf8Bytes } from 'ethers';
 import { describe, test } from 'vitest';
+import { warrantyEnd } from '../../../src/settings/company-settings.ts';
 import { webhookForAction } from '../../../src/supply-chain/actions.ts';
 import { eventDataHash } from '../../../src/supply-chain/event-view.ts';
 import { maskEmail } from '../../../src/supply-chain/mask-email.ts';
@@ -27,16 +28,26 @@ describe('supply-chain rules', () => {
     assert.match(metadataProblem({ a: [[{}]] }) ?? '', /4 levels/);
   });
 
-  test('action → webhook mapping', () => {
-    assert.equal(webhookForAction('SHIPPED'), 'asset.shipped');
-    assert.equal(webhookForAction('DELIVERED'), 'asset.delivered');
-    assert.equal(webhookForAction('CUSTOMS_CLEARED'), 'asset.customs_cleared');
-    assert.equal(webhookForAction('EXPORT_CLEARED'), 'asset.customs_cleared');
-    assert.equal(webhookForAction('IMPORT_CLEARED'), 'asset.customs_cleared');
-    assert.equal(webhookForAction('SOLD'), 'asset.sold');
-    assert.equal(webhookForAction('INITIAL_SALE'), 'asset.sold');
+  test('action → webhook and the spec action it carries (the logged one is loggedAction)', () => {
+    const sent = (eventType: string, action: string) => ({ eventType, action });
+    assert.deepEqual(webhookForAction('SHIPPED'), sent('asset.shipped', 'SHIPPED'));
+    assert.deepEqual(webhookForAction('DELIVERED'), sent('asset.delivered', 'DELIVERED'));
+    for (const logged of ['CUSTOMS_CLEARED', 'EXPORT_CLEARED', 'IMPORT_CLEARED']) {
+      assert.deepEqual(webhookForAction(logged), sent('asset.customs_cleared', 'CUSTOMS_CLEARED'));
+    }
+    assert.deepEqual(webhookForAction('SOLD'), sent('asset.sold', 'SOLD'));
+    assert.deepEqual(webhookForAction('INITIAL_SALE'), sent('asset.sold', 'SOLD'));
     assert.equal(webhookForAction('QC_PASSED'), undefined);
     assert.equal(webhookForAction('MINT'), undefined);
+  });
+
+  test('a warranty ends the same day of the month, or the last day of a shorter month', () => {
+    const end = (iso: string, months: number) => warrantyEnd(new Date(iso), months).toISOString();
+    assert.equal(end('2026-03-15T10:20:30.000Z', 24), '2028-03-15T10:20:30.000Z');
+    assert.equal(end('2026-01-31T23:59:00.000Z', 1), '2026-02-28T23:59:00.000Z');
+    assert.equal(end('2027-01-31T08:00:00.000Z', 13), '2028-02-29T08:00:00.000Z');
+    assert.equal(end('2028-02-29T00:00:00.000Z', 12), '2029-02-28T00:00:00.000Z');
+    assert.equal(end('2026-11-30T12:00:00.000Z', 3), '2027-02-28T12:00:00.000Z');
   });
 
   test('dataHash is keccak256 of the sorted-key compact JSON of the anchored fields', () => {

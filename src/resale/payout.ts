@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { splitSale } from './money.ts';
+import { type SaleProceeds, splitProceeds } from './money.ts';
 import { resaleIdempotencyKey, transferGroup } from './resale-checkout.ts';
 
 /** A party's Stripe Connect account, as KYB (companies) or KYC (individual sellers) left it. */
@@ -18,14 +18,20 @@ export interface PayoutParties {
 export type PayoutShare = 'seller' | 'brand' | 'seller_and_brand';
 
 export type PayoutOutcome =
-  | { paid: true; transfers: { party: PayoutShare; transferId: string; amount: number }[] }
+  | {
+      paid: true;
+      proceeds: SaleProceeds;
+      transfers: { party: PayoutShare; transferId: string; amount: number; currency: string }[];
+    }
   | { paid: false; waitingFor: ('seller' | 'brand')[] };
 
 /**
  * Splits a claimed sale 94/5/1 with separate transfers out of the buyer's charge (source_transaction: each
- * transfer waits for the charge's funds): the seller's 94 %, the brand's 5 %, the platform keeps the rest (1 %
- * and the rounding). A brand selling its own passport receives 99 % in one transfer. Nothing moves until every
- * receiving account is verified; each transfer has its own Stripe idempotency key, so a retry never pays twice.
+ * transfer waits for the charge's funds). What is split is what the platform holds from the charge: its
+ * balance transaction's amount net of Stripe's processing fee, in the balance's (settlement) currency — the
+ * seller's 94 %, the brand's 5 %, the platform keeps the rest (1 % and the rounding), see `splitProceeds`. A
+ * brand selling its own passport receives 99 % in one transfer. Nothing moves until every receiving account is
+ * verified; each transfer has its own Stripe idempotency key, so a retry never pays twice.
  */
 export async function payOutSale(
   stripe: Stripe,
@@ -44,18 +50,24 @@ export async function payOutSale(
   if (!input.sellerIsBrand && !input.parties.brand?.verified) waitingFor.push('brand');
   if (waitingFor.length > 0) return { paid: false, waitingFor };
 
-  let charge = input.chargeId;
-  if (!charge) {
+  let chargeId = input.chargeId;
+  if (!chargeId) {
     const intent = await stripe.paymentIntents.retrieve(input.paymentIntentId);
-    charge = typeof intent.latest_charge === 'string' ? intent.latest_charge : intent.latest_charge?.id;
+    chargeId = typeof intent.latest_charge === 'string' ? intent.latest_charge : intent.latest_charge?.id;
   }
-  if (!charge) throw new Error(`Payment intent ${input.paymentIntentId} has no charge to pay out of`);
-  const split = splitSale(input.price.amount);
+  if (!chargeId) throw new Error(`Payment intent ${input.paymentIntentId} has no charge to pay out of`);
+  const charge = await stripe.charges.retrieve(chargeId, { expand: ['balance_transaction'] });
+  const balance = charge.balance_transaction;
+  if (!balance || typeof balance === 'string') {
+    // Not settled into the platform's balance yet (some payment methods take days): retried later.
+    throw new Error(`Charge ${chargeId} has no balance transaction yet; its fee is not known`);
+  }
+  const proceeds = splitProceeds({ gross: balance.amount, fee: balance.fee, currency: balance.currency });
   const legs: { party: PayoutShare; amount: number; to: PayoutDestination }[] = input.sellerIsBrand
-    ? [{ party: 'seller_and_brand', amount: split.seller + split.brand, to: input.parties.seller! }]
+    ? [{ party: 'seller_and_brand', amount: proceeds.seller + proceeds.brand, to: input.parties.seller! }]
     : [
-        { party: 'seller', amount: split.seller, to: input.parties.seller! },
-        { party: 'brand', amount: split.brand, to: input.parties.brand! },
+        { party: 'seller', amount: proceeds.seller, to: input.parties.seller! },
+        { party: 'brand', amount: proceeds.brand, to: input.parties.brand! },
       ];
   const transfers = [];
   for (const leg of legs) {
@@ -63,15 +75,20 @@ export async function payOutSale(
     const transfer = await stripe.transfers.create(
       {
         amount: leg.amount,
-        currency: input.price.currency,
+        currency: proceeds.currency,
         destination: leg.to.connectId,
-        source_transaction: charge,
+        source_transaction: chargeId,
         transfer_group: transferGroup(input.resaleId),
         metadata: { resaleId: input.resaleId, share: leg.party },
       },
       { idempotencyKey: resaleIdempotencyKey(input.resaleId, `payout-${leg.party}`) },
     );
-    transfers.push({ party: leg.party, transferId: transfer.id, amount: leg.amount });
+    transfers.push({
+      party: leg.party,
+      transferId: transfer.id,
+      amount: leg.amount,
+      currency: proceeds.currency,
+    });
   }
-  return { paid: true, transfers };
+  return { paid: true, proceeds, transfers };
 }

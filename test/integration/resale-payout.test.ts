@@ -31,7 +31,12 @@ describe('the 94/5/1 payout against stripe-mock', () => {
     assert.deepEqual(outcome, { paid: false, waitingFor: ['seller', 'brand'] });
   });
 
-  test('a consumer’s sale: 94 % to the seller, 5 % to the brand, the rest (1 % and rounding) stays', async () => {
+  test('a consumer’s sale: 94 % / 5 % of what the charge left after Stripe’s fee, the rest stays', async () => {
+    // stripe-mock answers every charge with one fixed balance transaction: 100 usd gross, fee 0. What is split
+    // is that (what the platform's balance holds from the charge), not the list price of 12901 eur.
+    const charge = await stripe.charges.retrieve('ch_1', { expand: ['balance_transaction'] });
+    const balance = charge.balance_transaction as Stripe.BalanceTransaction;
+    assert.deepEqual([balance.amount, balance.fee, balance.currency], [100, 0, 'usd']);
     const outcome = await payOutSale(stripe, {
       ...sale,
       sellerIsBrand: false,
@@ -41,11 +46,20 @@ describe('the 94/5/1 payout against stripe-mock', () => {
       },
     });
     assert.ok(outcome.paid);
+    assert.deepEqual(outcome.proceeds, {
+      currency: 'usd',
+      gross: 100,
+      fee: 0,
+      net: 100,
+      seller: 94,
+      brand: 5,
+      platform: 1,
+    });
     assert.deepEqual(
-      outcome.transfers.map((t) => [t.party, t.amount]),
+      outcome.transfers.map((t) => [t.party, t.amount, t.currency]),
       [
-        ['seller', 12126],
-        ['brand', 645],
+        ['seller', 94, 'usd'],
+        ['brand', 5, 'usd'],
       ],
     );
     assert.ok(outcome.transfers.every((t) => t.transferId.startsWith('tr_')));

@@ -59,7 +59,12 @@ try {
 
   const rejected = '04F1F1F1F1F102';
   await call('POST', '/v1/dpp/enroll', { chipUid: rejected });
-  await call('POST', '/v1/dpp/mint', { gtin: GTIN, chipUid: rejected, material: 'Wool' });
+  await call('POST', '/v1/dpp/mint', {
+    gtin: GTIN,
+    chipUid: rejected,
+    material: 'Wool',
+    customDppData: { conformity_url: 'https://fixture.example/doc.pdf' },
+  });
   scenarios['mint-shape-b-unverified-failed'] = `mint:test:${rejected}`;
 
   const recycledChip = '04F1F1F1F1F105';

@@ -63,6 +63,8 @@ const SWEEP: Record<string, Entry> = {
   'POST /v1/billing/checkout': { noForeignIds: 'the caller’s own subscription' },
   'POST /v1/billing/portal': { noForeignIds: 'the caller’s own Stripe customer' },
   'GET /v1/billing/status': { noForeignIds: 'the caller’s own subscription' },
+  'GET /v1/company/settings': { noForeignIds: 'the caller’s own settings in its environment' },
+  'PATCH /v1/company/settings': { noForeignIds: 'the caller’s own settings in its environment' },
   'GET /v1/billing/usage': { noForeignIds: 'the caller’s own mints' },
   'GET /v1/kyb/status': { noForeignIds: 'the caller’s own Connect account' },
   'POST /v1/kyb/submit': { noForeignIds: 'the caller’s own Connect account' },

@@ -1,6 +1,7 @@
 import type { Next } from 'koa';
 import { isDatabaseUnavailable } from '../../src/db/availability.ts';
 import { DomainError } from '../../src/errors.ts';
+import { stableCode } from '../../src/payments/provider-errors.ts';
 import type { AppContext } from '../context.ts';
 import { PROBLEM_CONTENT_TYPE, Problem, problemBody } from '../problem.ts';
 
@@ -92,15 +93,20 @@ function httpStatusOf(error: unknown): number | undefined {
 }
 
 /**
- * A Stripe SDK error on a synchronous payment call: Stripe refused the request (422, its message passed on),
+ * A Stripe SDK error on a synchronous payment call: Stripe refused the request (422, in our words with Stripe's
+ * documented error code; never Stripe's message, which can quote our request and its Authorization header),
  * our keys are wrong (503, the operator must fix the configuration), or Stripe could not be reached (503).
  */
 function stripeProblem(error: unknown): Problem | undefined {
   const type = (error as { type?: unknown } | null)?.type;
   if (typeof type !== 'string' || !type.startsWith('Stripe')) return undefined;
-  const message = (error as { message?: string }).message ?? 'Stripe refused the request.';
   if (type === 'StripeInvalidRequestError' || type === 'StripeCardError') {
-    return new Problem(422, 'payment_provider_rejected', `Stripe refused the request: ${message}`);
+    const code = stableCode((error as { code?: unknown }).code);
+    return new Problem(
+      422,
+      'payment_provider_rejected',
+      `The payment provider refused the request${code ? ` (provider code ${code})` : ''}.`,
+    );
   }
   if (type === 'StripeAuthenticationError' || type === 'StripePermissionError') {
     return new Problem(

@@ -120,7 +120,12 @@ export const mintShapeB = z
           .optional(),
         category: z.string().max(100).optional(),
         originCountry: countryCode.optional(),
-        conformity_url: httpUrl.optional(),
+        conformity_url: httpUrl
+          .optional()
+          .describe(
+            'Declaration of conformity. Without it the company default (defaultConformityUrl, PATCH ' +
+              '/v1/company/settings) is recorded; with neither the mint is refused (400 conformity_required).',
+          ),
       })
       .strict()
       .default({}),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
@@ -66,16 +66,26 @@ export async function listen(
   };
 }
 
+/** Parser errors that mean the client stopped before the message was complete (it ended its side mid-body). */
+const CUT_SHORT = new Set(['HPE_INVALID_EOF_STATE']);
+
 /**
- * Requests Node refuses before they reach the app (a request line or headers over Node's 16 KiB, bytes that
- * are not HTTP, a request that timed out) get the same problem+json answer as every other refusal, instead
- * of Node's bare status line.
+ * Requests Node refuses (a request line or headers over Node's 16 KiB, bytes that are not HTTP, a malformed
+ * chunked body, a body cut short, a request that timed out) get the same problem+json answer as every other
+ * refusal instead of Node's bare status line or a silently closed connection. This holds while the app is
+ * still reading the request's body, as long as no byte of its own answer has been written: the app's answer,
+ * written later, goes nowhere (the socket is no longer writable, so Node buffers and drops it).
  */
 function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  if (!socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (!socket.writable || inFlight?.headersSent) {
     socket.destroy();
     return;
   }
+  const bodyTimeout =
+    inFlight !== undefined && inFlight !== null
+      ? 'The request body did not arrive in time; the connection is closed.'
+      : 'The request did not arrive in time.';
   const [status, title, code, detail] =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? [
@@ -85,15 +95,31 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
           'The request line or headers exceed 16 KiB.',
         ]
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'Request Timeout', 'request_timeout', 'The request did not arrive in time.']
-        : [400, 'Bad Request', 'malformed_request', 'The request is not valid HTTP.'];
+        ? [408, 'Request Timeout', 'request_timeout', bodyTimeout]
+        : CUT_SHORT.has(error.code ?? '') && inFlight
+          ? [
+              408,
+              'Request Timeout',
+              'request_timeout',
+              'The request body ended before its declared length arrived; the connection is closed.',
+            ]
+          : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
+            ? [413, 'Payload Too Large', 'payload_too_large', 'The chunk extensions exceed 16 KiB.']
+            : [
+                400,
+                'Bad Request',
+                'malformed_request',
+                inFlight
+                  ? 'The request body is not valid HTTP (e.g. malformed chunked encoding); the connection is closed.'
+                  : 'The request is not valid HTTP.',
+              ];
   const requestId = randomUUID();
   const body = JSON.stringify({
     type: `urn:problem-type:dpp:${code}`,
     title,
     status,
     detail,
-    instance: '',
+    instance: inFlight?.req?.url?.split('?')[0] ?? '',
     code,
     requestId,
     success: false,
@@ -101,4 +127,6 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
   socket.end(
     `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
   );
+  // A client that never closes its side must not keep the socket: end() above sent our FIN.
+  setTimeout(() => socket.destroy(), 2_000).unref();
 }

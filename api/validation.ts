@@ -74,7 +74,8 @@ function pathOf(where: InputSource, node: Node | undefined, last?: string): stri
 /**
  * The problems of one request input (a parsed JSON body, the query or the path parameters) that no schema
  * should have to meet: a string or object key with NUL or an unpaired surrogate (PostgreSQL refuses or mangles
- * them), objects and arrays nested deeper than `maxDepth`, objects with more than `maxObjectKeys` keys.
+ * them), a number that is not finite (a JSON number beyond the double range, e.g. 1e309, parses to Infinity),
+ * objects and arrays nested deeper than `maxDepth`, objects with more than `maxObjectKeys` keys.
  * Walks iteratively in document order, so a body nested 10,000 levels deep costs no stack.
  */
 export function inputProblems(value: unknown, where: InputSource, limits: InputLimits): FieldError[] {
@@ -86,6 +87,19 @@ export function inputProblems(value: unknown, where: InputSource, limits: InputL
     if (typeof current === 'string') {
       const problem = textProblem(current);
       if (problem) errors.push({ path: pathOf(where, node), ...problem });
+      continue;
+    }
+    if (typeof current === 'number') {
+      // JSON.parse turns a number too large for a double (1e309) into ±Infinity; nothing downstream can store,
+      // sign or hash that (JSON.stringify writes it as null), so it is the caller's to fix, wherever it sits.
+      if (!Number.isFinite(current)) {
+        errors.push({
+          path: pathOf(where, node),
+          code: 'non_finite_number',
+          message:
+            'Must be a finite number: this one is too large for a 64-bit float (it overflows to infinity).',
+        });
+      }
       continue;
     }
     if (current === null || typeof current !== 'object') continue;

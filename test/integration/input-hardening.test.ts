@@ -82,6 +82,32 @@ function stallingUpload(
   });
 }
 
+/** Writes `text` on a fresh connection (then half-closes it when asked) and collects the answer until closed. */
+function rawExchange(
+  port: number,
+  text: string,
+  options: { halfClose?: boolean } = {},
+): Promise<{ response: string; closedMs: number }> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    let response = '';
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(text);
+      if (options.halfClose) socket.end();
+    });
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      response += chunk;
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => resolve({ response, closedMs: Date.now() - started }));
+    setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`the connection was still open after 20 s; got: ${response.slice(0, 200)}`));
+    }, 20_000).unref();
+  });
+}
+
 describe('input the database cannot store, bounds and slow bodies', () => {
   let api: TestApi;
   let tenant: TestTenant;
@@ -277,6 +303,64 @@ describe('input the database cannot store, bounds and slow bodies', () => {
     assert.match(result.response, /^HTTP\/1\.1 401 /);
     // Node's requestTimeout (body timeout + 5 s, checked every second) closes the connection.
     assert.ok(result.closedMs < BODY_TIMEOUT_MS + 8000, `closed after ${result.closedMs} ms`);
+  });
+
+  test('1e309 anywhere in a body (nested in event metadata too) → 400 naming the field, not a 500', async () => {
+    const key = tenant.testKey;
+    const event = `{"tokenId":"1","action":"SHIPPED","locationName":"Hamburg","latitude":53.54,"longitude":9.98`;
+    const nested = await api.call('POST', '/v1/iaas/log-event', {
+      key,
+      rawBody: `${event},"metadata":{"sensor":{"readings":[20.5,1e309]}}}`,
+    });
+    const error = assertFieldProblem(nested, 'body.metadata.sensor.readings.1', 'non_finite_number');
+    assert.match(error.message, /finite/);
+    assertFieldProblem(
+      await api.call('POST', '/v1/iaas/log-event', { key, rawBody: `${event},"metadata":{"t":-1e309}}` }),
+      'body.metadata.t',
+      'non_finite_number',
+    );
+    assertFieldProblem(
+      await api.call('POST', '/v1/iaas/log-event', {
+        key,
+        rawBody: `${event.replace('"latitude":53.54', '"latitude":1e400')}}`,
+      }),
+      'body.latitude',
+      'non_finite_number',
+    );
+    assertFieldProblem(
+      await api.call('POST', '/v1/erp/provision', {
+        key,
+        rawBody: '{"erp_metadata":{"material_number":"M-1","order_id":"P-1","weight":9e999}}',
+      }),
+      'body.erp_metadata.weight',
+      'non_finite_number',
+    );
+  });
+
+  test('a body cut short (the client ends its side before the declared length) → 408 problem, not silence', async () => {
+    const head =
+      'POST /v1/erp/provision/bulk HTTP/1.1\r\nhost: 127.0.0.1\r\nx-service-env: test\r\n' +
+      `authorization: Bearer ${tenant.testKey}\r\ncontent-type: application/json\r\n`;
+    const result = await rawExchange(api.http.port, `${head}content-length: 1000\r\n\r\n{"items":[`, {
+      halfClose: true,
+    });
+    assert.match(result.response, /^HTTP\/1\.1 408 /);
+    assert.match(result.response, /content-type: application\/problem\+json/i);
+    assert.match(result.response, /"code":"request_timeout"/);
+    assert.ok(result.closedMs < BODY_TIMEOUT_MS + 3000, `closed after ${result.closedMs} ms`);
+  });
+
+  test('a malformed chunked body → 400 problem, then the connection is closed', async () => {
+    const head =
+      'POST /v1/erp/provision/bulk HTTP/1.1\r\nhost: 127.0.0.1\r\nx-service-env: test\r\n' +
+      `authorization: Bearer ${tenant.testKey}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`;
+    for (const body of ['zz\r\n{"items":[]}\r\n0\r\n\r\n', '5\r\n{"ite\r\nnot-hex\r\nms":[]}\r\n0\r\n\r\n']) {
+      const result = await rawExchange(api.http.port, head + body);
+      assert.match(result.response, /^HTTP\/1\.1 400 /, JSON.stringify(body));
+      assert.match(result.response, /content-type: application\/problem\+json/i);
+      assert.match(result.response, /"code":"malformed_request"/);
+      assert.ok(result.closedMs < 3000, `closed after ${result.closedMs} ms`);
+    }
   });
 
   describe('rate limit per client address', () => {

@@ -14,6 +14,7 @@ import { problemHandler } from './middleware/problem-handler.ts';
 import { RateLimiter } from './middleware/rate-limit.ts';
 import { requestId } from './middleware/request-id.ts';
 import { requestLog } from './middleware/request-log.ts';
+import { testPathPrefix } from './middleware/test-path-prefix.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
 import { buildRouter, methodNotAllowed } from './router.ts';
 import { docsRouter } from './routes/docs.ts';
@@ -76,6 +77,7 @@ export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
   app.use(clientAddress(new TrustedProxies(deps.config.trustedProxies)));
   app.use(requestLog());
   app.use(problemHandler());
+  app.use(testPathPrefix());
   app.use(docs.routes());
   app.use(ipfsRouter(deps.contentStore ?? createContentStore(deps.config.ipfs)).routes());
   app.use(publicPassportStatic());

@@ -15,6 +15,8 @@ export interface AppState extends DefaultState {
   /** The client's IP address: the socket's peer, or from X-Forwarded-For when the peer is a trusted proxy. */
   clientAddress: string;
   environment?: Environment;
+  /** The environment a public address names (test passports live under /test). */
+  pathEnvironment?: Environment;
   principal?: Principal;
   scope?: TenantScope;
   /** Entity manager bound to `scope`: tenant-owned queries through it only see this tenant and environment. */

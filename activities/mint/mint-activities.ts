@@ -46,7 +46,7 @@ export function mintActivities(deps: EnvironmentDeps) {
         product: input.product,
         chipUid: input.chipUid,
         nfc: input.nfc,
-        externalUrl: digitalLink(deps.publicBaseUrl, input.product.gtin, tokenId),
+        externalUrl: digitalLink(deps.publicBaseUrl, deps.environment, input.product.gtin, tokenId),
       });
       const { cid } = await deps.contentStore.put(canonicalJsonBytes(metadata), JSON_CONTENT_TYPE);
       return { tokenId, ownerWallet, metadata, metadataUrl: ipfsUrl(cid) };

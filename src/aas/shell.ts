@@ -151,7 +151,7 @@ export function buildShell(passport: Passport, chip: Chip | null, publicBaseUrl:
     modelType: 'AssetAdministrationShell' as const,
     assetInformation: {
       assetKind: 'Instance' as const,
-      globalAssetId: digitalLink(publicBaseUrl, passport.gtin, passport.tokenId),
+      globalAssetId: digitalLink(publicBaseUrl, passport.environment, passport.gtin, passport.tokenId),
       specificAssetIds: [
         ...(passport.gtin
           ? [{ name: 'GTIN', value: passport.gtin, semanticId: globalReference(SEMANTICS.gtin) }]

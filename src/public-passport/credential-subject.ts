@@ -71,7 +71,7 @@ export function credentialSubject(
   dids: ActorDids,
 ): Record<string, unknown> {
   const custom = passport.metadata.custom_dpp_data ?? {};
-  const link = digitalLink(publicBaseUrl, passportGtin(passport), passport.tokenId);
+  const link = digitalLink(publicBaseUrl, passport.environment, passportGtin(passport), passport.tokenId);
   const composition = custom.material_composition;
   const materials =
     composition && typeof composition === 'object'

@@ -1,3 +1,4 @@
+import type { Environment } from '../config/config.ts';
 import { digitalLink } from '../gs1/digital-link.ts';
 import { GS1_LINKSET_CONTEXT, GS1_VOCABULARY, LINK_TYPES, type LinkType } from '../gs1/link-types.ts';
 import { type PassportRecord, passportGtin } from './lookup.ts';
@@ -10,16 +11,16 @@ export interface PassportLink {
   hreflang?: string[];
 }
 
-/** The consumer verification page of a passport. */
-export function verifyPagePath(gtin: string, tokenId: string): string {
-  return `/verify/01/${gtin}/21/${encodeURIComponent(tokenId)}`;
+/** The consumer verification page of a passport (test passports' under /test, as their Digital Links). */
+export function verifyPagePath(environment: Environment, gtin: string, tokenId: string): string {
+  return `${environment === 'test' ? '/test' : ''}/verify/01/${gtin}/21/${encodeURIComponent(tokenId)}`;
 }
 
 /** Every link a passport has, one per link type (certificationInfo only with a declaration of conformity). */
 export function passportLinks(passport: PassportRecord, publicBaseUrl: string): PassportLink[] {
   const gtin = passportGtin(passport);
-  const anchor = digitalLink(publicBaseUrl, gtin, passport.tokenId);
-  const page = `${publicBaseUrl}${verifyPagePath(gtin, passport.tokenId)}`;
+  const anchor = digitalLink(publicBaseUrl, passport.environment, gtin, passport.tokenId);
+  const page = `${publicBaseUrl}${verifyPagePath(passport.environment, gtin, passport.tokenId)}`;
   const name =
     typeof passport.metadata.name === 'string' ? passport.metadata.name : `Passport ${passport.tokenId}`;
   const conformity = passport.metadata.custom_dpp_data?.conformity_url;
@@ -59,7 +60,7 @@ export function passportLinks(passport: PassportRecord, publicBaseUrl: string): 
  * known `type` and `hreflang`.
  */
 export function linksetDocument(passport: PassportRecord, publicBaseUrl: string) {
-  const anchor = digitalLink(publicBaseUrl, passportGtin(passport), passport.tokenId);
+  const anchor = digitalLink(publicBaseUrl, passport.environment, passportGtin(passport), passport.tokenId);
   const name =
     typeof passport.metadata.name === 'string' ? passport.metadata.name : `Passport ${passport.tokenId}`;
   const entry: Record<string, unknown> = { anchor, itemDescription: name };

@@ -1,3 +1,4 @@
+import { digitalLink } from '../gs1/digital-link.ts';
 import { parseIpfsUrl } from '../ipfs/json.ts';
 import { linksetLinkHeader } from './linkset.ts';
 import { type PassportRecord, type ProvenanceEvent, passportBatch, passportGtin } from './lookup.ts';
@@ -83,7 +84,7 @@ export function verifyPageModel(
   const image = text(passport.metadata.image);
   const cid = image ? parseIpfsUrl(image) : undefined;
   const conformity = text(custom.conformity_url);
-  const self = `${publicBaseUrl}/01/${gtin}/21/${encodeURIComponent(passport.tokenId)}`;
+  const self = digitalLink(publicBaseUrl, passport.environment, gtin, passport.tokenId);
   return {
     environment: passport.environment,
     gtin,

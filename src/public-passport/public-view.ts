@@ -1,3 +1,4 @@
+import type { Environment } from '../config/config.ts';
 import { digitalLink } from '../gs1/digital-link.ts';
 import { NTAG_424_DNA } from '../sun/index.ts';
 import type { PublicFacts } from './fast-lookups.ts';
@@ -17,11 +18,11 @@ export const PUBLIC_CONTEXT = {
 } as const;
 
 /** format=public: exactly the spec's members, nothing a brand keeps to itself. */
-export function publicDocument(passport: PublicFacts, publicBaseUrl: string) {
+export function publicDocument(passport: PublicFacts, publicBaseUrl: string, environment: Environment) {
   return {
     '@context': PUBLIC_CONTEXT,
     '@type': 'gs1:Product',
-    '@id': digitalLink(publicBaseUrl, passportGtin(passport), passport.tokenId),
+    '@id': digitalLink(publicBaseUrl, environment, passportGtin(passport), passport.tokenId),
     name: passport.name,
     'gs1:gtin': passportGtin(passport),
     'gs1:serialNumber': passport.tokenId,

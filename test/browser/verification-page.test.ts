@@ -97,7 +97,7 @@ describe('verification page in Chromium: facts, timeline, Web NFC scan verdicts,
     const page = await openPage(`/01/${GTIN}/21/${tokenId}`);
     assert.equal(
       new URL(page.url()).pathname,
-      `/verify/01/${GTIN}/21/${tokenId}`,
+      `/test/verify/01/${GTIN}/21/${tokenId}`,
       'browsers are sent to the page',
     );
     assert.equal(await page.textContent('#product-title'), 'Trail Jacket');

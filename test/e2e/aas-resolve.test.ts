@@ -57,7 +57,7 @@ describe('GET /v1/aas/resolve/:id (asset administration shell)', () => {
     assert.equal(shell.idType, 'IRI');
     assert.equal(shell.modelType, 'AssetAdministrationShell');
     assert.equal(shell.assetInformation.assetKind, 'Instance');
-    assert.equal(shell.assetInformation.globalAssetId, `${base}/01/${GTIN}/21/${tokenId}`);
+    assert.equal(shell.assetInformation.globalAssetId, `${base}/test/01/${GTIN}/21/${tokenId}`);
     assert.deepEqual(
       shell.assetInformation.specificAssetIds.map((s: Json) => [s.name, s.value, s.semanticId.type]),
       [

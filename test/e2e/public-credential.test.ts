@@ -78,7 +78,7 @@ describe('format=vc: a W3C VC 2.0 passport credential, verified independently, r
     assert.ok(vc.proof.verificationMethod.startsWith(`${did}#z6Mk`));
 
     const subject = vc.credentialSubject;
-    const link = `${base}/01/${GTIN}/21/${tokenId}`;
+    const link = `${base}/test/01/${GTIN}/21/${tokenId}`;
     assert.deepEqual(sorted(subject), [...SPEC.credentialSubject].sort());
     assert.equal(subject.id, link);
     assert.equal(subject.type, 'Product');

@@ -37,7 +37,7 @@ describe('GS1 Digital Link resolver: /01/{gtin}/21/{serial}', () => {
     get = publicCall(stack.api);
     tokenId = await enrollAndMint(call, chipUid, FULL_PRODUCT);
     path = `/01/${GTIN}/21/${tokenId}`;
-    anchor = `${stack.api.config.publicBaseUrl}${path}`;
+    anchor = `${stack.api.config.publicBaseUrl}/test${path}`;
     const logged = await call('POST', '/v1/iaas/log-event', {
       tokenId,
       action: 'SHIPPED',
@@ -76,7 +76,7 @@ describe('GS1 Digital Link resolver: /01/{gtin}/21/{serial}', () => {
   test('a browser is sent to the verification page (307); machines get what Accept asks; format wins', async () => {
     const browser = await get(path, { accept: BROWSER });
     assert.equal(browser.status, 307);
-    assert.equal(browser.headers.get('location'), `/verify/01/${GTIN}/21/${tokenId}`);
+    assert.equal(browser.headers.get('location'), `/test/verify/01/${GTIN}/21/${tokenId}`);
     assertResolverHeaders(browser, anchor);
 
     const vc = await get(path, { accept: 'application/ld+json' });
@@ -96,7 +96,7 @@ describe('GS1 Digital Link resolver: /01/{gtin}/21/{serial}', () => {
     const passedOn = await get(`${path}?17=271231&utm_source=label`, { accept: BROWSER });
     assert.equal(
       passedOn.headers.get('location'),
-      `/verify/01/${GTIN}/21/${tokenId}?17=271231&utm_source=label`,
+      `/test/verify/01/${GTIN}/21/${tokenId}?17=271231&utm_source=label`,
       'other query parameters are passed on',
     );
     assert.equal((await get(`${path}/?format=public`)).status, 200, 'a trailing slash is tolerated');
@@ -277,7 +277,7 @@ describe('GS1 Digital Link resolver: /01/{gtin}/21/{serial}', () => {
     const pip = await get(`${path}?linkType=https://gs1.org/voc/pip`);
     assert.equal(
       pip.headers.get('location'),
-      `${stack.api.config.publicBaseUrl}/verify/01/${GTIN}/21/${tokenId}`,
+      `${stack.api.config.publicBaseUrl}/test/verify/01/${GTIN}/21/${tokenId}`,
     );
     const unknown = await get(`${path}?linkType=gs1:nutritionalInfo`);
     assert.equal(unknown.status, 404);
@@ -312,7 +312,7 @@ describe('GS1 Digital Link resolver: /01/{gtin}/21/{serial}', () => {
     assert.equal(first.status, 307, first.text);
     assert.equal(first.headers.get('cache-control'), 'no-store');
     const location = first.headers.get('location')!;
-    assert.match(location, new RegExp(`^/verify/01/${GTIN}/21/${tokenId}\\?tap=[\\w-]+\\.[\\w-]+$`));
+    assert.match(location, new RegExp(`^/test/verify/01/${GTIN}/21/${tokenId}\\?tap=[\\w-]+\\.[\\w-]+$`));
     assert.doesNotMatch(location, /cmac|picc|counter/i, 'no SUN internals in the verdict link');
     const page = await get(location);
     assert.equal(page.status, 200);
@@ -341,7 +341,7 @@ describe('GS1 Digital Link resolver: /01/{gtin}/21/{serial}', () => {
     assert.equal(scanned.body.verdict, 'authentic');
     assert.equal(scanned.body.title, 'Authentic');
     assert.equal(scanned.body.serial, tokenId);
-    assert.match(scanned.body.location, new RegExp(`^/verify/01/${GTIN}/21/${tokenId}\\?tap=`));
+    assert.match(scanned.body.location, new RegExp(`^/test/verify/01/${GTIN}/21/${tokenId}\\?tap=`));
     for (const [url, code] of [
       [`https://x.example${path}`, 'no_sun_signature'],
       ['https://x.example/not/a/link?picc_data=00&cmac=00', 'not_a_digital_link'],

@@ -23,8 +23,8 @@ export async function sendPublic(
   const facts = await findPublicFacts(deps.orm.em, environment, key.serial);
   if (!facts || !namesPassport(facts, key)) throw passportNotFound(key);
   const base = deps.config.publicBaseUrl;
-  ctx.append('Link', linksetLinkHeader(digitalLink(base, key.gtin, facts.tokenId)));
-  sendText(ctx, JSON.stringify(publicDocument(facts, base)), contentType);
+  ctx.append('Link', linksetLinkHeader(digitalLink(base, environment, key.gtin, facts.tokenId)));
+  sendText(ctx, JSON.stringify(publicDocument(facts, base, environment)), contentType);
 }
 
 /**
@@ -42,7 +42,10 @@ export async function sendStoredCredential(
   if (!stored || !namesPassport(stored, key)) throw passportNotFound(key);
   const credential = await storedCredentialIfCurrent(stored, environment, deps.credentials);
   if (credential === undefined) return false;
-  ctx.append('Link', linksetLinkHeader(digitalLink(deps.config.publicBaseUrl, key.gtin, key.serial)));
+  ctx.append(
+    'Link',
+    linksetLinkHeader(digitalLink(deps.config.publicBaseUrl, environment, key.gtin, key.serial)),
+  );
   // The stored bytes' ETag was computed when they were stored: no hashing per request.
   sendText(ctx, credential, contentType, PUBLIC_CACHE, stored.etag ?? etagOf(credential));
   return true;

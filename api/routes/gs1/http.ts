@@ -4,11 +4,13 @@ import type { AppContext } from '../../context.ts';
 import { ENVIRONMENT_HEADER, requireEnvironment } from '../../middleware/service-environment.ts';
 
 /**
- * The environment of a public call: `x-service-env` when sent (live or test, anything else → 400), else live.
- * Consumers' phones open a Digital Link without custom headers, so live is what a scan resolves; test passports
- * are reached by clients that send the header (and by browsers configured to).
+ * The environment of a public call: test under a /test address (api/middleware/test-path-prefix.ts), else
+ * `x-service-env` when sent (live or test, anything else → 400), else live. Consumers' phones open a Digital
+ * Link without custom headers, so live is what a scan of a live passport resolves; test passports have /test
+ * addresses of their own, which every link the service hands out for them uses.
  */
 export function publicEnvironment(ctx: AppContext): Environment {
+  if (ctx.state.pathEnvironment) return ctx.state.pathEnvironment;
   return ctx.get(ENVIRONMENT_HEADER) === '' ? 'live' : requireEnvironment(ctx);
 }
 

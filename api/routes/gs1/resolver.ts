@@ -65,7 +65,7 @@ async function resolve(ctx: AppContext, deps: PublicPassportDeps, key: ItemKey, 
     : { passport: await findPassport(em, environment, key.serial), events: [], stamp: '', cached: undefined };
   const passport = found?.passport;
   if (!found || !matches(passport, key)) throw passportNotFound(key);
-  const anchor = digitalLink(base, key.gtin, passport.tokenId);
+  const anchor = digitalLink(base, environment, key.gtin, passport.tokenId);
   ctx.append('Link', linksetLinkHeader(anchor));
 
   if (tap) {
@@ -77,7 +77,11 @@ async function resolve(ctx: AppContext, deps: PublicPassportDeps, key: ItemKey, 
       tokenId: passport.tokenId,
       checkedAt: Math.floor(Date.now() / 1000),
     });
-    temporaryRedirect(ctx, `${verifyPagePath(key.gtin, passport.tokenId)}?tap=${token}`, 'no-store');
+    temporaryRedirect(
+      ctx,
+      `${verifyPagePath(environment, key.gtin, passport.tokenId)}?tap=${token}`,
+      'no-store',
+    );
     return;
   }
   if (query.linkType !== undefined && linkType !== 'linkset') {
@@ -90,7 +94,11 @@ async function resolve(ctx: AppContext, deps: PublicPassportDeps, key: ItemKey, 
     return;
   }
   if (representation.kind === 'page') {
-    temporaryRedirect(ctx, withPassedOnQuery(ctx, verifyPagePath(key.gtin, passport.tokenId)), PUBLIC_CACHE);
+    temporaryRedirect(
+      ctx,
+      withPassedOnQuery(ctx, verifyPagePath(environment, key.gtin, passport.tokenId)),
+      PUBLIC_CACHE,
+    );
     return;
   }
   await sendRepresentation(ctx, deps, representation, { ...found, passport }, environment);

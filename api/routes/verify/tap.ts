@@ -12,9 +12,15 @@ import type { RouteDeps } from '../deps.ts';
 import { publicEnvironment } from '../gs1/http.ts';
 import { publicPassportDeps } from '../gs1/public-passport-deps.ts';
 
-const DIGITAL_LINK_PATH = /^\/01\/(\d{8,14})(?:\/10\/([^/]+))?\/21\/([^/]+)\/?$/;
+const DIGITAL_LINK_PATH = /^(\/test)?\/01\/(\d{8,14})(?:\/10\/([^/]+))?\/21\/([^/]+)\/?$/;
 
-function itemOf(url: string): { gtin: string; batch: string | undefined; serial: string; query: string } {
+function itemOf(url: string): {
+  test: boolean;
+  gtin: string;
+  batch: string | undefined;
+  serial: string;
+  query: string;
+} {
   let parsed: URL;
   try {
     parsed = new URL(url, 'http://resolver.invalid');
@@ -22,7 +28,7 @@ function itemOf(url: string): { gtin: string; batch: string | undefined; serial:
     throw new Problem(400, 'not_a_digital_link', 'The tag’s URL is not a URL.');
   }
   const match = DIGITAL_LINK_PATH.exec(parsed.pathname);
-  const gtin = match ? normalizeGtin(match[1]!) : undefined;
+  const gtin = match ? normalizeGtin(match[2]!) : undefined;
   if (!match || !gtin) {
     throw new Problem(
       400,
@@ -38,7 +44,13 @@ function itemOf(url: string): { gtin: string; batch: string | undefined; serial:
       throw new Problem(400, 'not_a_digital_link', 'The tag’s URL has a malformed percent-encoding.');
     }
   };
-  return { gtin, batch: decode(match[2]), serial: decode(match[3])!, query: parsed.search.slice(1) };
+  return {
+    test: match[1] !== undefined,
+    gtin,
+    batch: decode(match[3]),
+    serial: decode(match[4])!,
+    query: parsed.search.slice(1),
+  };
 }
 
 export function tapRoute(routeDeps: RouteDeps) {
@@ -75,9 +87,17 @@ export function tapRoute(routeDeps: RouteDeps) {
       404: { description: 'passport_not_found' },
     },
     handler: async (ctx: AppContext, { body }) => {
-      const environment = publicEnvironment(ctx);
       ctx.set('Cache-Control', 'no-store');
       const item = itemOf(body.url);
+      const environment = publicEnvironment(ctx);
+      // A test passport's tag holds its /test address: never resolved as a live one.
+      if (item.test && environment !== 'test') {
+        throw new Problem(
+          400,
+          'environment_mismatch',
+          'The tag holds a test passport’s address: post it to /test/verify/tap.',
+        );
+      }
       if (!hasSunParameters(Object.fromEntries(new URLSearchParams(item.query)))) {
         throw new Problem(
           400,
@@ -115,7 +135,7 @@ export function tapRoute(routeDeps: RouteDeps) {
         verificationCount: after?.verificationCount ?? passport.verificationCount,
         gtin: item.gtin,
         serial: passport.tokenId,
-        location: `${verifyPagePath(item.gtin, passport.tokenId)}?tap=${token}`,
+        location: `${verifyPagePath(environment, item.gtin, passport.tokenId)}?tap=${token}`,
       };
     },
   });

@@ -109,9 +109,9 @@ describe('the passport credential stays cheap to canonicalise, however long the 
     const events = lookAlikeEvents(3);
     const ids = (credentialWith(events).credentialSubject.provenance as { id: string }[]).map((e) => e.id);
     assert.deepEqual(ids, [
-      `${BASE}/01/00012345600012/21/42#event-1000`,
-      `${BASE}/01/00012345600012/21/42#event-1001`,
-      `${BASE}/01/00012345600012/21/42#event-1002`,
+      `${BASE}/test/01/00012345600012/21/42#event-1000`,
+      `${BASE}/test/01/00012345600012/21/42#event-1001`,
+      `${BASE}/test/01/00012345600012/21/42#event-1002`,
     ]);
     const later = credentialWith([...events, ...lookAlikeEvents(5).slice(3)]).credentialSubject
       .provenance as { id: string }[];

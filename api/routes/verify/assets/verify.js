@@ -39,8 +39,8 @@ async function verify(url) {
   say('Checking the tag’s signature…');
   verdict.classList.add('verdict--checking');
   const headers = { 'content-type': 'application/json', accept: 'application/json' };
-  if (main.dataset.env === 'test') headers['x-service-env'] = 'test';
-  const response = await fetch('/verify/tap', { method: 'POST', headers, body: JSON.stringify({ url }) });
+  const endpoint = main.dataset.env === 'test' ? '/test/verify/tap' : '/verify/tap';
+  const response = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify({ url }) });
   const result = await response.json();
   verdict.classList.remove('verdict--checking');
   if (!response.ok) {

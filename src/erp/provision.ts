@@ -6,9 +6,12 @@ import { newServiceInternalId } from './service-id.ts';
 export interface ErpMetadata {
   material_number: string;
   order_id: string;
+  conformity_url?: string | undefined;
 }
 
-export type ProvisionInput = { erp: ErpMetadata } | { gtin: string; name: string };
+export type ProvisionInput =
+  | { erp: ErpMetadata }
+  | { gtin: string; name: string; conformityUrl?: string | undefined };
 
 /** Reserves one INACTIVE twin and returns its service internal id. */
 export async function provisionTwin(
@@ -24,6 +27,7 @@ export async function provisionTwin(
     orderId: 'erp' in input ? input.erp.order_id : null,
     gtin: 'gtin' in input ? input.gtin : null,
     name: 'name' in input ? input.name : null,
+    conformityUrl: ('erp' in input ? input.erp.conformity_url : input.conformityUrl) ?? null,
     chipUid: null,
     boundAt: null,
   });
@@ -41,10 +45,16 @@ export async function provisionTwinsBulk(
   items: readonly ErpMetadata[],
 ): Promise<string[]> {
   const ids = items.map(() => newServiceInternalId());
-  const rows = items.map((item, i) => [ids[i], item.material_number, item.order_id]);
+  const rows = items.map((item, i) => [
+    ids[i],
+    item.material_number,
+    item.order_id,
+    item.conformity_url ?? null,
+  ]);
   await em.execute(
-    `insert into asset_twins (company_id, environment, service_internal_id, status, material_number, order_id)
-     select ?, ?, r->>0, 'INACTIVE', r->>1, r->>2 from jsonb_array_elements(?::jsonb) as r`,
+    `insert into asset_twins (company_id, environment, service_internal_id, status, material_number, order_id,
+       conformity_url)
+     select ?, ?, r->>0, 'INACTIVE', r->>1, r->>2, r->>3 from jsonb_array_elements(?::jsonb) as r`,
     [scope.companyId, scope.environment, JSON.stringify(rows)],
     'run',
   );

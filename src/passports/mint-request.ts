@@ -16,7 +16,7 @@ export const ESPR_CONFORMITY_MESSAGE = esprConformityMessage('custom_dpp_data.co
 
 /**
  * Where a mint without its own link is sent: the company default (PATCH /v1/company/settings). Bind shape B
- * (toolbox) carries no passport data, so the default is its only source.
+ * (toolbox) carries no passport data: its sources are the twin's conformity_url (provisioning) and the default.
  */
 export const CONFORMITY_DEFAULT_HINT =
   'defaultConformityUrl (PATCH /v1/company/settings) als Standard-Konformitätserklärung des Unternehmens';

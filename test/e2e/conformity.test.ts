@@ -167,6 +167,56 @@ describe('no passport goes on chain without a declaration of conformity (mint sh
     assert.equal(again.body.tokenId, bound.body.tokenId);
   });
 
+  test('a twin provisioned with its own conformity_url (single or bulk) binds and mints with it, no default needed', async () => {
+    const brand = await stack.api.createTenant('Twin Brand');
+    const bcall = (method: string, path: string, body?: unknown) => call(method, path, body, brand.testKey);
+    const toolbox = generateKeyPairSync('ed25519');
+    await bcall('POST', '/v1/factory/toolbox-keys', {
+      name: 'Line 1',
+      publicKey: toolbox.publicKey.export({ format: 'jwk' }),
+    });
+    const single = await bcall('POST', '/v1/erp/provision', {
+      gtin: GTIN,
+      metadata: { name: 'Trail Jacket', conformity_url: OWN_DOC },
+    });
+    assert.equal(single.status, 201, single.text);
+    const bulk = await bcall('POST', '/v1/erp/provision/bulk', {
+      items: [
+        { erp_metadata: { material_number: 'MAT-1', order_id: 'PO-1', conformity_url: DEFAULT_DOC } },
+        { erp_metadata: { material_number: 'MAT-2', order_id: 'PO-1' } },
+      ],
+    });
+    assert.equal(bulk.status, 201, bulk.text);
+    const notHttp = await bcall('POST', '/v1/erp/provision', {
+      erp_metadata: { material_number: 'MAT-3', order_id: 'PO-1', conformity_url: 'javascript:alert(1)' },
+    });
+    assert.equal(notHttp.status, 400);
+    assert.equal(notHttp.body.errors[0].path, 'body.erp_metadata.conformity_url');
+
+    const cases = [
+      { id: single.body.service_internal_id as string, uid: '04C0F0000000E1', doc: OWN_DOC },
+      { id: bulk.body.items[0].service_internal_id as string, uid: '04C0F0000000E2', doc: DEFAULT_DOC },
+    ];
+    for (const { id, uid, doc } of cases) {
+      await verifiedChip(uid, brand.testKey);
+      const signature = sign(null, Buffer.from(`${id}:${uid}`), toolbox.privateKey).toString('hex');
+      const bound = await bcall('POST', '/v1/factory/bind', { internalId: id, chipUid: uid, signature });
+      assert.equal(bound.status, 201, bound.text);
+      // (The bulk twin has no GTIN, so no Digital Link: read the recorded metadata.)
+      const [passport] = await sql<{ metadata_cache: { custom_dpp_data: Record<string, unknown> } }>(
+        'select metadata_cache from passports where company_id = ? and token_id = ?',
+        [brand.companyId, bound.body.tokenId],
+      );
+      assert.equal(passport!.metadata_cache.custom_dpp_data.conformity_url, doc);
+    }
+    // The bulk twin without a link (and no company default) is refused like any bind without one.
+    const bare = bulk.body.items[1].service_internal_id as string;
+    const uid = '04C0F0000000E3';
+    await verifiedChip(uid, brand.testKey);
+    const signature = sign(null, Buffer.from(`${bare}:${uid}`), toolbox.privateKey).toString('hex');
+    assertEspr400(await bcall('POST', '/v1/factory/bind', { internalId: bare, chipUid: uid, signature }));
+  });
+
   test('a mint workflow started without the link (not through the API) fails before anything reaches the chain', async () => {
     const uid = '04C0F0000000D1';
     assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: uid })).status, 201);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { provisionTwin, provisionTwinsBulk } from '../../../src/erp/provision.ts';
-import { gtinSchema } from '../../../src/passports/mint-request.ts';
+import { gtinSchema, httpUrl } from '../../../src/passports/mint-request.ts';
 import type { AppContext } from '../../context.ts';
 import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { defineRoute } from '../../route.ts';
@@ -11,16 +11,27 @@ export const BULK_PROVISION_MAX_ITEMS = 10_000;
 /** Room for 10,000 items with fields at their maximum lengths. */
 const BULK_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
+const conformityUrl = httpUrl
+  .optional()
+  .describe(
+    'The product’s declaration of conformity (optional). The mint of a toolbox bind (POST /v1/factory/bind ' +
+      'shape B) records it, else the company default; with neither that bind is refused (400).',
+  );
+
 const erpMetadata = z
   .object({
     material_number: z.string().trim().min(1).max(100),
     order_id: z.string().trim().min(1).max(100),
+    conformity_url: conformityUrl,
   })
   .strict();
 
 const erpShape = z.object({ erp_metadata: erpMetadata }).strict();
 const gtinShape = z
-  .object({ gtin: gtinSchema, metadata: z.object({ name: z.string().trim().min(1).max(200) }).strict() })
+  .object({
+    gtin: gtinSchema,
+    metadata: z.object({ name: z.string().trim().min(1).max(200), conformity_url: conformityUrl }).strict(),
+  })
   .strict();
 
 /** The GTIN shape is the one carrying `gtin` or `metadata`; anything else is read as the ERP shape. */
@@ -71,7 +82,7 @@ export const provisionRoutes = [
           const input =
             'erp_metadata' in body
               ? { erp: body.erp_metadata }
-              : { gtin: body.gtin, name: body.metadata.name };
+              : { gtin: body.gtin, name: body.metadata.name, conformityUrl: body.metadata.conformity_url };
           const id = await provisionTwin(em, ctx.state.scope!, input);
           return { status: 201, body: { success: true, service_internal_id: id, status: 'INACTIVE' } };
         },

@@ -44,7 +44,8 @@ export function bindRoutes(deps: RouteDeps) {
         '(asset.initialized). Unknown twin 404 twin_not_found; twin already bound 409 twin_already_bound; chip ' +
         'bound to another twin 409 chip_already_bound; chip enrolled by another account 409 ' +
         'chip_enrolled_elsewhere. Shape B: a signature matching no active toolbox key 422 ' +
-        'invalid_toolbox_signature; without a company defaultConformityUrl (PATCH /v1/company/settings) 400 ' +
+        'invalid_toolbox_signature; without a conformity_url of the twin (provisioning) or a company ' +
+        'defaultConformityUrl (PATCH /v1/company/settings) 400 ' +
         'conformity_required with the ESPR text, before anything is bound; the chip must have shown a verified ' +
         'tap (422 chip_not_verified); then the ' +
         'passport is minted (201 with tokenId, or 202 with Location /v1/dpp/mint/{chipUid}). Repeating a ' +
@@ -109,7 +110,7 @@ export function bindRoutes(deps: RouteDeps) {
         const request = validate(bindShapeB, body, 'body');
         await requireActivePlan(em, scope);
         const chipUid = canonicalChipUid(request.chipUid);
-        await findTwin(em, request.internalId);
+        const provisioned = await findTwin(em, request.internalId);
         await verifyToolboxSignature(em, {
           internalId: request.internalId,
           chipUid,
@@ -123,10 +124,17 @@ export function bindRoutes(deps: RouteDeps) {
         };
         const minted = await existingTokenId(em, chipUid);
         // The mint that follows needs a declaration of conformity; a toolbox bind brings no passport data, so
-        // it is the company default, and without one nothing is bound or minted.
-        const conformityUrl = minted ? null : (await readCompanySettings(em, scope)).defaultConformityUrl;
+        // it is the twin's (from provisioning), else the company default, and without one nothing is bound or
+        // minted.
+        const conformityUrl = minted
+          ? null
+          : (provisioned.conformityUrl ?? (await readCompanySettings(em, scope)).defaultConformityUrl);
         if (!minted && !conformityUrl) {
-          throw conformityRequired({ path: 'body.internalId', companyDefault: true });
+          throw conformityRequired({
+            field: 'conformity_url bei der Bereitstellung (POST /v1/erp/provision)',
+            path: 'body.internalId',
+            companyDefault: true,
+          });
         }
         const { twin } = await bindTwin(em, scope, {
           serviceInternalId: request.internalId,

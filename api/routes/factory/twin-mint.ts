@@ -16,7 +16,7 @@ import type { MintInput } from '../../../workflows/mint-types.ts';
 
 /**
  * The mint request a bound twin stands for: its name, GTIN, material number and ERP ids, and the declaration
- * of conformity (the company default; the caller refuses the bind without one).
+ * of conformity (the twin's, else the company default; the caller refuses the bind without one).
  */
 export function mintInputFromTwin(
   scope: TenantScope,

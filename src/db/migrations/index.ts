@@ -20,6 +20,7 @@ import { Migration20261124740000_password_reset } from './Migration2026112474000
 import { Migration20261124750000_passkeys } from './Migration20261124750000_passkeys.ts';
 import { Migration20261124760000_sso } from './Migration20261124760000_sso.ts';
 import { Migration20261124810000_company_settings } from './Migration20261124810000_company_settings.ts';
+import { Migration20261124820000_twin_conformity } from './Migration20261124820000_twin_conformity.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -50,4 +51,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124750000_passkeys', class: Migration20261124750000_passkeys },
   { name: 'Migration20261124760000_sso', class: Migration20261124760000_sso },
   { name: 'Migration20261124810000_company_settings', class: Migration20261124810000_company_settings },
+  { name: 'Migration20261124820000_twin_conformity', class: Migration20261124820000_twin_conformity },
 ];

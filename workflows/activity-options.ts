@@ -1,7 +1,10 @@
 import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 
 /** Short database / IPFS steps: retried for a while; domain refusals (and the given types) are final. */
-export function databaseStep(nonRetryable: string[] = []): ActivityOptions {
+export function databaseStep(
+  nonRetryable: string[] = [],
+  overrides: { maximumAttempts?: number } = {},
+): ActivityOptions {
   return {
     startToCloseTimeout: '30 seconds',
     retry: {
@@ -9,8 +12,17 @@ export function databaseStep(nonRetryable: string[] = []): ActivityOptions {
       maximumInterval: '30 seconds',
       maximumAttempts: 10,
       nonRetryableErrorTypes: [...nonRetryable, 'DomainError'],
+      ...overrides,
     },
   };
+}
+
+/**
+ * A round of recording what is already on chain (see record-until-done.ts): three quick attempts, then the
+ * workflow flags itself and waits for the next round instead of failing.
+ */
+export function recordingRound(): ActivityOptions {
+  return databaseStep([], { maximumAttempts: 3 });
 }
 
 /**
@@ -72,6 +84,6 @@ export function localDatabaseStep(
   nonRetryable: string[] = [],
   overrides: { maximumAttempts?: number } = {},
 ): LocalActivityOptions {
-  const { startToCloseTimeout, retry } = databaseStep(nonRetryable);
-  return { startToCloseTimeout, retry: { ...retry, ...overrides }, localRetryThreshold: '5 seconds' };
+  const { startToCloseTimeout, retry } = databaseStep(nonRetryable, overrides);
+  return { startToCloseTimeout, retry, localRetryThreshold: '5 seconds' };
 }

@@ -1,4 +1,8 @@
 import type { TenantScope } from '../src/db/tenant-scope.ts';
+import type { RecordAttention } from './record-until-done-types.ts';
+
+/** Name of the query that reports a running anchor's progress. */
+export const ANCHOR_PROGRESS_QUERY = 'anchorProgress';
 
 export interface AnchorEventInput {
   scope: TenantScope;
@@ -9,4 +13,11 @@ export interface AnchorEventResult {
   eventId: number;
   transactionHash: string;
   blockNumber: number;
+}
+
+export interface AnchorEventProgress {
+  step: 'anchoring' | 'recording' | 'done';
+  transactionHash?: string;
+  /** Logged on chain but not recorded yet: the workflow retries until it is (operators: DppAttention). */
+  attention?: RecordAttention;
 }

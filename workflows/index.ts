@@ -1,5 +1,5 @@
 // Every workflow the worker runs. Deterministic code only: imports @temporalio/workflow and types.
-export { anchorSupplyChainEvent } from './anchor-event.ts';
+export { anchorProgressQuery, anchorSupplyChainEvent } from './anchor-event.ts';
 export { mintPassport, mintProgressQuery } from './mint.ts';
 export { recycleProgressQuery, recycleTokenPassport } from './recycle.ts';
 export { claimUpdate, paymentSucceededSignal, resalePassport, resaleProgressQuery } from './resale.ts';

@@ -1,4 +1,5 @@
 import type { TenantScope } from '../src/db/tenant-scope.ts';
+import type { RecordAttention } from './record-until-done-types.ts';
 
 /** Name of the query that reports a running recycle's progress. */
 export const RECYCLE_PROGRESS_QUERY = 'recycleProgress';
@@ -19,6 +20,8 @@ export type RecycleStep = 'releasing' | 'recording' | 'done';
 export interface RecycleProgress {
   step: RecycleStep;
   transactionHash?: string;
+  /** Released on chain but not recorded yet: the workflow retries until it is (operators: DppAttention). */
+  attention?: RecordAttention;
 }
 
 export interface RecycleResult {

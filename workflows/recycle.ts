@@ -1,6 +1,7 @@
-import { defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
+import { defineQuery, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import { chainStep, databaseStep } from './activity-options.ts';
+import { chainStep, databaseStep, recordingRound } from './activity-options.ts';
+import { recordUntilDone } from './record-until-done.ts';
 import {
   RECYCLE_PROGRESS_QUERY,
   type RecycleInput,
@@ -11,13 +12,19 @@ import {
 export const recycleProgressQuery = defineQuery<RecycleProgress>(RECYCLE_PROGRESS_QUERY);
 
 const database = proxyActivities<Activities>(databaseStep());
+/** Histories from before recording was retried until done gave up after the step's ten attempts; they replay so. */
+const RECORD_UNTIL_DONE = 'recycle-record-until-done';
+const recording = proxyActivities<Activities>(recordingRound());
 
 const chain = proxyActivities<Activities>(chainStep(['AlreadyRecycled']));
 
 /**
  * Recycles one passport (id `recycle:{env}:{tokenId}`):
  * 1. recycleOnChain — release the circular deposit to the reward receiver, wait for confirmation;
- * 2. recordRecycle — RECYCLE_TRANSFER event, passport RECYCLED, asset.recycled to the outbox.
+ * 2. recordRecycle — RECYCLE_TRANSFER event, passport RECYCLED, asset.recycled to the outbox. Once the
+ *    deposit is released on chain this is never given up: failed rounds flag the workflow
+ *    (`DppAttention = "record_failed"`, `attention` in the progress query) and it retries every 10 minutes, or
+ *    at once on the `retryRecording` signal, until recorded (record-until-done.ts).
  * Both steps are idempotent, so a crash anywhere resumes without paying the deposit twice.
  */
 export async function recycleTokenPassport(input: RecycleInput): Promise<RecycleResult> {
@@ -31,7 +38,16 @@ export async function recycleTokenPassport(input: RecycleInput): Promise<Recycle
   });
 
   progress = { step: 'recording', transactionHash: released.transactionHash };
-  await database.recordRecycle({ ...input, ...released });
+  if (patched(RECORD_UNTIL_DONE)) {
+    await recordUntilDone(
+      () => recording.recordRecycle({ ...input, ...released }),
+      (attention) => {
+        progress = { step: 'recording', transactionHash: released.transactionHash, attention };
+      },
+    );
+  } else {
+    await database.recordRecycle({ ...input, ...released });
+  }
 
   progress = { step: 'done', transactionHash: released.transactionHash };
   return {

@@ -1,3 +1,5 @@
+import type { RecordAttention } from './record-until-done-types.ts';
+
 export const RESALE_PROGRESS_QUERY = 'resaleProgress';
 /** Sent by the payment webhook (payment_intent.succeeded) once its signature and event id are checked. */
 export const PAYMENT_SUCCEEDED_SIGNAL = 'paymentSucceeded';
@@ -30,6 +32,8 @@ export interface ResaleProgress {
   claimTxHash?: string;
   /** After the claim: the workflow paying the sale out 94/5/1. */
   payoutWorkflowId?: string;
+  /** Claimed on chain but not recorded yet: the workflow retries until it is (operators: DppAttention). */
+  attention?: RecordAttention;
   /** A payment event that did not match the release (amount or currency) is kept here, not acted on. */
   refusedPayments?: { eventId: string; reason: string }[];
 }

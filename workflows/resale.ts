@@ -11,7 +11,8 @@ import {
   startChild,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import { chainStep, databaseStep, paymentStep } from './activity-options.ts';
+import { chainStep, databaseStep, paymentStep, recordingRound } from './activity-options.ts';
+import { recordUntilDone } from './record-until-done.ts';
 import { resalePayout } from './resale-payout.ts';
 import {
   CLAIM_UPDATE,
@@ -32,6 +33,10 @@ export const claimUpdate = defineUpdate<ClaimResult, [ClaimRequest]>(CLAIM_UPDAT
 const chain = proxyActivities<Activities>(chainStep(['NoClaimAuthorized']));
 const database = proxyActivities<Activities>(databaseStep());
 const payments = proxyActivities<Activities>(paymentStep());
+
+/** Histories from before recording the claim was retried until done gave up after ten attempts; they replay so. */
+const CLAIM_RECORD_UNTIL_DONE = 'resale-claim-record-until-done';
+const recording = proxyActivities<Activities>(recordingRound());
 
 /** Workflows started before payouts existed end at the claim; the marker lets their histories replay. */
 const PAYOUT_AFTER_CLAIM = 'resale-payout-after-claim';
@@ -60,7 +65,9 @@ const CLAIM_WINDOW_MS = 30 * 24 * 3600 * 1000;
  * 5. wait for the buyer's claim (the `claim` update, after a fresh tap of the chip) for up to 30 days, else
  *    refund the payment and revoke the authorization;
  * 6. claimOnChain — claimOwnershipFor the buyer (the platform relays; buyers hold no gas), then
- *    recordClaim — owner, CLAIM_OWNERSHIP, asset.transferred and asset.resold;
+ *    recordClaim — owner, CLAIM_OWNERSHIP, asset.transferred and asset.resold; never given up once the
+ *    claim is on chain: failed rounds flag the workflow (`DppAttention = "record_failed"`, `attention` in
+ *    the progress) and it retries every 10 minutes, or at once on `retryRecording` (record-until-done.ts);
  * 7. start resale-payout:{env}:{resaleId} (workflows/resale-payout.ts) without waiting for it: 94 % to the
  *    seller, 5 % to the brand, 1 % stays with the platform, once the receiving accounts are verified.
  */
@@ -200,7 +207,17 @@ export async function resalePassport(input: ResaleInput): Promise<ResaleResult> 
     buyerWallet: input.buyerWallet,
     sinceBlock: buyerAuthorized.blockNumber,
   });
-  await database.recordClaim({ terms: input, ...transfer });
+  // Ownership moved on chain: recording it is never given up (else no webhook, no payout, no refund).
+  if (patched(CLAIM_RECORD_UNTIL_DONE)) {
+    await recordUntilDone(
+      () => recording.recordClaim({ terms: input, ...transfer }),
+      (attention) => {
+        progress = { ...progress, claimTxHash: transfer.transactionHash, attention };
+      },
+    );
+  } else {
+    await database.recordClaim({ terms: input, ...transfer });
+  }
   claimed = { txHash: transfer.transactionHash, ownerWallet: input.buyerWallet, from: transfer.from };
   progress = { ...progress, state: 'CLAIMED', claimTxHash: transfer.transactionHash };
 

@@ -137,7 +137,22 @@ export function logRecycleRoutes(deps: RouteDeps) {
             success: z.literal(true),
             workflowId: z.string(),
             status: z.enum(['RUNNING', 'COMPLETED', 'FAILED']),
-            progress: z.object({ step: z.string(), transactionHash: z.string().optional() }).optional(),
+            progress: z
+              .object({
+                step: z.string(),
+                transactionHash: z.string().optional(),
+                attention: z
+                  .object({
+                    reason: z.literal('record_failed'),
+                    error: z.string(),
+                    failedRounds: z.number().int(),
+                  })
+                  .optional()
+                  .describe(
+                    'Released on chain but not recorded yet: the workflow retries until it is (operators: DppAttention).',
+                  ),
+              })
+              .optional(),
             result: recycledResponse.optional(),
             error: z.object({ code: z.string(), message: z.string() }).optional(),
           }),

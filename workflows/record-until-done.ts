@@ -1,0 +1,50 @@
+import { condition, defineSignal, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { searchAttributes } from '../src/temporal/search-attributes.ts';
+import { RETRY_RECORDING_SIGNAL } from './mint-types.ts';
+import type { RecordAttention } from './record-until-done-types.ts';
+
+export const retryRecordingSignal = defineSignal(RETRY_RECORDING_SIGNAL);
+
+/** How long a workflow whose recording failed waits before its next round (unless signalled). */
+export const RECORD_RETRY_INTERVAL = '10 minutes';
+
+/** The message of the innermost cause: an activity failure's own message only says that the activity failed. */
+function rootMessage(error: unknown): string {
+  let current = error as { message?: string; cause?: unknown } | undefined;
+  while (current?.cause && typeof current.cause === 'object') current = current.cause as typeof current;
+  return current?.message ?? String(error);
+}
+
+/**
+ * Recording what is already on chain must never be given up: the chain and the database would disagree for
+ * good (no webhook, no follow-up). `recordUntilDone` runs `record` (one round: an activity with a few quick
+ * attempts) until it succeeds. After a failed round the workflow flags itself for operators
+ * (`DppAttention = "record_failed"`, and `onAttention` with the error for its progress query) and waits
+ * RECORD_RETRY_INTERVAL, or until the `retryRecording` signal, before the next round; once recorded the flag
+ * is removed. Call it once per workflow run (it installs the signal handler).
+ */
+export async function recordUntilDone<T>(
+  record: () => Promise<T>,
+  onAttention: (attention: RecordAttention | undefined) => void,
+): Promise<T> {
+  let retryRequested = false;
+  setHandler(retryRecordingSignal, () => {
+    retryRequested = true;
+  });
+  for (let failedRounds = 1; ; failedRounds++) {
+    try {
+      const recorded = await record();
+      if (failedRounds > 1) {
+        upsertSearchAttributes([{ key: searchAttributes.attention, value: null }]);
+        onAttention(undefined);
+      }
+      return recorded;
+    } catch (error) {
+      onAttention({ reason: 'record_failed', error: rootMessage(error), failedRounds });
+      if (failedRounds === 1)
+        upsertSearchAttributes([{ key: searchAttributes.attention, value: 'record_failed' }]);
+      await condition(() => retryRequested, RECORD_RETRY_INTERVAL);
+      retryRequested = false;
+    }
+  }
+}

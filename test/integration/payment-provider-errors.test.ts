@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
 import Koa from 'koa';
 import Stripe from 'stripe';
 import { describe, test } from 'vitest';
 import { problemHandler } from '../../api/middleware/problem-handler.ts';
+import { resaleFailureToDomainError } from '../../api/routes/dpp/resale-failures.ts';
 import { listen } from '../../api/server.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { redactProviderMessage } from '../../src/payments/provider-errors.ts';
@@ -51,5 +53,29 @@ describe('a payment provider’s refusal on a synchronous call', () => {
       redactProviderMessage('No such price: price_123', ['sk_test_x']),
       'No such price: price_123',
     );
+  });
+
+  test('a release whose checkout Stripe refused: 422 payment_provider_rejected with Stripe’s code, our words', () => {
+    const failed = (providerType: string, code: string | null) =>
+      new WorkflowFailedError(
+        'Workflow execution failed',
+        ApplicationFailure.create({
+          type: 'StripeRejected',
+          message: 'Stripe refused the request (StripeInvalidRequestError, HTTP 400).',
+          nonRetryable: true,
+          details: [{ providerType, code, statusCode: 400, requestId: 'req_1' }],
+        }),
+        'NON_RETRYABLE_FAILURE',
+      );
+    const rejected = resaleFailureToDomainError(failed('StripeInvalidRequestError', 'amount_too_small'));
+    assert.equal(rejected?.code, 'payment_provider_rejected');
+    assert.equal(rejected?.kind, 'rejected');
+    assert.match(rejected!.message, /provider code amount_too_small/);
+    assert.match(rejected!.message, /nothing was sent to the chain/);
+    const notACode = resaleFailureToDomainError(failed('StripeInvalidRequestError', `Bearer ${KEY}`));
+    assert.ok(!notACode!.message.includes(KEY.slice(8)), notACode!.message);
+    const ourKey = resaleFailureToDomainError(failed('StripeAuthenticationError', null));
+    assert.equal(ourKey?.code, 'payments_misconfigured');
+    assert.equal(ourKey?.kind, 'unavailable');
   });
 });

@@ -5,6 +5,7 @@ import type { Environment } from '../config/config.ts';
 import { Passport } from '../db/entities/index.ts';
 import type { TenantScope } from '../db/tenant-scope.ts';
 import { DomainError } from '../errors.ts';
+import { digitalLink, resolverBase } from '../gs1/digital-link.ts';
 import { companyCustodyAddress } from '../wallets/custody.ts';
 import { userWalletAddress } from '../wallets/user-wallet.ts';
 import { newResaleId } from './resale-records.ts';
@@ -84,7 +85,9 @@ export async function brandReleaseTerms(
     buyerEmail: request.buyerEmail,
     buyerWallet: userWalletAddress(settings.walletMasterSecret, request.buyerEmail),
     price: request.price,
-    returnUrl: request.returnUrl ?? passportPage(settings.publicBaseUrl, passport.gtin, passport.tokenId),
+    returnUrl:
+      request.returnUrl ??
+      passportPage(settings.publicBaseUrl, scope.environment, passport.gtin, passport.tokenId),
   };
 }
 
@@ -122,11 +125,20 @@ export async function ownerReleaseTerms(
     buyerEmail: request.buyerEmail,
     buyerWallet: userWalletAddress(settings.walletMasterSecret, request.buyerEmail),
     price: request.price,
-    returnUrl: request.returnUrl ?? passportPage(settings.publicBaseUrl, passport.gtin, passport.token_id),
+    returnUrl:
+      request.returnUrl ??
+      passportPage(settings.publicBaseUrl, environment, passport.gtin, passport.token_id),
   };
 }
 
 /** Where Checkout sends the buyer back by default: the passport's page (its GS1 Digital Link). */
-function passportPage(publicBaseUrl: string, gtin: string | null | undefined, tokenId: string): string {
-  return gtin ? `${publicBaseUrl}/01/${gtin}/21/${tokenId}` : publicBaseUrl;
+function passportPage(
+  publicBaseUrl: string,
+  environment: Environment,
+  gtin: string | null | undefined,
+  tokenId: string,
+): string {
+  return gtin
+    ? digitalLink(publicBaseUrl, environment, gtin, tokenId)
+    : resolverBase(publicBaseUrl, environment);
 }

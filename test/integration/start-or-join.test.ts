@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { DomainError } from '../../src/errors.ts';
 import { startOrJoin, type WorkflowGateway } from '../../src/temporal/start.ts';
@@ -29,7 +29,6 @@ describe('startOrJoin with ownRunsOnly', () => {
       namespace: env.namespace ?? 'default',
       taskQueue: taskQueueFor(gateway.taskQueuePrefix, 'test'),
       workflowsPath: fileURLToPath(new URL('./fixtures/held-open-workflow.ts', import.meta.url)),
-      bundlerOptions: { logger: new DefaultLogger('WARN') },
     });
     running = worker.run();
   });

@@ -3,6 +3,9 @@ import type { Environment } from '../config/config.ts';
 /**
  * Workflow ids are business ids an operator can type into the Temporal UI. Starting a workflow with an id
  * that is already running joins it instead of starting a second one (see the start helpers).
+ * `mint` names the chip, not the company: a chip UID is unique in an environment (one chip, one token), so
+ * there is one mint workflow per chip, and a mint request joins it only if its own company started it
+ * (`startOrJoin`'s `ownRunsOnly`; docs/minting.md).
  */
 export const workflowIds = {
   mint: (environment: Environment, chipUid: string) => `mint:${environment}:${chipUid}`,

@@ -4,14 +4,14 @@ import { DomainError } from '../errors.ts';
 import { type AttemptContext, recordAttempt } from './delivery-records.ts';
 import type { AttemptInput, AttemptOutcome } from './delivery-types.ts';
 import { activeSigningSecrets } from './endpoint-secrets.ts';
-import { postWebhook } from './http-post.ts';
+import { postWebhook, privateAnswerExcerpt } from './http-post.ts';
 import {
   MAX_RESPONSE_SNIPPET_BYTES,
   MAX_WEBHOOK_PAYLOAD_BYTES,
   WEBHOOK_ATTEMPT_TIMEOUT_MS,
 } from './limits.ts';
 import { deliveryHeaders, envelopeBody } from './signing.ts';
-import { pinnedLookup, type Resolver, type UrlPolicy, vetWebhookUrl } from './url-safety.ts';
+import { isForbiddenAddress, type Resolver, type UrlPolicy, vetWebhookUrl } from './url-safety.ts';
 
 /** What sending a delivery needs: the key that opens endpoint secrets and where deliveries may connect. */
 export interface WebhookSender {
@@ -67,6 +67,7 @@ export async function sendAttempt(
   let response: Awaited<ReturnType<typeof postWebhook>>;
   try {
     const { url, addresses } = await vetWebhookUrl(endpoint.url, sender.policy, sender.resolver);
+    const address = addresses[0]!;
     response = await postWebhook({
       url,
       body,
@@ -76,10 +77,15 @@ export async function sendAttempt(
         secrets: activeSigningSecrets(sender.secretBox, endpoint, startedAt),
         timestampSeconds: Math.floor(startedAt.getTime() / 1000),
       }),
-      lookup: pinnedLookup(addresses[0]!),
+      address,
       timeoutMs: WEBHOOK_ATTEMPT_TIMEOUT_MS,
       maxSnippetBytes: MAX_RESPONSE_SNIPPET_BYTES,
     });
+    // A non-public receiver (test endpoints in development) may be an internal service: the deliveries API
+    // shows its status and a short sanitised excerpt, never a readable copy of what it answered.
+    if (isForbiddenAddress(address.address) && response.snippet !== null) {
+      response = { ...response, snippet: privateAnswerExcerpt(response.snippet) };
+    }
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     // The URL no longer passes the safety check (e.g. DNS now answers a private address): nothing sent.

@@ -1,13 +1,14 @@
-import http from 'node:http';
-import https from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { AddressRefused, pinnedRequest, resolveVetted, type VettedAddress } from '../http/pinned-request.ts';
 
 export interface WebhookPost {
   url: URL;
   body: string;
   headers: Record<string, string>;
-  /** Answers DNS for the connection (the vetted address), so the socket goes where the check looked. */
-  lookup?: LookupFunction;
+  /**
+   * The vetted address the connection goes to (vetWebhookUrl), so the socket goes where the check looked.
+   * Omitted (benchmarks): the host is resolved once here, unchecked, and the connection pinned to that answer.
+   */
+  address?: VettedAddress;
   timeoutMs: number;
   /** How much of the response body to keep; the rest is not read. */
   maxSnippetBytes: number;
@@ -19,6 +20,8 @@ export interface WebhookResponse {
   error: string | null;
   snippet: string | null;
   durationMs: number;
+  /** The address the delivery connected to (undefined when no connection was made). */
+  remoteAddress?: string | undefined;
 }
 
 /** PostgreSQL text cannot hold NUL; receivers' bodies and error texts may. */
@@ -26,61 +29,52 @@ export function storableText(text: string, maxChars = 2048): string {
   return text.replaceAll('\u0000', '').slice(0, maxChars);
 }
 
-function describeError(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  const message = error instanceof Error ? error.message : String(error);
-  return code && !message.includes(code) ? `${code}: ${message}` : message;
+/** Most characters of a non-public receiver's answer the deliveries API keeps (see privateAnswerExcerpt). */
+export const MAX_PRIVATE_EXCERPT_CHARS = 200;
+
+/**
+ * What is kept of the answer of a receiver at a non-public address: at most 200 printable characters, each
+ * run of control characters or whitespace one space, so the deliveries API cannot be used to read internal
+ * services (the status code and this excerpt are enough to debug a local receiver).
+ */
+export function privateAnswerExcerpt(text: string): string {
+  const printable = text
+    .replace(/[^\p{L}\p{M}\p{N}\p{P}\p{S} ]+/gu, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim();
+  return Array.from(printable).slice(0, MAX_PRIVATE_EXCERPT_CHARS).join('');
 }
 
 /**
- * One POST, never following redirects (node:http does not), over a fresh connection each time (no stale
- * keep-alive socket can fail an attempt), with one deadline from connect to the last byte kept. Never
- * rejects: every outcome, including a network error or the deadline, comes back as a WebhookResponse.
+ * One POST over the shared pinned path (src/http/pinned-request.ts): never following redirects, over a fresh
+ * connection each time (no stale keep-alive socket can fail an attempt), with one deadline from connect to
+ * the last byte kept. Never rejects: every outcome, including a network error or the deadline, comes back as
+ * a WebhookResponse.
  */
-export function postWebhook(post: WebhookPost): Promise<WebhookResponse> {
-  const started = performance.now();
-  const transport = post.url.protocol === 'https:' ? https : http;
-  return new Promise((resolve) => {
-    let settled = false;
-    let statusCode: number | null = null;
-    const chunks: Buffer[] = [];
-    let kept = 0;
-    const finish = (error: string | null) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(deadline);
-      const snippet = chunks.length > 0 ? storableText(Buffer.concat(chunks).toString('utf8')) : null;
-      resolve({ statusCode, error, snippet, durationMs: Math.round(performance.now() - started) });
-    };
-    const request = transport.request(post.url, {
-      method: 'POST',
-      agent: false,
-      headers: { ...post.headers, 'content-length': String(Buffer.byteLength(post.body)) },
-      ...(post.lookup ? { lookup: post.lookup } : {}),
-    });
-    const deadline = setTimeout(() => {
-      const error = `timed out after ${post.timeoutMs} ms${statusCode === null ? '' : ' reading the response'}`;
-      finish(error);
-      request.destroy();
-    }, post.timeoutMs);
-    request.on('error', (error) => finish(describeError(error)));
-    request.on('response', (response) => {
-      statusCode = response.statusCode ?? null;
-      response.on('data', (chunk: Buffer) => {
-        if (kept >= post.maxSnippetBytes) return;
-        const part = chunk.subarray(0, post.maxSnippetBytes - kept);
-        chunks.push(part);
-        kept += part.length;
-        // Enough kept: stop downloading whatever else the receiver sends.
-        if (kept >= post.maxSnippetBytes) {
-          finish(null);
-          response.destroy();
-        }
-      });
-      response.on('end', () => finish(null));
-      response.on('error', (error) => finish(statusCode === null ? describeError(error) : null));
-      response.on('close', () => finish(null));
-    });
-    request.end(post.body);
+export async function postWebhook(post: WebhookPost): Promise<WebhookResponse> {
+  let address = post.address;
+  if (!address) {
+    try {
+      [address] = await resolveVetted(post.url, { allowPrivate: true });
+    } catch (error) {
+      if (!(error instanceof AddressRefused)) throw error;
+      return { statusCode: null, error: error.message, snippet: null, durationMs: 0 };
+    }
+  }
+  const response = await pinnedRequest({
+    url: post.url,
+    method: 'POST',
+    headers: post.headers,
+    body: post.body,
+    address: address!,
+    timeoutMs: post.timeoutMs,
+    maxBodyBytes: post.maxSnippetBytes,
   });
+  return {
+    statusCode: response.statusCode,
+    error: response.error,
+    snippet: response.body.length > 0 ? storableText(response.body.toString('utf8')) : null,
+    durationMs: response.durationMs,
+    remoteAddress: response.remoteAddress,
+  };
 }

@@ -141,6 +141,53 @@ describe('webhook endpoints over HTTP', () => {
     assert.equal(unchanged.body.endpoint.url, PUBLIC_URL);
   });
 
+  test('live refuses IPv6 forms embedding a non-public IPv4 and cloud metadata addresses, on create and update', async () => {
+    const refusedUrls = [
+      'http://[::a9fe:a9fe]/latest/meta-data', // IPv4-compatible ::169.254.169.254
+      'http://[::127.0.0.1]:8080/', // IPv4-compatible loopback
+      'http://[::ffff:0:a9fe:a9fe]/', // SIIT ::ffff:0:169.254.169.254
+      'http://[::ffff:7f00:1]/', // IPv4-mapped, hex form
+      'http://[64:ff9b::a00:1]/', // NAT64 of 10.0.0.1
+      'http://[64:ff9b:1::1]/', // local-use NAT64: translation not knowable here
+      'http://[2002:c0a8:101::1]/', // 6to4 of 192.168.1.1
+      'http://[2001:0:a9fe:a9fe::1]/', // Teredo with a link-local server
+      'http://168.63.129.16/machine', // Azure wire server (a public-range address)
+      'http://100.100.100.200/latest/meta-data', // Alibaba Cloud metadata
+      'http://[fd00:ec2::254]/latest/meta-data', // AWS metadata over IPv6
+    ];
+    const ok = await api.call('POST', '/v1/webhooks/endpoints', {
+      env: 'live',
+      key: acme.liveKey,
+      body: { url: PUBLIC_URL },
+    });
+    assert.equal(ok.status, 201, ok.text);
+    for (const url of refusedUrls) {
+      const created = await api.call('POST', '/v1/webhooks/endpoints', {
+        env: 'live',
+        key: acme.liveKey,
+        body: { url },
+      });
+      assert.equal(created.status, 422, `create ${url}: ${created.text}`);
+      assert.equal(created.body.code, 'webhook_url_not_allowed');
+      const patched = await api.call('PATCH', `/v1/webhooks/endpoints/${ok.body.endpoint.id}`, {
+        env: 'live',
+        key: acme.liveKey,
+        body: { url },
+      });
+      assert.equal(patched.status, 422, `update ${url}: ${patched.text}`);
+      assert.equal(patched.body.code, 'webhook_url_not_allowed');
+    }
+    // The same forms embedding a public IPv4 are ordinary public addresses.
+    for (const url of ['http://[64:ff9b::5db8:d70e]/hooks', 'http://[2002:5db8:d70e::1]/hooks']) {
+      const accepted = await api.call('PATCH', `/v1/webhooks/endpoints/${ok.body.endpoint.id}`, {
+        env: 'live',
+        key: acme.liveKey,
+        body: { url },
+      });
+      assert.equal(accepted.status, 200, `${url}: ${accepted.text}`);
+    }
+  });
+
   test('test accepts local receivers unless WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST=false', async () => {
     const tenant = await strictApi.createTenant('Strict');
     const refused = await strictApi.call('POST', '/v1/webhooks/endpoints', {

@@ -55,6 +55,26 @@ describe('webhook URL safety', () => {
       '::ffff:127.0.0.1',
       '::ffff:169.254.169.254',
       '::ffff:a00:1',
+      // IPv6 forms embedding a non-public IPv4 (issue 20.10)
+      '::a9fe:a9fe', // IPv4-compatible ::/96
+      '::127.0.0.1',
+      '::ffff:0:a9fe:a9fe', // SIIT ::ffff:0:0:0/96
+      '::ffff:0:10.0.0.1',
+      '64:ff9b::a9fe:a9fe', // NAT64 64:ff9b::/96
+      '64:ff9b::127.0.0.1',
+      '64:ff9b:1::5db8:d70e', // local-use NAT64: the embedding is the operator's, refused whatever it holds
+      '2002:a9fe:a9fe::1', // 6to4
+      '2002:7f00:1::',
+      '2001:0:a9fe:a9fe::1', // Teredo: link-local server
+      '2001:0:5db8:d70e:0:0:f5ff:fffe', // Teredo: public server, client ~f5ff:fffe = 10.0.0.1
+      // cloud metadata services
+      '169.254.169.254',
+      '168.63.129.16',
+      '100.100.100.200',
+      'fd00:ec2::254',
+      '::ffff:168.63.129.16',
+      '64:ff9b::a83f:8110', // NAT64 of 168.63.129.16
+      'fe80::1%eth0',
       'not-an-ip',
     ];
     for (const address of forbidden) assert.equal(isForbiddenAddress(address), true, address);
@@ -65,6 +85,12 @@ describe('webhook URL safety', () => {
       '100.128.0.1',
       '2606:4700::1111',
       '::ffff:8.8.8.8',
+      '::5db8:d70e', // IPv4-compatible, public 93.184.215.14
+      '::ffff:0:8.8.8.8',
+      '64:ff9b::808:808',
+      '2002:5db8:d70e::1',
+      '2001:0:5db8:d70e:0:0:a2db:29f1', // Teredo: public server and client (93.36.214.14)
+      '168.63.129.17',
     ];
     for (const address of allowed) assert.equal(isForbiddenAddress(address), false, address);
   });

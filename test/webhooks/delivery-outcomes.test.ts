@@ -178,7 +178,7 @@ describe('webhook delivery outcomes (time-skipping Temporal, real HTTP receiver)
     assert.equal((await deliveryRow(ref.id)).status, 'stopped');
   });
 
-  test('redirects are not followed, snippets keep 2 KiB, only 2xx succeeds', async () => {
+  test('redirects are not followed, the answer of a local receiver is kept as a 200-character excerpt, only 2xx succeeds', async () => {
     const elsewhere = await startReceiver();
     receivers.push(elsewhere);
     const replies = [
@@ -195,8 +195,9 @@ describe('webhook delivery outcomes (time-skipping Temporal, real HTTP receiver)
       attempts.map((a) => a.status_code),
       [302, 500, 200],
     );
-    assert.equal(Buffer.byteLength(attempts[1]!.response_snippet!), 2048, 'é is two bytes: 1024 of them');
-    assert.equal(attempts[1]!.response_snippet, 'é'.repeat(1024));
+    // 127.0.0.1 is not public: its answer is never kept readable (public receivers keep 2 KiB, see
+    // test/unit/pinned-request.test.ts), only a short printable excerpt.
+    assert.equal(attempts[1]!.response_snippet, 'é'.repeat(200));
   });
 
   test('a receiver that never answers fails the attempt after 15 s; the next attempt goes on', async () => {

@@ -15,7 +15,7 @@ const refused = (detail: string) => new DomainError('unauthenticated', 'sso_logi
 async function getJson(
   url: string,
   policy: OutboundPolicy,
-  init?: RequestInit,
+  init?: Parameters<typeof outboundFetch>[2],
 ): Promise<Record<string, unknown>> {
   const response = await outboundFetch(url, policy, {
     ...init,

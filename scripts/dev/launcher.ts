@@ -21,7 +21,8 @@ export async function launch(): Promise<void> {
   const started = Date.now();
   let config: Config;
   try {
-    config = loadConfig();
+    // npm start is development: its defaults include the development conveniences (src/config/config.ts).
+    config = loadConfig(process.env, { developmentDefaults: true });
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);

@@ -82,7 +82,10 @@ export interface Config {
     ssoAllowPrivateUrls: boolean;
   };
   ipfs: { apiUrl: string | undefined; storeDir: string };
-  /** Test-environment webhook endpoints may target loopback and private addresses (local receivers). */
+  /**
+   * Test-environment webhook endpoints may target loopback and private addresses (local receivers): a
+   * development convenience, see `webhookPrivateUrlsInTest`.
+   */
   webhooks: { allowPrivateUrlsInTest: boolean };
   /** Stripe per environment (src/config/payments-env.ts). */
   payments: PaymentsConfig;
@@ -102,8 +105,59 @@ export class ConfigError extends Error {
   }
 }
 
+export interface LoadOptions {
+  /**
+   * Development defaults: `npm start` (scripts/dev/launcher.ts) and the test suite (test/support/api.ts) load
+   * the configuration with this on; every other entry point (api/main.ts, worker/main.ts, the CLI, containers)
+   * with it off. It changes only defaults of conveniences that are unsafe in a deployment (today:
+   * WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST), never an explicitly set variable, and never while the live environment
+   * is configured.
+   */
+  developmentDefaults?: boolean;
+}
+
+/**
+ * Whether the live environment is configured, and by what: any `*_LIVE` setting (chain RPC, contract, signer,
+ * Stripe keys, issuer key, chain id) or NODE_ENV=production. Undefined when it is not.
+ */
+export function liveEnvironmentConfiguredBy(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.NODE_ENV === 'production') return 'NODE_ENV=production';
+  return Object.keys(envSchema.shape)
+    .filter((name) => name.endsWith('_LIVE'))
+    .find((name) => env[name] !== undefined && env[name] !== '');
+}
+
+/**
+ * WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: whether test-environment webhooks may target loopback, private and
+ * link-local addresses. Anyone holding a test key can point a webhook anywhere and read the start of each
+ * answer through the deliveries API, so this is a development convenience only: unset, it is on with
+ * development defaults and off otherwise; it is always off while the live environment is configured, and
+ * setting it true there is refused.
+ */
+function webhookPrivateUrlsInTest(
+  explicit: boolean | undefined,
+  env: NodeJS.ProcessEnv,
+  options: LoadOptions,
+): boolean {
+  const live = liveEnvironmentConfiguredBy(env);
+  if (live !== undefined) {
+    if (explicit === true) {
+      throw new ConfigError([
+        {
+          variable: 'WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST',
+          message:
+            `must not be true while the live environment is configured (${live}): test webhooks could then ` +
+            'read internal services of a deployment',
+        },
+      ]);
+    }
+    return false;
+  }
+  return explicit ?? options.developmentDefaults === true;
+}
+
 /** Reads and validates the environment; throws ConfigError naming every bad variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOptions = {}): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
@@ -191,7 +245,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ssoAllowPrivateUrls: e.SSO_ALLOW_PRIVATE_URLS,
     },
     ipfs: { apiUrl: e.IPFS_API_URL, storeDir: e.IPFS_STORE_DIR },
-    webhooks: { allowPrivateUrlsInTest: e.WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST },
+    webhooks: {
+      allowPrivateUrlsInTest: webhookPrivateUrlsInTest(
+        e.WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST,
+        present,
+        options,
+      ),
+    },
     payments: paymentsConfig(e),
     credentials: credentialsConfig(e),
   };

@@ -112,7 +112,8 @@ export const envSchema = z.object({
     .default('https://{domain}/.well-known/dpp-domain-verification.txt'),
   IPFS_API_URL: optionalUrl,
   IPFS_STORE_DIR: z.string().min(1).default('.data/ipfs'),
-  WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: bool.default(true),
+  /** Unset: on with development defaults (npm start, tests) unless the live environment is configured; else off. */
+  WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: bool.optional(),
   ...paymentsEnvShape,
   ...credentialsEnvShape,
 });

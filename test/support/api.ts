@@ -49,13 +49,17 @@ export async function startTestApi(
 ): Promise<TestApi> {
   const db = await createTestDatabase();
   const ipfsDir = await mkdtemp(join(tmpdir(), 'dpp-ipfs-'));
-  const config = loadConfig({
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
-    DATABASE_URL: db.url,
-    IPFS_STORE_DIR: ipfsDir,
-    ...stripeTestEnv(),
-    ...env,
-  });
+  // The development defaults npm start has (local webhook receivers in the test environment, …).
+  const config = loadConfig(
+    {
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+      DATABASE_URL: db.url,
+      IPFS_STORE_DIR: ipfsDir,
+      ...stripeTestEnv(),
+      ...env,
+    },
+    { developmentDefaults: true },
+  );
   const app = createApp({ config, orm: db.orm, logger: createLogger(config.logLevel), ...extraDeps(config) });
   // A test that needs its origin known in advance (passkeys) passes PORT; others take any free port.
   const http = await listen(app, '127.0.0.1', env.PORT ? config.port : 0, {

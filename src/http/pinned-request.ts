@@ -91,15 +91,22 @@ type LookupCallback = (
 ) => void;
 
 /**
- * A `lookup` for `http.request` / `https.request` that answers only the vetted address, so the socket
- * connects where the check looked while the Host header and TLS server name stay the URL's host.
+ * A `lookup` for `http.request` / `https.request` that answers only vetted addresses, so the socket connects
+ * where the check looked while the Host header and TLS server name stay the URL's host. Asked for every
+ * answer (Node's happy eyeballs, autoSelectFamily), it gives all the vetted addresses (each one checked);
+ * asked for one, the first.
  */
-export function pinnedLookup(vetted: VettedAddress) {
+export function pinnedLookup(vetted: VettedAddress | VettedAddress[]) {
+  const answers = Array.isArray(vetted) ? vetted : [vetted];
+  if (answers.length === 0) throw new Error('pinnedLookup needs at least one vetted address');
   return (_hostname: string, options: { all?: boolean } | number | undefined, callback: LookupCallback) => {
     if (typeof options === 'object' && options?.all) {
-      callback(null, [{ address: vetted.address, family: vetted.family }]);
+      callback(
+        null,
+        answers.map((a) => ({ address: a.address, family: a.family })),
+      );
     } else {
-      callback(null, vetted.address, vetted.family);
+      callback(null, answers[0]!.address, answers[0]!.family);
     }
   };
 }
@@ -109,8 +116,8 @@ export interface PinnedRequest {
   method: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
-  /** Where the socket connects (from `resolveVetted`); the URL's host is never looked up again. */
-  address: VettedAddress;
+  /** Where the socket may connect (from `resolveVetted`); the URL's host is never looked up again. */
+  address: VettedAddress | VettedAddress[];
   /** One deadline from connect to the last byte kept. */
   timeoutMs: number;
   /** How much of the response body to keep; the rest is not downloaded. */
@@ -246,14 +253,14 @@ export async function pinnedFetch(
     signal?: AbortSignal | undefined;
   },
 ): Promise<PinnedFetchResponse> {
-  const [address] = await resolveVetted(url, policy);
+  const addresses = await resolveVetted(url, policy);
   const maxBodyBytes = init.maxBodyBytes ?? 1024 * 1024;
   const response = await pinnedRequest({
     url,
     method: init.method ?? 'GET',
     headers: init.headers,
     body: init.body,
-    address: address!,
+    address: addresses,
     timeoutMs: init.timeoutMs,
     // One byte more than allowed tells an oversized answer from one of exactly the limit.
     maxBodyBytes: maxBodyBytes + 1,

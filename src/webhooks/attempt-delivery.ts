@@ -67,7 +67,6 @@ export async function sendAttempt(
   let response: Awaited<ReturnType<typeof postWebhook>>;
   try {
     const { url, addresses } = await vetWebhookUrl(endpoint.url, sender.policy, sender.resolver);
-    const address = addresses[0]!;
     response = await postWebhook({
       url,
       body,
@@ -77,13 +76,13 @@ export async function sendAttempt(
         secrets: activeSigningSecrets(sender.secretBox, endpoint, startedAt),
         timestampSeconds: Math.floor(startedAt.getTime() / 1000),
       }),
-      address,
+      address: addresses,
       timeoutMs: WEBHOOK_ATTEMPT_TIMEOUT_MS,
       maxSnippetBytes: MAX_RESPONSE_SNIPPET_BYTES,
     });
     // A non-public receiver (test endpoints in development) may be an internal service: the deliveries API
     // shows its status and a short sanitised excerpt, never a readable copy of what it answered.
-    if (isForbiddenAddress(address.address) && response.snippet !== null) {
+    if (addresses.some((a) => isForbiddenAddress(a.address)) && response.snippet !== null) {
       response = { ...response, snippet: privateAnswerExcerpt(response.snippet) };
     }
   } catch (error) {

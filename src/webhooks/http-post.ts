@@ -5,10 +5,10 @@ export interface WebhookPost {
   body: string;
   headers: Record<string, string>;
   /**
-   * The vetted address the connection goes to (vetWebhookUrl), so the socket goes where the check looked.
+   * The vetted addresses the connection may go to (vetWebhookUrl), so the socket goes where the check looked.
    * Omitted (benchmarks): the host is resolved once here, unchecked, and the connection pinned to that answer.
    */
-  address?: VettedAddress;
+  address?: VettedAddress | VettedAddress[];
   timeoutMs: number;
   /** How much of the response body to keep; the rest is not read. */
   maxSnippetBytes: number;
@@ -55,7 +55,7 @@ export async function postWebhook(post: WebhookPost): Promise<WebhookResponse> {
   let address = post.address;
   if (!address) {
     try {
-      [address] = await resolveVetted(post.url, { allowPrivate: true });
+      address = await resolveVetted(post.url, { allowPrivate: true });
     } catch (error) {
       if (!(error instanceof AddressRefused)) throw error;
       return { statusCode: null, error: error.message, snippet: null, durationMs: 0 };
@@ -66,7 +66,7 @@ export async function postWebhook(post: WebhookPost): Promise<WebhookResponse> {
     method: 'POST',
     headers: post.headers,
     body: post.body,
-    address: address!,
+    address,
     timeoutMs: post.timeoutMs,
     maxBodyBytes: post.maxSnippetBytes,
   });

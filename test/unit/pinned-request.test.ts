@@ -157,6 +157,30 @@ describe('outbound requests connect to the address that was checked, never to a 
   });
 });
 
+describe('a host with several vetted answers', () => {
+  test('the connection may use any of them (happy eyeballs), and only them', async () => {
+    const server = createHttpServer((_req, res) => res.end('v4 only'));
+    const port = await listen(server, '127.0.0.1', 0);
+    try {
+      // ::1 first: nothing listens there (or IPv6 is off); the second vetted answer is tried next.
+      const response = await pinnedFetch(
+        new URL(`http://dual.test:${port}/`),
+        {
+          allowPrivate: true,
+          resolver: async () => [
+            { address: '::1', family: 6 },
+            { address: '127.0.0.1', family: 4 },
+          ],
+        },
+        { timeoutMs: 5_000 },
+      );
+      assert.equal(await response.text(), 'v4 only');
+    } finally {
+      server.close();
+    }
+  });
+});
+
 describe('what a delivery keeps of an answer', () => {
   test('a public receiver: up to 2 KiB as sent; a non-public one: 200 printable characters', async () => {
     const body = `line one\r\n\tline\u0000two ${'é'.repeat(3000)}`;

@@ -34,9 +34,13 @@ for (const [network, prefix] of [
   ['fc00::', 7], // unique local, includes the fd00:ec2::254 metadata service
   ['fe80::', 10],
   ['ff00::', 8], // multicast
+  ['100::', 64], // discard-only
 ] as const) {
   blockedV6.addSubnet(network, prefix, 'ipv6');
 }
+/** ::/8 is reserved; only its IPv4-embedding forms (judged by their IPv4) can be reached. */
+const reservedV6 = new BlockList();
+reservedV6.addSubnet('::', 8, 'ipv6');
 
 /** The eight 16-bit groups of an IPv6 address (zone id dropped, embedded dotted quad folded in). */
 function hextets(address: string): number[] | undefined {
@@ -92,5 +96,6 @@ export function isForbiddenAddress(address: string): boolean {
   if (blockedV6.check(bare, 'ipv6') || blockedV4.check(bare, 'ipv6')) return true;
   const embedded = embeddedIpv4(bare);
   if (embedded === 'unknowable') return true;
+  if (embedded === undefined && reservedV6.check(bare, 'ipv6')) return true;
   return embedded?.some((inner) => blockedV4.check(inner, 'ipv4')) === true;
 }

@@ -75,6 +75,8 @@ describe('webhook URL safety', () => {
       '::ffff:168.63.129.16',
       '64:ff9b::a83f:8110', // NAT64 of 168.63.129.16
       'fe80::1%eth0',
+      '::1:0:0:1', // reserved ::/8 outside the IPv4-embedding forms
+      '100::1', // discard-only
       'not-an-ip',
     ];
     for (const address of forbidden) assert.equal(isForbiddenAddress(address), true, address);

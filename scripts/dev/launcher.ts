@@ -155,6 +155,12 @@ function printBanner(info: {
     info.mailInbox
       ? `  Mail       local SMTP receiver; messages (confirmation links) in ${info.mailInbox}/*.txt (as sent: *.eml)`
       : `  Mail       SMTP_URL`,
+    ...(info.config.secrets.developmentValues.length > 0
+      ? [
+          `  Secrets    development values for ${info.config.secrets.developmentValues.join(', ')} (fine here; a live`,
+          '             configuration refuses to start without them)',
+        ]
+      : []),
   ];
   if (info.demo) {
     lines.push(

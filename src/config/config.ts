@@ -62,6 +62,8 @@ export interface Config {
     dataEncryptionKey: Buffer | undefined;
     /** Derives custodial wallets (companies, invisible user wallets). */
     custodyMasterSecret: string | undefined;
+    /** DEVELOPMENT_SECRETS left unset (development values in use): shown in npm start's banner. */
+    developmentValues: string[];
   };
   identity: {
     /** Signs user tokens (Ed25519 seed); unset: derived from DATA_ENCRYPTION_KEY. */
@@ -156,6 +158,23 @@ function webhookPrivateUrlsInTest(
   return explicit ?? options.developmentDefaults === true;
 }
 
+/**
+ * The secrets that fall back to development values (constants in the source) when unset: fine for `npm start`
+ * and the test environment, refused whenever the live environment is configured.
+ */
+export const DEVELOPMENT_SECRETS = [
+  'DATA_ENCRYPTION_KEY',
+  'USER_TOKEN_KEY',
+  'WALLET_MASTER_SECRET',
+  'CUSTODY_MASTER_SECRET',
+] as const;
+
+export function unsetSecrets(
+  settings: Partial<Record<(typeof DEVELOPMENT_SECRETS)[number], unknown>>,
+): string[] {
+  return DEVELOPMENT_SECRETS.filter((name) => settings[name] === undefined);
+}
+
 /** Reads and validates the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOptions = {}): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -170,6 +189,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
     );
   }
   const e = parsed.data;
+  const live = liveEnvironmentConfiguredBy(env);
+  const missingSecrets = unsetSecrets(e);
+  if (live !== undefined && missingSecrets.length > 0) {
+    throw new ConfigError(
+      missingSecrets.map((variable) => ({
+        variable,
+        message:
+          `must be set while the live environment is configured (${live}): without it the service would use a ` +
+          'development value printed in its source, and anyone could forge tokens or derive wallet keys',
+      })),
+    );
+  }
   if (Boolean(e.TEMPORAL_TLS_CERT_PATH) !== Boolean(e.TEMPORAL_TLS_KEY_PATH)) {
     throw new ConfigError([
       {
@@ -230,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
     secrets: {
       dataEncryptionKey: e.DATA_ENCRYPTION_KEY ? Buffer.from(e.DATA_ENCRYPTION_KEY, 'hex') : undefined,
       custodyMasterSecret: e.CUSTODY_MASTER_SECRET,
+      developmentValues: missingSecrets,
     },
     identity: {
       userTokenKey: e.USER_TOKEN_KEY ? Buffer.from(e.USER_TOKEN_KEY, 'hex') : undefined,

@@ -10,6 +10,7 @@ import { openPassportChains } from '../../src/chain/environment-chains.ts';
 import { createChainProvider, PassportChain } from '../../src/chain/passport-chain.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { startTestChain } from '../support/anvil.ts';
+import { LIVE_TEST_SECRETS } from '../support/secrets.ts';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -149,7 +150,9 @@ describe('openPassportChains', () => {
 
   test('a configured chain needs its contract address and key', async () => {
     await assert.rejects(
-      openPassportChains(loadConfig({ CHAIN_RPC_URL_LIVE: 'http://127.0.0.1:1' }), { dataDir: tempDir() }),
+      openPassportChains(loadConfig({ ...LIVE_TEST_SECRETS, CHAIN_RPC_URL_LIVE: 'http://127.0.0.1:1' }), {
+        dataDir: tempDir(),
+      }),
       (error: Error & { variables?: string[] }) => {
         assert.equal(error.name, 'ConfigError');
         assert.deepEqual(error.variables, ['CONTRACT_ADDRESS_LIVE', 'CHAIN_PRIVATE_KEY_LIVE']);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { reportUsage } from '../../src/billing/usage.ts';
 import type { TestTenant } from '../support/api.ts';
+import { LIVE_TEST_SECRETS } from '../support/secrets.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { postStripeEvent, signedStripeEvent, TEST_STRIPE } from '../support/stripe.ts';
 import { enrollAndMint } from './fixtures/passport-helpers.ts';
@@ -69,6 +70,7 @@ describe('billing: Essential and Pro through Stripe, status from signed webhooks
   beforeAll(async () => {
     stack = await startTestStack({
       apiEnv: {
+        ...LIVE_TEST_SECRETS,
         STRIPE_SECRET_KEY_LIVE: 'sk_live_DppServiceTests0123456789',
         STRIPE_WEBHOOK_SECRET_LIVE: LIVE_SECRET,
         STRIPE_PRICE_ESSENTIAL_LIVE: 'price_live_essential',

@@ -5,6 +5,7 @@ import { StripeGateway } from '../../src/payments/stripe-gateway.ts';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
 import { userWalletAddress } from '../../src/wallets/user-wallet.ts';
 import type { TestTenant } from '../support/api.ts';
+import { LIVE_TEST_SECRETS } from '../support/secrets.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { type RunningWorker, startTestStack, type TestStack } from '../support/stack.ts';
 import { postStripeEvent, signedStripeEvent } from '../support/stripe.ts';
@@ -12,7 +13,7 @@ import { enrollAndMint } from './fixtures/passport-helpers.ts';
 
 const BUYER = 'Env.Buyer@Example.com';
 const PASSWORD = 'a long enough password';
-const buyerWallet = userWalletAddress(undefined, BUYER);
+const buyerWallet = userWalletAddress(LIVE_TEST_SECRETS.WALLET_MASTER_SECRET, BUYER);
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 const tapOf = (chipUid: string, counter: number) => {
   const sun = generateSun({ uid: chipUid, counter, keys });
@@ -94,6 +95,7 @@ describe('resale across environments, with the spec’s payment event, and a ref
       startWorker: false,
       apiEnv: {
         SMTP_URL: smtp.url,
+        ...LIVE_TEST_SECRETS,
         STRIPE_SECRET_KEY_LIVE: 'sk_live_DppServiceLiveKey0123456789',
         STRIPE_WEBHOOK_SECRET_LIVE: LIVE_WEBHOOK_SECRET,
       },
@@ -147,7 +149,7 @@ describe('resale across environments, with the spec’s payment event, and a ref
         amount: 12900,
         currency: 'eur',
         tokenId,
-        buyerWallet: userWalletAddress(undefined, 'someone.else@example.com'),
+        buyerWallet: userWalletAddress(LIVE_TEST_SECRETS.WALLET_MASTER_SECRET, 'someone.else@example.com'),
       }),
     );
     assert.equal(otherBuyer.body.outcome, 'ignored');

@@ -4,6 +4,7 @@ import { createCompanyWithKey } from '../../src/accounts/companies.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { type ApiProcess, startApiProcess } from '../support/api-process.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { LIVE_TEST_SECRETS } from '../support/secrets.ts';
 
 /**
  * Issue 27.1 through HTTP: a test key may point a webhook at a local receiver only under the development
@@ -19,7 +20,10 @@ describe('private webhook targets in the test environment are a development conv
   beforeAll(async () => {
     db = await createTestDatabase();
     production = await startApiProcess({ DATABASE_URL: db.url });
-    developmentWithLive = await startTestApi({ CHAIN_RPC_URL_LIVE: 'https://rpc.example.com' });
+    developmentWithLive = await startTestApi({
+      ...LIVE_TEST_SECRETS,
+      CHAIN_RPC_URL_LIVE: 'https://rpc.example.com',
+    });
   });
   afterAll(async () => {
     await production?.stop();

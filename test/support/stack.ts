@@ -92,12 +92,12 @@ export async function startTestStack(
     environment: 'test',
     orm: api.db.orm,
     logger: createLogger('silent'),
-    secretBox: new SecretBox(undefined),
+    secretBox: new SecretBox(api.config.secrets.dataEncryptionKey),
     contentStore: new EmbeddedContentStore(api.config.ipfs.storeDir),
     chain: chain.chain,
     depositWei: parseEther(TEST_DEPOSIT),
     publicBaseUrl: api.config.publicBaseUrl,
-    custodyMasterSecret: undefined,
+    custodyMasterSecret: api.config.secrets.custodyMasterSecret,
     payments: new StripeGateway(api.config.payments),
   };
   const workers: RunningWorker[] = [];

@@ -3,6 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LIVE_TEST_SECRETS } from './secrets.ts';
 import { TEST_DEPOSIT, type TestStack } from './stack.ts';
 
 const WORKER_MAIN = fileURLToPath(new URL('../../worker/main.ts', import.meta.url));
@@ -38,6 +39,7 @@ export async function startWorkerProcess(
       CHAIN_RPC_URL_TEST: rpcUrl,
       CONTRACT_ADDRESS_TEST: stack.chain.contractAddress,
       CHAIN_PRIVATE_KEY_TEST: stack.chain.platform.privateKey,
+      ...LIVE_TEST_SECRETS,
       CHAIN_RPC_URL_LIVE: rpcUrl,
       CHAIN_PRIVATE_KEY_LIVE: stack.chain.others.at(-1)!.privateKey,
       CHAIN_AUTO_DEPLOY: 'true',

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/config.ts';
+import { LIVE_TEST_SECRETS } from '../support/secrets.ts';
 
 test('defaults give a runnable local configuration', () => {
   const config = loadConfig({});
@@ -29,4 +30,35 @@ test('mTLS settings must come in pairs; an API key implies TLS', () => {
 
 test('empty variables count as unset', () => {
   assert.equal(loadConfig({ PORT: '', DATABASE_URL: '' }).port, 3000);
+});
+
+test('a live configuration without its secrets does not start, naming each; development says what it uses', () => {
+  for (const live of [
+    { CHAIN_RPC_URL_LIVE: 'https://rpc.example' },
+    { STRIPE_SECRET_KEY_LIVE: 'sk_live_abc' },
+    { NODE_ENV: 'production' },
+  ]) {
+    assert.throws(
+      () => loadConfig(live),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.deepEqual(
+          [...error.variables].sort(),
+          ['CUSTODY_MASTER_SECRET', 'DATA_ENCRYPTION_KEY', 'USER_TOKEN_KEY', 'WALLET_MASTER_SECRET'],
+          JSON.stringify(live),
+        );
+        assert.match(error.message, /live environment is configured/);
+        return true;
+      },
+    );
+    const partial = { ...live, ...LIVE_TEST_SECRETS, WALLET_MASTER_SECRET: '' };
+    assert.throws(() => loadConfig(partial), /WALLET_MASTER_SECRET/);
+    assert.deepEqual(loadConfig({ ...live, ...LIVE_TEST_SECRETS }).secrets.developmentValues, []);
+  }
+  assert.deepEqual(loadConfig({}).secrets.developmentValues, [
+    'DATA_ENCRYPTION_KEY',
+    'USER_TOKEN_KEY',
+    'WALLET_MASTER_SECRET',
+    'CUSTODY_MASTER_SECRET',
+  ]);
 });

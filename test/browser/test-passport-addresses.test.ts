@@ -96,7 +96,7 @@ describe('test passports have /test addresses that open in a plain browser (no c
     assert.equal(response?.status(), 200);
     assert.match(page.url(), new RegExp(`^${base}/test/verify/01/${GTIN}/21/${tokenId}\\?tap=`));
     await page.getByText('Test environment: this passport does not describe a real product.').waitFor();
-    assert.match(await page.locator('main').innerText(), /Authentic/i);
+    assert.match((await page.locator('main').textContent()) ?? '', /Authentic/i);
     const vcLink = page.getByRole('link', { name: /Verifiable credential/ });
     assert.equal(await vcLink.getAttribute('href'), `${base}/test/01/${GTIN}/21/${tokenId}?format=vc`);
     const credential = await page.request.get((await vcLink.getAttribute('href'))!);

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { describe, test } from 'vitest';
+import { stack } from './client.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The page's shell blocks, in order, but the one marked `# setup` (whose values the runner gives). */
+async function shellBlocks(page: string): Promise<string[]> {
+  const text = await readFile(new URL(`../../docs/${page}`, import.meta.url), 'utf8');
+  return [...text.matchAll(/```sh\n([\s\S]*?)```/g)]
+    .map((m) => m[1]!)
+    .filter((block) => !block.startsWith('# setup'));
+}
+
+function bash(script: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', script], { cwd: ROOT, env: { ...process.env, ...env } });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('exit', (code) => resolve({ code, output }));
+  });
+}
+
+// A newcomer pastes the docs' examples into a terminal while npm start runs: each must work as written.
+describe('the docs’ examples work as written', () => {
+  test('docs/getting-started.md: every block, in order, in one shell', async () => {
+    const blocks = await shellBlocks('getting-started.md');
+    assert.ok(blocks.length >= 8, `${blocks.length} blocks`);
+    const script = [
+      'set -euo pipefail',
+      ...blocks.flatMap((block, i) => [block, `echo "== block ${i + 1} done"`]),
+    ].join('\n');
+    const { code, output } = await bash(script, {
+      DPP: stack().baseUrl,
+      KEY: stack().demoKey,
+      UI: stack().temporalUiUrl,
+      PORT: new URL(stack().baseUrl).port,
+    });
+    assert.equal(code, 0, output.slice(-4000));
+    for (let i = 1; i <= blocks.length; i++) assert.match(output, new RegExp(`== block ${i} done`));
+    assert.match(output, /^passport \d+$/m, 'the mint printed its token id');
+    assert.match(
+      output,
+      /^307 → http\S+\/test\/verify\/01\/04012345000016\/21\/\d+\?tap=/m,
+      'the tap redirects',
+    );
+    assert.match(output, /"RECYCLED"/);
+    assert.match(output, /"mint:test:04[0-9A-F]{12}"/, 'the workflows, found by token');
+  });
+});

@@ -69,14 +69,15 @@ export async function startEmbeddedPostgres(options: {
   };
 }
 
-const EXIT_HOOK_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message'] as const;
+const EXIT_HOOK_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message', 'beforeExit', 'exit'] as const;
 
 /**
  * The package, imported on demand. On import it hooks SIGINT/SIGTERM/SIGHUP (through async-exit-hook) to stop
  * PostgreSQL and exit the process at once, which would cut a graceful shutdown short (a worker draining its
- * activities is killed mid-way) and would even do so in processes that never start an embedded server. So it
- * is loaded only when one is started, and the handlers it added are removed: whoever started the server stops
- * it, last, in its own shutdown.
+ * activities is killed mid-way) and would even do so in processes that never start an embedded server. Its
+ * `beforeExit` hook calls process.exit(0), which overwrote every exit code set before: a test run with failures
+ * exited 0. So it is loaded only when one is started, and the handlers it added are removed: whoever started the
+ * server stops it, last, in its own shutdown.
  */
 async function loadEmbeddedPostgres() {
   const before = new Map(

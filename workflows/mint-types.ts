@@ -31,7 +31,7 @@ export interface MintProgress {
   transactionHash?: string;
   /**
    * Set while the passport is on chain but recording it failed: the workflow keeps retrying (every
-   * RECORD_RETRY_INTERVAL, or at once on the `retryRecording` signal) until it is recorded.
+   * recordRetryWait: 20 s, 1, 2, 5, then every 10 minutes; or at once on the `retryRecording` signal) until it is recorded.
    */
   attention?: { reason: 'record_failed'; error: string; failedRounds: number };
 }

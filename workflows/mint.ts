@@ -19,6 +19,7 @@ import {
   type MintResult,
   RETRY_RECORDING_SIGNAL,
 } from './mint-types.ts';
+import { recordRetryWait } from './record-until-done.ts';
 
 export const mintProgressQuery = defineQuery<MintProgress>(MINT_PROGRESS_QUERY);
 export const retryRecordingSignal = defineSignal(RETRY_RECORDING_SIGNAL);
@@ -33,7 +34,6 @@ const chain = proxyActivities<Activities>(chainStep());
 
 /** Histories from before it gave up on recording after the step's retries; they replay that way. */
 const RECORD_UNTIL_DONE = 'mint-record-until-done';
-const RECORD_RETRY_INTERVAL = '10 minutes';
 /** A round of recording: three quick attempts, then the workflow flags itself and waits for the next round. */
 const recording = proxyLocalActivities<Activities>(localDatabaseStep(FINAL, { maximumAttempts: 3 }));
 
@@ -102,7 +102,7 @@ export async function mintPassport(input: MintInput): Promise<MintResult> {
       };
       if (failedRounds === 1)
         upsertSearchAttributes([{ key: searchAttributes.attention, value: 'record_failed' }]);
-      await condition(() => retryRequested, RECORD_RETRY_INTERVAL);
+      await condition(() => retryRequested, recordRetryWait(failedRounds));
       retryRequested = false;
     }
   }

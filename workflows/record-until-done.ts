@@ -1,3 +1,4 @@
+import type { Duration } from '@temporalio/common';
 import { condition, defineSignal, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import { searchAttributes } from '../src/temporal/search-attributes.ts';
 import { RETRY_RECORDING_SIGNAL } from './mint-types.ts';
@@ -10,10 +11,10 @@ export const retryRecordingSignal = defineSignal(RETRY_RECORDING_SIGNAL);
  * first failures (a database restart or failover passes in seconds), then less and less often, at most every
  * RECORD_RETRY_INTERVAL while the fault lasts.
  */
-export const RECORD_RETRY_INTERVAL = '10 minutes';
-const RECORD_RETRY_WAITS = ['20 seconds', '1 minute', '2 minutes', '5 minutes'] as const;
+export const RECORD_RETRY_INTERVAL: Duration = '10 minutes';
+const RECORD_RETRY_WAITS: readonly Duration[] = ['20 seconds', '1 minute', '2 minutes', '5 minutes'];
 
-export function recordRetryWait(failedRounds: number): string {
+export function recordRetryWait(failedRounds: number): Duration {
   return RECORD_RETRY_WAITS[failedRounds - 1] ?? RECORD_RETRY_INTERVAL;
 }
 

@@ -20,6 +20,8 @@ export interface JourneyStack {
   /** The signing secret for payment-provider events the banner prints. */
   stripeWebhookSecret: string;
   temporalUiUrl: string;
+  /** The embedded PostgreSQL npm start runs (for the operator's CLI, as an operator would point it there). */
+  databaseUrl: string;
   mailDir: string;
   dataDir: string;
 }
@@ -66,6 +68,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     demoKey,
     stripeWebhookSecret,
     temporalUiUrl: service.bannerValue('Temporal UI'),
+    databaseUrl: `postgres://postgres:postgres@127.0.0.1:${env.EMBEDDED_PG_PORT}/dpp`,
     mailDir: env.DEV_MAIL_DIR,
     dataDir,
   });

@@ -47,7 +47,7 @@ const server = createServer(async (req, res) => {
     const body = JSON.stringify({
       '@context': CONTEXT,
       '@type': 'gs1:Product',
-      '@id': `${base}/01/${gtin}/21/${serial}`,
+      '@id': `${base}${environment === 'test' ? '/test' : ''}/01/${gtin}/21/${serial}`,
       name: row.name,
       'gs1:gtin': gtin,
       'gs1:serialNumber': row.token_id,

@@ -14,12 +14,12 @@ import { postStripeEvent, signedStripeEvent } from '../support/stripe.ts';
 import { type Receiver, startReceiver } from '../webhooks/support.ts';
 import { verifiedCompanyAccount } from './fixtures/connect-accounts.ts';
 import { enrollAndMint, RECYCLING_SITE } from './fixtures/passport-helpers.ts';
+import { personToken } from './fixtures/people.ts';
 
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 const BUYER = 'late.recorder@example.com';
 /** More than the ten attempts after which the database step used to give up for good. */
 const REFUSALS = 12;
-const PASSWORD = 'a long enough password';
 
 interface Attention {
   reason: string;
@@ -222,17 +222,7 @@ describe('recording after a chain write is never given up', () => {
     const chipUid = '04BEC0DE000003';
     const tokenId = await enrollAndMint(call, chipUid);
     const buyerWallet = userWalletAddress(undefined, BUYER);
-    const registered = await stack.api.call('POST', '/v1/auth/register', {
-      body: { email: BUYER, password: PASSWORD, companyName: 'Private buyer' },
-    });
-    assert.equal(registered.status, 201, registered.text);
-    const mail = await smtp.mailTo(BUYER);
-    const link = new URL(/https?:\/\/\S+\/v1\/auth\/confirm\?token=[\w%-]+/.exec(mail.text)![0]);
-    assert.equal((await stack.api.call('GET', `${link.pathname}${link.search}`, { env: null })).status, 200);
-    const login = await stack.api.call('POST', '/v1/auth/login', {
-      body: { email: BUYER, password: PASSWORD },
-    });
-    assert.equal(login.status, 200, login.text);
+    const buyerToken = await personToken(stack.api, smtp, BUYER);
     const webhook = (signed: { body: string; headers: Record<string, string> }) =>
       postStripeEvent(stack.api, signed);
 
@@ -270,7 +260,7 @@ describe('recording after a chain write is never given up', () => {
     // The claim waits for its record; meanwhile the workflow shows why.
     const sun = generateSun({ uid: chipUid, counter: 2, keys });
     const claiming = stack.api.call('POST', '/v1/dpp/claim', {
-      key: login.body.token,
+      key: buyerToken,
       body: { tokenId, nfcData: `https://id.example/01/x/21/1?picc_data=${sun.piccData}&cmac=${sun.cmac}` },
     });
     const workflowId = `resale:test:${tokenId}`;

@@ -10,9 +10,9 @@ import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.t
 import { type RunningWorker, startTestStack, type TestStack } from '../support/stack.ts';
 import { postStripeEvent, signedStripeEvent } from '../support/stripe.ts';
 import { enrollAndMint } from './fixtures/passport-helpers.ts';
+import { personToken } from './fixtures/people.ts';
 
 const BUYER = 'Env.Buyer@Example.com';
-const PASSWORD = 'a long enough password';
 const buyerWallet = userWalletAddress(LIVE_TEST_SECRETS.WALLET_MASTER_SECRET, BUYER);
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 const tapOf = (chipUid: string, counter: number) => {
@@ -70,18 +70,8 @@ describe('resale across environments, with the spec’s payment event, and a ref
     stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
   const sql = <T>(query: string, params: unknown[] = []) =>
     stack.api.db.orm.em.fork().execute<T[]>(query, params);
-  const userToken = async (email: string) => {
-    const registered = await stack.api.call('POST', '/v1/auth/register', {
-      body: { email, password: PASSWORD, companyName: 'Private buyer' },
-    });
-    assert.equal(registered.status, 201, registered.text);
-    const mail = await smtp.mailTo(email.toLowerCase());
-    const link = new URL(/https?:\/\/\S+\/v1\/auth\/confirm\?token=[\w%-]+/.exec(mail.text)![0]);
-    assert.equal((await stack.api.call('GET', `${link.pathname}${link.search}`, { env: null })).status, 200);
-    const loggedIn = await stack.api.call('POST', '/v1/auth/login', { body: { email, password: PASSWORD } });
-    assert.equal(loggedIn.status, 200, loggedIn.text);
-    return loggedIn.body.token as string;
-  };
+  const userToken = (email: string) => personToken(stack.api, smtp, email);
+
   /** Restarts the worker with other Stripe settings (the activities read them when the worker starts). */
   const restartWorker = async (payments: StripeGateway) => {
     await worker.stop();

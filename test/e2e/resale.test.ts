@@ -11,9 +11,9 @@ import { postStripeEvent, signedStripeEvent } from '../support/stripe.ts';
 import { type Receiver, specSignature, startReceiver } from '../webhooks/support.ts';
 import { verifiedCompanyAccount } from './fixtures/connect-accounts.ts';
 import { enrollAndMint } from './fixtures/passport-helpers.ts';
+import { personToken } from './fixtures/people.ts';
 
 const BUYER = 'Buyer.One@Example.com';
-const PASSWORD = 'a long enough password';
 const buyerWallet = userWalletAddress(undefined, BUYER);
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 const tapOf = (chipUid: string, counter: number) => {
@@ -54,19 +54,8 @@ describe('resale: release → signed payment → buyer authorized on chain → c
   let receiver: Receiver;
   let webhookSecret: string;
   let smtp: SmtpReceiver;
-  /** A person's user token: registered, confirmed from the mail, logged in. */
-  const userToken = async (email: string) => {
-    const registered = await stack.api.call('POST', '/v1/auth/register', {
-      body: { email, password: PASSWORD, companyName: 'Private buyer' },
-    });
-    assert.equal(registered.status, 201, registered.text);
-    const mail = await smtp.mailTo(email.toLowerCase());
-    const link = new URL(/https?:\/\/\S+\/v1\/auth\/confirm\?token=[\w%-]+/.exec(mail.text)![0]);
-    assert.equal((await stack.api.call('GET', `${link.pathname}${link.search}`, { env: null })).status, 200);
-    const loggedIn = await stack.api.call('POST', '/v1/auth/login', { body: { email, password: PASSWORD } });
-    assert.equal(loggedIn.status, 200, loggedIn.text);
-    return loggedIn.body.token as string;
-  };
+  const userToken = (email: string) => personToken(stack.api, smtp, email);
+
   const claim = (token: string, tokenId: string, nfcData: string) =>
     stack.api.call('POST', '/v1/dpp/claim', { key: token, body: { tokenId, nfcData } });
   const call = (method: string, path: string, body?: unknown) =>

@@ -10,9 +10,9 @@ import { startTestStack, type TestStack } from '../support/stack.ts';
 import { postStripeEvent, signedStripeEvent } from '../support/stripe.ts';
 import { type Receiver, specSignature, startReceiver, waitUntil } from '../webhooks/support.ts';
 import { enrollAndMint, GTIN } from './fixtures/passport-helpers.ts';
+import { personToken } from './fixtures/people.ts';
 
 const BUYER = 'warranty.buyer@example.com';
-const PASSWORD = 'a long enough password';
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 const HAMBURG = { locationName: 'Port of Hamburg', latitude: 53.546, longitude: 9.9661 };
 
@@ -160,18 +160,7 @@ describe('supply-chain webhooks carry the spec actions; a sale starts the warran
     const expiry = warrantyEnd(new Date(sale.timestamp), months).toISOString();
     await delivered('asset.sold', { tokenId });
 
-    // The buyer: registered, confirmed from the mail, logged in.
-    const registered = await stack.api.call('POST', '/v1/auth/register', {
-      body: { email: BUYER, password: PASSWORD, companyName: 'Private buyer' },
-    });
-    assert.equal(registered.status, 201, registered.text);
-    const mail = await smtp.mailTo(BUYER);
-    const link = new URL(/https?:\/\/\S+\/v1\/auth\/confirm\?token=[\w%-]+/.exec(mail.text)![0]);
-    assert.equal((await stack.api.call('GET', `${link.pathname}${link.search}`, { env: null })).status, 200);
-    const login = await stack.api.call('POST', '/v1/auth/login', {
-      body: { email: BUYER, password: PASSWORD },
-    });
-    assert.equal(login.status, 200, login.text);
+    const buyerToken = await personToken(stack.api, smtp, BUYER);
     const buyerWallet = userWalletAddress(undefined, BUYER);
 
     const released = await call('POST', '/v1/dpp/release', {
@@ -203,7 +192,7 @@ describe('supply-chain webhooks carry the spec actions; a sale starts the warran
     );
     const tap = generateSun({ uid: chipUid, counter: 2, keys });
     const claimed = await stack.api.call('POST', '/v1/dpp/claim', {
-      key: login.body.token,
+      key: buyerToken,
       body: { tokenId, nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}` },
     });
     assert.equal(claimed.status, 200, claimed.text);

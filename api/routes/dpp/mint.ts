@@ -25,6 +25,7 @@ import type { AppContext } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 import { validate } from '../../validation.ts';
 import type { RouteDeps } from '../deps.ts';
+import { recordAttention } from '../record-attention.ts';
 import { conformityRequired } from './conformity.ts';
 
 function chipNotEnrolled(chipUid: string): DomainError {
@@ -251,16 +252,7 @@ export function mintRoutes(deps: RouteDeps) {
                 tokenId: z.string().optional(),
                 metadataUrl: z.string().optional(),
                 transactionHash: z.string().optional(),
-                attention: z
-                  .object({
-                    reason: z.literal('record_failed'),
-                    error: z.string(),
-                    failedRounds: z.number().int(),
-                  })
-                  .optional()
-                  .describe(
-                    'On chain but not recorded yet: the workflow retries until it is (operators: DppAttention).',
-                  ),
+                attention: recordAttention('On chain'),
               })
               .optional(),
             result: shapeAResponse.optional(),

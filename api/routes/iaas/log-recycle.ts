@@ -16,6 +16,7 @@ import { RECYCLE_PROGRESS_QUERY, type RecycleResult } from '../../../workflows/r
 import type { AppContext } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
+import { recordAttention } from '../record-attention.ts';
 
 function successBody(result: RecycleResult) {
   return {
@@ -141,16 +142,7 @@ export function logRecycleRoutes(deps: RouteDeps) {
               .object({
                 step: z.string(),
                 transactionHash: z.string().optional(),
-                attention: z
-                  .object({
-                    reason: z.literal('record_failed'),
-                    error: z.string(),
-                    failedRounds: z.number().int(),
-                  })
-                  .optional()
-                  .describe(
-                    'Released on chain but not recorded yet: the workflow retries until it is (operators: DppAttention).',
-                  ),
+                attention: recordAttention('Released on chain'),
               })
               .optional(),
             result: recycledResponse.optional(),

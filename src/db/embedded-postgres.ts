@@ -69,7 +69,15 @@ export async function startEmbeddedPostgres(options: {
   };
 }
 
-const EXIT_HOOK_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message', 'beforeExit', 'exit'] as const;
+const EXIT_HOOK_EVENTS = [
+  'SIGINT',
+  'SIGTERM',
+  'SIGHUP',
+  'SIGBREAK',
+  'message',
+  'beforeExit',
+  'exit',
+] as const;
 
 /**
  * The package, imported on demand. On import it hooks SIGINT/SIGTERM/SIGHUP (through async-exit-hook) to stop

@@ -14,7 +14,7 @@ export const INVENTORY_MAX_ITEMS = 10_000;
 
 // One statement for the page: each chip with its passport (if minted) and the twin bound to it (if any).
 // Raw SQL bypasses the ORM's tenant filter, hence the explicit company and environment on every table.
-const INVENTORY_PAGE = `
+export const INVENTORY_PAGE = `
   select c.id, c.chip_uid, c.product_id, c.status as chip_status,
     p.token_id, p.material, p.status as passport_status, t.material_number
   from chips c

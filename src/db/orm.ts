@@ -44,8 +44,38 @@ export async function openOrm(databaseUrl: string, poolMax?: number): Promise<Or
   return MikroORM.init(ormOptions(databaseUrl, poolMax));
 }
 
-/** Applies committed migrations that have not run yet; returns their names. */
+/** A migration that declares `isTransactional() = false` (e.g. `create index concurrently`). */
+function outsideTransaction(name: string): boolean {
+  const cls = migrations.find((m) => m.name === name)?.class as
+    | (new (
+        ...args: never[]
+      ) => unknown)
+    | undefined;
+  const probe = cls ? (Object.create(cls.prototype) as { isTransactional?: () => boolean }) : undefined;
+  return probe?.isTransactional?.() === false;
+}
+
+/**
+ * Applies committed migrations that have not run yet; returns their names. Consecutive transactional
+ * migrations apply all or nothing in one transaction; a non-transactional one runs on its own after the ones
+ * before it committed (its statements cannot run in a transaction, nor see tables an open one created).
+ */
 export async function migrate(orm: Orm): Promise<string[]> {
-  const applied = await orm.migrator.up();
-  return applied.map((m) => m.name);
+  const applied: string[] = [];
+  let batch: string[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const done = await orm.migrator.up({ migrations: batch });
+    applied.push(...done.map((m) => m.name));
+    batch = [];
+  };
+  for (const { name } of await orm.migrator.getPending()) {
+    if (outsideTransaction(name)) {
+      await flush();
+      batch = [name];
+      await flush();
+    } else batch.push(name);
+  }
+  await flush();
+  return applied;
 }

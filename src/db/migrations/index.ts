@@ -21,6 +21,7 @@ import { Migration20261124750000_passkeys } from './Migration20261124750000_pass
 import { Migration20261124760000_sso } from './Migration20261124760000_sso.ts';
 import { Migration20261124810000_company_settings } from './Migration20261124810000_company_settings.ts';
 import { Migration20261124820000_twin_conformity } from './Migration20261124820000_twin_conformity.ts';
+import { Migration20261124900000_volume_indexes } from './Migration20261124900000_volume_indexes.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -52,4 +53,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124760000_sso', class: Migration20261124760000_sso },
   { name: 'Migration20261124810000_company_settings', class: Migration20261124810000_company_settings },
   { name: 'Migration20261124820000_twin_conformity', class: Migration20261124820000_twin_conformity },
+  { name: 'Migration20261124900000_volume_indexes', class: Migration20261124900000_volume_indexes },
 ];

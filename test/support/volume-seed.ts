@@ -47,7 +47,7 @@ export interface SeededVolume {
  * Adds `sizes` rows of chips (each with a bound twin and, but for every 10th, a passport), supply-chain
  * events spread over the passports, webhook deliveries of one endpoint (every 20th dead-lettered), resales
  * and users to one company and environment, through INSERT … SELECT generate_series (never the API), then
- * ANALYZEs the tables. `tag` (a few letters, distinct per call) keeps unique columns apart.
+ * ANALYZEs the tables. `tag` (two letters) and `tokenBase`, distinct per call, keep unique columns apart.
  */
 export async function seedVolume(
   em: EntityManager,
@@ -55,6 +55,7 @@ export async function seedVolume(
   sizes: VolumeSizes,
   tag: string,
   log: (line: string) => void = () => {},
+  tokenBase: number = VOLUME_TOKEN_BASE,
 ): Promise<SeededVolume> {
   const conn = em.getConnection();
   const c = scope.companyId;
@@ -71,7 +72,7 @@ export async function seedVolume(
   const contractAddress = contract?.contract_address ?? `0x${'ab'.repeat(20)}`;
   const uidPrefix = tag.toUpperCase().padEnd(2, '0').slice(0, 2);
   const uid = (expr: string) => `'${uidPrefix}' || lpad(upper(to_hex(${expr})), 12, '0')`;
-  const token = (expr: string) => `(${VOLUME_TOKEN_BASE} + ${expr})::text`;
+  const token = (expr: string) => `(${tokenBase} + ${expr})::text`;
 
   await step(
     `${n} chips`,
@@ -171,7 +172,7 @@ export async function seedVolume(
        (select id from chips where company_id = ? and environment = ? order by id desc offset 50 limit 1) as last`,
     [c, env, Math.floor(n / 2), c, env],
   );
-  const tokenOf = (i: number) => String(VOLUME_TOKEN_BASE + (i % 10 === 0 ? i + 1 : i));
+  const tokenOf = (i: number) => String(tokenBase + (i % 10 === 0 ? i + 1 : i));
   return {
     endpointId,
     tokens: [tokenOf(1), tokenOf(Math.floor(n / 2)), tokenOf(n - 1)],

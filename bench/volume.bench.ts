@@ -146,6 +146,9 @@ export async function benchVolume(): Promise<void> {
       ['dead letters', () => '/v1/webhooks/dead-letters?limit=100'],
       ['resale status of a token', (s) => `/v1/dpp/resales/${s.seededToken}`],
       ['API keys', () => '/v1/auth/api-keys'],
+      // The pay-per-mint meter: a count of the period's mints (all seeded passports are of this period).
+      ['billing usage', () => '/v1/billing/usage'],
+      ['billing status', () => '/v1/billing/status'],
       ['resolver format=public', (s) => dl(s, '?format=public')],
       ['resolver format=vc', (s) => dl(s, '?format=vc')],
       ['resolver format=linkset', (s) => dl(s, '?format=linkset')],

@@ -12,19 +12,27 @@ export interface InventoryItem {
 /** Most items one inventory answer carries; a larger inventory continues with `nextCursor`. */
 export const INVENTORY_MAX_ITEMS = 10_000;
 
-// One statement for the page: each chip with its passport (if minted) and the twin bound to it (if any).
+// One statement for the page: the page of chips first (the company's chips after the cursor, in id order, up
+// to the limit: an index range read that stops at the limit), then each chip's passport (if minted) and the
+// twin bound to it (if any). A chip has at most one of each (unique per environment and chip), so joining after
+// the limit answers the same rows as joining before it, without letting the planner walk the company's
+// passports to find the cursor (issue 26: a merge join read every passport before the middle page).
 // Raw SQL bypasses the ORM's tenant filter, hence the explicit company and environment on every table.
 export const INVENTORY_PAGE = `
   select c.id, c.chip_uid, c.product_id, c.status as chip_status,
     p.token_id, p.material, p.status as passport_status, t.material_number
-  from chips c
+  from (
+    select id, company_id, environment, chip_uid, product_id, status
+    from chips
+    where company_id = ? and environment = ? and id > ?
+    order by id
+    limit ?
+  ) c
   left join passports p
     on p.company_id = c.company_id and p.environment = c.environment and p.chip_id = c.id
   left join asset_twins t
     on t.company_id = c.company_id and t.environment = c.environment and t.chip_uid = c.chip_uid
-  where c.company_id = ? and c.environment = ? and c.id > ?
-  order by c.id
-  limit ?`;
+  order by c.id`;
 
 interface InventoryRow {
   id: number;

@@ -201,6 +201,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
       })),
     );
   }
+  if (live !== undefined && e.SSO_ALLOW_PRIVATE_URLS) {
+    throw new ConfigError([
+      {
+        variable: 'SSO_ALLOW_PRIVATE_URLS',
+        message:
+          `must not be true while the live environment is configured (${live}): a company's SSO settings could ` +
+          'then reach internal services of the deployment',
+      },
+    ]);
+  }
   if (Boolean(e.TEMPORAL_TLS_CERT_PATH) !== Boolean(e.TEMPORAL_TLS_KEY_PATH)) {
     throw new ConfigError([
       {

@@ -62,3 +62,11 @@ test('a live configuration without its secrets does not start, naming each; deve
     'CUSTODY_MASTER_SECRET',
   ]);
 });
+
+test('SSO may not reach private addresses once the live environment is configured', () => {
+  assert.equal(loadConfig({ SSO_ALLOW_PRIVATE_URLS: 'true' }).identity.ssoAllowPrivateUrls, true);
+  assert.throws(
+    () => loadConfig({ ...LIVE_TEST_SECRETS, NODE_ENV: 'production', SSO_ALLOW_PRIVATE_URLS: 'true' }),
+    (error: unknown) => error instanceof ConfigError && error.variables.includes('SSO_ALLOW_PRIVATE_URLS'),
+  );
+});

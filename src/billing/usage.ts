@@ -12,6 +12,49 @@ export interface Usage {
   reported: number;
 }
 
+const HOUR_MS = 3_600_000;
+
+/**
+ * Mints of [start, end) and how many of them are reported: the whole hours inside the period from usage_counts
+ * (kept by triggers, Migration20261124910000_usage_counts; its hours are UTC hours), the passports of the
+ * partial first and last hour counted (passports_company_created_idx). Reads at most ~750 counts and two
+ * hours of passports, however many the company minted (issue 26). Parameters: `periodUsageParams`.
+ */
+export const PERIOD_USAGE = `
+  select (w.mints + e.mints)::int as mints, (w.reported + e.reported)::int as reported
+  from (
+    select coalesce(sum(mints), 0) as mints, coalesce(sum(reported), 0) as reported
+    from usage_counts where company_id = ? and environment = ? and hour >= ? and hour < ?
+  ) w, (
+    select count(*) as mints, count(u.passport_id) as reported
+    from passports p left join usage_reports u on u.passport_id = p.id
+    where p.company_id = ? and p.environment = ?
+      and ((p.created_at >= ? and p.created_at < ?) or (p.created_at >= ? and p.created_at < ?))
+  ) e`;
+
+/** PERIOD_USAGE's parameters: whole UTC hours [fullFrom, fullTo) from the counts, the rest from passports. */
+export function periodUsageParams(scope: TenantScope, start: Date, end: Date): unknown[] {
+  const floor = (t: number) => Math.floor(t / HOUR_MS) * HOUR_MS;
+  const fullFrom = new Date(
+    floor(start.getTime()) === start.getTime() ? start.getTime() : floor(start.getTime()) + HOUR_MS,
+  );
+  const fullTo = new Date(floor(end.getTime()));
+  const firstTo = new Date(Math.min(fullFrom.getTime(), end.getTime()));
+  const lastFrom = new Date(Math.max(fullTo.getTime(), fullFrom.getTime()));
+  return [
+    scope.companyId,
+    scope.environment,
+    fullFrom,
+    fullTo,
+    scope.companyId,
+    scope.environment,
+    start,
+    firstTo,
+    lastFrom,
+    end,
+  ];
+}
+
 /** The subscription's current period, or the calendar month (UTC) without one. */
 export async function currentUsage(em: EntityManager, scope: TenantScope, now = new Date()): Promise<Usage> {
   const [account] = await em.execute<
@@ -27,10 +70,8 @@ export async function currentUsage(em: EntityManager, scope: TenantScope, now = 
     ? new Date(account.current_period_end)
     : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
   const [row] = await em.execute<{ mints: number; reported: number }[]>(
-    `select count(*)::int as mints, count(u.passport_id)::int as reported
-     from passports p left join usage_reports u on u.passport_id = p.id
-     where p.company_id = ? and p.environment = ? and p.created_at >= ? and p.created_at < ?`,
-    [scope.companyId, scope.environment, start, end],
+    PERIOD_USAGE,
+    periodUsageParams(scope, start, end),
   );
   return {
     periodStart: start.toISOString(),

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { listApiKeys } from '../../src/auth/api-keys.ts';
+import { currentUsage, PERIOD_USAGE, periodUsageParams } from '../../src/billing/usage.ts';
 import { listInventory } from '../../src/chips/inventory.ts';
 import { type Orm, ormOptions } from '../../src/db/orm.ts';
 import { scopedEntityManager, type TenantScope } from '../../src/db/tenant-scope.ts';
@@ -31,6 +32,8 @@ const TENANT_TABLES = new Set([
   'webhook_deliveries',
   'webhook_attempts',
   'resales',
+  'usage_reports',
+  'usage_counts',
   'users',
   'api_keys',
 ]);
@@ -96,6 +99,7 @@ const HOT: Record<string, Run> = {
     listDeadLetters(scoped, { endpointId: seeded.endpointId, limit: 100 }),
   latestResaleOfToken: ({ scoped, scope, seeded }) => latestResaleOfToken(scoped, scope, seeded.tokens[1]!),
   listApiKeys: ({ scoped }) => listApiKeys(scoped),
+  'currentUsage (billing meter)': ({ scoped, scope }) => currentUsage(scoped, scope),
   'findPassport (resolver)': ({ scoped, scope, seeded }) =>
     findPassport(scoped, scope.environment, seeded.tokens[1]!),
   'findPassportWithHistory (resolver, verification page)': ({ scoped, scope, seeded }) =>
@@ -175,6 +179,35 @@ describe('hot statements at volume (EXPLAIN on 200,000 passports)', () => {
       [],
       'a new list statement needs an entry in HOT (or a reason in NOT_HOT)',
     );
+  });
+
+  test('the billing meter (hourly counts and the partial hours) counts what a count of the passports counts', async () => {
+    const conn = orm.em.getConnection();
+    const [span] = await conn.execute<{ first: Date; last: Date }[]>(
+      'select min(created_at) as first, max(created_at) as last from passports where company_id = ?',
+      [big.companyId],
+    );
+    const t0 = new Date(span!.first).getTime();
+    const t1 = new Date(span!.last).getTime();
+    const at = (share: number, offsetMs = 0) => new Date(t0 + (t1 - t0) * share + offsetMs);
+    const hour = 3_600_000;
+    const periods: [Date, Date][] = [
+      [new Date(t0 - 10 * hour), new Date(t1 + 10 * hour)], // everything
+      [at(0.25, 1_234), at(0.75, 56_789)], // ragged both ends
+      [new Date(Math.floor(t0 / hour) * hour + 2 * hour), new Date(Math.floor(t1 / hour) * hour)], // whole hours
+      [at(0.5, 1_000), at(0.5, 1_800_000)], // within an hour or across one boundary
+      [at(0.5, 0), at(0.5, 0)], // empty
+    ];
+    for (const [start, end] of periods) {
+      const [expected] = await conn.execute<{ mints: number; reported: number }[]>(
+        `select count(*)::int as mints, count(u.passport_id)::int as reported
+         from passports p left join usage_reports u on u.passport_id = p.id
+         where p.company_id = ? and p.environment = ? and p.created_at >= ? and p.created_at < ?`,
+        [big.companyId, big.environment, start, end],
+      );
+      const [actual] = await conn.execute(PERIOD_USAGE, periodUsageParams(big, start, end));
+      assert.deepEqual(actual, expected, `${start.toISOString()} – ${end.toISOString()}`);
+    }
   });
 
   for (const [name, run] of Object.entries(HOT)) {

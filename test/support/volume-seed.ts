@@ -92,14 +92,21 @@ export async function seedVolume(
     `${n - Math.floor(n / 10)} passports`,
     `insert into passports (company_id, environment, token_id, chip_id, chip_uid, product_id, owner_wallet, material,
        metadata_url, service_uid, transaction_hash, mint_block, mint_timestamp, locked_deposit_wei, metadata_cache,
-       contract_address, status)
+       contract_address, status, created_at)
      select ch.company_id, ch.environment, ${token('g.i')}, ch.id, ch.chip_uid, ch.product_id,
        '0x${'11'.repeat(20)}', 'Cotton', 'ipfs://volume', gen_random_uuid(), '0x' || md5(ch.chip_uid) || md5(ch.chip_uid),
-       g.i, now(), 1000, '{}', ?, 'ACTIVE'
+       g.i, ch.created_at, 1000, '{}', ?, 'ACTIVE', ch.created_at
      from generate_series(1, ?) g(i)
      join chips ch on ch.environment = ? and ch.chip_uid = ${uid('g.i')}
      where g.i % 10 <> 0`,
     [contractAddress, n, env],
+  );
+  await step(
+    'usage reports of every 3rd passport',
+    `insert into usage_reports (passport_id, meter_event_identifier)
+     select p.id, 'dpp-mint-' || p.environment || '-' || p.token_id from passports p
+     where p.company_id = ? and p.environment = ? and p.id % 3 = 0`,
+    [c, env],
   );
   await step(
     `${sizes.events} supply-chain events`,
@@ -165,8 +172,11 @@ export async function seedVolume(
   );
   await step(
     'analyze',
-    'analyze chips, asset_twins, passports, supply_chain_events, outbox_events, webhook_deliveries, webhook_attempts, resales, users, api_keys',
+    'analyze chips, asset_twins, passports, supply_chain_events, outbox_events, webhook_deliveries, webhook_attempts, resales, usage_reports, usage_counts, users, api_keys',
   );
+  // One statement counted every seeded mint on the same few hourly rows: clear their dead versions, as
+  // autovacuum would between a brand's many small mint transactions.
+  await step('vacuum usage_counts', 'vacuum analyze usage_counts');
   const cursors = await conn.execute<{ middle: number; last: number }[]>(
     `select (select id from chips where company_id = ? and environment = ? order by id offset ? limit 1) as middle,
        (select id from chips where company_id = ? and environment = ? order by id desc offset 50 limit 1) as last`,

@@ -22,6 +22,8 @@ import { Migration20261124760000_sso } from './Migration20261124760000_sso.ts';
 import { Migration20261124810000_company_settings } from './Migration20261124810000_company_settings.ts';
 import { Migration20261124820000_twin_conformity } from './Migration20261124820000_twin_conformity.ts';
 import { Migration20261124900000_volume_indexes } from './Migration20261124900000_volume_indexes.ts';
+import { Migration20261124910000_usage_counts } from './Migration20261124910000_usage_counts.ts';
+import { Migration20261124920000_passports_created_idx } from './Migration20261124920000_passports_created_idx.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -54,4 +56,9 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124810000_company_settings', class: Migration20261124810000_company_settings },
   { name: 'Migration20261124820000_twin_conformity', class: Migration20261124820000_twin_conformity },
   { name: 'Migration20261124900000_volume_indexes', class: Migration20261124900000_volume_indexes },
+  { name: 'Migration20261124910000_usage_counts', class: Migration20261124910000_usage_counts },
+  {
+    name: 'Migration20261124920000_passports_created_idx',
+    class: Migration20261124920000_passports_created_idx,
+  },
 ];

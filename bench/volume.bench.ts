@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
 import { VOLUME_INDEXES } from '../src/db/migrations/Migration20261124900000_volume_indexes.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../src/sun/index.ts';
 import { enrollAndMint, GTIN } from '../test/e2e/fixtures/passport-helpers.ts';
 import { startTestStack } from '../test/support/stack.ts';
 import { type SeededVolume, scaledSizes, seedVolume, type VolumeSizes } from '../test/support/volume-seed.ts';
@@ -230,6 +231,43 @@ export async function benchVolume(): Promise<void> {
       }
       record(name, times);
     }
+    // The mint (its workflow and the recording of the passport, the usage count, the outbox) of a chip enrolled
+    // just before (the enroll is not timed).
+    const mintTimes: Record<'volume' | 'empty', number[]> = { volume: [], empty: [] };
+    for (let i = 0; i < WRITES + 2; i++) {
+      for (const side of i % 2 === 0 ? (['volume', 'empty'] as const) : (['empty', 'volume'] as const)) {
+        const key = sides[side].key;
+        const chipUid = `04D${side === 'volume' ? 'A' : 'B'}${i.toString(16).toUpperCase().padStart(10, '0')}`;
+        const enrolled = await stack.api.call('POST', '/v1/dpp/enroll', { key, body: { chipUid } });
+        assert.equal(enrolled.status, 201, enrolled.text);
+        const tap = generateSun({
+          uid: chipUid,
+          counter: 1,
+          keys: { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY },
+        });
+        const started = performance.now();
+        const minted = await stack.api.call('POST', '/v1/dpp/mint', {
+          key,
+          body: {
+            name: 'Trail Jacket',
+            description: 'Waterproof shell',
+            image: 'https://cdn.acme.example/jacket.png',
+            chipUid,
+            nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
+            custom_dpp_data: {
+              gtin: GTIN,
+              conformity_url: 'https://acme.example/conformity.pdf',
+              originCountry: 'PT',
+              hsCode: '620293',
+            },
+          },
+        });
+        const ms = performance.now() - started;
+        assert.equal(minted.status, 201, `mint (${side}): ${minted.text.slice(0, 200)}`);
+        if (i >= 2) mintTimes[side].push(ms);
+      }
+    }
+    record('mint (POST, workflow + recording)', mintTimes);
     report(
       `volume: ${sizes.passports} passports vs an empty company${BEFORE ? ' (WITHOUT the issue-26 indexes)' : ''}; ` +
         `${READS} reads / ${WRITES} writes each; empty p50 / p99 ms, volume p50 / p99 ms, ratio of p50s`,

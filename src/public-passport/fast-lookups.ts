@@ -37,7 +37,7 @@ export interface PublicFacts {
   verificationCount: number;
 }
 
-const PUBLIC_FACTS = `select p.token_id, p.gtin, p.metadata_cache->'custom_dpp_data'->>'batch_number' as batch,
+export const PUBLIC_FACTS = `select p.token_id, p.gtin, p.metadata_cache->'custom_dpp_data'->>'batch_number' as batch,
   p.metadata_cache->>'name' as name, p.status, p.revoked_at, p.contract_address, c.verification_count
   from passports p join chips c on c.id = p.chip_id where p.environment = $1 and p.token_id = $2`;
 
@@ -82,7 +82,7 @@ export interface StoredCredential {
   etag: string | null;
 }
 
-const STORED_CREDENTIAL = `select p.gtin, p.metadata_cache->'custom_dpp_data'->>'batch_number' as batch,
+export const STORED_CREDENTIAL = `select p.gtin, p.metadata_cache->'custom_dpp_data'->>'batch_number' as batch,
   ${INPUTS_STAMP_SQL} as stamp, pc.inputs_stamp, pc.credential, pc.etag
   from passports p join chips c on c.id = p.chip_id join companies co on co.id = p.company_id
   left join passport_credentials pc on pc.passport_id = p.id

@@ -11,6 +11,7 @@ import type { TestTenant } from '../support/api.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { postStripeEvent, signedStripeEvent } from '../support/stripe.ts';
+import { waitFor as waitForSeconds } from '../support/wait-for.ts';
 import { type Receiver, startReceiver } from '../webhooks/support.ts';
 import { verifiedCompanyAccount } from './fixtures/connect-accounts.ts';
 import { enrollAndMint, RECYCLING_SITE } from './fixtures/passport-helpers.ts';
@@ -27,14 +28,8 @@ interface Attention {
   failedRounds: number;
 }
 
-async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; ; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    assert.ok(i < 300, `${what}: still ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const waitFor = <T>(what: string, read: () => Promise<T>, done: (value: T) => boolean) =>
+  waitForSeconds(what, read, done, 30);
 
 /**
  * Recycle, event anchoring and the resale claim write the chain first and the database second. Before, the

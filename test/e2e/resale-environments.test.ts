@@ -9,6 +9,7 @@ import { LIVE_TEST_SECRETS } from '../support/secrets.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { type RunningWorker, startTestStack, type TestStack } from '../support/stack.ts';
 import { postStripeEvent, signedStripeEvent } from '../support/stripe.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { enrollAndMint } from './fixtures/passport-helpers.ts';
 import { personToken } from './fixtures/people.ts';
 
@@ -27,15 +28,6 @@ const LIVE_OWNER = '0x00000000000000000000000000000000000011fe';
  * with a message that quotes the Authorization header, key included.
  */
 const REFUSED_KEY = 'sk_test_Qz_9f8e7d6c5b4a3210KqWv';
-
-async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; ; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    assert.ok(i < 150, `${what}: still ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** The spec's payment_intent.succeeded, exactly its data.object: {id, amount, currency, metadata {tokenId, buyerWallet}}. */
 function specPayment(

@@ -8,6 +8,7 @@ import type { TestTenant } from '../support/api.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { postStripeEvent, signedStripeEvent } from '../support/stripe.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { type Receiver, specSignature, startReceiver } from '../webhooks/support.ts';
 import { verifiedCompanyAccount } from './fixtures/connect-accounts.ts';
 import { enrollAndMint } from './fixtures/passport-helpers.ts';
@@ -37,15 +38,6 @@ function paymentSucceeded(id: string, metadata: Record<string, string>, amount =
       },
     },
   });
-}
-
-async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; ; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    assert.ok(i < 150, `${what}: still ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 describe('resale: release → signed payment → buyer authorized on chain → claim', () => {

@@ -7,6 +7,8 @@ import { promisify } from 'node:util';
 import Stripe from 'stripe';
 import { inject } from 'vitest';
 
+export { waitFor } from '../support/wait-for.ts';
+
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export const stack = () => inject('journeys');
@@ -120,21 +122,6 @@ export async function postProviderEvent(event: Record<string, unknown>): Promise
     text,
     body: text ? JSON.parse(text) : undefined,
   };
-}
-
-export async function waitFor<T>(
-  what: string,
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  seconds = 60,
-): Promise<T> {
-  const deadline = Date.now() + seconds * 1000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    assert.ok(Date.now() < deadline, `${what}: still ${JSON.stringify(value).slice(0, 500)}`);
-    await sleep(200);
-  }
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

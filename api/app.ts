@@ -11,7 +11,7 @@ import type { WorkflowGateway } from '../src/temporal/start.ts';
 import type { AppContext, AppState } from './context.ts';
 import { clientAddress, TrustedProxies } from './middleware/client-address.ts';
 import { problemHandler } from './middleware/problem-handler.ts';
-import { RateLimiter } from './middleware/rate-limit.ts';
+import { PostgresBuckets, RateLimiter } from './middleware/rate-limit.ts';
 import { requestId } from './middleware/request-id.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { testPathPrefix } from './middleware/test-path-prefix.ts';
@@ -57,6 +57,8 @@ export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
     payments,
   });
   let openApi: Record<string, unknown> | undefined;
+  // One limit for all API processes on this database (issue 24).
+  const buckets = new PostgresBuckets(deps.orm, deps.logger);
   const router = buildRouter(routes, {
     orm: deps.orm,
     jsonBodyLimitBytes: deps.config.limits.jsonBodyBytes,
@@ -65,8 +67,8 @@ export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
       maxDepth: deps.config.limits.jsonMaxDepth,
       maxObjectKeys: deps.config.limits.jsonMaxObjectKeys,
     },
-    rateLimiter: new RateLimiter(deps.config.limits.ratePerMinute),
-    publicRateLimiter: new RateLimiter(deps.config.limits.publicRatePerMinute),
+    rateLimiter: new RateLimiter(deps.config.limits.ratePerMinute, buckets, 'api'),
+    publicRateLimiter: new RateLimiter(deps.config.limits.publicRatePerMinute, buckets, 'public'),
     userTokens: userTokenKeysOf(deps.config),
   });
   const docs = docsRouter(() => {

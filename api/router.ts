@@ -45,15 +45,15 @@ async function admit(route: RouteSpec, ctx: AppContext, deps: RouterDeps): Promi
     try {
       authenticateUser(ctx, deps.orm.em, deps.userTokens, requireEnvironment(ctx));
     } catch (error) {
-      if (error instanceof Problem) deps.rateLimiter.take(ctx, addressBucket);
+      if (error instanceof Problem) await deps.rateLimiter.take(ctx, addressBucket);
       throw error;
     }
     const principal = ctx.state.principal as { userId: number };
-    deps.rateLimiter.take(ctx, `user:${principal.userId}`);
+    await deps.rateLimiter.take(ctx, `user:${principal.userId}`);
     return;
   }
   if (route.auth === 'none') {
-    (isPublicPage(route) ? deps.publicRateLimiter : deps.rateLimiter).take(ctx, addressBucket);
+    await (isPublicPage(route) ? deps.publicRateLimiter : deps.rateLimiter).take(ctx, addressBucket);
     if (route.path.startsWith('/v1/') && route.environmentHeader !== false) requireEnvironment(ctx);
     return;
   }
@@ -62,11 +62,11 @@ async function admit(route: RouteSpec, ctx: AppContext, deps: RouterDeps): Promi
     await authenticateApiKey(ctx, deps.orm.em, environment);
   } catch (error) {
     // Over the address's budget this throws 429 in place of the refusal.
-    if (error instanceof Problem) deps.rateLimiter.take(ctx, addressBucket);
+    if (error instanceof Problem) await deps.rateLimiter.take(ctx, addressBucket);
     throw error;
   }
   const principal = ctx.state.principal!;
-  deps.rateLimiter.take(
+  await deps.rateLimiter.take(
     ctx,
     principal.kind === 'oauth'
       ? `oauth:${principal.clientId}`

@@ -24,6 +24,7 @@ import { Migration20261124820000_twin_conformity } from './Migration202611248200
 import { Migration20261124900000_volume_indexes } from './Migration20261124900000_volume_indexes.ts';
 import { Migration20261124910000_usage_counts } from './Migration20261124910000_usage_counts.ts';
 import { Migration20261124920000_passports_created_idx } from './Migration20261124920000_passports_created_idx.ts';
+import { Migration20261125300000_rate_limit_buckets } from './Migration20261125300000_rate_limit_buckets.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -61,4 +62,5 @@ export const migrations: MigrationObject[] = [
     name: 'Migration20261124920000_passports_created_idx',
     class: Migration20261124920000_passports_created_idx,
   },
+  { name: 'Migration20261125300000_rate_limit_buckets', class: Migration20261125300000_rate_limit_buckets },
 ];

@@ -7,6 +7,7 @@ import { createContentStore } from '../src/ipfs/create.ts';
 import type { ContentStore } from '../src/ipfs/store.ts';
 import type { Logger } from '../src/logging/logger.ts';
 import { StripeGateway } from '../src/payments/stripe-gateway.ts';
+import { chainReadiness } from '../src/runtime/readiness.ts';
 import type { WorkflowGateway } from '../src/temporal/start.ts';
 import type { AppContext, AppState } from './context.ts';
 import { clientAddress, TrustedProxies } from './middleware/client-address.ts';
@@ -27,7 +28,7 @@ export interface AppDeps {
   config: Config;
   orm: MikroORM;
   logger: Logger;
-  /** Extra readiness checks beside the database (Temporal, chain…). */
+  /** Extra readiness checks beside the database and the configured chains (Temporal…). */
   readiness?: Record<string, ReadinessCheck>;
   secretBox?: SecretBox;
   payments?: StripeGateway;
@@ -44,6 +45,7 @@ export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
     database: async () => {
       await deps.orm.em.getConnection().execute('select 1');
     },
+    ...chainReadiness(deps.config),
     ...deps.readiness,
   };
   const secretBox = deps.secretBox ?? new SecretBox(deps.config.secrets.dataEncryptionKey);

@@ -3,6 +3,7 @@ import { loadConfig } from '../src/config/config.ts';
 import { SecretBox } from '../src/crypto/secret-box.ts';
 import { createLogger } from '../src/logging/logger.ts';
 import { openDatabase } from '../src/runtime/database.ts';
+import { temporalCheck } from '../src/runtime/readiness.ts';
 import { onShutdown } from '../src/runtime/shutdown.ts';
 import { connectClient } from '../src/temporal/connection.ts';
 import { installTemporalRuntime } from '../src/temporal/runtime.ts';
@@ -23,13 +24,8 @@ const app = createApp({
   logger,
   secretBox: new SecretBox(config.secrets.dataEncryptionKey),
   ...(client ? { workflows: { client, taskQueuePrefix: config.temporal.taskQueuePrefix } } : {}),
-  readiness: client
-    ? {
-        temporal: async () => {
-          await client.workflowService.getSystemInfo({});
-        },
-      }
-    : {},
+  // PostgreSQL and each configured chain are checked by createApp.
+  readiness: client ? { temporal: temporalCheck(client) } : {},
 });
 const http = await listen(app, config.host, config.port, {
   bodyReadTimeoutMs: config.limits.bodyReadTimeoutMs,

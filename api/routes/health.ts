@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import type { ReadinessCheck } from '../../src/runtime/readiness.ts';
 import type { AppContext } from '../context.ts';
 import { Problem } from '../problem.ts';
 import { defineRoute, type RouteSpec } from '../route.ts';
 
-/** A dependency the service needs to do useful work; throws when it is not usable. */
-export type ReadinessCheck = () => Promise<void>;
+export type { ReadinessCheck };
 
 export function healthRoutes(checks: Record<string, ReadinessCheck>): RouteSpec[] {
   return [
@@ -24,7 +24,7 @@ export function healthRoutes(checks: Record<string, ReadinessCheck>): RouteSpec[
       method: 'get',
       path: '/readyz',
       operationId: 'ready',
-      summary: 'Readiness: every dependency answers.',
+      summary: 'Readiness: PostgreSQL, Temporal and each configured chain answer.',
       tags: ['operations'],
       auth: 'none',
       responses: {

@@ -11,6 +11,7 @@ import { createContentStore } from '../../src/ipfs/create.ts';
 import { createLogger, type Logger } from '../../src/logging/logger.ts';
 import { StripeGateway } from '../../src/payments/stripe-gateway.ts';
 import { openDatabase } from '../../src/runtime/database.ts';
+import { chainCheck, temporalCheck } from '../../src/runtime/readiness.ts';
 import { onShutdown, type ShutdownStep } from '../../src/runtime/shutdown.ts';
 import { connectClient } from '../../src/temporal/connection.ts';
 import { installTemporalRuntime } from '../../src/temporal/runtime.ts';
@@ -94,6 +95,10 @@ async function startParts(initial: Config, logger: Logger, startedPart: StartedP
     contentStore,
     payments: new StripeGateway(config.payments),
     workflows: { client, taskQueuePrefix: config.temporal.taskQueuePrefix },
+    readiness: {
+      temporal: temporalCheck(client),
+      ...(chains.anvil ? { 'chain:local': chainCheck({ rpcUrls: [chains.anvil.rpcUrl] }) } : {}),
+    },
   });
   const http = await listen(app, config.host, config.port, {
     bodyReadTimeoutMs: config.limits.bodyReadTimeoutMs,

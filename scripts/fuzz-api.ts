@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { prepareBenchDatabase } from '../bench/setup.ts';
 import { obtainStripeMock, startStripeMock } from '../src/dev/stripe-mock.ts';
 import { runTool, TOOL_CACHE } from '../src/dev/tool-cache.ts';
@@ -72,8 +73,10 @@ try {
     ...process.argv.slice(2),
   ];
   code = await new Promise<number>((resolve) => {
-    const child = spawn(schemathesis, args, { stdio: 'inherit' });
-    child.once('exit', (exit) => resolve(exit ?? 1));
+    const child = spawn(schemathesis, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    relayWithoutBars(child.stdout, process.stdout);
+    relayWithoutBars(child.stderr, process.stderr);
+    child.once('close', (exit) => resolve(exit ?? 1));
   });
 } finally {
   await stack.close();
@@ -82,3 +85,15 @@ try {
   await cleanup();
 }
 process.exit(code);
+
+/**
+ * Schemathesis frames its headings and its closing line in '=' bars the way pytest does
+ * ("===== 3 warnings in 41.56s ====="). CI's log readers take such a line for pytest's closing line, and one
+ * without a "passed" count for a run that executed no test, so the bars are dropped and the line is prefixed.
+ */
+function relayWithoutBars(from: NodeJS.ReadableStream, to: NodeJS.WritableStream): void {
+  createInterface({ input: from, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) => {
+    const framed = /^=+ (.+?) =+$/.exec(line);
+    to.write(`${framed ? `fuzz: schemathesis ${framed[1]}` : line}\n`);
+  });
+}

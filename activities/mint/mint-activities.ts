@@ -126,15 +126,20 @@ export function mintActivities(deps: EnvironmentDeps) {
         prepared === input.metadataUrl
           ? input.metadata
           : await loadMetadata(deps.contentStore, input.metadataUrl);
-      const passport = await recordMint(scoped(input.scope), input.scope, {
-        ...input,
-        metadata,
-        mintedAt: new Date(input.mintedAt),
-        depositWei: deps.depositWei.toString(),
-        depositDecimal: formatEther(deps.depositWei),
-        contractAddress: deps.chain.contractAddress,
-        platformAddress: deps.chain.signerAddress,
-      });
+      const passport = await recordMint(
+        scoped(input.scope),
+        input.scope,
+        {
+          ...input,
+          metadata,
+          mintedAt: new Date(input.mintedAt),
+          depositWei: deps.depositWei.toString(),
+          depositDecimal: formatEther(deps.depositWei),
+          contractAddress: deps.chain.contractAddress,
+          platformAddress: deps.chain.signerAddress,
+        },
+        deps.publicBaseUrl,
+      );
       return { dbId: passport.id };
     },
   };

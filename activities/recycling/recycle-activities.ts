@@ -82,18 +82,23 @@ export function recycleActivities(deps: EnvironmentDeps) {
 
     /** RECYCLE_TRANSFER event, passport RECYCLED and asset.recycled in one database transaction (idempotent). */
     async recordRecycle(input: RecycleInput & ReleasedDeposit) {
-      const recorded = await recordRecycle(scopedFor(deps, input.scope), input.scope, {
-        tokenId: input.tokenId,
-        recycler: input.recycler,
-        rewardReceiver: input.rewardReceiver,
-        amountWei: input.amountWei,
-        amountDecimal: formatEther(BigInt(input.amountWei)),
-        transactionHash: input.transactionHash,
-        blockNumber: input.blockNumber,
-        recycledAt: new Date(input.recycledAt),
-        contractAddress: deps.chain.contractAddress,
-        location: input.location,
-      });
+      const recorded = await recordRecycle(
+        scopedFor(deps, input.scope),
+        input.scope,
+        {
+          tokenId: input.tokenId,
+          recycler: input.recycler,
+          rewardReceiver: input.rewardReceiver,
+          amountWei: input.amountWei,
+          amountDecimal: formatEther(BigInt(input.amountWei)),
+          transactionHash: input.transactionHash,
+          blockNumber: input.blockNumber,
+          recycledAt: new Date(input.recycledAt),
+          contractAddress: deps.chain.contractAddress,
+          location: input.location,
+        },
+        deps.publicBaseUrl,
+      );
       return { passportId: recorded.passportId };
     },
   };

@@ -28,14 +28,19 @@ export function resaleRecordActivities(deps: EnvironmentDeps) {
       transactionHash: string;
       blockNumber: number;
     }) {
-      await recordBuyerAuthorized(scopedFor(deps, input.terms.scope), input.terms, {
-        paymentIntentId: input.paymentIntentId,
-        transactionHash: input.transactionHash,
-        blockNumber: input.blockNumber,
-        at: new Date(await deps.chain.blockTime(input.blockNumber)),
-        admin: deps.chain.signerAddress,
-        contractAddress: deps.chain.contractAddress,
-      });
+      await recordBuyerAuthorized(
+        scopedFor(deps, input.terms.scope),
+        input.terms,
+        {
+          paymentIntentId: input.paymentIntentId,
+          transactionHash: input.transactionHash,
+          blockNumber: input.blockNumber,
+          at: new Date(await deps.chain.blockTime(input.blockNumber)),
+          admin: deps.chain.signerAddress,
+          contractAddress: deps.chain.contractAddress,
+        },
+        deps.publicBaseUrl,
+      );
     },
 
     async recordClaim(input: {
@@ -45,14 +50,19 @@ export function resaleRecordActivities(deps: EnvironmentDeps) {
       from: string;
       claimedAt: string;
     }) {
-      await recordClaim(scopedFor(deps, input.terms.scope), input.terms, {
-        transactionHash: input.transactionHash,
-        blockNumber: input.blockNumber,
-        from: input.from,
-        claimedAt: new Date(input.claimedAt),
-        contractAddress: deps.chain.contractAddress,
-        relayer: deps.chain.signerAddress,
-      });
+      await recordClaim(
+        scopedFor(deps, input.terms.scope),
+        input.terms,
+        {
+          transactionHash: input.transactionHash,
+          blockNumber: input.blockNumber,
+          from: input.from,
+          claimedAt: new Date(input.claimedAt),
+          contractAddress: deps.chain.contractAddress,
+          relayer: deps.chain.signerAddress,
+        },
+        deps.publicBaseUrl,
+      );
     },
 
     async recordResaleEnded(input: {

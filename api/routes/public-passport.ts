@@ -16,6 +16,6 @@ export function publicPassportRoutes(deps: RouteDeps): RouteSpec[] {
     verifyPageRoute(deps),
     tapRoute(deps),
     ...discoveryRoutes(deps),
-    revokeRoute,
+    revokeRoute(deps),
   ];
 }

@@ -12,11 +12,15 @@ import { digitalLink } from '../gs1/digital-link.ts';
 export const DPP_SCHEMA_VERSION = '1.0.0';
 
 /**
- * The content specifications a passport of ours follows: the service's generic product passport content
- * (no product-specific delegated act applies to it yet). A URN, stable across releases of the same version.
+ * The content specifications a passport of ours follows (no product-specific delegated act applies yet), each
+ * also the name of its content section in the EN 18222 compressed document: the public product content, and
+ * the economic operator's own (ERP) content, readable with the company's credential only.
  */
+export const PUBLIC_CONTENT_SPECIFICATION_ID = 'urn:dpp-service:content-specification:product:1.0';
+export const OPERATOR_CONTENT_SPECIFICATION_ID = 'urn:dpp-service:content-specification:product-operator:1.0';
 export const CONTENT_SPECIFICATION_IDS: readonly string[] = [
-  'urn:dpp-service:content-specification:generic-product:1.0',
+  PUBLIC_CONTENT_SPECIFICATION_ID,
+  OPERATOR_CONTENT_SPECIFICATION_ID,
 ];
 
 /** Granularity of every passport we mint: one passport per serialised item (one chip, one token). */

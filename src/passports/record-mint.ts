@@ -4,6 +4,7 @@ import { Passport } from '../db/entities/index.ts';
 import { ownedBy, type TenantScope } from '../db/tenant-scope.ts';
 import { DomainError } from '../errors.ts';
 import type { MintProduct, PassportMetadata } from './metadata.ts';
+import { recordPassportVersion } from './passport-versions.ts';
 
 export interface MintedPassport {
   chipUid: string;
@@ -68,23 +69,32 @@ const INSERT_MINT = `
   select id, chip_id, product_id from passport`;
 
 /**
- * Persists a mined mint in one statement: the passport row (every field of the spec's DPP token), a MINT
- * supply-chain event, the chip turning ACTIVE, asset.minted in the outbox and one billable mint. Repeating
- * it (an activity retry) changes nothing: the passport's unique chip fails the statement and the passport
- * recorded the first time is returned. (Inserting first and reading only on a conflict spares the common
- * case a query.)
+ * Persists a mined mint in one transaction: one statement writes the passport row (every field of the spec's
+ * DPP token), a MINT supply-chain event, the chip turning ACTIVE, asset.minted in the outbox and one billable
+ * mint; then the passport's first content version is recorded. Repeating it (an activity retry) changes
+ * nothing: the passport's unique chip fails the statement and the passport recorded the first time is returned
+ * (its version recorded if it has none). (Inserting first and reading only on a conflict spares the common case
+ * a query.) `publicBaseUrl` names the resolver the version's header points at.
  */
 export async function recordMint(
   em: EntityManager,
   scope: TenantScope,
   minted: MintedPassport,
+  publicBaseUrl: string,
 ): Promise<Passport> {
   try {
-    return await insertMint(em, scope, minted);
+    return await em.transactional(async (tx) => {
+      const passport = await insertMint(tx, scope, minted);
+      await recordPassportVersion(tx, passport.id, publicBaseUrl);
+      return passport;
+    });
   } catch (error) {
     if (error instanceof UniqueConstraintViolationException) {
       const existing = await em.findOne(Passport, { chipUid: minted.chipUid });
-      if (existing) return existing;
+      if (existing) {
+        await em.transactional((tx) => recordPassportVersion(tx, existing.id, publicBaseUrl));
+        return existing;
+      }
     }
     throw error;
   }

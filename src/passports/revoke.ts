@@ -1,6 +1,7 @@
 import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { Passport } from '../db/entities/index.ts';
 import { DomainError } from '../errors.ts';
+import { recordPassportVersion } from './passport-versions.ts';
 
 export interface Revocation {
   tokenId: string;
@@ -13,12 +14,13 @@ export interface Revocation {
 /**
  * Revokes one of the caller's passports (the entity manager is scoped to company and environment): its
  * credential's revocation bit is set in its status list from now on, the public representations show it as
- * REVOKED. Revoking again changes nothing. Recycling revokes too, with reason `recycled`.
+ * REVOKED, and the passport gets a new content version. Revoking again changes nothing. Recycling revokes too, with reason `recycled`.
  */
 export async function revokePassport(
   em: EntityManager,
   tokenId: string,
   reason: string,
+  publicBaseUrl: string,
 ): Promise<Revocation> {
   return em.transactional(async (tx) => {
     const passport = await tx.findOne(Passport, { tokenId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -35,6 +37,7 @@ export async function revokePassport(
     passport.revokedAt = new Date();
     passport.revocationReason = reason;
     await tx.flush();
+    await recordPassportVersion(tx, passport.id, publicBaseUrl);
     return { tokenId, revokedAt: passport.revokedAt, reason, alreadyRevoked: false };
   });
 }

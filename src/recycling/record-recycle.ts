@@ -4,6 +4,7 @@ import { Passport, SupplyChainEvent } from '../db/entities/index.ts';
 import { ownedBy, type TenantScope } from '../db/tenant-scope.ts';
 import { DomainError } from '../errors.ts';
 import { recordEvent } from '../events/outbox.ts';
+import { recordPassportVersion } from '../passports/passport-versions.ts';
 
 export interface RecycledOnChain {
   tokenId: string;
@@ -21,13 +22,14 @@ export interface RecycledOnChain {
 /**
  * Persists a mined recycle in one transaction: a RECYCLE_TRANSFER supply-chain event (from the contract to
  * the reward receiver), the passport turning RECYCLED (and its credential revoked) with no deposit locked, and
- * asset.recycled in the outbox. The passport row is locked first, so a retry (or a concurrent run) finds it RECYCLED and
+ * asset.recycled in the outbox, and the passport's new content version. The passport row is locked first, so a retry (or a concurrent run) finds it RECYCLED and
  * changes nothing.
  */
 export async function recordRecycle(
   em: EntityManager,
   scope: TenantScope,
   recycled: RecycledOnChain,
+  publicBaseUrl: string,
 ): Promise<{ passportId: number; alreadyRecorded: boolean }> {
   return em.transactional(async (tx) => {
     const passport = await tx.findOne(
@@ -83,6 +85,7 @@ export async function recordRecycle(
       recycled.recycledAt,
     );
     await tx.flush();
+    await recordPassportVersion(tx, passport.id, publicBaseUrl);
     return { passportId: passport.id, alreadyRecorded: false };
   });
 }

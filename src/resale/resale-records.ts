@@ -4,6 +4,7 @@ import { Passport, SupplyChainEvent } from '../db/entities/index.ts';
 import { ownedBy } from '../db/tenant-scope.ts';
 import { DomainError } from '../errors.ts';
 import { recordEvent } from '../events/outbox.ts';
+import { recordPassportVersion } from '../passports/passport-versions.ts';
 import { formatMinorUnits } from './money.ts';
 import type { ResaleTerms } from './resale-terms.ts';
 
@@ -161,7 +162,7 @@ export async function updateResale(
 
 /**
  * After the payment: the buyer's wallet is authorized on chain. One transaction: the AUTHORIZE_CLAIM event
- * (once per transaction hash) and the resale awaiting its claim.
+ * (once per transaction hash) with the passport's new content version, and the resale awaiting its claim.
  */
 export async function recordBuyerAuthorized(
   em: EntityManager,
@@ -174,6 +175,7 @@ export async function recordBuyerAuthorized(
     admin: string;
     contractAddress: string;
   },
+  publicBaseUrl: string,
 ): Promise<void> {
   await em.transactional(async (tx) => {
     if (
@@ -204,6 +206,13 @@ export async function recordBuyerAuthorized(
         contractAddress: authorized.contractAddress,
         timestamp: authorized.at,
       });
+      await tx.flush();
+      const passport = await tx.findOne(
+        Passport,
+        { tokenId: terms.tokenId, companyId: terms.scope.companyId, environment: terms.scope.environment },
+        { fields: ['id'] },
+      );
+      if (passport) await recordPassportVersion(tx, passport.id, publicBaseUrl);
     }
     await updateResale(tx, terms.resaleId, {
       status: 'AWAITING_CLAIM',
@@ -216,7 +225,7 @@ export async function recordBuyerAuthorized(
 /**
  * The claim went through on chain. One transaction, under a lock on the passport so a retry changes nothing:
  * the passport's new owner, the CLAIM_OWNERSHIP event, asset.transferred and asset.resold (the spec groups
- * them) in the outbox, the resale CLAIMED.
+ * them) in the outbox, the passport's new content version, the resale CLAIMED.
  */
 export async function recordClaim(
   em: EntityManager,
@@ -229,6 +238,7 @@ export async function recordClaim(
     contractAddress: string;
     relayer: string;
   },
+  publicBaseUrl: string,
 ): Promise<void> {
   await em.transactional(async (tx) => {
     // Token ids are per environment (test and live both count from 1): the passport is the one of the sale's
@@ -284,6 +294,8 @@ export async function recordClaim(
     };
     recordEvent(tx, terms.scope, 'asset.transferred', data, claim.claimedAt);
     recordEvent(tx, terms.scope, 'asset.resold', data, claim.claimedAt);
+    await tx.flush();
+    await recordPassportVersion(tx, passport.id, publicBaseUrl);
     await updateResale(tx, terms.resaleId, { status: 'CLAIMED', claimTxHash: claim.transactionHash });
   });
 }

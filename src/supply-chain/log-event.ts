@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Passport, SupplyChainEvent } from '../db/entities/index.ts';
 import { ownedBy, type TenantScope } from '../db/tenant-scope.ts';
 import { DomainError } from '../errors.ts';
+import { recordPassportVersion } from '../passports/passport-versions.ts';
 import { readCompanySettings, warrantyEnd } from '../settings/company-settings.ts';
 import { isSale, type LoggableAction } from './actions.ts';
 import { eventDataHash, eventView } from './event-view.ts';
@@ -29,12 +30,14 @@ export async function findPassport(em: EntityManager, tokenId: string): Promise<
  * flushed first). Anchoring on chain and the webhook follow in the anchor workflow. The first sale (SOLD or
  * INITIAL_SALE) of a passport starts its warranty in the same transaction: `warrantyExpiry` = the event's time
  * plus the company's `warrantyMonths` (default 24). Later sales and transfers leave a running warranty as it is.
+ * The passport's new content version is recorded in the same transaction.
  */
 export async function logSupplyChainEvent(
   em: EntityManager,
   scope: TenantScope,
   actor: string,
   request: LogEventRequest,
+  publicBaseUrl: string,
 ): Promise<SupplyChainEvent> {
   return em.transactional(async (tx) => {
     const passport = await findPassport(tx, request.tokenId);
@@ -73,6 +76,7 @@ export async function logSupplyChainEvent(
       );
     }
     await tx.flush();
+    await recordPassportVersion(tx, passport.id, publicBaseUrl);
     return event;
   });
 }

@@ -17,6 +17,7 @@ describe('recording a mined mint', () => {
   });
   afterAll(() => api.close());
 
+  const base = () => api.config.publicBaseUrl;
   const minted = (chipUid: string, transactionHash: string): MintedPassport => ({
     chipUid,
     tokenId: '7',
@@ -58,14 +59,28 @@ describe('recording a mined mint', () => {
       outbox: await count('outbox_events'),
       usage: await count('usage_records'),
     };
-    const first = await recordMint(scopedEntityManager(api.db.orm.em, scope), scope, minted(uid, '0xaa'));
-    const again = await recordMint(scopedEntityManager(api.db.orm.em, scope), scope, minted(uid, '0xbb'));
+    const first = await recordMint(
+      scopedEntityManager(api.db.orm.em, scope),
+      scope,
+      minted(uid, '0xaa'),
+      base(),
+    );
+    const again = await recordMint(
+      scopedEntityManager(api.db.orm.em, scope),
+      scope,
+      minted(uid, '0xbb'),
+      base(),
+    );
     assert.equal(again.id, first.id);
     assert.equal(again.transactionHash, '0xaa', 'the first recording stands');
     assert.equal(await count('passports'), 1);
     assert.equal(await count('supply_chain_events'), before.events + 1);
     assert.equal(await count('outbox_events'), before.outbox + 1);
     assert.equal(await count('usage_records'), before.usage + 1);
+    const versions = await api.db.orm.em
+      .getConnection()
+      .execute('select number from passport_versions where passport_id = ?', [first.id]);
+    assert.deepEqual(versions, [{ number: 1 }], 'one content version for the mint, none for its retry');
   });
 
   test('writes the passport, MINT event, asset.minted and usage, and turns the chip ACTIVE', async () => {
@@ -74,10 +89,15 @@ describe('recording a mined mint', () => {
       key: tenant.testKey,
       body: { chipUid: uid, productId: 'SKU-9' },
     });
-    const passport = await recordMint(scopedEntityManager(api.db.orm.em, scope), scope, {
-      ...minted(uid, '0xdd'),
-      tokenId: '8',
-    });
+    const passport = await recordMint(
+      scopedEntityManager(api.db.orm.em, scope),
+      scope,
+      {
+        ...minted(uid, '0xdd'),
+        tokenId: '8',
+      },
+      base(),
+    );
     const row = await one(
       `select p.id, p.product_id, p.chip_id = c.id as same_chip, p.metadata_cache, p.locked_deposit_wei::text as deposit,
          p.mint_block, c.status from passports p join chips c on c.id = p.chip_id where p.chip_uid = ?`,
@@ -125,10 +145,15 @@ describe('recording a mined mint', () => {
     const otherScope: TenantScope = { companyId: other.companyId, environment: 'test' };
     const passports = await count('passports');
     await assert.rejects(
-      recordMint(scopedEntityManager(api.db.orm.em, otherScope), otherScope, {
-        ...minted(uid, '0xee'),
-        tokenId: '9',
-      }),
+      recordMint(
+        scopedEntityManager(api.db.orm.em, otherScope),
+        otherScope,
+        {
+          ...minted(uid, '0xee'),
+          tokenId: '9',
+        },
+        base(),
+      ),
       { code: 'chip_not_found' },
     );
     assert.equal(await count('passports'), passports);
@@ -136,7 +161,7 @@ describe('recording a mined mint', () => {
 
   test('a chip that is not enrolled is a domain error, not a silent success', async () => {
     await assert.rejects(
-      recordMint(scopedEntityManager(api.db.orm.em, scope), scope, minted('04ABCDEF0000FF', '0xcc')),
+      recordMint(scopedEntityManager(api.db.orm.em, scope), scope, minted('04ABCDEF0000FF', '0xcc'), base()),
       { code: 'chip_not_found' },
     );
   });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { revokePassport } from '../../../src/passports/revoke.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
+import type { RouteDeps } from '../deps.ts';
 import { tokenIdField } from '../iaas/schemas.ts';
 
 const revokeBody = z
@@ -16,45 +17,53 @@ const revokeBody = z
   })
   .strict();
 
-export const revokeRoute = defineRoute({
-  method: 'post',
-  path: '/v1/dpp/revoke',
-  operationId: 'revokePassport',
-  summary: 'Revoke one of your passports’ verifiable credentials (sets its status list bit).',
-  description:
-    'The passport stays resolvable; its credential’s BitstringStatusList revocation bit is set at once (verifiers ' +
-    'fetching the list see it), format=public and the verification page show status REVOKED with the reason. ' +
-    'Revoking is final and idempotent: a repeat answers 200 with the first revocation (alreadyRevoked: true). ' +
-    'Recycling revokes too (reason "recycled"). Only the owning company’s passports are found (else 404). No ' +
-    'webhook event: the spec names none for it.',
-  tags: ['dpp'],
-  auth: 'apiKey',
-  body: revokeBody,
-  responses: {
-    404: {
-      description: 'passport_not_found: no passport with this tokenId in this company and environment.',
+/** POST /v1/dpp/revoke; `deps.config.publicBaseUrl` names the resolver in the new version's header. */
+export function revokeRoute(deps: RouteDeps) {
+  return defineRoute({
+    method: 'post',
+    path: '/v1/dpp/revoke',
+    operationId: 'revokePassport',
+    summary: 'Revoke one of your passports’ verifiable credentials (sets its status list bit).',
+    description:
+      'The passport stays resolvable; its credential’s BitstringStatusList revocation bit is set at once (verifiers ' +
+      'fetching the list see it), format=public and the verification page show status REVOKED with the reason. ' +
+      'Revoking is final and idempotent: a repeat answers 200 with the first revocation (alreadyRevoked: true). ' +
+      'Recycling revokes too (reason "recycled"). Only the owning company’s passports are found (else 404). No ' +
+      'webhook event: the spec names none for it.',
+    tags: ['dpp'],
+    auth: 'apiKey',
+    body: revokeBody,
+    responses: {
+      404: {
+        description: 'passport_not_found: no passport with this tokenId in this company and environment.',
+      },
+      200: {
+        description: 'Revoked (now or before).',
+        schema: z.object({
+          success: z.literal(true),
+          tokenId: z.string(),
+          revoked: z.literal(true),
+          revokedAt: z.string(),
+          reason: z.string(),
+          alreadyRevoked: z.boolean(),
+        }),
+      },
     },
-    200: {
-      description: 'Revoked (now or before).',
-      schema: z.object({
-        success: z.literal(true),
-        tokenId: z.string(),
-        revoked: z.literal(true),
-        revokedAt: z.string(),
-        reason: z.string(),
-        alreadyRevoked: z.boolean(),
-      }),
+    handler: async (ctx: AppContext, { body }) => {
+      const revocation = await revokePassport(
+        ctx.state.em!,
+        body.tokenId,
+        body.reason,
+        deps.config.publicBaseUrl,
+      );
+      ctx.body = {
+        success: true,
+        tokenId: revocation.tokenId,
+        revoked: true,
+        revokedAt: revocation.revokedAt.toISOString(),
+        reason: revocation.reason,
+        alreadyRevoked: revocation.alreadyRevoked,
+      };
     },
-  },
-  handler: async (ctx: AppContext, { body }) => {
-    const revocation = await revokePassport(ctx.state.em!, body.tokenId, body.reason);
-    ctx.body = {
-      success: true,
-      tokenId: revocation.tokenId,
-      revoked: true,
-      revokedAt: revocation.revokedAt.toISOString(),
-      reason: revocation.reason,
-      alreadyRevoked: revocation.alreadyRevoked,
-    };
-  },
-});
+  });
+}

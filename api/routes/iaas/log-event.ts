@@ -43,7 +43,7 @@ export function logEventRoutes(deps: RouteDeps) {
         const em = ctx.state.em!;
         await respondIdempotently(ctx, async () => {
           const company = await em.findOneOrFail(Company, { id: scope.companyId });
-          const event = await logSupplyChainEvent(em, scope, company.name, body);
+          const event = await logSupplyChainEvent(em, scope, company.name, body, deps.config.publicBaseUrl);
           let message = `${event.action} logged for token ${event.tokenId}; anchoring on chain.`;
           try {
             await startAnchor(workflows, scope, event);

@@ -24,6 +24,8 @@ import { Migration20261124820000_twin_conformity } from './Migration202611248200
 import { Migration20261124900000_volume_indexes } from './Migration20261124900000_volume_indexes.ts';
 import { Migration20261124910000_usage_counts } from './Migration20261124910000_usage_counts.ts';
 import { Migration20261124920000_passports_created_idx } from './Migration20261124920000_passports_created_idx.ts';
+import { Migration20261125100000_economic_operator } from './Migration20261125100000_economic_operator.ts';
+import { Migration20261125101000_passport_versions } from './Migration20261125101000_passport_versions.ts';
 import { Migration20261125300000_rate_limit_buckets } from './Migration20261125300000_rate_limit_buckets.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
@@ -63,4 +65,6 @@ export const migrations: MigrationObject[] = [
     class: Migration20261124920000_passports_created_idx,
   },
   { name: 'Migration20261125300000_rate_limit_buckets', class: Migration20261125300000_rate_limit_buckets },
+  { name: 'Migration20261125100000_economic_operator', class: Migration20261125100000_economic_operator },
+  { name: 'Migration20261125101000_passport_versions', class: Migration20261125101000_passport_versions },
 ];

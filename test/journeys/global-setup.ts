@@ -33,7 +33,12 @@ export interface JourneyStack {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   await ensureChromium();
-  const dataDir = await mkdtemp(join(tmpdir(), 'dpp-journeys-'));
+  return startNpmStart(project, 'journeys');
+}
+
+/** `npm start` for a suite of HTTP-only checks (the journeys, `npm run conformance`): provides `journeys`. */
+export async function startNpmStart(project: TestProject, label: string): Promise<() => Promise<void>> {
+  const dataDir = await mkdtemp(join(tmpdir(), `dpp-${label}-`));
   // Under root the embedded PostgreSQL runs as its own user, which must reach its directory inside.
   await chmod(dataDir, 0o755);
   const port = await freePort();
@@ -56,7 +61,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     console.error((error as Error).message.slice(-4000));
     throw error;
   }
-  console.log(`journeys: npm start ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`${label}: npm start ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const output = service.output();
   const demoKey = /^\s+(sk_test_\w+)$/m.exec(output)?.[1];
   const stripeWebhookSecret = /sign webhook events with (whsec_[\w-]+)/.exec(output)?.[1];
@@ -74,7 +79,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   });
   return async () => {
     const stopped = await service.stop('SIGINT');
-    console.log(`journeys: Ctrl-C stopped npm start in ${stopped.ms} ms (${stopped.exit})`);
+    console.log(`${label}: Ctrl-C stopped npm start in ${stopped.ms} ms (${stopped.exit})`);
     if (stopped.leftBehind || stopped.ms > 15_000) {
       throw new Error(`npm start did not stop cleanly: ${JSON.stringify(stopped)}`);
     }

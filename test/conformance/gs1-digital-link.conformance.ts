@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import digitalLinkJs from 'digital-link.js';
+import { beforeAll } from 'vitest';
+import { http, stack } from '../journeys/client.ts';
+import { standard } from './support/clause.ts';
+import { type ConformancePassport, conformancePassport } from './support/passport.ts';
+import { npmVersion } from './support/tools.ts';
+
+const { DigitalLink } = digitalLinkJs;
+const VERSION = '1.4.3';
+
+/**
+ * GS1's toolkit judges one URI: the Digital Link grammar (ABNF, the toolkit's own parser) and the key's check
+ * digit (`isValid`), and it must read back the same URI (nothing of it left unparsed). A fragment (a page's
+ * section, `#recycling`) is not part of what a resolver receives: the URI before it is judged.
+ */
+function judge(anchor: string): string | undefined {
+  const uri = anchor.split('#')[0]!;
+  let link: ReturnType<typeof DigitalLink>;
+  try {
+    link = DigitalLink(uri);
+  } catch (error) {
+    return `${uri}: ${(error as Error).message}`;
+  }
+  if (!link.isValid()) {
+    const trace = link.getValidationTrace().trace;
+    return `${uri}: not a valid GS1 Digital Link (left unparsed: "${trace.at(-1)?.remainder ?? uri}")`;
+  }
+  if (!link.isCheckDigitValid()) return `${uri}: wrong check digit`;
+  const withoutQuery = (value: string) => value.split('?')[0];
+  if (withoutQuery(link.toWebUriString()) !== withoutQuery(uri)) {
+    return `${uri}: read back as ${link.toWebUriString()}`;
+  }
+  return undefined;
+}
+
+function assertDigitalLinks(what: string, uris: string[]) {
+  assert.ok(uris.length > 0, `${what}: no anchors found`);
+  const problems = uris.map(judge).filter(Boolean);
+  assert.deepEqual(problems, [], `${what}: ${problems.join('\n')}`);
+}
+
+/** The answer's body for a representation of the passport (as a phone or a verifier asks, no header). */
+async function read(passport: ConformancePassport, query: string, accept = 'application/json') {
+  const answer = await http('GET', `${passport.path}${query}`, { env: null, headers: { accept } });
+  assert.equal(answer.status, 200, `${query}: ${answer.text.slice(0, 300)}`);
+  return answer;
+}
+
+/** The Digital Links an HTML page links to (href attributes holding a GS1 key path). */
+function pageLinks(html: string, base: string): string[] {
+  return [...html.matchAll(/href="([^"]*\/01\/[^"]*)"/g)].map((m) =>
+    new URL(m[1]!.replace(/&amp;/g, '&'), base).toString(),
+  );
+}
+
+standard(
+  {
+    name: 'GS1 Digital Link URI Syntax 1.4',
+    checkedWith: `digital-link.js ${VERSION} (npm, GS1 Digital Link toolkit)`,
+    reference: 'https://ref.gs1.org/standards/digital-link/uri-syntax/',
+  },
+  (clause) => {
+    let passport: ConformancePassport;
+    beforeAll(async () => {
+      assert.equal(npmVersion('digital-link.js'), VERSION, 'the validator installed is the one named');
+      passport = await conformancePassport();
+    });
+
+    clause('validator-control', 'the toolkit refuses a wrong check digit and a malformed key', () => {
+      const good = passport.digitalLink;
+      assert.equal(judge(good), undefined);
+      const gtin = passport.gtin;
+      const wrongDigit = `${gtin.slice(0, 13)}${(Number(gtin[13]) + 1) % 10}`;
+      assert.notEqual(judge(good.replace(gtin, wrongDigit)), undefined, 'a wrong check digit must fail');
+      assert.notEqual(judge(good.replace(gtin, `${gtin}x`)), undefined, 'a malformed GTIN must fail');
+    });
+
+    clause(
+      'resolver-address',
+      "the passport's Digital Link (resolver address) and its HTML redirect",
+      async () => {
+        const redirect = await http('GET', passport.path, { env: null, headers: { accept: 'text/html' } });
+        assert.equal(redirect.status, 307);
+        const location = new URL(redirect.headers.get('location') ?? '', stack().baseUrl).toString();
+        assertDigitalLinks('resolver', [passport.digitalLink, location]);
+      },
+    );
+
+    clause(
+      'id-anchors',
+      'the @id of the public document and the credential subject id / dpp:upi',
+      async () => {
+        const pub = (await read(passport, '?format=public')).body;
+        const vc = (await read(passport, '?format=vc')).body;
+        assert.equal(pub['@id'], passport.digitalLink, 'the @id is the Digital Link the passport answers at');
+        assertDigitalLinks('@id', [pub['@id'], vc.credentialSubject.id, vc.credentialSubject['dpp:upi']]);
+        const provenance = (vc.credentialSubject.provenance ?? []) as { id: string }[];
+        assertDigitalLinks(
+          'provenance ids (before the fragment)',
+          provenance.map((entry) => entry.id.split('#')[0]!),
+        );
+      },
+    );
+
+    clause('aas-asset-id', "the AAS shell's globalAssetId", async () => {
+      const aas = (await read(passport, '?format=aas')).body;
+      const found = JSON.stringify(aas).match(/"globalAssetId":"([^"]+)"/)?.[1];
+      assert.ok(found, 'format=aas has a globalAssetId');
+      assertDigitalLinks('globalAssetId', [found]);
+    });
+
+    clause(
+      'linkset-anchors',
+      "the linkset's anchor and every target on the service's own resolver",
+      async () => {
+        const answer = await read(passport, '?format=linkset', 'application/linkset+json');
+        const linkset = answer.body.linkset as Record<string, unknown>[];
+        assert.ok(Array.isArray(linkset) && linkset.length > 0);
+        const anchors = linkset.map((context) => String(context.anchor));
+        const hrefs = linkset.flatMap((context) =>
+          Object.values(context)
+            .filter(Array.isArray)
+            .flat()
+            .map((target) => String((target as { href?: string }).href))
+            .filter((href) => href.startsWith(stack().baseUrl) && href.includes('/01/')),
+        );
+        assert.ok(hrefs.length >= 3, `links to the passport's own forms and page: ${hrefs.join(', ')}`);
+        const header = /<([^>]+)>;\s*rel="linkset"/.exec(answer.headers.get('link') ?? '')?.[1];
+        assert.ok(header, 'a Link header rel=linkset');
+        assertDigitalLinks('linkset', [...anchors, ...hrefs, new URL(header, stack().baseUrl).toString()]);
+      },
+    );
+
+    clause('verification-page-links', 'every Digital Link the verification page links to', async () => {
+      const page = await http('GET', passport.path.replace('/01/', '/verify/01/'), {
+        env: null,
+        headers: { accept: 'text/html' },
+      });
+      assert.equal(page.status, 200);
+      assertDigitalLinks('verification page', [
+        `${stack().baseUrl}${passport.path.replace('/01/', '/verify/01/')}`,
+        ...pageLinks(page.text, stack().baseUrl),
+      ]);
+    });
+  },
+);

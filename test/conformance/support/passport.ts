@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chipUid, cliTap, http, ok, stack, waitFor } from '../../journeys/client.ts';
+import { JOURNEY_GTIN } from '../../journeys/shared.ts';
+
+export interface ConformancePassport {
+  gtin: string;
+  tokenId: string;
+  chipUid: string;
+  /** The passport's Digital Link path (test environment): `/test/01/{gtin}/21/{tokenId}`. */
+  path: string;
+  /** The Digital Link as the service publishes it (absolute). */
+  digitalLink: string;
+}
+
+/** The demo company's API, with the key `npm start` prints, as an integrator calls it. */
+export const api = (method: string, path: string, body?: unknown) =>
+  http(method, path, { key: stack().demoKey, ...(body === undefined ? {} : { body }) });
+
+/**
+ * The passport the checks read: made once per run through the public API as a brand makes one (provision a
+ * twin, bind a chip, the chip's first tap with `npm run cli -- tap`, mint), then shared by every check file
+ * (they run one after another; the file in the run's data directory says it exists).
+ */
+export async function conformancePassport(): Promise<ConformancePassport> {
+  const file = join(stack().dataDir, 'conformance', 'passport.json');
+  if (existsSync(file)) return JSON.parse(await readFile(file, 'utf8')) as ConformancePassport;
+  const provisioned = await ok(
+    api('POST', '/v1/erp/provision/bulk', {
+      items: [{ erp_metadata: { material_number: 'MAT-CONFORMANCE-1', order_id: `PO-${Date.now()}` } }],
+    }),
+    'provision',
+  );
+  const twin = /"service_internal_id":"([^"]+)"/.exec(JSON.stringify(provisioned))?.[1];
+  assert.ok(twin, JSON.stringify(provisioned));
+  const chip = chipUid(0xc0, 1);
+  await ok(
+    api('POST', '/v1/factory/bind', { service_internal_id: twin, hardware: { chip_uid: chip } }),
+    'bind',
+  );
+  const { nfcData } = await cliTap(chip);
+  const mint = await api('POST', '/v1/dpp/mint', {
+    name: 'Conformance Jacket',
+    chipUid: chip,
+    nfcData,
+    custom_dpp_data: {
+      gtin: JOURNEY_GTIN,
+      conformity_url: 'https://brand.example/doc/conformity.pdf',
+      originCountry: 'PT',
+      hsCode: '620193',
+      material_composition: { polyester: 70, elastane: 30 },
+      carbon_footprint: 12.5,
+      recycled_content: 40,
+      repairability_score: 7,
+      expected_lifespan_years: 5,
+    },
+  });
+  assert.ok(mint.status === 201 || mint.status === 202, `mint: ${mint.status} ${mint.text.slice(0, 300)}`);
+  // A mint that outlasts MINT_WAIT_MS answers 202: its status resource says when the chain has it.
+  const minted =
+    mint.status === 201
+      ? mint.body
+      : (
+          await waitFor(
+            'the mint completed',
+            async () => (await api('GET', `/v1/dpp/mint/${chip}`)).body,
+            (status) => status?.status !== 'RUNNING',
+            120,
+          )
+        ).result;
+  assert.ok(minted?.blockchain?.tokenId !== undefined, `mint: ${JSON.stringify(minted)}`);
+  const tokenId = String(minted.blockchain.tokenId);
+  const path = `/test/01/${JOURNEY_GTIN}/21/${tokenId}`;
+  const passport: ConformancePassport = {
+    gtin: JOURNEY_GTIN,
+    tokenId,
+    chipUid: chip,
+    path,
+    digitalLink: `${stack().baseUrl}${path}`,
+  };
+  await mkdir(join(stack().dataDir, 'conformance'), { recursive: true });
+  await writeFile(file, JSON.stringify(passport));
+  return passport;
+}

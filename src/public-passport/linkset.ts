@@ -55,17 +55,43 @@ export function passportLinks(passport: PassportRecord, publicBaseUrl: string): 
 }
 
 /**
+ * The passport's other passport forms: the UNTP 0.7.0 credential (Data Integrity proof) and the same credential
+ * secured with VC-JOSE, when the passport has what UNTP requires.
+ */
+export function untpLinks(anchor: string): Omit<PassportLink, 'linkType'>[] {
+  return [
+    {
+      href: `${anchor}?format=untp`,
+      title: 'Digital Product Passport (UNTP 0.7.0 credential)',
+      type: 'application/ld+json',
+    },
+    {
+      href: `${anchor}?format=vc-jwt`,
+      title: 'Digital Product Passport (UNTP 0.7.0 credential secured with VC-JOSE)',
+      type: 'application/vc+jwt',
+    },
+  ];
+}
+
+/** The IANA-registered `dpp` link relation (RFC 8288 registered relations are written by their bare name). */
+export const IANA_DPP_RELATION = 'dpp';
+
+/**
  * RFC 9264 linkset in GS1's form: one context object whose anchor is the passport's Digital Link, its
  * `itemDescription`, and per link type the full GS1 vocabulary IRI as relation with `href`, `title`, and where
- * known `type` and `hreflang`.
+ * known `type` and `hreflang`. The passport's forms are listed under `gs1:dpp` and under the IANA-registered
+ * `dpp` relation alike: the seed's credential first (what `linkType=gs1:dpp` redirects to), then the UNTP
+ * credential and its VC-JOSE form when `withUntp`.
  */
-export function linksetDocument(passport: PassportRecord, publicBaseUrl: string) {
+export function linksetDocument(passport: PassportRecord, publicBaseUrl: string, withUntp = false) {
   const anchor = digitalLink(publicBaseUrl, passport.environment, passportGtin(passport), passport.tokenId);
   const name =
     typeof passport.metadata.name === 'string' ? passport.metadata.name : `Passport ${passport.tokenId}`;
   const entry: Record<string, unknown> = { anchor, itemDescription: name };
   for (const { linkType, ...target } of passportLinks(passport, publicBaseUrl)) {
-    entry[`${GS1_VOCABULARY}${linkType}`] = [target];
+    const targets = linkType === 'dpp' && withUntp ? [target, ...untpLinks(anchor)] : [target];
+    entry[`${GS1_VOCABULARY}${linkType}`] = targets;
+    if (linkType === 'dpp') entry[IANA_DPP_RELATION] = targets;
   }
   return { linkset: [entry] };
 }

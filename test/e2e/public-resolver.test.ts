@@ -243,6 +243,7 @@ describe('GS1 Digital Link resolver: /01/{gtin}/21/{serial}', () => {
     assert.equal(entry.itemDescription, 'Trail Jacket');
     const relations = Object.keys(entry).filter((key) => key !== 'anchor' && key !== 'itemDescription');
     assert.deepEqual(relations.sort(), [
+      'dpp',
       'https://gs1.org/voc/certificationInfo',
       'https://gs1.org/voc/defaultLink',
       'https://gs1.org/voc/dpp',

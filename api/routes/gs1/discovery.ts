@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { ENVIRONMENTS, type Environment } from '../../../src/config/config.ts';
-import { CONTEXT_DOCUMENTS, DPP_CONTEXT_PATH } from '../../../src/credentials/contexts.ts';
+import {
+  CONTEXT_DOCUMENTS,
+  DPP_CONTEXT_PATH,
+  UNTP_DPP_EXTENSION_PATH,
+  untpExtensionContext,
+} from '../../../src/credentials/contexts.ts';
 import { DID_DOCUMENT_PATHS } from '../../../src/credentials/did-web.ts';
 import { statusListCredentialText } from '../../../src/credentials/status-list-credentials.ts';
 import { resolverDescription } from '../../../src/public-passport/linkset.ts';
@@ -18,6 +23,7 @@ const dppContext = JSON.stringify(CONTEXT_DOCUMENTS.dppV1);
 export function discoveryRoutes(routeDeps: RouteDeps): RouteSpec[] {
   const deps = publicPassportDeps(routeDeps);
   const base = deps.config.publicBaseUrl;
+  const untpExtension = JSON.stringify(untpExtensionContext(base));
   const didDocument = (environment: Environment) => async (ctx: AppContext) => {
     allowAnyOrigin(ctx);
     const document = await deps.issuer.keyring.didDocument(environment);
@@ -111,6 +117,21 @@ export function discoveryRoutes(routeDeps: RouteDeps): RouteSpec[] {
       handler: async (ctx: AppContext) => {
         allowAnyOrigin(ctx);
         sendText(ctx, dppContext, 'application/ld+json', IMMUTABLE);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: UNTP_DPP_EXTENSION_PATH,
+      operationId: 'untpDppJsonLdContext',
+      summary:
+        'JSON-LD context the UNTP credential (format=untp) adds to UNTP 0.7.0’s: DigitalProductPassport and the ' +
+        'EN 18223 passport header’s terms; it never changes.',
+      tags: ['gs1'],
+      auth: 'none',
+      responses: { 200: { description: 'The context.', contentType: 'application/ld+json' } },
+      handler: async (ctx: AppContext) => {
+        allowAnyOrigin(ctx);
+        sendText(ctx, untpExtension, 'application/ld+json', IMMUTABLE);
       },
     }),
   ];

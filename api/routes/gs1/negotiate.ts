@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.ts';
 
-export const FORMATS = ['vc', 'aas', 'public', 'erp', 'linkset'] as const;
+export const FORMATS = ['vc', 'aas', 'public', 'erp', 'linkset', 'untp', 'vc-jwt'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export type Representation = { kind: 'page' } | { kind: 'format'; format: Format; contentType: string };
@@ -10,11 +10,14 @@ const LD_JSON = 'application/ld+json';
 const VC_TYPE = 'application/vc';
 const LINKSET = 'application/linkset+json';
 const HTML = 'text/html';
+const VC_JWT = 'application/vc+jwt';
 
 /** The media type each format is served as (vc: application/vc when the client asked for exactly that). */
 export function formatContentType(format: Format, preferVc = false): string {
   if (format === 'vc') return preferVc ? VC_TYPE : LD_JSON;
   if (format === 'linkset') return LINKSET;
+  if (format === 'untp') return LD_JSON;
+  if (format === 'vc-jwt') return VC_JWT;
   return JSON_TYPE;
 }
 
@@ -29,9 +32,10 @@ export function negotiate(ctx: AppContext, format: Format | undefined): Represen
     return { kind: 'format', format, contentType: formatContentType(format, preferVc) };
   }
   if (ctx.get('Accept') === '') return { kind: 'format', format: 'public', contentType: JSON_TYPE };
-  const best = ctx.accepts(JSON_TYPE, HTML, LD_JSON, VC_TYPE, LINKSET);
+  const best = ctx.accepts(JSON_TYPE, HTML, LD_JSON, VC_TYPE, LINKSET, VC_JWT);
   if (best === HTML) return { kind: 'page' };
   if (best === LD_JSON || best === VC_TYPE) return { kind: 'format', format: 'vc', contentType: best };
   if (best === LINKSET) return { kind: 'format', format: 'linkset', contentType: LINKSET };
+  if (best === VC_JWT) return { kind: 'format', format: 'vc-jwt', contentType: VC_JWT };
   return { kind: 'format', format: 'public', contentType: JSON_TYPE };
 }

@@ -9,6 +9,12 @@ import type {
   ProvenanceEvent,
 } from '../../../src/public-passport/lookup.ts';
 import { passportCredentialText } from '../../../src/public-passport/passport-credential.ts';
+import {
+  UntpUnavailable,
+  untpCredential,
+  untpHeader,
+  untpMissing,
+} from '../../../src/public-passport/untp-credential.ts';
 import type { AppContext } from '../../context.ts';
 import { authenticateApiKey } from '../../middleware/api-key-auth.ts';
 import { Problem } from '../../problem.ts';
@@ -41,6 +47,19 @@ export async function sendRepresentation(
       sendText(ctx, credential, representation.contentType);
       return;
     }
+    case 'untp':
+    case 'vc-jwt': {
+      // The UNTP 0.7.0 credential: with its Data Integrity proof, or secured with VC-JOSE.
+      const forms = await untpCredential(deps.orm.em.fork(), deps.credentials, passport).catch((error) => {
+        if (error instanceof UntpUnavailable) {
+          throw new Problem(404, 'untp_data_missing', error.message);
+        }
+        throw error;
+      });
+      const body = representation.format === 'untp' ? forms.dataIntegrity : forms.jwt;
+      sendText(ctx, body, representation.contentType);
+      return;
+    }
     case 'aas': {
       // The same document as GET /v1/aas/resolve/:id, read in the passport's own company scope.
       const scope = { companyId: passport.companyId, environment };
@@ -53,10 +72,13 @@ export async function sendRepresentation(
       sendText(ctx, JSON.stringify({ success: true, ...shell }), representation.contentType);
       return;
     }
-    case 'linkset':
+    case 'linkset': {
       ctx.append('Link', LINKSET_CONTEXT_LINK);
-      sendText(ctx, JSON.stringify(linksetDocument(passport, base)), representation.contentType);
+      const header = await untpHeader(deps.orm.em.fork(), passport, base);
+      const withUntp = untpMissing(passport, header).length === 0;
+      sendText(ctx, JSON.stringify(linksetDocument(passport, base, withUntp)), representation.contentType);
       return;
+    }
     case 'erp': {
       // The brand's data: only an API key of the passport's own company reads it.
       await authenticateApiKey(ctx, deps.orm.em, environment);

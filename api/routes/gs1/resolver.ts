@@ -110,7 +110,11 @@ const DESCRIPTION =
   '(phones cannot send headers). The GTIN may be GTIN-8/12/13/14 (normalised to 14 digits; a wrong check ' +
   'digit → 400); the serial is the token id; an unknown passport → 404. Without format a browser (Accept ' +
   'prefers text/html) gets 307 to /verify/01/{gtin}/21/{serial}; application/ld+json (or application/vc) → ' +
-  'vc, application/linkset+json → linkset, anything else → public JSON; format wins over Accept. A URL with ' +
+  'vc, application/linkset+json → linkset, application/vc+jwt → vc-jwt, anything else → public JSON; format ' +
+  'wins over Accept. untp: the passport as a UNTP 0.7.0 DigitalProductPassport credential (eddsa-rdfc-2022 ' +
+  'proof); vc-jwt: the same credential secured with VC-JOSE (compact JWS, typ vc+jwt, EdDSA, kid a ' +
+  'verification method of the issuer’s did:web); both 404 untp_data_missing when the passport lacks what ' +
+  'UNTP requires (HS code, country of production, producing facility). A URL with ' +
   'a chip’s SUN parameters (picc_data & cmac, or e & c) is a tap: it is verified (its read counter accepted ' +
   'once) and answered 307 to the verification page carrying a signed verdict (authentic, replayed, forged). ' +
   'linkType names one GS1 link type (307 to it; unknown → 404); all/linkset → the linkset. Every answer has ' +
@@ -121,13 +125,14 @@ const RESPONSES = {
   200: {
     description:
       'vc: application/ld+json (W3C VC 2.0 with an eddsa-rdfc-2022 DataIntegrityProof); linkset: ' +
-      'application/linkset+json (RFC 9264); public, aas, erp: application/json.',
+      'application/linkset+json (RFC 9264); untp: application/ld+json (UNTP 0.7.0 DigitalProductPassport); ' +
+      'vc-jwt: application/vc+jwt; public, aas, erp: application/json.',
   },
   304: { description: 'Not modified (If-None-Match matched the ETag).' },
   307: { description: 'To the verification page (browsers, taps) or to the link of the linkType asked for.' },
   401: { description: 'format=erp without a valid API key.' },
   403: { description: 'format=erp with a key of another company or environment.' },
-  404: { description: 'passport_not_found, link_type_not_found.' },
+  404: { description: 'passport_not_found, link_type_not_found, untp_data_missing (untp, vc-jwt).' },
 };
 
 export function resolverRoutes(routeDeps: RouteDeps) {
@@ -137,7 +142,7 @@ export function resolverRoutes(routeDeps: RouteDeps) {
       method: 'get',
       path: '/01/:gtin/21/:serial',
       operationId: 'resolveDigitalLink',
-      summary: 'GS1 Digital Link resolver: a passport as vc, aas, public, erp or linkset.',
+      summary: 'GS1 Digital Link resolver: a passport as vc, untp, vc-jwt, aas, public, erp or linkset.',
       description: DESCRIPTION,
       tags: ['gs1'],
       auth: 'none',

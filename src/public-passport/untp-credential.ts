@@ -1,0 +1,265 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  CREDENTIALS_V2_CONTEXT,
+  UNTP_0_7_0_CONTEXT,
+  untpExtensionContextUrl,
+} from '../credentials/contexts.ts';
+import { proofTimestamp } from '../credentials/data-integrity.ts';
+import { contentHash, uuidFromHash } from '../credentials/issuer.ts';
+import type { SigningKey } from '../credentials/issuer-keys.ts';
+import { ensureStatusEntry } from '../credentials/status-entries.ts';
+import { statusListUrl } from '../credentials/status-list.ts';
+import { vcJwt } from '../credentials/vc-jose.ts';
+import { digitalLink } from '../gs1/digital-link.ts';
+import { type PassportHeader, passportHeader } from '../passports/passport-header.ts';
+import { type PassportRecord, passportGtin } from './lookup.ts';
+import type { PassportCredentialDeps } from './passport-credential.ts';
+
+/**
+ * The passport as a UNTP 0.7.0 DigitalProductPassport credential (UN Transparency Protocol; schema
+ * artefacts/schema/v0.7.0/dpp/DigitalProductPassport.json), secured two ways: an eddsa-rdfc-2022 Data Integrity
+ * proof (`?format=untp`) and VC-JOSE (`application/vc+jwt`: the same unsecured credential as JWS payload).
+ * Mapping and choices: docs/untp.md.
+ */
+
+const HS_SCHEME = {
+  schemeId: 'https://www.wcoomd.org/en/topics/nomenclature/overview.aspx',
+  schemeName: 'Harmonized System (World Customs Organization)',
+};
+const GS1_GTIN_SCHEME = {
+  type: ['IdentifierScheme'],
+  id: 'https://id.gs1.org/01',
+  name: 'GS1 Digital Link: GTIN (AI 01) with serial number (AI 21)',
+};
+const GS1_GLN_SCHEME = {
+  type: ['IdentifierScheme'],
+  id: 'https://id.gs1.org/414',
+  name: 'GS1 Global Location Number (AI 414)',
+};
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+function compact<T extends Record<string, unknown>>(object: T): T {
+  return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined && v !== null)) as T;
+}
+
+const GLN = /^\d{13}$/;
+
+/** A facility or party identifier as a URI: a GLN as its GS1 Digital Link (AI 414 / 417), a URI as it is. */
+function idUri(id: string, ai: '414' | '417'): string {
+  return GLN.test(id) ? `https://id.gs1.org/${ai}/${id}` : id;
+}
+
+/** The facts UNTP requires that a passport may lack: what is missing, by UNTP member name. */
+export function untpMissing(passport: PassportRecord, header: PassportHeader): string[] {
+  const custom = passport.metadata.custom_dpp_data ?? {};
+  const missing: string[] = [];
+  if (!text(custom.hsCode)) missing.push('productCategory (custom_dpp_data.hsCode)');
+  if (!text(custom.originCountry)) missing.push('countryOfProduction (custom_dpp_data.originCountry)');
+  if (!header.facilityId && !(text(custom.manufacturer_gln) && GLN.test(String(custom.manufacturer_gln)))) {
+    missing.push('producedAtFacility (company facilityId or custom_dpp_data.manufacturer_gln)');
+  }
+  return missing;
+}
+
+/** `credentialSubject`: a UNTP Product (identity, classification, facility, country, parties, documents, header). */
+export function untpProduct(passport: PassportRecord, header: PassportHeader, publicBaseUrl: string) {
+  const custom = passport.metadata.custom_dpp_data ?? {};
+  const link = digitalLink(publicBaseUrl, passport.environment, passportGtin(passport), passport.tokenId);
+  const hsCode = text(custom.hsCode)!;
+  const manufacturerName = text(custom.manufacturer_name) ?? passport.companyName;
+  const manufacturerGln = text(custom.manufacturer_gln);
+  const facility = header.facilityId
+    ? { type: ['Facility'], id: idUri(header.facilityId, '414'), name: manufacturerName }
+    : {
+        type: ['Facility'],
+        id: idUri(manufacturerGln!, '414'),
+        name: manufacturerName,
+        registeredId: manufacturerGln,
+        idScheme: GS1_GLN_SCHEME,
+      };
+  const conformity = text(custom.conformity_url);
+  const relatedParty = [
+    manufacturerGln && GLN.test(manufacturerGln)
+      ? {
+          role: 'manufacturer',
+          party: { type: ['Party'], id: idUri(manufacturerGln, '417'), name: manufacturerName },
+        }
+      : undefined,
+    header.economicOperatorId
+      ? {
+          role: 'brandOwner',
+          party: compact({
+            type: ['Party'],
+            id: GLN.test(header.economicOperatorId)
+              ? idUri(header.economicOperatorId, '417')
+              : `urn:eori:${header.economicOperatorId}`,
+            name: passport.companyName,
+            registeredId: header.economicOperatorId,
+          }),
+        }
+      : undefined,
+  ].filter((party) => party !== undefined);
+  return compact({
+    type: ['Product'],
+    id: link,
+    name: text(passport.metadata.name) ?? `Passport ${passport.tokenId}`,
+    description: text(passport.metadata.description),
+    idScheme: GS1_GTIN_SCHEME,
+    modelNumber: passportGtin(passport) ?? undefined,
+    batchNumber: text(custom.batch_number),
+    itemNumber: passport.tokenId,
+    idGranularity: 'item',
+    productCategory: [{ code: hsCode, name: text(custom.category) ?? `HS ${hsCode}`, ...HS_SCHEME }],
+    producedAtFacility: facility,
+    countryOfProduction: { countryCode: text(custom.originCountry)!.toUpperCase() },
+    relatedParty: relatedParty.length > 0 ? relatedParty : undefined,
+    relatedDocument: [
+      {
+        linkURL: `${link}?format=vc`,
+        linkName: 'Digital Product Passport (W3C verifiable credential)',
+        linkType: 'https://gs1.org/voc/dpp',
+      },
+      ...(conformity && /^https?:\/\//.test(conformity)
+        ? [
+            {
+              linkURL: conformity,
+              linkName: 'EU declaration of conformity',
+              linkType: 'https://gs1.org/voc/certificationInfo',
+            },
+          ]
+        : []),
+    ],
+    // The EN 18223 header: UNTP's room for product information its schema does not model (terms: our context).
+    characteristics: { passportHeader: compact({ id: header.digitalProductPassportId, ...header }) },
+  });
+}
+
+export interface UntpForms {
+  /** The credential with its Data Integrity proof, as JSON text. */
+  dataIntegrity: string;
+  /** The same credential secured with VC-JOSE: a compact JWS. */
+  jwt: string;
+}
+
+/** Signed forms by passport and content hash: the same content is signed once per process. */
+const signedForms = new Map<string, Promise<UntpForms>>();
+const KEEP = 1000;
+
+/**
+ * The facts of the header the passport record does not carry, read as the public view reads them
+ * (fast-lookups.ts PUBLIC_FACTS): the service UID, the company's header settings, the latest version's time.
+ */
+const HEADER_FACTS = `select p.service_uid, cs.economic_operator_id, cs.facility_id,
+    coalesce((select v.created_at from passport_versions v where v.passport_id = p.id
+      order by v.number desc limit 1), p.updated_at) as last_updated
+  from passports p
+  left join company_settings cs on cs.company_id = p.company_id and cs.environment = p.environment
+  where p.id = ?`;
+
+interface HeaderRow {
+  service_uid: string;
+  economic_operator_id: string | null;
+  facility_id: string | null;
+  last_updated: Date | string;
+}
+
+/** The passport's EN 18223 header (src/passports/passport-header.ts), as the UNTP credential states it. */
+export async function untpHeader(
+  em: EntityManager,
+  passport: PassportRecord,
+  publicBaseUrl: string,
+): Promise<PassportHeader> {
+  const [row] = await em.getConnection().execute<HeaderRow[]>(HEADER_FACTS, [passport.id]);
+  return passportHeader(
+    {
+      serviceUid: row!.service_uid,
+      tokenId: passport.tokenId,
+      gtin: passport.gtin,
+      environment: passport.environment,
+      status: passport.status,
+      revokedAt: passport.revokedAt,
+      lastUpdated: new Date(row!.last_updated),
+      economicOperatorId: row!.economic_operator_id,
+      facilityId: row!.facility_id,
+    },
+    publicBaseUrl,
+  );
+}
+
+export class UntpUnavailable extends Error {
+  readonly missing: string[];
+  constructor(missing: string[]) {
+    super(`The passport lacks what UNTP 0.7.0 requires: ${missing.join(', ')}.`);
+    this.missing = missing;
+  }
+}
+
+/**
+ * Both secured forms of the passport's UNTP credential. Throws {@link UntpUnavailable} when the passport lacks
+ * facts the UNTP schema requires (nothing is invented to fill them).
+ */
+export async function untpCredential(
+  em: EntityManager,
+  deps: PassportCredentialDeps,
+  passport: PassportRecord,
+): Promise<UntpForms> {
+  const header = await untpHeader(em, passport, deps.publicBaseUrl);
+  const missing = untpMissing(passport, header);
+  if (missing.length > 0) throw new UntpUnavailable(missing);
+  const [key, entry] = await Promise.all([
+    deps.issuer.signingKey(passport.environment),
+    ensureStatusEntry(em, passport),
+  ]);
+  const listUrl = statusListUrl(deps.publicBaseUrl, passport.environment, entry.list);
+  const subject = untpProduct(passport, header, deps.publicBaseUrl);
+  const content = {
+    '@context': [CREDENTIALS_V2_CONTEXT, UNTP_0_7_0_CONTEXT, untpExtensionContextUrl(deps.publicBaseUrl)],
+    type: ['DigitalProductPassport', 'VerifiableCredential'],
+    issuer: {
+      type: ['CredentialIssuer'],
+      id: key.did,
+      name: `Digital Product Passport service (${new URL(deps.publicBaseUrl).host})`,
+    },
+    name: `Digital Product Passport: ${subject.name}`,
+    credentialStatus: {
+      id: `${listUrl}#${entry.index}`,
+      type: 'BitstringStatusListEntry',
+      statusPurpose: 'revocation',
+      // UNTP 0.7.0's schema types statusListIndex as an integer (W3C Bitstring Status List writes a string).
+      statusListIndex: entry.index,
+      statusListCredential: listUrl,
+    },
+    credentialSubject: subject,
+  };
+  const hash = contentHash({ untp: content, verificationMethod: key.verificationMethod });
+  const cacheKey = `${passport.id}:${hash}`;
+  let forms = signedForms.get(cacheKey);
+  if (!forms) {
+    forms = sign(deps, key, content, hash);
+    forms.catch(() => signedForms.delete(cacheKey));
+    signedForms.set(cacheKey, forms);
+    if (signedForms.size > KEEP) signedForms.delete(signedForms.keys().next().value!);
+  }
+  return forms;
+}
+
+async function sign(
+  deps: PassportCredentialDeps,
+  key: SigningKey,
+  content: Record<string, unknown> & { '@context': string[] },
+  hash: string,
+): Promise<UntpForms> {
+  const now = new Date();
+  const { '@context': context, ...rest } = content;
+  const unsecured = {
+    '@context': context,
+    id: `urn:uuid:${uuidFromHash(hash)}`,
+    ...rest,
+    validFrom: proofTimestamp(now),
+  };
+  const secured = await deps.issuer.sign(key, unsecured, now);
+  return { dataIntegrity: JSON.stringify(secured), jwt: vcJwt(key, unsecured) };
+}

@@ -46,6 +46,7 @@ function compact<T extends Record<string, unknown>>(object: T): T {
 }
 
 const GLN = /^\d{13}$/;
+const COUNTRY = /^[A-Za-z]{2}$/;
 
 /** A facility or party identifier as a URI: a GLN as its GS1 Digital Link (AI 414 / 417), a URI as it is. */
 function idUri(id: string, ai: '414' | '417'): string {
@@ -57,7 +58,9 @@ export function untpMissing(passport: PassportRecord, header: PassportHeader): s
   const custom = passport.metadata.custom_dpp_data ?? {};
   const missing: string[] = [];
   if (!text(custom.hsCode)) missing.push('productCategory (custom_dpp_data.hsCode)');
-  if (!text(custom.originCountry)) missing.push('countryOfProduction (custom_dpp_data.originCountry)');
+  if (!COUNTRY.test(text(custom.originCountry) ?? '')) {
+    missing.push('countryOfProduction (custom_dpp_data.originCountry, an ISO 3166-1 alpha-2 code)');
+  }
   if (!header.facilityId && !(text(custom.manufacturer_gln) && GLN.test(String(custom.manufacturer_gln)))) {
     missing.push('producedAtFacility (company facilityId or custom_dpp_data.manufacturer_gln)');
   }

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { isChainRevert } from '../src/chain/errors.ts';
+import { withOperationKey } from '../src/chain/operation-key.ts';
 import type { PassportChain } from '../src/chain/passport-chain.ts';
 
 export interface ChainWrite {
@@ -13,6 +15,10 @@ export interface ChainWrite {
  * Runs one chain write inside an activity: heartbeats every 2 s while it waits (the workflow's heartbeat
  * timeout notices a dead worker in seconds), carries the submitted transaction hash in the heartbeat details,
  * and turns contract refusals that `run` did not handle into non-retryable `ChainRejected` failures.
+ *
+ * The writes `run` makes carry the activity's identity (workflow id, run id, activity id) as their business
+ * operation key: with the transaction manager, every attempt of this activity shares one transaction, found in
+ * the database even when the heartbeat did not get through or fee bumps changed the hash since.
  */
 export async function runChainWrite<T>(
   chain: PassportChain,
@@ -23,18 +29,29 @@ export async function runChainWrite<T>(
     ?.transactionHash;
   let details: { transactionHash?: string } = earlier ? { transactionHash: earlier } : {};
   const beat = setInterval(() => context.heartbeat(details), 2_000);
+  const { workflowExecution, activityId } = context.info;
+  const key = workflowExecution
+    ? `activity:${workflowExecution.workflowId}/${workflowExecution.runId}/${activityId}`
+    : `activity:${randomUUID()}`;
   try {
-    return await run({
-      earlierTransaction: async () => {
-        if (!earlier) return undefined;
-        const outcome = await chain.getTransactionOutcome(earlier);
-        return outcome.status === 'mined' || outcome.status === 'pending' ? earlier : undefined;
-      },
-      submitted: (transactionHash) => {
-        details = { transactionHash };
-        context.heartbeat(details);
-      },
-    });
+    return await withOperationKey(key, () =>
+      run({
+        earlierTransaction: async () => {
+          if (!earlier) return undefined;
+          const outcome = await chain.getTransactionOutcome(earlier);
+          if (outcome.status === 'pending' && chain.transactions) {
+            // The manager still drives it (maybe under a bumped hash): the hash it ends up mined under counts.
+            return (await chain.waitForTransaction(earlier)).txHash;
+          }
+          if (outcome.status === 'mined') return outcome.txHash;
+          return outcome.status === 'pending' ? earlier : undefined;
+        },
+        submitted: (transactionHash) => {
+          details = { transactionHash };
+          context.heartbeat(details);
+        },
+      }),
+    );
   } catch (error) {
     if (isChainRevert(error)) {
       throw ApplicationFailure.create({ message: error.message, type: 'ChainRejected', nonRetryable: true });

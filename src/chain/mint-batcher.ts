@@ -8,6 +8,8 @@ export interface MintOrder {
   chipHash: string;
   depositWei: bigint;
   onSubmitted?: ((txHash: string) => void | Promise<void>) | undefined;
+  /** The business operation (transaction manager): a batch carries the keys of all its orders. */
+  operationKey?: string | undefined;
 }
 
 /** How the batcher sends: one order alone (`mintWithId`) or several (`mintBatch`). */

@@ -3,8 +3,10 @@ import { getAddress, JsonRpcProvider as Provider, toBeHex, Wallet, ZeroAddress }
 import { chipHash } from './chip-hash.ts';
 import { loadPassportArtifact, type PassportArtifact } from './compile.ts';
 import { ChainRevert, isChainRevert } from './errors.ts';
+import { FailoverJsonRpcProvider, rpcUrlList } from './failover-provider.ts';
 import { MintBatcher, type MintOrder } from './mint-batcher.ts';
 import { NonceManager } from './nonce-manager.ts';
+import { operationKey } from './operation-key.ts';
 import { PassportAbi } from './passport-abi.ts';
 import type {
   MintRecord,
@@ -15,20 +17,29 @@ import type {
   TxResult,
   WriteOptions,
 } from './passport-types.ts';
+import { type ChainTransaction, TransactionManager } from './transaction-manager.ts';
 import { type CallRequest, TransactionSender, waitForReceipt } from './transaction-sender.ts';
 
 export type * from './passport-types.ts';
 
-/** ethers provider settings that behave against anvil and real nodes alike. */
+/**
+ * ethers provider settings that behave against anvil and real nodes alike. `rpcUrl` may list several endpoints
+ * of the chain separated by commas (CHAIN_RPC_URL_*): then a FailoverJsonRpcProvider moves to the next one when
+ * the current one cannot be reached.
+ */
 export function createChainProvider(rpcUrl: string, pollIntervalMs = 1_000): JsonRpcProvider {
+  const urls = rpcUrlList(rpcUrl);
   // cacheTimeout -1: no 250 ms response cache (it returns stale pending nonces and receipts).
-  return new Provider(rpcUrl, undefined, {
+  const options = {
     staticNetwork: true,
     cacheTimeout: -1,
     pollingInterval: pollIntervalMs,
     // No 10 ms batching window: the nonce manager sends one transaction at a time, and each would wait it out.
     batchMaxCount: 1,
-  });
+  };
+  return urls.length > 1
+    ? new FailoverJsonRpcProvider(urls, options)
+    : new Provider(urls[0], undefined, options);
 }
 
 /** Block timestamps remembered (blocks of recent writes). */
@@ -64,6 +75,8 @@ export class PassportChain {
   readonly #blockTimes = new Map<number, Promise<string>>();
   /** Mints with reserved ids go through it: concurrent ones share a `mintBatch` transaction. */
   readonly mints: MintBatcher;
+  /** Every write goes through it when the chain was opened with `transactions` (else the NonceManager). */
+  readonly transactions: TransactionManager | undefined;
 
   constructor(options: PassportChainOptions) {
     const pollIntervalMs = options.pollIntervalMs ?? 1_000;
@@ -77,6 +90,15 @@ export class PassportChain {
     this.signerAddress = wallet.address;
     this.nonces = new NonceManager(this.provider, wallet.address);
     this.#sender = new TransactionSender(wallet, this.provider, this.nonces);
+    this.transactions = options.transactions
+      ? new TransactionManager({
+          ...options.transactions,
+          provider: this.provider,
+          wallet,
+          confirmations: options.confirmations ?? 1,
+          pollIntervalMs,
+        })
+      : undefined;
     this.mints = new MintBatcher(
       {
         single: (order) =>
@@ -85,6 +107,7 @@ export class PassportChain {
             [getAddress(order.to), order.tokenId, order.metadataUri, order.chipHash],
             { onSubmitted: order.onSubmitted },
             order.depositWei,
+            order.operationKey,
           ),
         submitBatch: (orders) => this.#submitMintBatch(orders),
         wait: (txHash) => this.waitForTransaction(txHash),
@@ -116,6 +139,7 @@ export class PassportChain {
   }
 
   async close(): Promise<void> {
+    this.transactions?.stop();
     if (this.#ownsProvider) this.provider.destroy();
   }
 
@@ -129,9 +153,12 @@ export class PassportChain {
     const deposit = request.depositWei ?? 0n;
     if (deposit < 0n) throw new RangeError('depositWei must not be negative');
     const to = getAddress(request.to);
-    const result =
-      request.tokenId === undefined
-        ? await this.#write('mint', [to, request.metadataUri, hash], options, deposit)
+    const key = `${operationKey(options.operationKey)}#mint`;
+    const earlier = this.transactions && (await this.transactions.findByOperation(key));
+    const result = earlier
+      ? await this.#settle(earlier, options)
+      : request.tokenId === undefined
+        ? await this.#write('mint', [to, request.metadataUri, hash], options, deposit, key)
         : await this.mints.mint({
             to,
             tokenId: toTokenId(request.tokenId),
@@ -139,8 +166,13 @@ export class PassportChain {
             chipHash: hash,
             depositWei: deposit,
             onSubmitted: options.onSubmitted,
+            operationKey: key,
           });
-    const minted = result.events.find((e) => e.name === 'Minted');
+    const minted = result.events.find(
+      (e) =>
+        e.name === 'Minted' &&
+        (request.tokenId === undefined || e.args.tokenId === toTokenId(request.tokenId)),
+    );
     if (!minted) throw new Error(`mint ${result.txHash} emitted no Minted event`);
     return { ...result, tokenId: String(minted.args.tokenId), chipHash: hash };
   }
@@ -287,8 +319,17 @@ export class PassportChain {
 
   // ---- transactions by hash (crash recovery) ----
 
-  /** What became of a transaction this service sent earlier (unknown: never reached the node or dropped). */
+  /**
+   * What became of a transaction this service sent earlier (unknown: never reached the node or dropped). With a
+   * transaction manager, a hash it sent is followed to the transaction carrying that write now (after fee bumps
+   * or a new nonce), and anything it still drives is pending.
+   */
   async getTransactionOutcome(txHash: string): Promise<TransactionOutcome> {
+    const managed = await this.transactions?.findByHash(txHash);
+    if (managed) {
+      if (managed.state !== 'confirmed' && managed.state !== 'reverted') return { status: 'pending' };
+      txHash = managed.txHash;
+    }
     const receipt = await this.provider.getTransactionReceipt(txHash);
     if (!receipt) {
       return (await this.provider.getTransaction(txHash)) ? { status: 'pending' } : { status: 'unknown' };
@@ -306,6 +347,8 @@ export class PassportChain {
 
   /** Waits for a known transaction like a write does (confirmations, ChainRevert on failure). */
   async waitForTransaction(txHash: string): Promise<TxResult> {
+    const managed = await this.transactions?.findByHash(txHash);
+    if (managed) return this.#settle(managed, {});
     const receipt = await waitForReceipt(this.provider, txHash, this.#wait);
     if (receipt.status !== 1) throw await this.#explainReceipt(receipt);
     return this.#result(receipt);
@@ -313,12 +356,24 @@ export class PassportChain {
 
   // ---- internals ----
 
-  async #write(method: string, args: unknown[], options: WriteOptions, value?: bigint): Promise<TxResult> {
+  /** `key`: the full operation key (default: the caller's operation key and the method). */
+  async #write(
+    method: string,
+    args: unknown[],
+    options: WriteOptions,
+    value?: bigint,
+    key = `${operationKey(options.operationKey)}#${method}`,
+  ): Promise<TxResult> {
     const request: CallRequest = {
       to: this.contractAddress,
       data: this.#abi.encode(method, args).data,
       ...(value ? { value } : {}),
     };
+    if (this.transactions) {
+      const transaction =
+        (await this.transactions.findByOperation(key)) ?? (await this.#sendManaged(method, [key], request));
+      return this.#settle(transaction, options);
+    }
     let txHash: string;
     try {
       txHash = await this.#sender.submit(request);
@@ -332,6 +387,16 @@ export class PassportChain {
   async #submitMintBatch(orders: MintOrder[]): Promise<string> {
     const tuples = orders.map((o) => [getAddress(o.to), o.tokenId, o.metadataUri, o.chipHash, o.depositWei]);
     const value = orders.reduce((sum, o) => sum + o.depositWei, 0n);
+    if (this.transactions) {
+      const keys = orders.map((o) => o.operationKey ?? operationKey());
+      const data = this.#abi.encode('mintBatch', [tuples]).data;
+      const sent = await this.#sendManaged('mintBatch', keys, {
+        to: this.contractAddress,
+        data,
+        ...(value ? { value } : {}),
+      });
+      return sent.txHash;
+    }
     try {
       return await this.#sender.submit({
         to: this.contractAddress,
@@ -341,6 +406,32 @@ export class PassportChain {
     } catch (error) {
       throw this.#abi.revert(error) ?? error;
     }
+  }
+
+  /** Estimates (a refusal surfaces here, before a nonce is taken), then hands the intent to the manager. */
+  async #sendManaged(method: string, keys: string[], request: CallRequest): Promise<ChainTransaction> {
+    let gas: bigint;
+    try {
+      gas = await this.provider.estimateGas({ from: this.signerAddress, ...request });
+    } catch (error) {
+      throw this.#abi.revert(error) ?? error;
+    }
+    return this.transactions!.send({
+      operationKeys: keys,
+      method,
+      to: request.to,
+      data: request.data,
+      value: request.value ?? 0n,
+      gasLimit: (gas * 125n) / 100n,
+    });
+  }
+
+  /** Announces the managed transaction's hash, waits for its confirmations and reads its result. */
+  async #settle(transaction: ChainTransaction, options: WriteOptions): Promise<TxResult> {
+    await options.onSubmitted?.(transaction.txHash);
+    const { receipt } = await this.transactions!.waitFor(transaction.id, this.#wait.timeoutMs);
+    if (receipt.status !== 1) throw await this.#explainReceipt(receipt);
+    return this.#result(receipt);
   }
 
   async #read(method: string, args: unknown[]): Promise<Result> {

@@ -1,6 +1,7 @@
 import type { JsonRpcProvider } from 'ethers';
 import type { PassportArtifact } from './compile.ts';
 import type { ChainRevert } from './errors.ts';
+import type { TransactionManagerOptions } from './transaction-manager.ts';
 
 export type TokenIdInput = bigint | number | string;
 
@@ -20,6 +21,12 @@ export interface TxResult {
 export interface WriteOptions {
   /** Called once the node accepted the transaction, before waiting for it: persist the hash here. */
   onSubmitted?: (txHash: string) => void | Promise<void>;
+  /**
+   * The business operation this write performs (default: the one `withOperationKey` set, e.g. by
+   * runChainWrite for a Temporal activity). With a transaction manager, a write whose operation already has a
+   * transaction waits for that one instead of sending another.
+   */
+  operationKey?: string;
 }
 
 export interface MintRequest {
@@ -66,4 +73,10 @@ export interface PassportChainOptions {
   artifact?: PassportArtifact;
   /** Most reserved-id mints sent together as one `mintBatch` (default 20; 1: every mint alone). */
   mintBatchMax?: number;
+  /**
+   * Send every write through a TransactionManager on this database (chain_transactions: intents stored before
+   * broadcast, nonces shared by every process, fee bumps, canonical confirmations, reorg recovery). Without it,
+   * writes use the in-process NonceManager.
+   */
+  transactions?: Omit<TransactionManagerOptions, 'provider' | 'wallet' | 'confirmations' | 'pollIntervalMs'>;
 }

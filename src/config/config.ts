@@ -6,6 +6,7 @@ export const ENVIRONMENTS = ['live', 'test'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
 
 export interface ChainSettings {
+  /** One JSON-RPC URL, or several separated by commas: later ones take over when the current one fails. */
   rpcUrl: string | undefined;
   contractAddress: string | undefined;
   privateKey: string | undefined;

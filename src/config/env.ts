@@ -5,6 +5,18 @@ import { paymentsEnvShape } from './payments-env.ts';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const optionalUrl = z.url().optional();
+/** One URL or several separated by commas (failover order); normalised to `url1,url2`. */
+const optionalUrlList = z
+  .string()
+  .transform((text) =>
+    text
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.url()).min(1, 'must name at least one URL'))
+  .transform((urls) => urls.join(','))
+  .optional();
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -75,8 +87,8 @@ export const envSchema = z.object({
   TEMPORAL_TLS: bool.default(false),
   TEMPORAL_TLS_CERT_PATH: z.string().min(1).optional(),
   TEMPORAL_TLS_KEY_PATH: z.string().min(1).optional(),
-  CHAIN_RPC_URL_LIVE: optionalUrl,
-  CHAIN_RPC_URL_TEST: optionalUrl,
+  CHAIN_RPC_URL_LIVE: optionalUrlList,
+  CHAIN_RPC_URL_TEST: optionalUrlList,
   CONTRACT_ADDRESS_LIVE: address,
   CONTRACT_ADDRESS_TEST: address,
   CHAIN_PRIVATE_KEY_LIVE: privateKey,

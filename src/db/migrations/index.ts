@@ -26,6 +26,7 @@ import { Migration20261124910000_usage_counts } from './Migration20261124910000_
 import { Migration20261124920000_passports_created_idx } from './Migration20261124920000_passports_created_idx.ts';
 import { Migration20261125100000_economic_operator } from './Migration20261125100000_economic_operator.ts';
 import { Migration20261125101000_passport_versions } from './Migration20261125101000_passport_versions.ts';
+import { Migration20261125200000_chain_transactions } from './Migration20261125200000_chain_transactions.ts';
 import { Migration20261125300000_rate_limit_buckets } from './Migration20261125300000_rate_limit_buckets.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
@@ -67,4 +68,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261125300000_rate_limit_buckets', class: Migration20261125300000_rate_limit_buckets },
   { name: 'Migration20261125100000_economic_operator', class: Migration20261125100000_economic_operator },
   { name: 'Migration20261125101000_passport_versions', class: Migration20261125101000_passport_versions },
+  { name: 'Migration20261125200000_chain_transactions', class: Migration20261125200000_chain_transactions },
 ];

@@ -23,11 +23,19 @@ export interface Standard {
   reference?: string;
 }
 
+export interface ClauseOptions {
+  timeoutMs?: number;
+  checkedWith?: string;
+}
+
 type Check = (context: TestContext) => Promise<void> | void;
 
 export interface Clauses {
-  /** One checked clause: a test named "<clause id>: <title>". */
-  (id: string, title: string, check: Check, timeoutMs?: number): void;
+  /**
+   * One checked clause: a test named "<clause id>: <title>"; `options` a timeout in ms, or one with the validator
+   * of this clause where it is not the standard's.
+   */
+  (id: string, title: string, check: Check, options?: ClauseOptions | number): void;
   /** A clause of the standard that is not checked, and why: listed in the matrix as left out. */
   leftOut(id: string, title: string, why: string): void;
 }
@@ -44,12 +52,14 @@ export function standard(spec: Standard, body: (clause: Clauses) => void): void 
       ...extra,
     },
   });
-  const clause = ((id: string, title: string, check: Check, timeoutMs?: number) =>
+  const clause = ((id: string, title: string, check: Check, options?: ClauseOptions | number) => {
+    const { timeoutMs, checkedWith } = typeof options === 'number' ? { timeoutMs: options } : (options ?? {});
     test(
       `${id}: ${title}`,
-      { meta: meta(), ...(timeoutMs ? { timeout: timeoutMs } : {}) },
+      { meta: meta(checkedWith ? { checkedWith } : {}), ...(timeoutMs ? { timeout: timeoutMs } : {}) },
       check,
-    )) as Clauses;
+    );
+  }) as Clauses;
   clause.leftOut = (id, title, why) =>
     test.skip(`${id}: ${title}`, { meta: meta({ leftOut: why }) }, () => {});
   describe(spec.name, () => body(clause));

@@ -22,27 +22,37 @@ export const api = (method: string, path: string, body?: unknown) =>
 /**
  * The passport the checks read: made once per run through the public API as a brand makes one (provision a
  * twin, bind a chip, the chip's first tap with `npm run cli -- tap`, mint), then shared by every check file
- * (they run one after another; the file in the run's data directory says it exists).
+ * (they run one after another; the file in the run's data directory says it exists). `number` 2, 3, … make
+ * further passports of the same product, for checks that need more than one (paging).
  */
-export async function conformancePassport(): Promise<ConformancePassport> {
-  const file = join(stack().dataDir, 'conformance', 'passport.json');
+export async function conformancePassport(number = 1): Promise<ConformancePassport> {
+  const file = join(stack().dataDir, 'conformance', `passport-${number}.json`);
   if (existsSync(file)) return JSON.parse(await readFile(file, 'utf8')) as ConformancePassport;
+  const passport = await makePassport(number);
+  await mkdir(join(stack().dataDir, 'conformance'), { recursive: true });
+  await writeFile(file, JSON.stringify(passport));
+  return passport;
+}
+
+async function makePassport(number: number): Promise<ConformancePassport> {
   const provisioned = await ok(
     api('POST', '/v1/erp/provision/bulk', {
-      items: [{ erp_metadata: { material_number: 'MAT-CONFORMANCE-1', order_id: `PO-${Date.now()}` } }],
+      items: [
+        { erp_metadata: { material_number: `MAT-CONFORMANCE-${number}`, order_id: `PO-${Date.now()}` } },
+      ],
     }),
     'provision',
   );
   const twin = /"service_internal_id":"([^"]+)"/.exec(JSON.stringify(provisioned))?.[1];
   assert.ok(twin, JSON.stringify(provisioned));
-  const chip = chipUid(0xc0, 1);
+  const chip = chipUid(0xc0, number);
   await ok(
     api('POST', '/v1/factory/bind', { service_internal_id: twin, hardware: { chip_uid: chip } }),
     'bind',
   );
   const { nfcData } = await cliTap(chip);
   const mint = await api('POST', '/v1/dpp/mint', {
-    name: 'Conformance Jacket',
+    name: number === 1 ? 'Conformance Jacket' : `Conformance Jacket ${number}`,
     chipUid: chip,
     nfcData,
     custom_dpp_data: {
@@ -50,6 +60,12 @@ export async function conformancePassport(): Promise<ConformancePassport> {
       conformity_url: 'https://brand.example/doc/conformity.pdf',
       originCountry: 'PT',
       hsCode: '620193',
+      category: 'Apparel',
+      batch_number: 'LOT-2026-11',
+      manufacturer_name: 'Trail Brand Lda',
+      manufacturer_address: 'Rua do Porto 1, 4000-001 Porto, PT',
+      manufacturer_gln: '4012345000009',
+      svhc_exists: false,
       material_composition: { polyester: 70, elastane: 30 },
       carbon_footprint: 12.5,
       recycled_content: 40,
@@ -80,7 +96,5 @@ export async function conformancePassport(): Promise<ConformancePassport> {
     path,
     digitalLink: `${stack().baseUrl}${path}`,
   };
-  await mkdir(join(stack().dataDir, 'conformance'), { recursive: true });
-  await writeFile(file, JSON.stringify(passport));
   return passport;
 }

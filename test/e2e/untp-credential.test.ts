@@ -247,6 +247,27 @@ describe('UNTP 0.7.0 credential (format=untp), its VC-JOSE form (application/vc+
     }
   });
 
+  test('revoked: the UNTP credential’s status bit is set and its header says suspended', async () => {
+    const revocable = await enrollAndMint(call, '04C1B2C3D4E5A3', FULL_PRODUCT);
+    const before = (await get(`/01/${GTIN}/21/${revocable}?format=untp`)).body;
+    const { documentLoader } = await loaderWithUntp();
+    assert.equal(await revocationBit(before, documentLoader), false);
+    const revoked = await call('POST', '/v1/dpp/revoke', {
+      tokenId: revocable,
+      reason: 'Withdrawn from sale',
+    });
+    assert.equal(revoked.status, 200, revoked.text);
+    assert.equal(
+      await revocationBit(before, documentLoader),
+      true,
+      'the credential a holder kept is revoked',
+    );
+    const after = (await get(`/01/${GTIN}/21/${revocable}?format=untp`)).body;
+    assert.equal(after.credentialSubject.characteristics.passportHeader.dppStatus, 'suspended');
+    assert.equal(after.credentialStatus.statusListIndex, before.credentialStatus.statusListIndex);
+    assert.equal(await revocationBit(after, documentLoader), true);
+  });
+
   test('a passport without what UNTP requires: 404 untp_data_missing, and the linkset does not offer it', async () => {
     for (const form of ['untp', 'vc-jwt']) {
       const answer = await get(`/01/${GTIN}/21/${plainToken}?format=${form}`);

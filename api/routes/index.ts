@@ -17,6 +17,7 @@ import { mintRoutes } from './dpp/mint.ts';
 import { releaseRoutes } from './dpp/release.ts';
 import { resaleStatusRoute } from './dpp/resale-status.ts';
 import { verifyChipRoute } from './dpp/verify-chip.ts';
+import { dppReadRoutes } from './dpps/dpp-reads.ts';
 import { provisionRoutes } from './erp/provision.ts';
 import { bindRoutes } from './factory/bind.ts';
 import { toolboxKeyRoutes } from './factory/toolbox-keys.ts';
@@ -60,5 +61,6 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...complianceRoutes(deps),
     checkoutWebhookRoute(deps),
     ...publicPassportRoutes(deps),
+    ...dppReadRoutes(deps),
   ];
 }

@@ -3,6 +3,9 @@ import { formatEther } from 'ethers';
 import { chainOfCustody } from '../custody/chain-of-custody.ts';
 import { Chip, Passport } from '../db/entities/index.ts';
 import { DomainError } from '../errors.ts';
+import { passportHeader } from '../passports/passport-header.ts';
+import { latestPassportVersion } from '../passports/passport-versions.ts';
+import { readCompanySettings } from '../settings/company-settings.ts';
 import { NTAG_424_DNA } from '../sun/index.ts';
 import { tokenEvents } from '../supply-chain/list-events.ts';
 
@@ -47,16 +50,28 @@ export function dppToken(passport: Passport) {
 /**
  * format=erp: the brand's own view of one of its passports (the entity manager is scoped to the caller, who
  * must own it). `dataIntegrity` is ANCHORED when every event carries its transaction hash, ANCHORING while one
- * is still on its way to the chain; `chainOfCustody.integrityHash` lets the ERP check the events it stores.
+ * is still on its way to the chain; `chainOfCustody.integrityHash` lets the ERP check the events it stores;
+ * `dppHeader` is the EN 18223 passport header (docs/en18223.md).
  */
-export async function erpDocument(em: EntityManager, tokenId: string) {
+export async function erpDocument(em: EntityManager, tokenId: string, publicBaseUrl: string) {
   const passport = await em.findOne(Passport, { tokenId });
   if (!passport) throw new DomainError('not_found', 'passport_not_found', `No passport ${tokenId}.`);
-  const [chip, events] = await Promise.all([
+  const [chip, events, settings, latest] = await Promise.all([
     em.findOne(Chip, { id: passport.chipId }),
     tokenEvents(em, tokenId),
+    readCompanySettings(em, { companyId: passport.companyId, environment: passport.environment }),
+    latestPassportVersion(em, passport.id),
   ]);
   const verified = (chip?.verificationCount ?? 0) > 0;
+  const dppHeader = passportHeader(
+    {
+      ...passport,
+      lastUpdated: latest?.createdAt ?? passport.updatedAt,
+      economicOperatorId: settings.economicOperatorId,
+      facilityId: settings.facilityId,
+    },
+    publicBaseUrl,
+  );
   return {
     context: ERP_CONTEXT,
     integrationInfo: {
@@ -73,5 +88,6 @@ export async function erpDocument(em: EntityManager, tokenId: string) {
       verified,
       counter: chip?.sunCounter ?? null,
     },
+    dppHeader,
   };
 }

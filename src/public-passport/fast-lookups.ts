@@ -35,11 +35,22 @@ export interface PublicFacts {
   revokedAt: Date | null;
   contractAddress: string;
   verificationCount: number;
+  /** For the EN 18223 header (dppHeader): the passport's service UID and its company's header settings. */
+  serviceUid: string;
+  economicOperatorId: string | null;
+  facilityId: string | null;
+  /** When its latest content version was recorded (its last write before versions existed). */
+  lastUpdated: Date;
 }
 
 export const PUBLIC_FACTS = `select p.token_id, p.gtin, p.metadata_cache->'custom_dpp_data'->>'batch_number' as batch,
-  p.metadata_cache->>'name' as name, p.status, p.revoked_at, p.contract_address, c.verification_count
-  from passports p join chips c on c.id = p.chip_id where p.environment = $1 and p.token_id = $2`;
+  p.metadata_cache->>'name' as name, p.status, p.revoked_at, p.contract_address, c.verification_count,
+  p.service_uid, cs.economic_operator_id, cs.facility_id,
+  coalesce((select v.created_at from passport_versions v where v.passport_id = p.id
+    order by v.number desc limit 1), p.updated_at) as last_updated
+  from passports p join chips c on c.id = p.chip_id
+  left join company_settings cs on cs.company_id = p.company_id and cs.environment = p.environment
+  where p.environment = $1 and p.token_id = $2`;
 
 export async function findPublicFacts(
   em: EntityManager,
@@ -55,6 +66,10 @@ export async function findPublicFacts(
     revoked_at: string | null;
     contract_address: string;
     verification_count: number;
+    service_uid: string;
+    economic_operator_id: string | null;
+    facility_id: string | null;
+    last_updated: string;
   }>(em, 'dpp-public-facts', PUBLIC_FACTS, [environment, tokenId]);
   if (!row) return undefined;
   return {
@@ -66,6 +81,10 @@ export async function findPublicFacts(
     revokedAt: pgTimestamp(row.revoked_at),
     contractAddress: row.contract_address,
     verificationCount: row.verification_count,
+    serviceUid: row.service_uid,
+    economicOperatorId: row.economic_operator_id,
+    facilityId: row.facility_id,
+    lastUpdated: pgTimestamp(row.last_updated),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Environment } from '../config/config.ts';
 import { digitalLink } from '../gs1/digital-link.ts';
+import { passportHeader } from '../passports/passport-header.ts';
 import { NTAG_424_DNA } from '../sun/index.ts';
 import type { PublicFacts } from './fast-lookups.ts';
 import { passportGtin } from './lookup.ts';
@@ -15,9 +16,14 @@ export const PUBLIC_CONTEXT = {
   smartContract: 'idpp:smartContract',
   chipType: 'idpp:chipType',
   verificationCount: 'idpp:verificationCount',
+  /** The EN 18223 passport header, as a JSON literal (its member names are EN 18223's, not RDF terms). */
+  dppHeader: { '@id': 'idpp:dppHeader', '@type': '@json' },
 } as const;
 
-/** format=public: exactly the spec's members, nothing a brand keeps to itself. */
+/**
+ * format=public: exactly the spec's members, nothing a brand keeps to itself, and the EN 18223 passport header
+ * (`dppHeader`, docs/en18223.md).
+ */
 export function publicDocument(passport: PublicFacts, publicBaseUrl: string, environment: Environment) {
   return {
     '@context': PUBLIC_CONTEXT,
@@ -33,5 +39,6 @@ export function publicDocument(passport: PublicFacts, publicBaseUrl: string, env
       status: hardwareStatus(passport),
       verificationCount: passport.verificationCount,
     },
+    dppHeader: passportHeader({ ...passport, environment }, publicBaseUrl),
   };
 }

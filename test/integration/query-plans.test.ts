@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, test } from 'vitest';
+import { findAasPassport, listAasPassports } from '../../src/aas/aas-passports.ts';
 import { listApiKeys } from '../../src/auth/api-keys.ts';
 import { currentUsage, PERIOD_USAGE, periodUsageParams } from '../../src/billing/usage.ts';
 import { listInventory } from '../../src/chips/inventory.ts';
@@ -115,6 +116,15 @@ const HOT: Record<string, Run> = {
     findPassport(scoped, scope.environment, seeded.tokens[1]!),
   'findPassportWithHistory (resolver, verification page)': ({ scoped, scope, seeded }) =>
     findPassportWithHistory(scoped, scope.environment, seeded.tokens[1]!),
+  // The AAS API (/api/v3.0) lists every active passport of an environment, across companies.
+  'listAasPassports: first page (AAS API /shells)': ({ scoped, scope }) =>
+    listAasPassports(scoped, scope.environment, { limit: 101 }),
+  'listAasPassports: by cursor': ({ scoped, scope, seeded }) =>
+    listAasPassports(scoped, scope.environment, { limit: 101, after: seeded.tokens[1]! }),
+  'listAasPassports: from a submodel cursor (AAS API /submodels)': ({ scoped, scope, seeded }) =>
+    listAasPassports(scoped, scope.environment, { limit: 27, from: seeded.tokens[2]! }),
+  'findAasPassport (AAS API, one shell)': ({ scoped, scope, seeded }) =>
+    findAasPassport(scoped, scope.environment, seeded.tokens[1]!),
 };
 
 /** `list…` functions that are not hot at volume, and why. */
@@ -123,6 +133,8 @@ const NOT_HOT: Record<string, string> = {
   listEndpoints: 'a handful of endpoints per company',
   listEventDeliveries: 'one event: one delivery per endpoint (unique (event_id, endpoint_id))',
   listToolboxKeys: 'a handful of factory keys per company',
+  listDppVersions:
+    'one passport’s versions (one per content change), a page at a time by the unique (passport_id, number) index',
 };
 
 function sourceFiles(dir: string): string[] {

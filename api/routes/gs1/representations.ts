@@ -89,7 +89,7 @@ export async function sendRepresentation(
           'format=erp is for the company that owns this passport.',
         );
       }
-      const document = await erpDocument(ctx.state.em!, passport.tokenId);
+      const document = await erpDocument(ctx.state.em!, passport.tokenId, base);
       sendText(ctx, JSON.stringify(document), representation.contentType, 'private, no-cache');
       return;
     }

@@ -1,0 +1,172 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainError } from '../errors.ts';
+import { publicPart, RESTRICTED_SECTIONS } from '../passports/passport-document.ts';
+import { dppIdOf } from '../passports/passport-header.ts';
+import {
+  currentPassportVersion,
+  type PassportVersion,
+  passportVersionAt,
+  passportVersionByNumber,
+  passportVersionSummaries,
+} from '../passports/passport-versions.ts';
+import { ElementPathError, parseElementPath, selectElement } from './element-path.ts';
+import type { DppRef } from './find-dpp.ts';
+import { dataElement, fullRepresentation } from './full-representation.ts';
+
+/** EN 18222 serializations: compressed (the default) or full (expanded data elements). */
+export type Representation = 'compressed' | 'full';
+
+/**
+ * Who reads: the owning company's credential sees every content section; anyone else the public ones.
+ * `authenticated`: a valid credential was presented (of another company when not `owner`).
+ */
+export interface Reader {
+  owner: boolean;
+  authenticated: boolean;
+}
+
+function visible(version: PassportVersion, reader: Reader): Record<string, unknown> {
+  return reader.owner ? version.content : publicPart(version.content);
+}
+
+function render(document: Record<string, unknown>, representation: Representation): Record<string, unknown> {
+  return representation === 'full' ? fullRepresentation(document) : document;
+}
+
+async function current(em: EntityManager, ref: DppRef, publicBaseUrl: string): Promise<PassportVersion> {
+  const version = await currentPassportVersion(em, ref.passportId, publicBaseUrl);
+  if (!version)
+    throw new DomainError('not_found', 'dpp_not_found', `No passport ${dppIdOf(ref.serviceUid)}.`);
+  return version;
+}
+
+/** ReadDPPById / ReadDPPByProductId: the passport's current document as the reader may see it. */
+export async function readDpp(
+  em: EntityManager,
+  ref: DppRef,
+  publicBaseUrl: string,
+  reader: Reader,
+  representation: Representation,
+): Promise<Record<string, unknown>> {
+  return render(visible(await current(em, ref, publicBaseUrl), reader), representation);
+}
+
+/**
+ * ReadDataElement: one node of the current compressed document by its RFC 9535 normalized path. A node inside
+ * a restricted section needs the owner's credential: 401 without one, 403 with another company's.
+ */
+export async function readDppElement(
+  em: EntityManager,
+  ref: DppRef,
+  publicBaseUrl: string,
+  reader: Reader,
+  elementPath: string,
+  representation: Representation,
+): Promise<unknown> {
+  let segments: ReturnType<typeof parseElementPath>;
+  try {
+    segments = parseElementPath(elementPath);
+  } catch (error) {
+    if (!(error instanceof ElementPathError)) throw error;
+    throw new DomainError(
+      'invalid',
+      'invalid_element_path',
+      `The element path is no RFC 9535 normalized path ($['name'][0]…): ${error.message}.`,
+    );
+  }
+  const first = segments[0];
+  if (!reader.owner && first && 'name' in first && RESTRICTED_SECTIONS.includes(first.name)) {
+    throw reader.authenticated
+      ? new DomainError(
+          'forbidden',
+          'not_passport_owner',
+          'This section is for the company that owns the passport.',
+        )
+      : new DomainError(
+          'unauthenticated',
+          'credential_required',
+          'This section is not public: send the owning company’s API key (Authorization: Bearer …).',
+        );
+  }
+  const version = await current(em, ref, publicBaseUrl);
+  const selected = selectElement(visible(version, reader), segments);
+  if (!selected) throw new DomainError('not_found', 'element_not_found', `No element at ${elementPath}.`);
+  if (representation === 'compressed') return selected.value;
+  const last = segments[segments.length - 1];
+  if (last === undefined) return fullRepresentation(selected.value as Record<string, unknown>);
+  const element = dataElement('name' in last ? last.name : String(last.index), selected.value);
+  if (!element)
+    throw new DomainError('not_found', 'element_not_found', `The element at ${elementPath} has no value.`);
+  return element;
+}
+
+/** A version's summary: its hashes (the full content's only for the owner) and time. */
+function summary(version: Omit<PassportVersion, 'content'>, reader: Reader) {
+  return {
+    number: version.number,
+    createdAt: version.createdAt.toISOString(),
+    ...(reader.owner ? { sha256: version.sha256 } : {}),
+    publicSha256: version.publicSha256,
+  };
+}
+
+/** The passport's versions, oldest first, a page at a time (the current content recorded first if it is new). */
+export async function listDppVersions(
+  em: EntityManager,
+  ref: DppRef,
+  publicBaseUrl: string,
+  reader: Reader,
+  page: { limit: number; after?: number | undefined },
+) {
+  await current(em, ref, publicBaseUrl);
+  const { items, nextCursor } = await passportVersionSummaries(em, ref.passportId, page);
+  return {
+    digitalProductPassportId: dppIdOf(ref.serviceUid),
+    items: items.map((item) => summary(item, reader)),
+    nextCursor,
+  };
+}
+
+function versionDocument(version: PassportVersion, reader: Reader, representation: Representation) {
+  return { ...summary(version, reader), dpp: render(visible(version, reader), representation) };
+}
+
+/** One version by its number, as it was recorded. */
+export async function readDppVersion(
+  em: EntityManager,
+  ref: DppRef,
+  number: number,
+  reader: Reader,
+  representation: Representation,
+) {
+  const version = await passportVersionByNumber(em, ref.passportId, number);
+  if (!version) {
+    throw new DomainError(
+      'not_found',
+      'version_not_found',
+      `Passport ${dppIdOf(ref.serviceUid)} has no version ${number}.`,
+    );
+  }
+  return versionDocument(version, reader, representation);
+}
+
+/** ReadDPPVersionByIdAndDate: the version that was current at `at`. */
+export async function readDppAt(
+  em: EntityManager,
+  ref: DppRef,
+  publicBaseUrl: string,
+  at: Date,
+  reader: Reader,
+  representation: Representation,
+) {
+  await current(em, ref, publicBaseUrl);
+  const version = await passportVersionAt(em, ref.passportId, at);
+  if (!version) {
+    throw new DomainError(
+      'not_found',
+      'version_not_found',
+      `Passport ${dppIdOf(ref.serviceUid)} had no version at ${at.toISOString()}.`,
+    );
+  }
+  return versionDocument(version, reader, representation);
+}

@@ -4,7 +4,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { findAasPassport, listAasPassports } from '../../src/aas/aas-passports.ts';
 import { listApiKeys } from '../../src/auth/api-keys.ts';
 import { currentUsage, PERIOD_USAGE, periodUsageParams } from '../../src/billing/usage.ts';
 import { listInventory } from '../../src/chips/inventory.ts';
@@ -116,15 +115,6 @@ const HOT: Record<string, Run> = {
     findPassport(scoped, scope.environment, seeded.tokens[1]!),
   'findPassportWithHistory (resolver, verification page)': ({ scoped, scope, seeded }) =>
     findPassportWithHistory(scoped, scope.environment, seeded.tokens[1]!),
-  // The AAS API (/api/v3.0) lists every active passport of an environment, across companies.
-  'listAasPassports: first page (AAS API /shells)': ({ scoped, scope }) =>
-    listAasPassports(scoped, scope.environment, { limit: 101 }),
-  'listAasPassports: by cursor': ({ scoped, scope, seeded }) =>
-    listAasPassports(scoped, scope.environment, { limit: 101, after: seeded.tokens[1]! }),
-  'listAasPassports: from a submodel cursor (AAS API /submodels)': ({ scoped, scope, seeded }) =>
-    listAasPassports(scoped, scope.environment, { limit: 27, from: seeded.tokens[2]! }),
-  'findAasPassport (AAS API, one shell)': ({ scoped, scope, seeded }) =>
-    findAasPassport(scoped, scope.environment, seeded.tokens[1]!),
 };
 
 /** `list…` functions that are not hot at volume, and why. */

@@ -6,11 +6,14 @@ import { userTokenKeysOf } from '../src/identity/user-token-keys.ts';
 import { createContentStore } from '../src/ipfs/create.ts';
 import type { ContentStore } from '../src/ipfs/store.ts';
 import type { Logger } from '../src/logging/logger.ts';
+import { type MetricsSource, registerOutboxMetrics } from '../src/observability/metrics-endpoint.ts';
 import { StripeGateway } from '../src/payments/stripe-gateway.ts';
 import { chainReadiness } from '../src/runtime/readiness.ts';
 import type { WorkflowGateway } from '../src/temporal/start.ts';
 import type { AppContext, AppState } from './context.ts';
 import { clientAddress, TrustedProxies } from './middleware/client-address.ts';
+import { httpObservability } from './middleware/http-observability.ts';
+import { metricsEndpoint } from './middleware/metrics.ts';
 import { problemHandler } from './middleware/problem-handler.ts';
 import { PostgresBuckets, RateLimiter } from './middleware/rate-limit.ts';
 import { requestId } from './middleware/request-id.ts';
@@ -34,6 +37,8 @@ export interface AppDeps {
   payments?: StripeGateway;
   contentStore?: ContentStore;
   workflows?: WorkflowGateway;
+  /** Expositions appended to /metrics (npm start: the Temporal SDK runtime's, as the worker is in-process). */
+  metricsSources?: MetricsSource[];
 }
 
 export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
@@ -77,10 +82,13 @@ export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
     openApi ??= buildOpenApiDocument(routes, deps.config.publicBaseUrl, deps.config.limits);
     return openApi;
   });
+  registerOutboxMetrics(deps.orm);
   app.use(requestId(deps.logger));
+  app.use(httpObservability());
   app.use(clientAddress(new TrustedProxies(deps.config.trustedProxies)));
   app.use(requestLog());
   app.use(problemHandler());
+  app.use(metricsEndpoint(deps.config.metrics, deps.metricsSources));
   app.use(testPathPrefix());
   app.use(docs.routes());
   app.use(ipfsRouter(deps.contentStore ?? createContentStore(deps.config.ipfs)).routes());

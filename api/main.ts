@@ -2,6 +2,7 @@
 import { loadConfig } from '../src/config/config.ts';
 import { SecretBox } from '../src/crypto/secret-box.ts';
 import { createLogger } from '../src/logging/logger.ts';
+import { installTracing } from '../src/observability/tracing.ts';
 import { openDatabase } from '../src/runtime/database.ts';
 import { temporalCheck } from '../src/runtime/readiness.ts';
 import { onShutdown } from '../src/runtime/shutdown.ts';
@@ -13,6 +14,7 @@ import { listen } from './server.ts';
 const config = loadConfig();
 const logger = createLogger(config.logLevel, { role: 'api' });
 installTemporalRuntime(logger);
+const tracing = installTracing(config.tracing, { role: 'api' });
 const database = await openDatabase(config, logger);
 const client = config.temporal.address
   ? (await connectClient(config.temporal, config.temporal.address)).client
@@ -34,5 +36,6 @@ logger.info({ url: http.url, database: database.location }, 'API listening');
 onShutdown(logger, [
   { name: 'HTTP server', run: () => http.close(config.shutdownGraceMs) },
   { name: 'Temporal connection', run: async () => client?.connection.close() },
+  { name: 'trace export', run: async () => tracing?.shutdown() },
   { name: 'database', run: () => database.close() },
 ]);

@@ -3,8 +3,15 @@ import { writeFile } from 'node:fs/promises';
 import { openPassportChains } from '../src/chain/environment-chains.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { SecretBox } from '../src/crypto/secret-box.ts';
+import { freePort } from '../src/dev/ports.ts';
 import { createContentStore } from '../src/ipfs/create.ts';
 import { createLogger } from '../src/logging/logger.ts';
+import {
+  httpMetricsSource,
+  registerOutboxMetrics,
+  startMetricsServer,
+} from '../src/observability/metrics-endpoint.ts';
+import { installTracing } from '../src/observability/tracing.ts';
 import { openDatabase } from '../src/runtime/database.ts';
 import { onShutdown } from '../src/runtime/shutdown.ts';
 import { connectClient } from '../src/temporal/connection.ts';
@@ -21,9 +28,15 @@ if (!config.temporal.address) {
   );
   process.exit(2);
 }
-installTemporalRuntime(logger);
+// The SDK core's Prometheus exposition on a loopback port of its own, served within ours at METRICS_PORT.
+const coreMetricsPort = config.metrics.workerPort ? await freePort() : undefined;
+installTemporalRuntime(
+  logger,
+  coreMetricsPort ? { prometheusBindAddress: `127.0.0.1:${coreMetricsPort}` } : {},
+);
+const tracing = installTracing(config.tracing, { role: 'worker' });
 const database = await openDatabase(config, logger);
-const chains = await openPassportChains(config, { dataDir: config.chain.dataDir });
+const chains = await openPassportChains(config, { dataDir: config.chain.dataDir, orm: database.orm });
 const { client, connection: clientConnection } = await connectClient(
   config.temporal,
   config.temporal.address,
@@ -38,8 +51,20 @@ const workerRole = await startWorkerRole({
   contentStore: createContentStore(config.ipfs),
   secretBox: new SecretBox(config.secrets.dataEncryptionKey),
 });
+registerOutboxMetrics(database.orm);
+const metrics = config.metrics.workerPort
+  ? await startMetricsServer({
+      host: config.host,
+      port: config.metrics.workerPort,
+      access: config.metrics,
+      sources: [httpMetricsSource(`http://127.0.0.1:${coreMetricsPort}/metrics`)],
+    })
+  : undefined;
 await writeFile(READY_FILE, new Date().toISOString());
-logger.info({ temporal: config.temporal.address, namespace: config.temporal.namespace }, 'worker running');
+logger.info(
+  { temporal: config.temporal.address, namespace: config.temporal.namespace, metrics: metrics?.url },
+  'worker running',
+);
 onShutdown(logger, [
   ...workerRole,
   { name: 'Temporal client connection', run: () => clientConnection.close() },
@@ -54,5 +79,7 @@ onShutdown(logger, [
       await chains.close();
     },
   },
+  { name: 'metrics endpoint', run: async () => metrics?.close() },
+  { name: 'trace export', run: async () => tracing?.shutdown() },
   { name: 'database', run: () => database.close() },
 ]);

@@ -4,6 +4,11 @@ import { Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type EnvironmentDeps } from '../activities/index.ts';
 import type { Environment } from '../src/config/config.ts';
 import { ENVIRONMENTS } from '../src/config/config.ts';
+import { currentTracing } from '../src/observability/tracing.ts';
+import {
+  workerObservability,
+  workflowInterceptorModules,
+} from '../src/observability/worker-observability.ts';
 import { bundlerLogger } from '../src/temporal/runtime.ts';
 import { taskQueueFor } from '../src/temporal/task-queues.ts';
 
@@ -26,11 +31,15 @@ export interface WorkerSetup {
   options?: Partial<WorkerOptions>;
 }
 
-/** One worker per environment's task queue; the workflow code is bundled once and shared. */
+/**
+ * One worker per environment's task queue; the workflow code is bundled once (with our and the SDK's
+ * OpenTelemetry workflow interceptors) and shared. Metrics and traces: src/observability/.
+ */
 export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
   const { bundleWorkflowCode } = await import('@temporalio/worker');
   const workflowBundle =
-    setup.options?.workflowBundle ?? (await bundleWorkflowCode({ workflowsPath, logger: bundlerLogger() }));
+    setup.options?.workflowBundle ??
+    (await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, logger: bundlerLogger() }));
   const served = ENVIRONMENTS.filter((environment) => setup.environments[environment]);
   return Promise.all(
     served.map((environment) =>
@@ -40,6 +49,7 @@ export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
         taskQueue: taskQueueFor(setup.taskQueuePrefix, environment),
         workflowBundle,
         activities: createActivities(setup.environments[environment]!),
+        ...workerObservability(currentTracing()),
         ...workerTuning,
         ...setup.options,
       }),

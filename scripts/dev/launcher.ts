@@ -5,10 +5,13 @@ import { openPassportChains } from '../../src/chain/environment-chains.ts';
 import { type Config, ConfigError, loadConfig } from '../../src/config/config.ts';
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import { startDevMail } from '../../src/dev/mail.ts';
+import { freePort } from '../../src/dev/ports.ts';
 import { startDevStripe } from '../../src/dev/stripe.ts';
 import { startDevTemporal } from '../../src/dev/temporal.ts';
 import { createContentStore } from '../../src/ipfs/create.ts';
 import { createLogger, type Logger } from '../../src/logging/logger.ts';
+import { httpMetricsSource, type MetricsSource } from '../../src/observability/metrics-endpoint.ts';
+import { installTracing } from '../../src/observability/tracing.ts';
 import { StripeGateway } from '../../src/payments/stripe-gateway.ts';
 import { openDatabase } from '../../src/runtime/database.ts';
 import { chainCheck, temporalCheck } from '../../src/runtime/readiness.ts';
@@ -32,7 +35,10 @@ export async function launch(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel, { role: 'dev' });
-  installTemporalRuntime(logger);
+  // API and worker in one process: the SDK core's metrics (task latencies) join the API's /metrics.
+  const coreMetricsPort = await freePort();
+  installTemporalRuntime(logger, { prometheusBindAddress: `127.0.0.1:${coreMetricsPort}` });
+  const tracing = installTracing(config.tracing, { role: 'dev' });
   // What has started, last first: stopped on Ctrl-C, or at once if a later part fails to start (so a failed
   // start leaves no stripe-mock, Temporal server or anvil behind).
   const startedSteps: ShutdownStep[] = [];
@@ -40,9 +46,12 @@ export async function launch(): Promise<void> {
     startedSteps.unshift({ name, run: () => stop(part) });
     return part;
   };
+  if (tracing) startedSteps.push({ name: 'trace export', run: () => tracing.shutdown() });
   let running: Awaited<ReturnType<typeof startParts>>;
   try {
-    running = await startParts(config, logger, startedPart);
+    running = await startParts(config, logger, startedPart, [
+      httpMetricsSource(`http://127.0.0.1:${coreMetricsPort}/metrics`),
+    ]);
   } catch (error) {
     for (const step of startedSteps) await step.run().catch(() => {});
     throw error;
@@ -53,7 +62,12 @@ export async function launch(): Promise<void> {
 
 type StartedPart = <T>(name: string, part: T, stop: (part: T) => Promise<void>) => T;
 
-async function startParts(initial: Config, logger: Logger, startedPart: StartedPart) {
+async function startParts(
+  initial: Config,
+  logger: Logger,
+  startedPart: StartedPart,
+  metricsSources: MetricsSource[],
+) {
   // Nothing of these waits for another: started side by side (the first start builds stripe-mock meanwhile).
   const [stripe, mail, database, chains, temporal] = await allStarted([
     startDevStripe(initial, logger).then((s) => startedPart('stripe-mock', s, (p) => p.stop())),
@@ -95,6 +109,7 @@ async function startParts(initial: Config, logger: Logger, startedPart: StartedP
     contentStore,
     payments: new StripeGateway(config.payments),
     workflows: { client, taskQueuePrefix: config.temporal.taskQueuePrefix },
+    metricsSources,
     readiness: {
       temporal: temporalCheck(client),
       ...(chains.anvil ? { 'chain:local': chainCheck({ rpcUrls: [chains.anvil.rpcUrl] }) } : {}),

@@ -36,6 +36,17 @@ export interface Config {
   /** Peers whose X-Forwarded-For is believed (IPs and CIDR blocks); empty: the socket's peer is the client. */
   trustedProxies: string[];
   shutdownGraceMs: number;
+  /** Who may read /metrics and where the worker serves it (src/observability/metrics-endpoint.ts). */
+  metrics: {
+    /** Bearer token for /metrics; unset: only loopback clients, and never while the live environment is configured. */
+    token: string | undefined;
+    /** The worker process's /metrics port (the API serves /metrics on its own port). */
+    workerPort: number | undefined;
+    /** Whether the live environment is configured: /metrics then needs the token. */
+    requireToken: boolean;
+  };
+  /** OpenTelemetry traces, exported over OTLP/HTTP when an endpoint is set. */
+  tracing: { otlpEndpoint: string | undefined; serviceName: string };
   temporal: {
     address: string | undefined;
     namespace: string;
@@ -241,6 +252,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
     },
     trustedProxies: e.TRUSTED_PROXIES,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    metrics: {
+      token: e.METRICS_TOKEN,
+      workerPort: e.METRICS_PORT,
+      requireToken: live !== undefined,
+    },
+    tracing: { otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME },
     temporal: {
       address: e.TEMPORAL_ADDRESS,
       namespace: e.TEMPORAL_NAMESPACE,

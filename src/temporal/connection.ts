@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { Client } from '@temporalio/client';
+import { Client, type ClientInterceptors } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { NativeConnection } from '@temporalio/worker';
 import type { Config } from '../config/config.ts';
 
@@ -25,7 +26,19 @@ export async function connectClient(
   address: string,
 ): Promise<{ client: Client; connection: NativeConnection }> {
   const connection = await connectWorker(settings, address);
-  return { client: new Client({ connection, namespace: settings.namespace }), connection };
+  return {
+    client: new Client({ connection, namespace: settings.namespace, interceptors: clientInterceptors() }),
+    connection,
+  };
+}
+
+/**
+ * A span for each workflow start, signal and query, whose W3C trace context travels in the workflow's
+ * headers (the SDK's OpenTelemetry interceptor): the workflow's and its activities' spans join the trace of
+ * the HTTP request that started it. A no-op until tracing is installed (src/observability/tracing.ts).
+ */
+export function clientInterceptors(): ClientInterceptors {
+  return { workflow: [new OpenTelemetryWorkflowClientInterceptor()] };
 }
 
 /** A native connection to the cluster (workers and clients). */

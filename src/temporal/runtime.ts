@@ -15,10 +15,32 @@ function sdkLevel(level: string): LogLevel {
  * logs (worker states, core warnings) become JSON lines of our log with `component: temporal-sdk`, and
  * SIGINT/SIGTERM are left to our shutdown, which stops the workers in order.
  */
-export function installTemporalRuntime(logger: Logger): void {
+export function installTemporalRuntime(
+  logger: Logger,
+  options: {
+    /**
+     * Where the SDK core serves its own Prometheus metrics (workflow and activity task latencies, polls,
+     * cache): `127.0.0.1:port`, appended to our /metrics (src/observability/metrics-endpoint.ts).
+     */
+    prometheusBindAddress?: string;
+  } = {},
+): void {
   const sdk = logger.child({ component: 'temporal-sdk' });
   Runtime.install({
     shutdownSignals: [],
+    ...(options.prometheusBindAddress
+      ? {
+          telemetryOptions: {
+            metrics: {
+              prometheus: {
+                bindAddress: options.prometheusBindAddress,
+                useSecondsForDurations: true,
+                countersTotalSuffix: true,
+              },
+            },
+          },
+        }
+      : {}),
     logger: new DefaultLogger(sdkLevel(logger.level), (entry) =>
       sdk[PINO_LEVEL[entry.level]]({ ...entry.meta }, entry.message),
     ),

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import { DomainError } from '../errors.ts';
+import { countWebhookAttempt } from '../observability/metrics.ts';
 import { type AttemptContext, recordAttempt } from './delivery-records.ts';
 import type { AttemptInput, AttemptOutcome } from './delivery-types.ts';
 import { activeSigningSecrets } from './endpoint-secrets.ts';
@@ -43,6 +44,7 @@ export async function sendAttempt(
       error,
       nextAttemptInMs: null,
     });
+    countWebhookAttempt('stopped');
     return { result: 'stopped', attempted: false, statusCode: null, error, durationMs: 0 };
   }
   const body = envelopeBody({
@@ -60,6 +62,7 @@ export async function sendAttempt(
       error,
       nextAttemptInMs: null,
     });
+    countWebhookAttempt('undeliverable');
     return { result: 'undeliverable', attempted: false, statusCode: null, error, durationMs: 0 };
   }
 
@@ -117,5 +120,6 @@ export async function sendAttempt(
     gone ? { reason: `Receiver answered 410 Gone on ${startedAt.toISOString()}` } : undefined,
   );
   const result = succeeded ? 'succeeded' : gone ? 'stopped' : 'failed';
+  countWebhookAttempt(result);
   return { result, attempted: true, statusCode, error, durationMs: response.durationMs };
 }

@@ -12,7 +12,13 @@ import { webhookSenderFor } from '../../activities/webhooks/webhook-activities.t
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import { EmbeddedContentStore } from '../../src/ipfs/store.ts';
 import { createLogger } from '../../src/logging/logger.ts';
+import { currentTracing } from '../../src/observability/tracing.ts';
+import {
+  workerObservability,
+  workflowInterceptorModules,
+} from '../../src/observability/worker-observability.ts';
 import { StripeGateway } from '../../src/payments/stripe-gateway.ts';
+import { clientInterceptors } from '../../src/temporal/connection.ts';
 import { taskQueueFor } from '../../src/temporal/task-queues.ts';
 import { type OutboxDispatcher, startOutboxDispatcher } from '../../src/webhooks/dispatcher.ts';
 import { firstAttemptSender } from '../../src/webhooks/first-attempts.ts';
@@ -47,7 +53,11 @@ let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 
 /** The production workflow code, bundled once per test process. */
 export function productionWorkflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
+  bundle ??= bundleWorkflowCode({
+    workflowsPath,
+    workflowInterceptorModules,
+    logger: new DefaultLogger('WARN'),
+  });
   return bundle;
 }
 
@@ -82,7 +92,7 @@ export async function startTestStack(
       workflows: {
         client:
           options.apiClient === 'native'
-            ? new Client({ connection: temporal.nativeConnection })
+            ? new Client({ connection: temporal.nativeConnection, interceptors: clientInterceptors() })
             : temporal.client,
         taskQueuePrefix: config.temporal.taskQueuePrefix,
       },
@@ -108,6 +118,7 @@ export async function startTestStack(
       taskQueue: taskQueueFor(api.config.temporal.taskQueuePrefix, 'test'),
       workflowBundle: await productionWorkflowBundle(),
       activities: createActivities({ ...deps, hooks: workerOptions.hooks }),
+      ...workerObservability(currentTracing()),
       ...workerTuning,
       ...(workerOptions.maxCachedWorkflows === undefined
         ? {}

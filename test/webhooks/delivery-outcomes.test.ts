@@ -3,6 +3,7 @@ import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createActivities, type EnvironmentDeps } from '../../activities/index.ts';
 import { scopedEntityManager, type TenantScope } from '../../src/db/tenant-scope.ts';
+import { workerObservability } from '../../src/observability/worker-observability.ts';
 import type { WorkflowGateway } from '../../src/temporal/start.ts';
 import { taskQueueFor } from '../../src/temporal/task-queues.ts';
 import { workflowIds } from '../../src/temporal/workflow-ids.ts';
@@ -222,6 +223,7 @@ describe('webhook delivery outcomes (time-skipping Temporal, real HTTP receiver)
       taskQueue: taskQueueFor(prefix, 'test'),
       workflowBundle: await productionWorkflowBundle(),
       activities: createActivities({ ...stack.deps, ...overrides }),
+      ...workerObservability(undefined),
     });
     const running = worker.run();
     try {

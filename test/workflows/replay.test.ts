@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { test } from 'vitest';
+import { workerObservability } from '../../src/observability/worker-observability.ts';
 import * as workflows from '../../workflows/index.ts';
 import { productionWorkflowBundle } from '../support/stack.ts';
 import { installTestRuntime } from '../support/temporal.ts';
@@ -29,7 +30,8 @@ test('committed histories of our workflows replay deterministically on the curre
 
   const failures: string[] = [];
   for await (const result of Worker.runReplayHistories(
-    { workflowBundle: await productionWorkflowBundle() },
+    // The sinks of the bundled observability interceptors (they are not called while replaying).
+    { workflowBundle: await productionWorkflowBundle(), sinks: workerObservability(undefined).sinks },
     histories,
   )) {
     if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);

@@ -1,0 +1,130 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Orm } from '../db/orm.ts';
+import { metricsRegistry, registerScrapedGauge } from './metrics.ts';
+
+/**
+ * Who may read /metrics. Metrics name no tenant, but they show volumes, error rates and timings of the whole
+ * platform, so they are for operators:
+ * - METRICS_TOKEN set: `Authorization: Bearer <token>` (Prometheus' `authorization` / `bearer_token_file`),
+ *   from any address;
+ * - unset, live environment not configured (development): only loopback peers without X-Forwarded-For (a
+ *   reverse proxy on the same host would otherwise make every client look local);
+ * - unset while the live environment is configured: nobody (404), so a deployment cannot expose it by omission.
+ */
+export interface MetricsAccess {
+  token: string | undefined;
+  requireToken: boolean;
+}
+
+export type MetricsVerdict = 'allowed' | 'unauthorized' | 'disabled';
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+export function metricsVerdict(request: IncomingMessage, access: MetricsAccess): MetricsVerdict {
+  if (access.token) {
+    const presented = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+    return presented !== undefined && timingSafeEqual(digest(presented), digest(access.token))
+      ? 'allowed'
+      : 'unauthorized';
+  }
+  if (access.requireToken) return 'disabled';
+  const local =
+    LOOPBACK.has(request.socket.remoteAddress ?? '') && request.headers['x-forwarded-for'] === undefined;
+  return local ? 'allowed' : 'unauthorized';
+}
+
+/** Other expositions appended to ours (the Temporal SDK runtime's own Prometheus endpoint on the worker). */
+export type MetricsSource = () => Promise<string>;
+
+/** Temporal core's Prometheus endpoint on loopback (worker/main.ts binds it): its text, or nothing if it is down. */
+export function httpMetricsSource(url: string): MetricsSource {
+  return async () => {
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      return response.ok ? await response.text() : '';
+    } catch {
+      return '';
+    }
+  };
+}
+
+/** The exposition: our registry, then each extra source (families do not overlap: theirs are `temporal_*`). */
+export async function metricsText(sources: MetricsSource[] = []): Promise<string> {
+  const parts = [await metricsRegistry.metrics()];
+  for (const source of sources) {
+    const text = (await source()).trim();
+    if (text) parts.push(`${text}\n`);
+  }
+  return parts.join('');
+}
+
+export const METRICS_CONTENT_TYPE = metricsRegistry.contentType;
+
+/**
+ * Gauges read from the database when scraped: the outbox's lag (age of the oldest event not yet dispatched to
+ * webhook deliveries; 0 when none waits) and how many wait. Database-wide, so every process reports the same.
+ */
+export function registerOutboxMetrics(orm: Orm): void {
+  const pending = async () => {
+    const rows = await orm.em.getConnection().execute<{ lag: number | null; pending: string }[]>(
+      `select extract(epoch from now() - min(recorded_at))::float8 as lag, count(*) as pending
+         from outbox_events where dispatched_at is null`,
+    );
+    return rows[0];
+  };
+  registerScrapedGauge(
+    'dpp_outbox_lag_seconds',
+    'Age of the oldest outbox event not yet dispatched to webhook deliveries (0: none waiting).',
+    async () => Math.max(0, Number((await pending())?.lag ?? 0)),
+  );
+  registerScrapedGauge(
+    'dpp_outbox_pending_events',
+    'Outbox events not yet dispatched to webhook deliveries.',
+    async () => Number((await pending())?.pending ?? 0),
+  );
+}
+
+/** The worker's /metrics on its own port (METRICS_PORT); same access rules as the API's. */
+export async function startMetricsServer(options: {
+  host: string;
+  port: number;
+  access: MetricsAccess;
+  sources?: MetricsSource[];
+}): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0];
+    if (request.method !== 'GET' || path !== '/metrics') {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    const verdict = metricsVerdict(request, options.access);
+    if (verdict !== 'allowed') {
+      response
+        .writeHead(verdict === 'disabled' ? 404 : 401, {
+          'content-type': 'text/plain',
+          ...(verdict === 'unauthorized' ? { 'www-authenticate': 'Bearer' } : {}),
+        })
+        .end(verdict === 'disabled' ? 'not found\n' : 'unauthorized\n');
+      return;
+    }
+    metricsText(options.sources).then(
+      (text) => response.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE }).end(text),
+      () => response.writeHead(500, { 'content-type': 'text/plain' }).end('metrics failed\n'),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${port}/metrics`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -184,6 +184,14 @@ describe('UNTP 0.7.0 credential (format=untp), its VC-JOSE form (application/vc+
     const byFormat = await get(`${path()}?format=vc-jwt`);
     assert.equal(byFormat.status, 200);
     assert.equal(byFormat.text, byAccept.text, 'the same signed form either way');
+    // format wins over Accept; Accept's preferences are honoured.
+    const formatWins = await get(`${path()}?format=untp`, { accept: 'application/vc+jwt' });
+    assert.match(formatWins.headers.get('content-type')!, /^application\/ld\+json/);
+    assert.equal(formatWins.body.proof.type, 'DataIntegrityProof');
+    const prefersLd = await get(path(), { accept: 'application/vc+jwt;q=0.5, application/ld+json' });
+    assert.match(prefersLd.headers.get('content-type')!, /^application\/ld\+json/);
+    assert.equal(prefersLd.body.type[1], 'DigitalProductPassport', 'the seed’s credential, as before');
+    assert.match(byAccept.headers.get('vary')!, /Accept/);
     const jws = byAccept.text;
     assert.match(jws, /^[\w-]+\.[\w-]+\.[\w-]+$/);
 

@@ -23,7 +23,7 @@ export interface WorkerProcess {
  */
 export async function startWorkerProcess(
   stack: TestStack,
-  options: { execArgv?: string[]; rpcUrl?: string } = {},
+  options: { execArgv?: string[]; rpcUrl?: string; env?: Record<string, string> } = {},
 ): Promise<WorkerProcess> {
   const rpcUrl = options.rpcUrl ?? stack.chain.anvil.rpcUrl;
   const child = spawn(process.execPath, [...(options.execArgv ?? []), WORKER_MAIN], {
@@ -44,6 +44,7 @@ export async function startWorkerProcess(
       CHAIN_PRIVATE_KEY_LIVE: stack.chain.others.at(-1)!.privateKey,
       CHAIN_AUTO_DEPLOY: 'true',
       CHAIN_DATA_DIR: await mkdtemp(join(tmpdir(), 'dpp-worker-chain-')),
+      ...options.env,
     },
   });
   let output = '';

@@ -73,7 +73,12 @@ onShutdown(logger, [
     run: async () => {
       for (const environment of ['live', 'test'] as const)
         logger.info(
-          { environment, ...chains[environment].nonces.stats, mints: chains[environment].mints.stats },
+          {
+            environment,
+            // The transaction manager's totals (sent, nonceErrors, feeBumps, drops, reorgs, …) when it sends.
+            ...(chains[environment].transactions?.stats ?? chains[environment].nonces.stats),
+            mints: chains[environment].mints.stats,
+          },
           'chain signer totals',
         );
       await chains.close();

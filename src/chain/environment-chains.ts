@@ -1,9 +1,12 @@
 import { join } from 'node:path';
 import { Wallet } from 'ethers';
 import { type Config, ConfigError, ENVIRONMENTS, type Environment } from '../config/config.ts';
+import type { Orm } from '../db/orm.ts';
 import { type AnvilInstance, startAnvil } from './anvil.ts';
 import { ensurePassportDeployment } from './deployment.ts';
 import { createChainProvider, PassportChain } from './passport-chain.ts';
+import type { PassportChainOptions } from './passport-types.ts';
+import { reorgRecordReconciler } from './reorg-records.ts';
 
 export interface PassportChains {
   live: PassportChain;
@@ -27,6 +30,12 @@ export async function openPassportChains(
     dataDir: string;
     /** Fixed port for the local anvil (default: a free one). */
     anvilPort?: number;
+    /**
+     * The service database: every write then goes through a TransactionManager (chain_transactions), so several
+     * worker processes can send for one key and each write survives drops, fee spikes and reorgs. Without it,
+     * writes use the in-process NonceManager (one sending process per key).
+     */
+    orm?: Orm;
   },
 ): Promise<PassportChains> {
   const problems: { variable: string; message: string }[] = [];
@@ -49,6 +58,9 @@ export async function openPassportChains(
 
   let anvil: AnvilInstance | undefined;
   const opened: PassportChain[] = [];
+  const managed: Pick<PassportChainOptions, 'transactions'> = options.orm
+    ? { transactions: { orm: options.orm, reconcile: reorgRecordReconciler(options.orm) } }
+    : {};
   const open = async (environment: Environment): Promise<PassportChain> => {
     const settings = config.chain[environment];
     if (settings.rpcUrl) {
@@ -69,6 +81,7 @@ export async function openPassportChains(
         contractAddress,
         confirmations: config.chain.confirmations,
         mintBatchMax: config.chain.mintBatchMax,
+        ...managed,
       });
     }
     anvil ??= await startAnvil({
@@ -92,6 +105,7 @@ export async function openPassportChains(
       confirmations: 1,
       mintBatchMax: config.chain.mintBatchMax,
       pollIntervalMs: 100,
+      ...managed,
     });
   };
 
@@ -102,6 +116,7 @@ export async function openPassportChains(
     await anvil?.stop();
     throw error;
   }
+  for (const chain of opened) chain.transactions?.start();
   const [live, test] = opened as [PassportChain, PassportChain];
   return {
     live,

@@ -4,14 +4,17 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { buildInto, runTool, TOOL_CACHE } from '../../../src/dev/tool-cache.ts';
 
 export const DPPVALIDATOR_VERSION = '0.5.1';
 
 const HOME = join(TOOL_CACHE, `dppvalidator-${DPPVALIDATOR_VERSION}`);
-const LAYERS_SCRIPT = new URL('./dppvalidator_layers.py', import.meta.url).pathname;
+const LAYERS_SCRIPT = fileURLToPath(new URL('./dppvalidator_layers.py', import.meta.url));
 const UNTP_CONTEXT_URL = 'https://vocabulary.uncefact.org/untp/0.7.0/context/';
-const UNTP_CONTEXT = new URL('../../../src/credentials/contexts/untp-0.7.0.jsonld', import.meta.url).pathname;
+const UNTP_CONTEXT = fileURLToPath(
+  new URL('../../../src/credentials/contexts/untp-0.7.0.jsonld', import.meta.url),
+);
 
 export interface DppvalidatorIssue {
   code: string;

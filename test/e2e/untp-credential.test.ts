@@ -180,7 +180,7 @@ describe('UNTP 0.7.0 credential (format=untp), its VC-JOSE form (application/vc+
   test('Accept: application/vc+jwt and format=vc-jwt: a compact JWS that jose verifies with the did:web key', async () => {
     const byAccept = await get(path(), { accept: 'application/vc+jwt' });
     assert.equal(byAccept.status, 200, byAccept.text);
-    assert.match(byAccept.headers.get('content-type')!, /^application\/vc\+jwt/);
+    assert.equal(byAccept.headers.get('content-type'), 'application/vc+jwt');
     const byFormat = await get(`${path()}?format=vc-jwt`);
     assert.equal(byFormat.status, 200);
     assert.equal(byFormat.text, byAccept.text, 'the same signed form either way');

@@ -55,7 +55,9 @@ export function sendText(
   ctx.set('Cache-Control', cacheControl);
   ctx.set('ETag', etag);
   // Set as a header (Koa keeps it): no media-type lookup per request.
-  ctx.set('Content-Type', contentType.includes(';') ? contentType : `${contentType}; charset=utf-8`);
+  // A JWT (application/vc+jwt) is ASCII by definition: its media type has no charset parameter.
+  const charset = contentType.includes(';') || contentType.endsWith('+jwt') ? '' : '; charset=utf-8';
+  ctx.set('Content-Type', `${contentType}${charset}`);
   if (noneMatch(ctx, etag)) {
     ctx.status = 304;
     return;

@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { beforeAll } from 'vitest';
+import { http } from '../journeys/client.ts';
+import { standard } from './support/clause.ts';
+import { checkGs1Linkset } from './support/linkset-schema.ts';
+import { type ConformancePassport, conformancePassport } from './support/passport.ts';
+import { npmVersion } from './support/tools.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: the linkset as the service answers it
+type Json = any;
+
+standard(
+  {
+    name: 'RFC 9264 linkset, GS1-Conformant Resolver 1.2.0 linkset schema, IANA dpp relation',
+    checkedWith: `ajv ${npmVersion('ajv')} (JSON Schema 2020-12) with test/fixtures/gs1-linkset-1.2.0.schema.json`,
+    reference: 'https://ref.gs1.org/standards/resolver/',
+  },
+  (clause) => {
+    let passport: ConformancePassport;
+    let linkset: Json;
+    let context: Json;
+
+    beforeAll(async () => {
+      passport = await conformancePassport();
+      const answer = await http('GET', `${passport.path}?linkType=linkset`, {
+        env: null,
+        headers: { accept: 'application/linkset+json' },
+      });
+      assert.equal(answer.status, 200, answer.text.slice(0, 300));
+      assert.match(answer.headers.get('content-type') ?? '', /^application\/linkset\+json/);
+      linkset = answer.body;
+      context = linkset.linkset.find((c: Json) => c.anchor === passport.digitalLink);
+      assert.ok(context, `a link context anchored at ${passport.digitalLink}`);
+    });
+
+    clause(
+      'linkset-schema',
+      "the passport's linkset validates against the GS1 resolver's linkset schema",
+      () => {
+        const verdict = checkGs1Linkset(linkset);
+        assert.equal(verdict.valid, true, JSON.stringify(verdict.errors));
+        // The schema is not a rubber stamp: a target without its href is refused.
+        const broken = structuredClone(linkset);
+        delete broken.linkset[0]['https://gs1.org/voc/dpp'][0].href;
+        assert.equal(checkGs1Linkset(broken).valid, false);
+      },
+    );
+
+    clause('iana-dpp', 'the IANA-registered dpp relation links the passport beside gs1:dpp', async () => {
+      const targets = context.dpp as { href: string; type?: string }[] | undefined;
+      assert.ok(targets?.length, `a dpp relation in ${JSON.stringify(context).slice(0, 500)}`);
+      assert.deepEqual(targets, context['https://gs1.org/voc/dpp'], 'the same targets as gs1:dpp');
+      for (const target of targets) {
+        const answer = await http('GET', target.href, {
+          env: null,
+          headers: target.type ? { accept: target.type } : {},
+        });
+        assert.equal(answer.status, 200, `${target.href}: ${answer.status}`);
+        if (target.type) assert.ok(answer.headers.get('content-type')?.startsWith(target.type), target.href);
+      }
+    });
+
+    clause('passport-forms', 'the UNTP credential and its VC-JOSE form are linked', () => {
+      const types = (context.dpp as { href: string; type?: string }[]).map((t) => [
+        new URL(t.href).searchParams.get('format'),
+        t.type,
+      ]);
+      assert.deepEqual(
+        types.filter(([format]) => format === 'untp' || format === 'vc-jwt'),
+        [
+          ['untp', 'application/ld+json'],
+          ['vc-jwt', 'application/vc+jwt'],
+        ],
+      );
+    });
+  },
+);

@@ -9,6 +9,7 @@ import {
 import { parseEther } from 'ethers';
 import { createActivities, type EnvironmentDeps } from '../../activities/index.ts';
 import { webhookSenderFor } from '../../activities/webhooks/webhook-activities.ts';
+import { reorgRecordReconciler } from '../../src/chain/reorg-records.ts';
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import { EmbeddedContentStore } from '../../src/ipfs/store.ts';
 import { createLogger } from '../../src/logging/logger.ts';
@@ -104,7 +105,10 @@ export async function startTestStack(
     logger: createLogger('silent'),
     secretBox: new SecretBox(api.config.secrets.dataEncryptionKey),
     contentStore: new EmbeddedContentStore(api.config.ipfs.storeDir),
-    chain: chain.chain,
+    // The worker's writes go through the transaction manager on the API's database, as in production.
+    chain: chain.connect(chain.platform.privateKey, {
+      transactions: { orm: api.db.orm, reconcile: reorgRecordReconciler(api.db.orm) },
+    }),
     depositWei: parseEther(TEST_DEPOSIT),
     publicBaseUrl: api.config.publicBaseUrl,
     custodyMasterSecret: api.config.secrets.custodyMasterSecret,

@@ -1,4 +1,5 @@
 import type { Next } from 'koa';
+import { aasResult, isAasApiPath } from '../../src/aas/aas-result.ts';
 import { isDatabaseUnavailable } from '../../src/db/availability.ts';
 import { DomainError } from '../../src/errors.ts';
 import { stableCode } from '../../src/payments/provider-errors.ts';
@@ -39,6 +40,12 @@ export function problemHandler() {
       else if (problem.status >= 500) ctx.state.log.error({ err: error }, 'unhandled error');
       ctx.status = problem.status;
       for (const [name, value] of Object.entries(problem.headers)) ctx.set(name, value);
+      if (isAasApiPath(ctx.path)) {
+        // The AAS API answers errors as its specification's Result (IDTA-01002 3.0 §11), not RFC 9457.
+        ctx.type = 'application/json';
+        ctx.body = aasResult(problem.status, problem.message, problem.errors);
+        return;
+      }
       ctx.type = PROBLEM_CONTENT_TYPE;
       ctx.body = problemBody(problem, ctx.state.requestId, ctx.originalUrl);
     }

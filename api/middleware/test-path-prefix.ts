@@ -4,11 +4,11 @@ import { Problem } from '../problem.ts';
 import { ENVIRONMENT_HEADER } from './service-environment.ts';
 
 /**
- * The consumer-facing addresses a test passport has under `/test`: its Digital Link, verification page and the
- * EN 18222 DPP reads (`/test/v1/dpps/…`, docs/en18222.md).
+ * The consumer-facing addresses a test passport has under `/test`: its Digital Link, verification page and
+ * the AAS API (`/test/api/v3.0`) and the EN 18222 DPP reads (`/test/v1/dpps/…`, docs/en18222.md).
  */
 const TEST_ADDRESS =
-  /^\/test(\/(?:01|verify|v1\/(?:dpps|dppsByProductId|dppIdsByProductIds|dppsByProductIds|dppsByIdAndDate))(?:\/.*)?)$/;
+  /^\/test(\/(?:01|verify|api\/v3\.0|v1\/(?:dpps|dppsByProductId|dppIdsByProductIds|dppsByProductIds|dppsByIdAndDate))(?:\/.*)?)$/;
 
 /**
  * Test passports open in a plain browser at their own addresses: `/test` in front of the live one

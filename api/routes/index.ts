@@ -1,5 +1,6 @@
 import type { RouteSpec } from '../route.ts';
 import { aasResolveRoute } from './aas/resolve.ts';
+import { aasApiRoutes } from './aas-api/index.ts';
 import { accountRoutes } from './auth/accounts.ts';
 import { apiKeyRoutes } from './auth/api-keys.ts';
 import { oauthRoutes } from './auth/oauth.ts';
@@ -50,6 +51,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...supplyChainEventRoutes,
     ...logRecycleRoutes(deps),
     aasResolveRoute(deps),
+    ...aasApiRoutes(deps),
     ...chipKeyRoutes(deps),
     ...webhookEndpointRoutes(deps),
     ...webhookDeliveryRoutes(deps),

@@ -26,14 +26,14 @@ export function shellId(publicBaseUrl: string, environment: string, tokenId: str
   return `${publicBaseUrl}/aas/${environment}/${tokenId}`;
 }
 
-function text(value: unknown): string | undefined {
+export function text(value: unknown): string | undefined {
   if (typeof value === 'string') return value.trim() === '' ? undefined : value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (value !== null && typeof value === 'object') return JSON.stringify(value);
   return undefined;
 }
 
-function first(source: Record<string, unknown>, ...keys: string[]): unknown {
+export function first(source: Record<string, unknown>, ...keys: string[]): unknown {
   for (const key of keys) if (source[key] !== undefined && source[key] !== null) return source[key];
   return undefined;
 }
@@ -64,6 +64,81 @@ export function submodel(
     semanticId: globalReference(semanticId),
     submodelElements,
   };
+}
+
+/** What the SustainabilityData and Security submodels read of a passport (an entity or a row of the AAS API). */
+export type PassportFacts = Pick<
+  Passport,
+  | 'tokenId'
+  | 'status'
+  | 'material'
+  | 'metadataCache'
+  | 'lockedDepositWei'
+  | 'chipUid'
+  | 'contractAddress'
+  | 'transactionHash'
+  | 'metadataUrl'
+>;
+
+/** The passport's SustainabilityData submodel (our own concepts), under the shell id `id`. */
+export function sustainabilitySubmodel(id: string, passport: PassportFacts): AasSubmodel {
+  const custom =
+    (passport.metadataCache as { custom_dpp_data?: Record<string, unknown> }).custom_dpp_data ?? {};
+  const own = SEMANTICS.own;
+  return submodel(id, 'SustainabilityData', SEMANTICS.sustainability, [
+    ['Material', own('SustainabilityData', 'Material'), 'xs:string', passport.material],
+    [
+      'MaterialComposition',
+      own('SustainabilityData', 'MaterialComposition'),
+      'xs:string',
+      first(custom, 'material_composition', 'materialComposition'),
+    ],
+    ['HsCode', own('SustainabilityData', 'HsCode'), 'xs:string', first(custom, 'hsCode', 'hs_code')],
+    [
+      'ConformityDeclaration',
+      own('SustainabilityData', 'ConformityDeclaration'),
+      'xs:string',
+      custom.conformity_url,
+    ],
+    ['SvhcPresent', own('SustainabilityData', 'SvhcPresent'), 'xs:string', custom.svhc_exists],
+    [
+      'CarbonFootprint',
+      own('SustainabilityData', 'CarbonFootprint'),
+      'xs:string',
+      first(custom, 'carbon_footprint', 'carbonFootprint'),
+    ],
+    [
+      'CircularDepositWei',
+      own('SustainabilityData', 'CircularDepositWei'),
+      'xs:integer',
+      passport.lockedDepositWei,
+    ],
+    [
+      'RecyclingStatus',
+      own('SustainabilityData', 'RecyclingStatus'),
+      'xs:string',
+      passport.status === 'RECYCLED' ? 'RECYCLED' : 'NOT_RECYCLED',
+    ],
+  ]);
+}
+
+/** The passport's Security submodel (chip and chain facts), under the shell id `id`. */
+export function securitySubmodel(
+  id: string,
+  passport: PassportFacts,
+  chip: Pick<Chip, 'verificationCount' | 'lastVerifiedAt'> | null,
+): AasSubmodel {
+  const own = SEMANTICS.own;
+  return submodel(id, 'Security', SEMANTICS.security, [
+    ['ChipType', own('Security', 'ChipType'), 'xs:string', NTAG_424_DNA],
+    ['ChipUid', own('Security', 'ChipUid'), 'xs:string', passport.chipUid],
+    ['VerificationCount', own('Security', 'VerificationCount'), 'xs:integer', chip?.verificationCount ?? 0],
+    ['LastVerifiedAt', own('Security', 'LastVerifiedAt'), 'xs:string', chip?.lastVerifiedAt?.toISOString()],
+    ['Status', own('Security', 'Status'), 'xs:string', passport.status],
+    ['ContractAddress', own('Security', 'ContractAddress'), 'xs:string', passport.contractAddress],
+    ['MintTransactionHash', own('Security', 'MintTransactionHash'), 'xs:string', passport.transactionHash],
+    ['MetadataUrl', own('Security', 'MetadataUrl'), 'xs:string', passport.metadataUrl],
+  ]);
 }
 
 /**
@@ -99,51 +174,8 @@ export function buildShell(passport: Passport, chip: Chip | null, publicBaseUrl:
     ],
     ['ProductId', own('DigitalNameplate', 'ProductId'), 'xs:string', passport.productId],
   ]);
-  const sustainability = submodel(id, 'SustainabilityData', SEMANTICS.sustainability, [
-    ['Material', own('SustainabilityData', 'Material'), 'xs:string', passport.material],
-    [
-      'MaterialComposition',
-      own('SustainabilityData', 'MaterialComposition'),
-      'xs:string',
-      first(custom, 'material_composition', 'materialComposition'),
-    ],
-    ['HsCode', own('SustainabilityData', 'HsCode'), 'xs:string', first(custom, 'hsCode', 'hs_code')],
-    [
-      'ConformityDeclaration',
-      own('SustainabilityData', 'ConformityDeclaration'),
-      'xs:string',
-      custom.conformity_url,
-    ],
-    ['SvhcPresent', own('SustainabilityData', 'SvhcPresent'), 'xs:string', custom.svhc_exists],
-    [
-      'CarbonFootprint',
-      own('SustainabilityData', 'CarbonFootprint'),
-      'xs:string',
-      first(custom, 'carbon_footprint', 'carbonFootprint'),
-    ],
-    [
-      'CircularDepositWei',
-      own('SustainabilityData', 'CircularDepositWei'),
-      'xs:integer',
-      passport.lockedDepositWei,
-    ],
-    [
-      'RecyclingStatus',
-      own('SustainabilityData', 'RecyclingStatus'),
-      'xs:string',
-      passport.status === 'RECYCLED' ? 'RECYCLED' : 'NOT_RECYCLED',
-    ],
-  ]);
-  const security = submodel(id, 'Security', SEMANTICS.security, [
-    ['ChipType', own('Security', 'ChipType'), 'xs:string', NTAG_424_DNA],
-    ['ChipUid', own('Security', 'ChipUid'), 'xs:string', passport.chipUid],
-    ['VerificationCount', own('Security', 'VerificationCount'), 'xs:integer', chip?.verificationCount ?? 0],
-    ['LastVerifiedAt', own('Security', 'LastVerifiedAt'), 'xs:string', chip?.lastVerifiedAt?.toISOString()],
-    ['Status', own('Security', 'Status'), 'xs:string', passport.status],
-    ['ContractAddress', own('Security', 'ContractAddress'), 'xs:string', passport.contractAddress],
-    ['MintTransactionHash', own('Security', 'MintTransactionHash'), 'xs:string', passport.transactionHash],
-    ['MetadataUrl', own('Security', 'MetadataUrl'), 'xs:string', passport.metadataUrl],
-  ]);
+  const sustainability = sustainabilitySubmodel(id, passport);
+  const security = securitySubmodel(id, passport, chip);
   return {
     id,
     idType: 'IRI' as const,

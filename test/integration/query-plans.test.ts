@@ -4,6 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, test } from 'vitest';
+import { findAasPassport, listAasPassports } from '../../src/aas/aas-passports.ts';
+import { listShells, listSubmodels } from '../../src/aas/aas-repository.ts';
 import { listApiKeys } from '../../src/auth/api-keys.ts';
 import { currentUsage, PERIOD_USAGE, periodUsageParams } from '../../src/billing/usage.ts';
 import { listInventory } from '../../src/chips/inventory.ts';
@@ -115,6 +117,25 @@ const HOT: Record<string, Run> = {
     findPassport(scoped, scope.environment, seeded.tokens[1]!),
   'findPassportWithHistory (resolver, verification page)': ({ scoped, scope, seeded }) =>
     findPassportWithHistory(scoped, scope.environment, seeded.tokens[1]!),
+  // The AAS API (/api/v3.0) lists every active passport of an environment, across companies.
+  'listAasPassports: first page (AAS API /shells)': ({ scoped, scope }) =>
+    listAasPassports(scoped, scope.environment, { limit: 101 }),
+  'listAasPassports: by cursor': ({ scoped, scope, seeded }) =>
+    listAasPassports(scoped, scope.environment, { limit: 101, after: seeded.tokens[1]! }),
+  'listAasPassports: from a submodel cursor (AAS API /submodels)': ({ scoped, scope, seeded }) =>
+    listAasPassports(scoped, scope.environment, { limit: 27, from: seeded.tokens[2]! }),
+  'findAasPassport (AAS API, one shell)': ({ scoped, scope, seeded }) =>
+    findAasPassport(scoped, scope.environment, seeded.tokens[1]!),
+  'listShells: a page by cursor (GET /api/v3.0/shells)': ({ scoped, scope, seeded }) =>
+    listShells(
+      { em: scoped, environment: scope.environment, publicBaseUrl: 'https://dpp.example' },
+      { limit: 100, cursor: Buffer.from(seeded.tokens[1]!).toString('base64url') },
+    ),
+  'listSubmodels: a page by cursor (GET /api/v3.0/submodels)': ({ scoped, scope, seeded }) =>
+    listSubmodels(
+      { em: scoped, environment: scope.environment, publicBaseUrl: 'https://dpp.example' },
+      { limit: 100, cursor: Buffer.from(`${seeded.tokens[1]!}.1`).toString('base64url') },
+    ),
 };
 
 /** `list…` functions that are not hot at volume, and why. */

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import type { AasScope } from '../../../src/aas/aas-repository.ts';
+import { AAS_API_BASE } from '../../../src/aas/aas-result.ts';
+import type { AppContext } from '../../context.ts';
+import { defineRoute, type RouteSpec } from '../../route.ts';
+import type { RouteDeps } from '../deps.ts';
+import { allowAnyOrigin, publicEnvironment } from '../gs1/http.ts';
+
+export { AAS_API_BASE };
+
+/** The AAS `Result` every error of this API answers with (api/middleware/problem-handler.ts writes it). */
+export const aasResultSchema = z.object({
+  messages: z.array(
+    z.object({
+      code: z.string(),
+      messageType: z.literal('Error'),
+      text: z.string(),
+      timestamp: z.string(),
+    }),
+  ),
+});
+
+const ERRORS = {
+  400: {
+    description: 'An identifier that is not base64url, a malformed cursor, limit, level or extent.',
+    schema: aasResultSchema,
+  },
+  404: { description: 'No such shell, submodel or element.', schema: aasResultSchema },
+  429: { description: 'Too many requests from this address.', schema: aasResultSchema },
+  503: { description: 'The database cannot be reached right now.', schema: aasResultSchema },
+};
+
+export const limitQuery = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(1_000_000)
+  .optional()
+  .describe('Page size (1 or more; pages larger than 100 are served as 100, with a cursor to the rest).');
+export const cursorQuery = z.string().min(1).max(400).optional().describe('The cursor of the previous page.');
+export const levelQuery = z.enum(['deep', 'core']).optional();
+export const extentQuery = z.enum(['withBlobValue', 'withoutBlobValue']).optional();
+export const identifierParam = z.string().min(1).max(4000);
+
+export const looseJson = z.unknown();
+export const pagedSchema = (item: z.ZodType) =>
+  z.object({ paging_metadata: z.object({ cursor: z.string().optional() }), result: z.array(item) });
+
+/** Where the environment comes from: test under `/test/api/v3.0`, else x-service-env when sent, else live. */
+export function aasScope(ctx: AppContext, deps: RouteDeps): AasScope {
+  return {
+    em: deps.orm.em.fork(),
+    environment: publicEnvironment(ctx),
+    publicBaseUrl: deps.config.publicBaseUrl,
+  };
+}
+
+export function sendJson(ctx: AppContext, body: unknown): void {
+  allowAnyOrigin(ctx);
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Vary', 'x-service-env');
+  ctx.status = 200;
+  // Set as text: a ValueOnly value may be a bare string or number, which must still go out as JSON.
+  ctx.set('Content-Type', 'application/json; charset=utf-8');
+  ctx.body = JSON.stringify(body);
+}
+
+export function paged(page: { result: unknown[]; cursor?: string }): unknown {
+  return { paging_metadata: page.cursor ? { cursor: page.cursor } : {}, result: page.result };
+}
+
+const DESCRIPTION =
+  'AAS Part 2 HTTP/REST API v3.0 (IDTA-01002), read profiles AssetAdministrationShellRepositoryServiceSpecification/' +
+  'SSP-002 and SubmodelRepositoryServiceSpecification/SSP-002. Public, no credential. Live passports under ' +
+  '/api/v3.0, test passports under /test/api/v3.0 (or x-service-env: test). Identifiers in paths and queries are ' +
+  'base64url-encoded (no padding); errors answer an AAS Result (messages). docs/aas-api.md.';
+
+/** One GET operation of the AAS API: public, documented with the AAS Result for its errors. */
+export function aasRoute<Q = undefined, P = undefined>(spec: {
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  query?: z.ZodType<Q>;
+  params?: z.ZodType<P>;
+  schema: z.ZodType;
+  handler: (ctx: AppContext, input: { query: Q; params: P }) => Promise<void>;
+}): RouteSpec {
+  return defineRoute<undefined, Q, P>({
+    method: 'get',
+    path: `${AAS_API_BASE}${spec.path}`,
+    operationId: spec.operationId,
+    summary: spec.summary,
+    description: spec.description ? `${spec.description} ${DESCRIPTION}` : DESCRIPTION,
+    tags: ['aas-api'],
+    auth: 'none',
+    ...(spec.query ? { query: spec.query } : {}),
+    ...(spec.params ? { params: spec.params } : {}),
+    responses: { 200: { description: 'The answer.', schema: spec.schema }, ...ERRORS },
+    handler: (ctx, { query, params }) => spec.handler(ctx, { query, params }),
+  });
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { shellsAndSubmodels } from '../../../src/aas/aas-repository.ts';
+import type { RouteDeps } from '../deps.ts';
+import { aasRoute, aasScope, looseJson, sendJson } from './common.ts';
+
+/** The profiles this API implements (IDTA-01002 3.0 service specification profiles). */
+export const AAS_PROFILES = [
+  'https://admin-shell.io/aas/API/3/0/AssetAdministrationShellRepositoryServiceSpecification/SSP-002',
+  'https://admin-shell.io/aas/API/3/0/SubmodelRepositoryServiceSpecification/SSP-002',
+];
+
+const ids = z
+  .union([z.string().max(4000), z.array(z.string().max(4000)).max(50)])
+  .optional()
+  .transform((value) =>
+    value === undefined ? [] : (Array.isArray(value) ? value : [value]).flatMap((v) => v.split(',')),
+  );
+
+export function serviceRoutes(deps: RouteDeps) {
+  return [
+    aasRoute({
+      path: '/description',
+      operationId: 'aasGetDescription',
+      summary: 'AAS API: the service profiles this API implements.',
+      schema: z.object({ profiles: z.array(z.string()) }),
+      handler: async (ctx) => sendJson(ctx, { profiles: AAS_PROFILES }),
+    }),
+    aasRoute({
+      path: '/serialization',
+      operationId: 'aasGenerateSerializationByIds',
+      summary: 'AAS API: an AAS environment (JSON) of the given shells and submodels.',
+      description:
+        'aasIds and submodelIds: base64url-encoded identifiers (repeated, or comma-separated). Without any id, the ' +
+        'first 100 listed shells and their submodels. Concept descriptions: none are published (an empty list).',
+      query: z.object({
+        aasIds: ids,
+        submodelIds: ids,
+        includeConceptDescriptions: z
+          .string()
+          .regex(/^(true|false)$/i)
+          .optional()
+          .describe('true or false (any case); no concept descriptions are published.'),
+      }),
+      schema: looseJson,
+      handler: async (ctx, { query }) => {
+        const { shells, submodels } = await shellsAndSubmodels(
+          aasScope(ctx, deps),
+          query.aasIds,
+          query.submodelIds,
+        );
+        // The AAS JSON schema allows no empty lists: a list without members is left out.
+        sendJson(ctx, {
+          ...(shells.length > 0 ? { assetAdministrationShells: shells } : {}),
+          ...(submodels.length > 0 ? { submodels } : {}),
+        });
+      },
+    }),
+  ];
+}

@@ -1,0 +1,128 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Environment } from '../config/config.ts';
+
+/** What the AAS API reads of a passport, its chip and its company: one row, all of it public. */
+export interface AasPassportRow {
+  tokenId: string;
+  serviceUid: string;
+  environment: Environment;
+  gtin: string | null;
+  chipUid: string;
+  status: string;
+  revokedAt: Date | null;
+  metadataCache: Record<string, unknown>;
+  productId: string | null;
+  material: string | null;
+  lockedDepositWei: string;
+  contractAddress: string;
+  transactionHash: string;
+  metadataUrl: string;
+  mintTimestamp: Date;
+  updatedAt: Date;
+  companyName: string;
+  verificationCount: number;
+  lastVerifiedAt: Date | null;
+}
+
+const COLUMNS = `p.token_id, p.service_uid, p.environment, p.gtin, p.chip_uid, p.status, p.revoked_at,
+  p.metadata_cache, p.product_id, p.material, p.locked_deposit_wei::text as locked_deposit_wei,
+  p.contract_address, p.transaction_hash, p.metadata_url, p.mint_timestamp, p.updated_at,
+  co.name as company_name, c.verification_count, c.last_verified_at`;
+const FROM = 'from passports p join chips c on c.id = p.chip_id join companies co on co.id = p.company_id';
+/**
+ * The passports the AAS API lists: active ones (not revoked, not recycled). A recycled or revoked passport's
+ * shell stays readable by its id, as on the resolver.
+ */
+const LISTED = `p.status = 'ACTIVE' and p.revoked_at is null`;
+
+interface Row {
+  token_id: string;
+  service_uid: string;
+  environment: Environment;
+  gtin: string | null;
+  chip_uid: string;
+  status: string;
+  revoked_at: Date | string | null;
+  metadata_cache: Record<string, unknown>;
+  product_id: string | null;
+  material: string | null;
+  locked_deposit_wei: string;
+  contract_address: string;
+  transaction_hash: string;
+  metadata_url: string;
+  mint_timestamp: Date | string;
+  updated_at: Date | string;
+  company_name: string;
+  verification_count: number;
+  last_verified_at: Date | string | null;
+}
+
+const date = (value: Date | string) => (value instanceof Date ? value : new Date(value));
+
+function toPassport(row: Row): AasPassportRow {
+  return {
+    tokenId: row.token_id,
+    serviceUid: row.service_uid,
+    environment: row.environment,
+    gtin: row.gtin,
+    chipUid: row.chip_uid,
+    status: row.status,
+    revokedAt: row.revoked_at === null ? null : date(row.revoked_at),
+    metadataCache: row.metadata_cache ?? {},
+    productId: row.product_id,
+    material: row.material,
+    lockedDepositWei: row.locked_deposit_wei,
+    contractAddress: row.contract_address,
+    transactionHash: row.transaction_hash,
+    metadataUrl: row.metadata_url,
+    mintTimestamp: date(row.mint_timestamp),
+    updatedAt: date(row.updated_at),
+    companyName: row.company_name,
+    verificationCount: row.verification_count,
+    lastVerifiedAt: row.last_verified_at === null ? null : date(row.last_verified_at),
+  };
+}
+
+/**
+ * One page of the environment's active passports in token id order (the text order of passports_token_idx),
+ * from the first token id after `after` (or from `from` on; keyset: a page costs the same at any depth). Raw statement: the AAS
+ * API is public and reads every company's passports of the environment.
+ */
+export async function listAasPassports(
+  em: EntityManager,
+  environment: Environment,
+  page: { limit: number; after?: string | undefined; from?: string | undefined },
+): Promise<AasPassportRow[]> {
+  const start = page.after ?? page.from;
+  const comparison = page.after === undefined ? '>=' : '>';
+  const rows =
+    start === undefined
+      ? await em
+          .getConnection()
+          .execute<Row[]>(
+            `select ${COLUMNS} ${FROM} where p.environment = ? and ${LISTED} order by p.token_id limit ?`,
+            [environment, page.limit],
+          )
+      : await em
+          .getConnection()
+          .execute<Row[]>(
+            `select ${COLUMNS} ${FROM} where p.environment = ? and p.token_id ${comparison} ? and ${LISTED} order by p.token_id limit ?`,
+            [environment, start, page.limit],
+          );
+  return rows.map(toPassport);
+}
+
+/** One passport of the environment by token id, whatever its state (undefined when there is none). */
+export async function findAasPassport(
+  em: EntityManager,
+  environment: Environment,
+  tokenId: string,
+): Promise<AasPassportRow | undefined> {
+  const [row] = await em
+    .getConnection()
+    .execute<Row[]>(`select ${COLUMNS} ${FROM} where p.environment = ? and p.token_id = ?`, [
+      environment,
+      tokenId,
+    ]);
+  return row ? toPassport(row) : undefined;
+}

@@ -12,6 +12,7 @@ import { chainReadiness } from '../src/runtime/readiness.ts';
 import type { WorkflowGateway } from '../src/temporal/start.ts';
 import type { AppContext, AppState } from './context.ts';
 import { clientAddress, TrustedProxies } from './middleware/client-address.ts';
+import { consoleCookieFor } from './middleware/console-session.ts';
 import { httpObservability } from './middleware/http-observability.ts';
 import { metricsEndpoint } from './middleware/metrics.ts';
 import { problemHandler } from './middleware/problem-handler.ts';
@@ -21,6 +22,7 @@ import { requestLog } from './middleware/request-log.ts';
 import { testPathPrefix } from './middleware/test-path-prefix.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
 import { buildRouter, methodNotAllowed } from './router.ts';
+import { consoleStatic } from './routes/console/static.ts';
 import { docsRouter } from './routes/docs.ts';
 import type { ReadinessCheck } from './routes/health.ts';
 import { allRoutes } from './routes/index.ts';
@@ -77,6 +79,7 @@ export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
     rateLimiter: new RateLimiter(deps.config.limits.ratePerMinute, buckets, 'api'),
     publicRateLimiter: new RateLimiter(deps.config.limits.publicRatePerMinute, buckets, 'public'),
     userTokens: userTokenKeysOf(deps.config),
+    consoleCookie: consoleCookieFor(deps.config.publicBaseUrl),
   });
   const docs = docsRouter(() => {
     openApi ??= buildOpenApiDocument(routes, deps.config.publicBaseUrl, deps.config.limits);
@@ -93,6 +96,7 @@ export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
   app.use(docs.routes());
   app.use(ipfsRouter(deps.contentStore ?? createContentStore(deps.config.ipfs)).routes());
   app.use(publicPassportStatic());
+  app.use(consoleStatic());
   app.use(router.routes());
   app.use(methodNotAllowed(router));
   return app;

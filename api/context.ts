@@ -2,11 +2,22 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Context, DefaultState, ParameterizedContext } from 'koa';
 import type { Environment } from '../src/config/config.ts';
 import type { TenantScope } from '../src/db/tenant-scope.ts';
+import type { Role } from '../src/identity/roles.ts';
 import type { Logger } from '../src/logging/logger.ts';
 
 export type Principal =
   | { kind: 'apiKey'; apiKeyId: string; companyId: string; environment: Environment }
-  | { kind: 'user'; userId: number; email: string; companyId: string; environment: Environment }
+  | {
+      kind: 'user';
+      userId: number;
+      email: string;
+      companyId: string;
+      environment: Environment;
+      /** Set when the console's session cookie authenticated the request (not a bearer user token). */
+      sessionId?: string;
+      /** The user's role, when already known (the console session reads it with the session). */
+      role?: Role;
+    }
   | { kind: 'oauth'; clientId: string; companyId: string; environment: Environment };
 
 export interface AppState extends DefaultState {

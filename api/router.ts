@@ -4,6 +4,11 @@ import type { Next } from 'koa';
 import type { UserTokenKeys } from '../src/identity/user-token.ts';
 import type { AppContext, AppState } from './context.ts';
 import { authenticateApiKey } from './middleware/api-key-auth.ts';
+import {
+  authenticateConsoleSession,
+  type ConsoleCookie,
+  sessionSecretOf,
+} from './middleware/console-session.ts';
 import { readJsonBody } from './middleware/json-body.ts';
 import type { RateLimiter } from './middleware/rate-limit.ts';
 import { requireEnvironment } from './middleware/service-environment.ts';
@@ -22,6 +27,8 @@ export interface RouterDeps {
   publicRateLimiter: RateLimiter;
   /** Checks user tokens (routes with `auth: 'user'`). */
   userTokens: UserTokenKeys;
+  /** The web console's session cookie, accepted by routes that take a user (when no Authorization is sent). */
+  consoleCookie?: ConsoleCookie;
 }
 
 /** A JWT (three base64url parts, a JSON header): a user token rather than an API key or access token. */
@@ -41,6 +48,23 @@ function isPublicPage(route: RouteSpec): boolean {
  */
 async function admit(route: RouteSpec, ctx: AppContext, deps: RouterDeps): Promise<void> {
   const addressBucket = `ip:${ctx.state.clientAddress}`;
+  const takesUser = route.auth === 'user' || route.auth === 'apiKeyOrUser';
+  const sessionSecret =
+    takesUser && deps.consoleCookie && ctx.get('authorization') === ''
+      ? sessionSecretOf(ctx, deps.consoleCookie)
+      : undefined;
+  if (sessionSecret !== undefined) {
+    try {
+      const environment = requireEnvironment(ctx);
+      await authenticateConsoleSession(ctx, deps.orm.em, deps.consoleCookie!, sessionSecret, environment);
+    } catch (error) {
+      if (error instanceof Problem) await deps.rateLimiter.take(ctx, addressBucket);
+      throw error;
+    }
+    const principal = ctx.state.principal as { userId: number };
+    await deps.rateLimiter.take(ctx, `user:${principal.userId}`);
+    return;
+  }
   if (route.auth === 'user' || (route.auth === 'apiKeyOrUser' && looksLikeUserToken(ctx))) {
     try {
       authenticateUser(ctx, deps.orm.em, deps.userTokens, requireEnvironment(ctx));

@@ -216,8 +216,8 @@ export function buildOpenApiDocument(
           : route.auth === 'apiKey'
             ? [{ apiKey: [] }, { oauthClient: [] }]
             : route.auth === 'user'
-              ? [{ userToken: [] }]
-              : [{ apiKey: [] }, { oauthClient: [] }, { userToken: [] }],
+              ? [{ userToken: [] }, { consoleSession: [] }]
+              : [{ apiKey: [] }, { oauthClient: [] }, { userToken: [] }, { consoleSession: [] }],
       ...(route.body
         ? {
             requestBody: {
@@ -286,6 +286,15 @@ export function buildOpenApiDocument(
           description:
             'User token from POST /v1/auth/login: EdDSA-signed, 15 minutes, bound to the environment it was ' +
             'issued for; public keys at /.well-known/jwks.json.',
+        },
+        consoleSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'dpp_console',
+          description:
+            'The web console’s session (POST /v1/console/session): an HttpOnly, SameSite=Strict cookie, named ' +
+            '__Host-dpp_console and Secure outside localhost. Accepted where a user token is, when no ' +
+            'Authorization header is sent; writes must come from the service’s own origin (Origin header).',
         },
       },
     },

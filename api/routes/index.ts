@@ -9,6 +9,7 @@ import { ssoRoutes } from './auth/sso.ts';
 import { billingRoutes } from './billing/billing.ts';
 import { companySettingsRoutes } from './company-settings.ts';
 import { complianceRoutes } from './compliance/compliance.ts';
+import { consoleSessionRoutes } from './console/session.ts';
 import type { RouteDeps } from './deps.ts';
 import { chipKeyRoutes } from './dpp/chip-keys.ts';
 import { claimRoute } from './dpp/claim.ts';
@@ -40,6 +41,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...oauthRoutes(deps),
     ...passkeyRoutes(deps),
     ...ssoRoutes(deps),
+    ...consoleSessionRoutes(deps),
     enrollRoute,
     verifyChipRoute(deps),
     ...mintRoutes(deps),

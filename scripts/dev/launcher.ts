@@ -19,6 +19,7 @@ import { onShutdown, type ShutdownStep } from '../../src/runtime/shutdown.ts';
 import { connectClient } from '../../src/temporal/connection.ts';
 import { installTemporalRuntime } from '../../src/temporal/runtime.ts';
 import { startWorkerRole } from '../../worker/worker-role.ts';
+import { ensureConsoleBuilt } from '../console-build.ts';
 
 /** `npm start`: the whole service on embedded defaults, in one process. */
 export async function launch(): Promise<void> {
@@ -68,6 +69,11 @@ async function startParts(
   startedPart: StartedPart,
   metricsSources: MetricsSource[],
 ) {
+  // The web console is built (when console/ changed; about 2 s) while the other parts start.
+  const consoleBuild = ensureConsoleBuilt((line) => logger.info(line)).then(
+    () => undefined,
+    (error: Error) => `not built: ${error.message}`,
+  );
   // Nothing of these waits for another: started side by side (the first start builds stripe-mock meanwhile).
   const [stripe, mail, database, chains, temporal] = await allStarted([
     startDevStripe(initial, logger).then((s) => startedPart('stripe-mock', s, (p) => p.stop())),
@@ -101,6 +107,7 @@ async function startParts(
   for (const step of [...workerRole].reverse()) startedPart(step.name, step, (s) => s.run());
 
   const demo = await ensureDemoCompany(database.orm.em);
+  const consoleProblem = await consoleBuild;
   const app = createApp({
     config,
     orm: database.orm,
@@ -127,6 +134,7 @@ async function startParts(
     stripe: stripe.mock,
     mailInbox: mail.inbox,
     demo,
+    consoleProblem,
   };
 }
 
@@ -152,12 +160,16 @@ function printBanner(info: {
   stripe: { url: string; webhookSecret: string } | undefined;
   mailInbox: string | undefined;
   demo: { key: string } | undefined;
+  consoleProblem: string | undefined;
 }): void {
   const base = info.config.publicBaseUrl;
   const lines = [
     '',
     `DPP service is up (${((Date.now() - info.started) / 1000).toFixed(1)} s)`,
     `  API        ${base}   (docs ${base}/docs, OpenAPI ${base}/openapi.json)`,
+    info.consoleProblem
+      ? `  Console    ${base}/console  ${info.consoleProblem}`
+      : `  Console    ${base}/console   (sign up, sign in, Settings > Developers: API keys)`,
     `  PostgreSQL ${info.database}`,
     info.temporal.kind === 'dev-server'
       ? `  Temporal   ${info.temporal.address} (official dev server, data in ${info.config.temporal.devDbFile})`

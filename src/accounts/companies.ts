@@ -19,7 +19,12 @@ export async function createCompanyWithKey(
   return em.fork().transactional(async (tx) => {
     const company = tx.create(Company, { id: randomUUID(), name: input.name, createdAt: new Date() });
     const user = input.email
-      ? tx.create(User, { companyId: company.id, email: input.email.toLowerCase(), createdAt: new Date() })
+      ? tx.create(User, {
+          companyId: company.id,
+          email: input.email.toLowerCase(),
+          role: 'owner', // the company's first user owns it
+          createdAt: new Date(),
+        })
       : undefined;
     await tx.flush();
     const { apiKey, key } = await createApiKey(

@@ -48,7 +48,9 @@ export async function registerAccount(
       input.companyName,
     ]);
     const [user] = await tx.execute<{ id: number }[]>(
-      'insert into users (company_id, email, password_hash, created_at) values (?, ?, ?, now()) returning id',
+      // The company is new, so its first user owns it.
+      `insert into users (company_id, email, password_hash, role, created_at) values (?, ?, ?, 'owner', now())
+       returning id`,
       [companyId, email, passwordHash],
     );
     const token = await issueConfirmationToken(tx, user!.id);

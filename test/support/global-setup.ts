@@ -1,3 +1,4 @@
+import { ensureConsoleBuilt } from '../../scripts/console-build.ts';
 import { resolveTestDatabaseServer } from '../../scripts/test-database.ts';
 import { obtainStripeMock, startStripeMock } from '../../src/dev/stripe-mock.ts';
 import { obtainTemporalCli, obtainTemporalTestServer } from '../../src/dev/temporal-binaries.ts';
@@ -8,7 +9,8 @@ import { ensureChromium } from './chromium-install.ts';
  * - the PostgreSQL server every file creates its own database on (scripts/test-database.ts says which);
  * - the official Temporal servers (src/dev/temporal-binaries.ts: cached, downloaded or built once);
  * - Debian's Chromium for the browser tests;
- * - stripe-mock (stateless, so one serves every file).
+ * - stripe-mock (stateless, so one serves every file);
+ * - the web console's build (scripts/console-build.ts: only when console/ changed, about 2 s).
  * Test files read them from TEST_DATABASE_URL, TEMPORAL_CLI_PATH, TEMPORAL_TEST_SERVER_PATH, STRIPE_API_BASE.
  */
 export default async function setup(): Promise<() => Promise<void>> {
@@ -19,6 +21,8 @@ export default async function setup(): Promise<() => Promise<void>> {
     process.env.TEMPORAL_ADDRESS ? undefined : obtainTemporalTestServer({ log }),
     ensureChromium(),
     obtainStripeMock(log).then((path) => startStripeMock(path)),
+    // The last: its result is not needed here; the build lands in console/dist, where the API serves it from.
+    ensureConsoleBuilt(log),
   ]);
   log(chromium);
   process.env.STRIPE_API_BASE = stripeMock.url;

@@ -7,6 +7,7 @@ import {
   revokeApiKey,
   summarize,
 } from '../../../src/auth/api-keys.ts';
+import { assertRight, type Right, roleOf } from '../../../src/identity/roles.ts';
 import type { AppContext } from '../../context.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';
@@ -24,6 +25,22 @@ const apiKeyDetails = apiKeySummary.extend({
 });
 const idParams = z.object({ id: z.uuid({ message: 'API key ids are UUIDs' }) });
 
+const ROLES_NOTE =
+  ' Takes an API key or OAuth access token of the company, or a person of the company: a user token or the ' +
+  "console's session cookie.";
+const MANAGE_NOTE = ' A person must be the company’s owner or a developer (a viewer → 403 role_forbidden).';
+
+/**
+ * API keys and OAuth clients act with the company's full rights; a person (user token or console session)
+ * acts with their role.
+ */
+async function requireRight(ctx: AppContext, right: Right, action: string): Promise<void> {
+  const principal = ctx.state.principal!;
+  if (principal.kind !== 'user') return;
+  const role = principal.role ?? (await roleOf(ctx.state.em!, principal.userId, principal.companyId));
+  assertRight(role, right, action);
+}
+
 function notFound(id: string): Problem {
   return new Problem(404, 'api_key_not_found', `No API key ${id} in this environment.`);
 }
@@ -34,17 +51,26 @@ export const apiKeyRoutes: RouteSpec[] = [
     path: '/v1/auth/api-keys',
     operationId: 'listApiKeys',
     summary: 'List the active API keys of the environment named by x-service-env.',
+    description:
+      'Each key in the spec shape (id, name, prefix, createdAt); with details=true also its environment, ' +
+      `lastUsedAt and revokedAt (what the console shows).${ROLES_NOTE}`,
     tags: ['auth'],
-    auth: 'apiKey',
+    auth: 'apiKeyOrUser',
+    query: z.object({ details: z.enum(['true', 'false']).optional() }),
     responses: {
       200: {
         description: 'Active keys, newest first.',
-        schema: z.object({ success: z.literal(true), apiKeys: z.array(apiKeySummary) }),
+        schema: z.object({
+          success: z.literal(true),
+          apiKeys: z.union([z.array(apiKeySummary), z.array(apiKeyDetails)]),
+        }),
       },
+      403: { description: 'environment_mismatch.' },
     },
-    handler: async (ctx: AppContext) => {
+    handler: async (ctx: AppContext, { query }) => {
+      await requireRight(ctx, 'read', 'see the API keys');
       const keys = await listApiKeys(ctx.state.em!);
-      ctx.body = { success: true, apiKeys: keys.map(summarize) };
+      ctx.body = { success: true, apiKeys: keys.map(query.details === 'true' ? describe : summarize) };
     },
   }),
   defineRoute({
@@ -52,18 +78,19 @@ export const apiKeyRoutes: RouteSpec[] = [
     path: '/v1/auth/api-keys',
     operationId: 'createApiKey',
     summary: 'Create an API key in the environment named by x-service-env.',
-    description:
-      'The response carries the full key once; only a hash is stored, so it cannot be shown again.',
+    description: `The response carries the full key once; only a hash is stored, so it cannot be shown again.${ROLES_NOTE}${MANAGE_NOTE}`,
     tags: ['auth'],
-    auth: 'apiKey',
+    auth: 'apiKeyOrUser',
     body: z.object({ name: z.string().trim().min(1).max(100) }).strict(),
     responses: {
       201: {
         description: 'Created.',
         schema: z.object({ success: z.literal(true), apiKey: apiKeyDetails, key: z.string() }),
       },
+      403: { description: 'environment_mismatch, or role_forbidden (a viewer).' },
     },
     handler: async (ctx: AppContext, { body }: { body: { name: string } }) => {
+      await requireRight(ctx, 'manageKeys', 'create API keys');
       const { apiKey, key } = await createApiKey(ctx.state.em!, ctx.state.scope!, body.name);
       ctx.state.log.info({ createdApiKeyId: apiKey.id }, 'api key created');
       ctx.status = 201;
@@ -77,12 +104,13 @@ export const apiKeyRoutes: RouteSpec[] = [
     operationId: 'getApiKey',
     summary: 'One API key of this environment, including when it was last used or revoked.',
     tags: ['auth'],
-    auth: 'apiKey',
+    auth: 'apiKeyOrUser',
     params: idParams,
     responses: {
       200: { description: 'The key.', schema: z.object({ success: z.literal(true), apiKey: apiKeyDetails }) },
     },
     handler: async (ctx: AppContext, { params }: { params: { id: string } }) => {
+      await requireRight(ctx, 'read', 'see the API keys');
       const key = await findApiKey(ctx.state.em!, params.id);
       if (!key) throw notFound(params.id);
       ctx.body = { success: true, apiKey: describe(key) };
@@ -93,17 +121,19 @@ export const apiKeyRoutes: RouteSpec[] = [
     path: '/v1/auth/api-keys/:id',
     operationId: 'revokeApiKey',
     summary: 'Revoke an API key of this environment. Requests with it fail with 401 from then on.',
-    description: 'Idempotent: revoking a revoked key answers 200 with the original revocation time.',
+    description: `Idempotent: revoking a revoked key answers 200 with the original revocation time.${ROLES_NOTE}${MANAGE_NOTE}`,
     tags: ['auth'],
-    auth: 'apiKey',
+    auth: 'apiKeyOrUser',
     params: idParams,
     responses: {
       200: {
         description: 'Revoked.',
         schema: z.object({ success: z.literal(true), message: z.string(), apiKey: apiKeyDetails }),
       },
+      403: { description: 'environment_mismatch, or role_forbidden (a viewer).' },
     },
     handler: async (ctx: AppContext, { params }: { params: { id: string } }) => {
+      await requireRight(ctx, 'manageKeys', 'revoke API keys');
       const key = await revokeApiKey(ctx.state.em!, params.id);
       if (!key) throw notFound(params.id);
       ctx.state.log.info({ revokedApiKeyId: key.id }, 'api key revoked');

@@ -28,6 +28,7 @@ import { Migration20261125100000_economic_operator } from './Migration2026112510
 import { Migration20261125101000_passport_versions } from './Migration20261125101000_passport_versions.ts';
 import { Migration20261125200000_chain_transactions } from './Migration20261125200000_chain_transactions.ts';
 import { Migration20261125300000_rate_limit_buckets } from './Migration20261125300000_rate_limit_buckets.ts';
+import { Migration20261125400000_console_sessions } from './Migration20261125400000_console_sessions.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -69,4 +70,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261125100000_economic_operator', class: Migration20261125100000_economic_operator },
   { name: 'Migration20261125101000_passport_versions', class: Migration20261125101000_passport_versions },
   { name: 'Migration20261125200000_chain_transactions', class: Migration20261125200000_chain_transactions },
+  { name: 'Migration20261125400000_console_sessions', class: Migration20261125400000_console_sessions },
 ];

@@ -1,0 +1,82 @@
+/**
+ * Calls to the service's API from the console. The session is an HttpOnly cookie the browser sends by itself
+ * (same origin); nothing secret is ever kept in script-readable storage. Every call names the environment.
+ */
+export type Environment = 'test' | 'live';
+export type Role = 'owner' | 'developer' | 'viewer';
+
+export interface SessionUser {
+  id: number;
+  email: string;
+  companyName: string;
+  role: Role;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  environment: Environment;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+type Method = 'GET' | 'POST' | 'DELETE';
+
+export async function call<T>(
+  environment: Environment,
+  method: Method,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', 'x-service-env': environment };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      cache: 'no-store',
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, 'network', 'The service cannot be reached. Check your connection and try again.');
+  }
+  const data = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!response.ok) {
+    const message =
+      typeof data.detail === 'string' ? data.detail : `The request failed (${response.status}).`;
+    throw new ApiError(response.status, typeof data.code === 'string' ? data.code : 'error', message);
+  }
+  return data as T;
+}
+
+export const session = {
+  current: (env: Environment) => call<{ user: SessionUser }>(env, 'GET', '/v1/console/session'),
+  signIn: (env: Environment, email: string, password: string) =>
+    call<{ user: SessionUser }>(env, 'POST', '/v1/console/session', { email, password }),
+  signOut: (env: Environment) => call(env, 'DELETE', '/v1/console/session'),
+  signOutEverywhere: (env: Environment) => call<{ ended: number }>(env, 'DELETE', '/v1/console/sessions'),
+  register: (env: Environment, email: string, password: string, companyName: string) =>
+    call<{ message: string }>(env, 'POST', '/v1/auth/register', { email, password, companyName }),
+};
+
+export const apiKeys = {
+  list: (env: Environment) => call<{ apiKeys: ApiKey[] }>(env, 'GET', '/v1/auth/api-keys?details=true'),
+  create: (env: Environment, name: string) =>
+    call<{ apiKey: ApiKey; key: string }>(env, 'POST', '/v1/auth/api-keys', { name }),
+  revoke: (env: Environment, id: string) =>
+    call<{ apiKey: ApiKey }>(env, 'DELETE', `/v1/auth/api-keys/${encodeURIComponent(id)}`),
+};

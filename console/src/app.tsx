@@ -1,0 +1,101 @@
+import { useCallback, useEffect, useState } from 'react';
+import { ApiError, type Environment, type SessionUser, session } from './api.ts';
+import { Developers } from './pages/developers.tsx';
+import { SignIn } from './pages/sign-in.tsx';
+import { SignUp } from './pages/sign-up.tsx';
+import { linkHandler, navigate, usePath } from './router.ts';
+import { Shell } from './shell.tsx';
+
+// The chosen environment is a preference, not a secret: the session itself is an HttpOnly cookie.
+const ENVIRONMENT_PREFERENCE = 'dpp-console-environment';
+
+function storedEnvironment(): Environment {
+  return window.localStorage.getItem(ENVIRONMENT_PREFERENCE) === 'live' ? 'live' : 'test';
+}
+
+const PUBLIC_PAGES = new Set(['/sign-in', '/sign-up']);
+
+export function App() {
+  const path = usePath();
+  const [environment, setEnvironment] = useState<Environment>(storedEnvironment);
+  // undefined: still asking the service whether a session exists.
+  const [user, setUser] = useState<SessionUser | null | undefined>(undefined);
+
+  useEffect(() => {
+    session.current('test').then(
+      (answer) => setUser(answer.user),
+      () => setUser(null),
+    );
+  }, []);
+
+  const switchEnvironment = useCallback((next: Environment) => {
+    window.localStorage.setItem(ENVIRONMENT_PREFERENCE, next);
+    setEnvironment(next);
+  }, []);
+
+  /** Any call that finds the session ended sends the person back to sign in. */
+  const onSessionEnded = useCallback((error: unknown) => {
+    if (error instanceof ApiError && error.status === 401) {
+      setUser(null);
+      navigate('/sign-in');
+      return true;
+    }
+    return false;
+  }, []);
+
+  useEffect(() => {
+    if (user === undefined) return;
+    if (user === null && !PUBLIC_PAGES.has(path)) navigate('/sign-in');
+    if (user !== null && (PUBLIC_PAGES.has(path) || path === '/')) navigate('/settings/developers');
+  }, [user, path]);
+
+  if (user === undefined) {
+    return (
+      <main className="centered" aria-busy="true">
+        <p role="status">Loading the console…</p>
+      </main>
+    );
+  }
+  if (user === null) {
+    if (path === '/sign-up') return <SignUp environment={environment} />;
+    return (
+      <SignIn
+        environment={environment}
+        onSignedIn={(signedIn) => {
+          setUser(signedIn);
+          navigate('/settings/developers');
+        }}
+      />
+    );
+  }
+  return (
+    <Shell
+      user={user}
+      environment={environment}
+      onSwitch={switchEnvironment}
+      onSignedOut={() => {
+        setUser(null);
+        navigate('/sign-in');
+      }}
+    >
+      {path === '/settings/developers' ? (
+        <Developers user={user} environment={environment} onSessionEnded={onSessionEnded} />
+      ) : (
+        <NotFound />
+      )}
+    </Shell>
+  );
+}
+
+function NotFound() {
+  return (
+    <section>
+      <h1>Page not found</h1>
+      <p>
+        <a href="/console/settings/developers" onClick={linkHandler('/settings/developers')}>
+          Go to Settings › Developers
+        </a>
+      </p>
+    </section>
+  );
+}

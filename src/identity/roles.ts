@@ -1,0 +1,39 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainError } from '../errors.ts';
+
+/** A user's role in their company (users.role). API keys and OAuth clients act with the company's full rights. */
+export const ROLES = ['owner', 'developer', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** What each role may do; the credential table in docs/identity.md shows the same. */
+export const ROLE_RIGHTS = {
+  /** Create and revoke API keys (and, later, OAuth clients and webhooks). */
+  manageKeys: ['owner', 'developer'],
+  /** See the company's keys and settings. */
+  read: ['owner', 'developer', 'viewer'],
+} as const satisfies Record<string, readonly Role[]>;
+export type Right = keyof typeof ROLE_RIGHTS;
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}
+
+/** The user's role in the company, or null when the user is not (or no longer) one of its people. */
+export async function roleOf(em: EntityManager, userId: number, companyId: string): Promise<Role | null> {
+  const [row] = await em.execute<{ role: string }[]>(
+    'select role from users where id = ? and company_id = ?',
+    [userId, companyId],
+  );
+  return row && isRole(row.role) ? row.role : null;
+}
+
+/** Throws 403 `role_forbidden` unless `role` carries `right`. */
+export function assertRight(role: Role | null, right: Right, action: string): void {
+  if (role !== null && (ROLE_RIGHTS[right] as readonly Role[]).includes(role)) return;
+  const allowed = ROLE_RIGHTS[right].join(' or ');
+  throw new DomainError(
+    'forbidden',
+    'role_forbidden',
+    `Only a company's ${allowed} may ${action}; your role is ${role ?? 'none'}.`,
+  );
+}

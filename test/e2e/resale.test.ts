@@ -181,6 +181,29 @@ describe('resale: release → signed payment → buyer authorized on chain → c
     assert.equal(passport?.owner_wallet, buyerWallet);
     assert.equal((await call('GET', `/v1/dpp/resales/${tokenId}`)).body.status, 'CLAIMED');
 
+    // The buyer's authorization and the claim each made a new passport version (docs/passport-versions.md).
+    type OperatorSection = { ownerWallet: string; events: { action: string }[] };
+    const operator = 'urn:dpp-service:content-specification:product-operator:1.0';
+    const versions = await stack.api.db.orm.em
+      .fork()
+      .execute<{ number: number; content: Record<string, OperatorSection> }[]>(
+        `select v.number, v.content from passport_versions v join passports p on p.id = v.passport_id
+       where p.token_id = ? and p.environment = 'test' order by v.number`,
+        [tokenId],
+      );
+    assert.deepEqual(
+      versions.map((v) => v.number),
+      versions.map((_, index) => index + 1),
+    );
+    const [claimedVersion, authorizedVersion] = [versions.at(-1)!, versions.at(-2)!];
+    assert.equal(claimedVersion.content[operator]!.ownerWallet, buyerWallet);
+    assert.deepEqual(
+      claimedVersion.content[operator]!.events.slice(-2).map((e) => e.action),
+      ['AUTHORIZE_CLAIM', 'CLAIM_OWNERSHIP'],
+    );
+    assert.notEqual(authorizedVersion.content[operator]!.ownerWallet, buyerWallet, 'before the claim');
+    assert.equal(authorizedVersion.content[operator]!.events.at(-1)!.action, 'AUTHORIZE_CLAIM');
+
     // Sold: the brand's custodial wallet no longer holds it, so the brand cannot release it again.
     const resell = await call('POST', '/v1/dpp/release', {
       tokenId,

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { Interface, type InterfaceAbi, id as keccakText } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
+import type { FailoverJsonRpcProvider } from '../../src/chain/failover-provider.ts';
 import type { PassportChain } from '../../src/chain/passport-chain.ts';
 import type { ReorgChange } from '../../src/chain/transaction-manager.ts';
+import { openOrm } from '../../src/db/orm.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { type RealisticChain, startRealisticChain } from '../support/realistic-chain.ts';
 
@@ -163,4 +165,62 @@ describe('transaction manager on a chain with 2 s blocks', () => {
     assert.equal(new Set(live.map((row) => row.nonce)).size, live.length);
     assert.equal(manager.stats.nonceErrors, 0);
   }, 240_000);
+
+  test('two managers on two database pools send for one signer at once, through an RPC outage: no nonce error, no duplicate', async () => {
+    const secondPool = await openOrm(db.url, 5);
+    try {
+      const [a, b] = [db.orm, secondPool].map((orm) =>
+        t.managed(orm, { confirmations: 2, transactions: { orm, stuckAfterMs: 6_000 } }),
+      ) as [PassportChain, PassportChain];
+      const anchor = (sender: PassportChain, name: string) =>
+        sender.logEvent(
+          { tokenId: 1, action: 'INSPECTED', dataHash: dataHashOf(name) },
+          { operationKey: name },
+        );
+      const names = {
+        a: Array.from({ length: 15 }, (_, i) => `two-a-${i}`),
+        b: Array.from({ length: 15 }, (_, i) => `two-b-${i}`),
+        shared: Array.from({ length: 5 }, (_, i) => `two-shared-${i}`),
+      };
+      const sending = Promise.all([
+        ...names.a.map((name) => anchor(a, name)),
+        ...names.b.map((name) => anchor(b, name)),
+        // The same operations from both processes at once: one transaction each.
+        ...names.shared.flatMap((name) => [anchor(a, name), anchor(b, name)]),
+      ]);
+      // The first endpoint fails for 3 s: both fail over to the second.
+      t.endpoints[0].cut();
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      t.endpoints[0].restore();
+      const results = await sending;
+
+      const stats = [a, b].map((sender) => sender.transactions!.stats);
+      assert.equal(stats[0]!.nonceErrors + stats[1]!.nonceErrors, 0, 'nonce errors');
+      assert.equal(stats[0]!.sent + stats[1]!.sent, 35, 'one transaction per operation');
+      const failovers = [a, b].reduce(
+        (sum, sender) => sum + ((sender.provider as FailoverJsonRpcProvider).stats?.failovers ?? 0),
+        0,
+      );
+      assert.ok(failovers > 0, 'the outage moved requests to the second endpoint');
+      for (const [i, name] of names.shared.entries())
+        assert.equal(results[30 + 2 * i]!.txHash, results[31 + 2 * i]!.txHash, name);
+
+      const rows = (await a.transactions!.list({ limit: 1000 })).filter((row) =>
+        row.operationKeys.some((key) => key.startsWith('two-')),
+      );
+      assert.equal(rows.length, 35);
+      assert.ok(rows.every((row) => row.state === 'confirmed'));
+      const nonces = rows.map((row) => row.nonce).sort((x, y) => x - y);
+      assert.deepEqual(
+        nonces,
+        Array.from({ length: 35 }, (_, i) => nonces[0]! + i),
+        'consecutive nonces, none twice',
+      );
+      const logs = await contractLogs('SupplyChainEvent');
+      for (const name of [...names.a, ...names.b, ...names.shared])
+        assert.equal(logs.filter((l) => l.args.dataHash === dataHashOf(name)).length, 1, name);
+    } finally {
+      await secondPool.close(true);
+    }
+  }, 180_000);
 });

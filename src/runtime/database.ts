@@ -1,6 +1,7 @@
 import type { Config } from '../config/config.ts';
 import { startEmbeddedPostgres } from '../db/embedded-postgres.ts';
-import { migrate, type Orm, openOrm } from '../db/orm.ts';
+import { migrateExclusively } from '../db/migrate-lock.ts';
+import { type Orm, openOrm } from '../db/orm.ts';
 import type { Logger } from '../logging/logger.ts';
 
 export interface OpenDatabase {
@@ -11,7 +12,10 @@ export interface OpenDatabase {
   close(): Promise<void>;
 }
 
-/** Connects to DATABASE_URL, or starts the embedded PostgreSQL when it is unset; applies pending migrations. */
+/**
+ * Connects to DATABASE_URL, or starts the embedded PostgreSQL when it is unset; applies pending migrations (one
+ * replica at a time: src/db/migrate-lock.ts).
+ */
 export async function openDatabase(config: Config, logger: Logger): Promise<OpenDatabase> {
   let url = config.database.url;
   let stopEmbedded: (() => Promise<void>) | undefined;
@@ -29,7 +33,7 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Open
     stopEmbedded = embedded.stop;
   }
   const orm = await openOrm(url, config.database.poolMax);
-  const applied = await migrate(orm);
+  const applied = await migrateExclusively(url, orm);
   if (applied.length > 0) logger.info({ migrations: applied }, 'applied database migrations');
   const parsed = new URL(url);
   return {

@@ -22,13 +22,21 @@ export interface AasPassportRow {
   companyName: string;
   verificationCount: number;
   lastVerifiedAt: Date | null;
+  /** The company's EN 18223 header settings in this environment (null until it sets them). */
+  economicOperatorId: string | null;
+  facilityId: string | null;
+  /** When its latest content version was recorded (its last write before versions existed). */
+  lastUpdated: Date;
 }
 
 const COLUMNS = `p.token_id, p.service_uid, p.environment, p.gtin, p.chip_uid, p.status, p.revoked_at,
   p.metadata_cache, p.product_id, p.material, p.locked_deposit_wei::text as locked_deposit_wei,
   p.contract_address, p.transaction_hash, p.metadata_url, p.mint_timestamp, p.updated_at,
-  co.name as company_name, c.verification_count, c.last_verified_at`;
-const FROM = 'from passports p join chips c on c.id = p.chip_id join companies co on co.id = p.company_id';
+  co.name as company_name, c.verification_count, c.last_verified_at, cs.economic_operator_id, cs.facility_id,
+  coalesce((select v.created_at from passport_versions v where v.passport_id = p.id
+    order by v.number desc limit 1), p.updated_at) as last_updated`;
+const FROM = `from passports p join chips c on c.id = p.chip_id join companies co on co.id = p.company_id
+  left join company_settings cs on cs.company_id = p.company_id and cs.environment = p.environment`;
 /**
  * The passports the AAS API lists: active ones (not revoked, not recycled). A recycled or revoked passport's
  * shell stays readable by its id, as on the resolver.
@@ -55,6 +63,9 @@ interface Row {
   company_name: string;
   verification_count: number;
   last_verified_at: Date | string | null;
+  economic_operator_id: string | null;
+  facility_id: string | null;
+  last_updated: Date | string;
 }
 
 const date = (value: Date | string) => (value instanceof Date ? value : new Date(value));
@@ -80,6 +91,9 @@ function toPassport(row: Row): AasPassportRow {
     companyName: row.company_name,
     verificationCount: row.verification_count,
     lastVerifiedAt: row.last_verified_at === null ? null : date(row.last_verified_at),
+    economicOperatorId: row.economic_operator_id,
+    facilityId: row.facility_id,
+    lastUpdated: date(row.last_updated),
   };
 }
 

@@ -58,16 +58,12 @@ export function passportSubmodels(passport: AasPassportRow, publicBaseUrl: strin
       environment: passport.environment,
       status: passport.status,
       revokedAt: passport.revokedAt,
-      lastUpdated: passport.updatedAt,
-      economicOperatorId: null,
-      facilityId: null,
+      lastUpdated: passport.lastUpdated,
+      economicOperatorId: passport.economicOperatorId,
+      facilityId: passport.facilityId,
     },
     publicBaseUrl,
   );
-  const facts = {
-    ...passport,
-    metadataCache: passport.metadataCache,
-  };
   return [
     nameplateSubmodel(id, {
       digitalLink: link,
@@ -81,8 +77,8 @@ export function passportSubmodels(passport: AasPassportRow, publicBaseUrl: strin
       countryOfOrigin: text(first(custom, 'originCountry', 'origin_country')),
     }),
     dppMetaSubmodel(id, header),
-    v3(sustainabilitySubmodel(id, facts)),
-    v3(securitySubmodel(id, facts, passport)),
+    v3(sustainabilitySubmodel(id, passport)),
+    v3(securitySubmodel(id, passport, passport)),
   ];
 }
 

@@ -41,6 +41,9 @@ describe('AAS API v3.0 (/api/v3.0, /test/api/v3.0)', () => {
         await enrollAndMint(call, uid, { manufacturer_name: 'Acme Apparel GmbH', originCountry: 'PT' }),
       );
     }
+    // The company publishes its economic operator (an EORI): the DppMeta submodel carries it.
+    const settings = await call('PATCH', '/v1/company/settings', { economicOperatorId: 'DE123456789' });
+    assert.equal(settings.status, 200, settings.text);
     // The fourth is revoked: no longer listed, still readable by its id.
     const revoked = await call('POST', '/v1/dpp/revoke', {
       tokenId: tokens[3],
@@ -155,6 +158,10 @@ describe('AAS API v3.0 (/api/v3.0, /test/api/v3.0)', () => {
     assert.equal(meta.status, 200, meta.text);
     assert.equal(meta.body.DppStatus, 'suspended');
     assert.equal(meta.body.DigitalProductPassportId.startsWith('urn:uuid:'), true);
+    assert.equal(meta.body.UniqueProductIdentifier, `${base}/test/01/${GTIN}/21/${tokens[3]}`);
+    assert.equal(meta.body.EconomicOperatorId, 'DE123456789');
+    assert.equal(meta.body.Granularity, 'item');
+    assert.match(meta.body.LastUpdate, /^\d{4}-\d\d-\d\dT/);
   });
 
   test('errors are AAS Results with 400 for malformed input and 404 for unknown ids, never 500', async () => {

@@ -44,6 +44,9 @@ function passport(overrides: Partial<AasPassportRow> = {}): AasPassportRow {
     companyName: 'Acme Apparel',
     verificationCount: 3,
     lastVerifiedAt: new Date('2026-06-01T08:00:00Z'),
+    economicOperatorId: '4006381333931',
+    facilityId: null,
+    lastUpdated: new Date('2026-05-01T12:00:00Z'),
     ...overrides,
   };
 }

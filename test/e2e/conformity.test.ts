@@ -87,7 +87,12 @@ describe('no passport goes on chain without a declaration of conformity (mint sh
     assert.equal(defaults.status, 200, defaults.text);
     assert.deepEqual(defaults.body, {
       success: true,
-      settings: { defaultConformityUrl: null, warrantyMonths: 24 },
+      settings: {
+        defaultConformityUrl: null,
+        warrantyMonths: 24,
+        economicOperatorId: null,
+        facilityId: null,
+      },
     });
     const notHttp = await call('PATCH', '/v1/company/settings', {
       defaultConformityUrl: 'ftp://x.example/d',
@@ -96,7 +101,12 @@ describe('no passport goes on chain without a declaration of conformity (mint sh
     assert.equal(notHttp.body.errors[0].path, 'body.defaultConformityUrl');
     const set = await call('PATCH', '/v1/company/settings', { defaultConformityUrl: DEFAULT_DOC });
     assert.equal(set.status, 200, set.text);
-    assert.deepEqual(set.body.settings, { defaultConformityUrl: DEFAULT_DOC, warrantyMonths: 24 });
+    assert.deepEqual(set.body.settings, {
+      defaultConformityUrl: DEFAULT_DOC,
+      warrantyMonths: 24,
+      economicOperatorId: null,
+      facilityId: null,
+    });
     const live = await stack.api.call('GET', '/v1/company/settings', { key: tenant.liveKey, env: 'live' });
     assert.equal(live.status, 200, live.text);
     assert.equal(

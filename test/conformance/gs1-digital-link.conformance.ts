@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import digitalLinkJs from 'digital-link.js';
-import { beforeAll } from 'vitest';
+import { beforeAll, type TestContext } from 'vitest';
 import { http, stack } from '../journeys/client.ts';
 import { standard } from './support/clause.ts';
 import { type ConformancePassport, conformancePassport } from './support/passport.ts';
@@ -34,10 +34,11 @@ function judge(anchor: string): string | undefined {
   return undefined;
 }
 
-function assertDigitalLinks(what: string, uris: string[]) {
+async function assertDigitalLinks(context: TestContext, what: string, uris: string[]) {
   assert.ok(uris.length > 0, `${what}: no anchors found`);
   const problems = uris.map(judge).filter(Boolean);
   assert.deepEqual(problems, [], `${what}: ${problems.join('\n')}`);
+  await context.annotate(`${what}: ${uris.length} URIs judged`, 'conformance');
 }
 
 /** The answer's body for a representation of the passport (as a phone or a verifier asks, no header). */
@@ -79,41 +80,46 @@ standard(
     clause(
       'resolver-address',
       "the passport's Digital Link (resolver address) and its HTML redirect",
-      async () => {
+      async (context) => {
         const redirect = await http('GET', passport.path, { env: null, headers: { accept: 'text/html' } });
         assert.equal(redirect.status, 307);
         const location = new URL(redirect.headers.get('location') ?? '', stack().baseUrl).toString();
-        assertDigitalLinks('resolver', [passport.digitalLink, location]);
+        await assertDigitalLinks(context, 'resolver', [passport.digitalLink, location]);
       },
     );
 
     clause(
       'id-anchors',
       'the @id of the public document and the credential subject id / dpp:upi',
-      async () => {
+      async (context) => {
         const pub = (await read(passport, '?format=public')).body;
         const vc = (await read(passport, '?format=vc')).body;
         assert.equal(pub['@id'], passport.digitalLink, 'the @id is the Digital Link the passport answers at');
-        assertDigitalLinks('@id', [pub['@id'], vc.credentialSubject.id, vc.credentialSubject['dpp:upi']]);
+        await assertDigitalLinks(context, '@id', [
+          pub['@id'],
+          vc.credentialSubject.id,
+          vc.credentialSubject['dpp:upi'],
+        ]);
         const provenance = (vc.credentialSubject.provenance ?? []) as { id: string }[];
-        assertDigitalLinks(
+        await assertDigitalLinks(
+          context,
           'provenance ids (before the fragment)',
           provenance.map((entry) => entry.id.split('#')[0]!),
         );
       },
     );
 
-    clause('aas-asset-id', "the AAS shell's globalAssetId", async () => {
+    clause('aas-asset-id', "the AAS shell's globalAssetId", async (context) => {
       const aas = (await read(passport, '?format=aas')).body;
       const found = JSON.stringify(aas).match(/"globalAssetId":"([^"]+)"/)?.[1];
       assert.ok(found, 'format=aas has a globalAssetId');
-      assertDigitalLinks('globalAssetId', [found]);
+      await assertDigitalLinks(context, 'globalAssetId', [found]);
     });
 
     clause(
       'linkset-anchors',
       "the linkset's anchor and every target on the service's own resolver",
-      async () => {
+      async (context) => {
         const answer = await read(passport, '?format=linkset', 'application/linkset+json');
         const linkset = answer.body.linkset as Record<string, unknown>[];
         assert.ok(Array.isArray(linkset) && linkset.length > 0);
@@ -128,20 +134,28 @@ standard(
         assert.ok(hrefs.length >= 3, `links to the passport's own forms and page: ${hrefs.join(', ')}`);
         const header = /<([^>]+)>;\s*rel="linkset"/.exec(answer.headers.get('link') ?? '')?.[1];
         assert.ok(header, 'a Link header rel=linkset');
-        assertDigitalLinks('linkset', [...anchors, ...hrefs, new URL(header, stack().baseUrl).toString()]);
+        await assertDigitalLinks(context, 'linkset', [
+          ...anchors,
+          ...hrefs,
+          new URL(header, stack().baseUrl).toString(),
+        ]);
       },
     );
 
-    clause('verification-page-links', 'every Digital Link the verification page links to', async () => {
-      const page = await http('GET', passport.path.replace('/01/', '/verify/01/'), {
-        env: null,
-        headers: { accept: 'text/html' },
-      });
-      assert.equal(page.status, 200);
-      assertDigitalLinks('verification page', [
-        `${stack().baseUrl}${passport.path.replace('/01/', '/verify/01/')}`,
-        ...pageLinks(page.text, stack().baseUrl),
-      ]);
-    });
+    clause(
+      'verification-page-links',
+      'every Digital Link the verification page links to',
+      async (context) => {
+        const page = await http('GET', passport.path.replace('/01/', '/verify/01/'), {
+          env: null,
+          headers: { accept: 'text/html' },
+        });
+        assert.equal(page.status, 200);
+        await assertDigitalLinks(context, 'verification page', [
+          `${stack().baseUrl}${passport.path.replace('/01/', '/verify/01/')}`,
+          ...pageLinks(page.text, stack().baseUrl),
+        ]);
+      },
+    );
   },
 );

@@ -26,7 +26,8 @@ from their results when the whole suite ran. CI runs it before the journeys (\`.
 Python validators are installed by the run itself from PyPI into \`.cache/<package>-<version>\` (once per
 machine); npm validators are exact devDependencies.
 
-- **pass**: the validator accepted what the service answered for that clause.
+- **pass**: the validator accepted what the service answered for that clause (the note: what it judged, and
+  the warnings it gave, if any).
 - **FAIL**: it did not (the first line of the reason is shown).
 - **left out**: a clause of the standard deliberately not checked; the note says why.
 - **not run**: the check was skipped at run time (the note says why).
@@ -37,7 +38,11 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').t
 function row(test: TestCase): Row {
   const meta = test.meta().conformance;
   const result = test.result();
-  if (result.state === 'passed') return { clause: test.name, result: 'pass', note: '', meta };
+  if (result.state === 'passed') {
+    // What the check noted for the reader (`context.annotate(…, 'conformance')`): counts, the validator's warnings.
+    const notes = test.annotations().filter((a) => a.type === 'conformance');
+    return { clause: test.name, result: 'pass', note: notes.map((a) => a.message).join('; '), meta };
+  }
   if (result.state === 'failed') {
     const message = result.errors[0]?.message ?? 'failed';
     return { clause: test.name, result: 'FAIL', note: message.split('\n')[0]!.slice(0, 200), meta };

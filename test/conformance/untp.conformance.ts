@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createPublicKey, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { base58btc } from 'multiformats/bases/base58';
-import { beforeAll } from 'vitest';
+import { beforeAll, type TestContext } from 'vitest';
 import { http, stack } from '../journeys/client.ts';
 import { localDocumentLoader, verifyWithDigitalBazaar } from '../support/credential-verifier.ts';
 import { standard } from './support/clause.ts';
@@ -31,12 +31,22 @@ async function untpCredential(passport: ConformancePassport) {
   return { credential, contexts };
 }
 
-const layerPasses = (report: DppvalidatorReport, layer: keyof DppvalidatorReport['layers']) => {
+async function layerPasses(
+  context: TestContext,
+  report: DppvalidatorReport,
+  layer: keyof DppvalidatorReport['layers'],
+) {
   const verdict = report.layers[layer];
   assert.equal(verdict.crashed, undefined, `${layer} crashed: ${verdict.crashed}`);
   assert.deepEqual(verdict.errors ?? [], [], `${layer}: ${JSON.stringify(verdict.errors).slice(0, 500)}`);
   assert.equal(verdict.valid, true, layer);
-};
+  const warnings = verdict.warnings ?? [];
+  const codes = [...new Set(warnings.map((w) => w.code))].join(', ');
+  await context.annotate(
+    warnings.length === 0 ? 'no warnings' : `${warnings.length} warnings (${codes})`,
+    'conformance',
+  );
+}
 
 standard(
   {
@@ -59,11 +69,13 @@ standard(
       assert.equal(report.cli.exitCode, 0, JSON.stringify(report.cli.result.errors).slice(0, 500));
       assert.equal(report.cli.result.valid, true);
     });
-    clause('schema', 'the UNTP 0.7.0 JSON schema layer', () => layerPasses(report, 'schema'));
-    clause('model', 'the data model layer (types, required members)', () => layerPasses(report, 'model'));
-    clause('semantic', 'the semantic rules layer', () => layerPasses(report, 'semantic'));
-    clause('json-ld', 'the JSON-LD layer: every term expands (UNTP 0.7.0 context)', () =>
-      layerPasses(report, 'jsonld'),
+    clause('schema', 'the UNTP 0.7.0 JSON schema layer', (context) => layerPasses(context, report, 'schema'));
+    clause('model', 'the data model layer (types, required members)', (context) =>
+      layerPasses(context, report, 'model'),
+    );
+    clause('semantic', 'the semantic rules layer', (context) => layerPasses(context, report, 'semantic'));
+    clause('json-ld', 'the JSON-LD layer: every term expands (UNTP 0.7.0 context)', (context) =>
+      layerPasses(context, report, 'jsonld'),
     );
     clause(
       'validator-control',

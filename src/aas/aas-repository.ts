@@ -73,9 +73,11 @@ function tokenOfFilter(scope: AasScope, filter: ShellFilter): string | null | un
   let gtinOnly = false;
   for (const { name, value } of filter.assetIds ?? []) {
     if (name === 'globalAssetId') {
-      const match = /\/01\/(\d{14})\/21\/([^/?#]+)$/.exec(value);
-      const expected = match && globalAssetIdOf(scope, match[1]!, decodeURIComponent(match[2]!));
-      narrow(match && expected === value ? decodeURIComponent(match[2]!) : undefined);
+      // The Digital Link as the shell states it: ours for this environment, with a token id as serial.
+      const match = /\/01\/(\d{14})\/21\/(\d{1,78})$/.exec(value);
+      const tokenId = match?.[2];
+      const ours = match && tokenId && globalAssetIdOf(scope, match[1]!, tokenId) === value;
+      narrow(ours && isTokenId(tokenId) ? tokenId : undefined);
     } else if (name === 'SerialNumber') narrow(isTokenId(value) ? value : undefined);
     else if (name === 'GTIN') gtinOnly = true;
     else token = null;

@@ -124,6 +124,13 @@ describe('AAS API v3.0 (/api/v3.0, /test/api/v3.0)', () => {
       `${TEST}/shells?assetIds=${b64(JSON.stringify({ name: 'SerialNumber', value: tokens[0] }))}&assetIds=${b64(JSON.stringify({ name: 'GTIN', value: '00000000000000' }))}`,
     );
     assert.deepEqual(wrongGtin.body.result, []);
+    for (const value of [`${base}/test/01/${GTIN}/21/%E0%A4%A`, `${base}/01/${GTIN}/21/${tokens[0]}`, 'x']) {
+      const other = await get(
+        `${TEST}/shells?assetIds=${b64(JSON.stringify({ name: 'globalAssetId', value }))}`,
+      );
+      assert.equal(other.status, 200, `${value}: ${other.text}`);
+      assert.deepEqual(other.body.result, [], value);
+    }
     const gtinAlone = await get(
       `${TEST}/shells?assetIds=${b64(JSON.stringify({ name: 'GTIN', value: GTIN }))}`,
     );

@@ -56,6 +56,15 @@ describe('npm start runs the official Temporal dev server with its Web UI, and k
     assert.ok(key, 'the banner shows the demo test key');
     assert.match(uiUrl, /^http:\/\/localhost:\d+$/);
     assert.equal((await fetch(uiUrl)).status, 200, 'the Web UI answers');
+    // The web console (issue 22): npm start built it and serves it where the banner says.
+    const consoleUrl = service.bannerValue('Console');
+    assert.equal(consoleUrl, `http://localhost:${env.PORT}/console`);
+    const consolePage = await fetch(`http://127.0.0.1:${env.PORT}/console`);
+    assert.equal(consolePage.status, 200);
+    assert.match(
+      await consolePage.text(),
+      /<script type="module" crossorigin src="\/console\/assets\/index-/,
+    );
 
     const api = `http://127.0.0.1:${env.PORT}`;
     const call = (method: string, path: string, body?: unknown) =>

@@ -149,26 +149,33 @@ export function Developers({ user, environment, onSessionEnded }: DevelopersProp
                 <td data-label="Created">{when(key.createdAt)}</td>
                 <td data-label="Last used">{when(key.lastUsedAt)}</td>
                 {mayManage ? (
-                  <td className="actions">
-                    {confirming === key.id ? (
-                      <>
-                        <button type="button" className="danger" disabled={busy} onClick={() => revoke(key)}>
-                          Confirm revoking {key.name}
+                  <td>
+                    <div className="actions">
+                      {confirming === key.id ? (
+                        <>
+                          <button
+                            type="button"
+                            className="danger"
+                            disabled={busy}
+                            onClick={() => revoke(key)}
+                          >
+                            Confirm revoking {key.name}
+                          </button>
+                          <button type="button" className="secondary" onClick={() => setConfirming(null)}>
+                            Cancel
+                          </button>
+                        </>
+                      ) : (
+                        <button
+                          type="button"
+                          className="secondary"
+                          aria-label={`Revoke ${key.name}`}
+                          onClick={() => setConfirming(key.id)}
+                        >
+                          Revoke
                         </button>
-                        <button type="button" className="secondary" onClick={() => setConfirming(null)}>
-                          Cancel
-                        </button>
-                      </>
-                    ) : (
-                      <button
-                        type="button"
-                        className="secondary"
-                        aria-label={`Revoke ${key.name}`}
-                        onClick={() => setConfirming(key.id)}
-                      >
-                        Revoke
-                      </button>
-                    )}
+                      )}
+                    </div>
                   </td>
                 ) : null}
               </tr>

@@ -34,6 +34,8 @@ export function aasResult(
 /** The AAS API's base path (IDTA-01002 3.0 HTTP/REST API); test passports answer under `/test` + it. */
 export const AAS_API_BASE = '/api/v3.0';
 
+/** Under the AAS API: `/api/v3.0…`, or `/test/api/v3.0…` before the test prefix is taken off. */
 export function isAasApiPath(path: string): boolean {
-  return path === AAS_API_BASE || path.startsWith(`${AAS_API_BASE}/`);
+  const bare = path.startsWith('/test/') ? path.slice('/test'.length) : path;
+  return bare === AAS_API_BASE || bare.startsWith(`${AAS_API_BASE}/`);
 }

@@ -195,6 +195,10 @@ describe('AAS API v3.0 (/api/v3.0, /test/api/v3.0)', () => {
       ],
       [`${TEST}/no-such-operation`, 404],
     ];
+    // A /test address with x-service-env: live contradicts itself: refused before any route, still as a Result.
+    const mismatch = await stack.api.call('GET', `${TEST}/shells`, { env: 'live' });
+    assert.equal(mismatch.status, 400);
+    assert.equal(mismatch.body.messages[0].code, '400');
     for (const [path, status] of cases) {
       const answer = await get(path);
       assert.equal(answer.status, status, `${path}: ${answer.text}`);

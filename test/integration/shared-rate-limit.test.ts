@@ -5,6 +5,7 @@ import { listen, type RunningHttpServer } from '../../api/server.ts';
 import { type Orm, openOrm } from '../../src/db/orm.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
+import { type ApiProcess, startApiProcess } from '../support/api-process.ts';
 
 const PER_MINUTE = 20;
 
@@ -96,5 +97,44 @@ describe('the rate limit is shared by API processes on one database', () => {
     assert.equal(live.status, 200);
     const page = await fetch(`${first.baseUrl}/contexts/dpp/v1`);
     assert.equal(page.status, 200);
+  });
+});
+
+/** The production entry point (api/main.ts) twice, as two replicas behind a load balancer; one is killed. */
+describe('two API processes share the limit; it outlives a killed process', () => {
+  let db: TestApi;
+  let tenant: TestTenant;
+  const processes: ApiProcess[] = [];
+
+  beforeAll(async () => {
+    db = await startTestApi();
+    tenant = await db.createTenant();
+    for (let i = 0; i < 2; i++)
+      processes.push(
+        await startApiProcess({ DATABASE_URL: db.db.url, RATE_LIMIT_PER_MINUTE: String(PER_MINUTE) }),
+      );
+  }, 120_000);
+  afterAll(async () => {
+    for (const api of processes) await api.stop();
+    await db?.close();
+  });
+
+  const call = (url: string) =>
+    fetch(`${url}/v1/dpp/inventory`, {
+      headers: { 'x-service-env': 'test', authorization: `Bearer ${tenant.testKey}` },
+    });
+
+  test('calls spread over both processes spend one budget; the survivor of a kill -9 keeps refusing', async () => {
+    const [first, second] = processes as [ApiProcess, ApiProcess];
+    const statuses: number[] = [];
+    for (let i = 0; i < PER_MINUTE; i++)
+      statuses.push((await call(i % 2 === 0 ? first.url : second.url)).status);
+    assert.deepEqual(statuses, Array(PER_MINUTE).fill(200));
+    assert.equal((await call(first.url)).status, 429);
+    assert.equal((await call(second.url)).status, 429);
+    await first.kill();
+    const afterKill = await call(second.url);
+    assert.equal(afterKill.status, 429, 'the budget is in the database, not in the killed process');
+    assert.equal(afterKill.headers.get('ratelimit-remaining'), '0');
   });
 });

@@ -1,4 +1,5 @@
 // `npm run bench`: each benchmark prints its figures next to a baseline measured in the same run.
+import { benchChain } from './chain.bench.ts';
 import { benchMint } from './mint.bench.ts';
 import { benchProvision } from './provision.bench.ts';
 import { benchResolver } from './resolver.bench.ts';
@@ -14,8 +15,9 @@ const benches: Record<string, () => Promise<void>> = {
   provision: benchProvision,
   resolver: benchResolver,
 };
-// Not in a plain `npm run bench`: seeding a million passports takes minutes (`npm run bench -- volume`).
-const onRequest: Record<string, () => Promise<void>> = { volume: benchVolume };
+// Not in a plain `npm run bench`: seeding a million passports takes minutes (`npm run bench -- volume`); the
+// realistic chain's 2 s blocks, fee spike and reorg take about two (`npm run bench -- chain`).
+const onRequest: Record<string, () => Promise<void>> = { volume: benchVolume, chain: benchChain };
 const selected = process.argv.slice(2);
 const cleanup = await prepareBenchDatabase();
 try {

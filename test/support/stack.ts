@@ -82,9 +82,11 @@ export async function startTestStack(
     mintWaitMs?: number;
     /** More configuration of the API (environment variables). */
     apiEnv?: Record<string, string>;
+    /** The chain to run on (default: a fresh anvil mining each transaction at once); close() stops it. */
+    chain?: TestChain;
   } = {},
 ): Promise<TestStack> {
-  const chain = await startTestChain();
+  const chain = options.chain ?? (await startTestChain());
   const temporal = await createTestWorkflowEnvironment(options.temporal ?? 'dev-server');
   const mintWait = String(options.mintWaitMs ?? 20_000);
   const api = await startTestApi(

@@ -1,0 +1,100 @@
+import { JsonRpcProvider } from 'ethers';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import type { CallResult } from './api.ts';
+import type { RealisticChain } from './realistic-chain.ts';
+
+/** How a test or bench calls the API with its tenant's key (a test stack's in-process API or an API process). */
+export type ApiCall = (method: string, path: string, body?: unknown) => Promise<CallResult>;
+
+const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function waitUntil(
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await sleep(100);
+  }
+}
+
+export async function enrollChips(call: ApiCall, chips: string[]): Promise<void> {
+  for (const chipUid of chips) {
+    const enrolled = await call('POST', '/v1/dpp/enroll', { chipUid });
+    if (enrolled.status >= 300) throw new Error(`enroll ${chipUid}: ${enrolled.status} ${enrolled.text}`);
+  }
+}
+
+export interface MintOutcome {
+  chipUid: string;
+  ok: boolean;
+  /** Request sent → COMPLETED. */
+  ms: number;
+  error?: string;
+}
+
+/**
+ * One mint as a factory client does it: POST /v1/dpp/mint with a fresh tap, then (on 202) the status endpoint
+ * until COMPLETED or FAILED.
+ */
+export async function mintThroughApi(call: ApiCall, chipUid: string, counter = 1): Promise<MintOutcome> {
+  const started = performance.now();
+  const tap = generateSun({ uid: chipUid, counter, keys });
+  const answer = await call('POST', '/v1/dpp/mint', {
+    name: `Load item ${chipUid}`,
+    chipUid,
+    nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
+    custom_dpp_data: { conformity_url: 'https://load.example/doc.pdf' },
+  });
+  if (answer.status === 202) {
+    for (;;) {
+      await sleep(250);
+      const body = (await call('GET', `/v1/dpp/mint/${chipUid}`)).body;
+      if (body?.status === 'COMPLETED') break;
+      if (body?.status === 'FAILED')
+        return { chipUid, ok: false, ms: performance.now() - started, error: JSON.stringify(body) };
+    }
+  } else if (answer.status !== 201) {
+    return { chipUid, ok: false, ms: performance.now() - started, error: answer.text.slice(0, 300) };
+  }
+  return { chipUid, ok: true, ms: performance.now() - started };
+}
+
+/**
+ * Waits until one of the chain's last `depth` blocks holds a transaction of `signer` (so a reorg of that depth
+ * takes something of ours back), optionally one already `confirmations` deep; resolves with those hashes.
+ */
+export async function signerTransactionsInLastBlocks(
+  chain: RealisticChain,
+  signer: string,
+  depth: number,
+  timeoutMs: number,
+): Promise<string[]> {
+  const direct = new JsonRpcProvider(chain.anvil.rpcUrl, undefined, {
+    staticNetwork: true,
+    cacheTimeout: -1,
+  });
+  try {
+    let found: string[] = [];
+    await waitUntil(
+      async () => {
+        const head = await chain.head();
+        found = [];
+        for (let number = head - depth + 1; number <= head; number++) {
+          const block = await direct.getBlock(number, true);
+          for (const tx of block?.prefetchedTransactions ?? [])
+            if (tx.from.toLowerCase() === signer.toLowerCase()) found.push(tx.hash);
+        }
+        return found.length > 0;
+      },
+      timeoutMs,
+      `a transaction of ${signer} in the last ${depth} blocks`,
+    );
+    return found;
+  } finally {
+    direct.destroy();
+  }
+}

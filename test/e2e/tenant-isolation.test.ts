@@ -46,6 +46,9 @@ const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KE
 const SWEEP: Record<string, Entry> = {
   'GET /v1/auth/api-keys': { noForeignIds: 'lists the caller’s keys only (checked by the world snapshot)' },
   'GET /v1/auth/wallet': { noForeignIds: 'the caller’s own wallet, from their token' },
+  'GET /v1/console/session': { noForeignIds: 'the signed-in user’s own session' },
+  'DELETE /v1/console/session': { noForeignIds: 'ends the caller’s own console session' },
+  'DELETE /v1/console/sessions': { noForeignIds: 'ends the caller’s own console sessions' },
   'POST /v1/auth/passkey/register/challenge': { noForeignIds: 'for the signed-in user’s own e-mail only' },
   'POST /v1/auth/passkey/register/verify': { noForeignIds: 'answers the signed-in user’s own challenge' },
   'POST /v1/auth/oauth/clients': { noForeignIds: 'creates a client for the caller' },

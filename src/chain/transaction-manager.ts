@@ -518,6 +518,10 @@ export class TransactionManager {
     }
     const known = await this.#provider.getTransaction(row.tx_hash);
     if (!known) {
+      // Read again: the round's snapshot may predate this row's broadcast or a bump by another process.
+      const fresh = await this.#load(row.id);
+      if (!fresh || fresh.tx_hash !== row.tx_hash || fresh.state !== row.state) return;
+      row = fresh;
       if (row.state === 'sent') {
         this.stats.drops++;
         await this.#orm.em

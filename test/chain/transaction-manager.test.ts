@@ -3,6 +3,7 @@ import { Interface, type InterfaceAbi, id as keccakText } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { FailoverJsonRpcProvider } from '../../src/chain/failover-provider.ts';
 import type { PassportChain } from '../../src/chain/passport-chain.ts';
+import { reorgRecordReconciler } from '../../src/chain/reorg-records.ts';
 import type { ReorgChange } from '../../src/chain/transaction-manager.ts';
 import { openOrm } from '../../src/db/orm.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -12,6 +13,32 @@ let db: TestDatabase;
 let t: RealisticChain;
 let chain: PassportChain;
 const reconciled: ReorgChange[] = [];
+const COMPANY = '00000000-0000-4000-8000-000000000024';
+
+/** Stores an anchor as recordEventAnchor would once its transaction is confirmed. */
+async function recordAnchor(name: string, result: { txHash: string; blockNumber: number }): Promise<void> {
+  await db.orm.em.fork().execute(
+    `insert into supply_chain_events (company_id, environment, token_id, action, data_hash, transaction_hash, block_number)
+     values (?, 'test', '1', 'SHIPPED', ?, ?, ?)`,
+    [COMPANY, dataHashOf(name), result.txHash, result.blockNumber],
+  );
+}
+
+/** Recorded anchors whose transaction or block is not the canonical one. */
+async function recordsOffChain(): Promise<string[]> {
+  const rows = await db.orm.em
+    .fork()
+    .execute<{ data_hash: string; transaction_hash: string; block_number: string }[]>(
+      'select data_hash, transaction_hash, block_number from supply_chain_events where company_id = ?',
+      [COMPANY],
+    );
+  const wrong: string[] = [];
+  for (const row of rows) {
+    const receipt = await chain.provider.getTransactionReceipt(row.transaction_hash);
+    if (!receipt || receipt.blockNumber !== Number(row.block_number)) wrong.push(row.data_hash);
+  }
+  return wrong;
+}
 
 beforeAll(async () => {
   [db, t] = await Promise.all([createTestDatabase(), startRealisticChain({ blockTime: 2 })]);
@@ -20,10 +47,16 @@ beforeAll(async () => {
     transactions: {
       orm: db.orm,
       stuckAfterMs: 6_000,
-      reconcile: async (change) => void reconciled.push(change),
+      reconcile: async (change) => {
+        reconciled.push(change);
+        await reorgRecordReconciler(db.orm)(change);
+      },
     },
   });
   chain.transactions!.start();
+  await db.orm.em
+    .fork()
+    .execute(`insert into companies (id, name, created_at) values (?, 'Reorg Test', now())`, [COMPANY]);
 }, 60_000);
 afterAll(async () => {
   await t?.stop();
@@ -105,10 +138,16 @@ describe('transaction manager on a chain with 2 s blocks', () => {
     const pending = await t.pendingOf(signer);
     for (const tx of pending.slice(0, 2)) await t.dropTransaction(tx.hash);
     const anchored = await Promise.all(anchors);
-    assert.ok(manager.stats.drops >= dropsBefore + 2, `drops seen ${manager.stats.drops - dropsBefore}`);
+    const afterDrops = await manager.list({ limit: 1000 });
+    for (const dropped of pending.slice(0, 2)) {
+      const row = afterDrops.find((r) => r.txHashes.includes(dropped.hash));
+      assert.equal(row?.state, 'confirmed', `dropped ${dropped.hash} was sent again and confirmed`);
+    }
+    assert.ok(manager.stats.drops > dropsBefore, `drops seen ${manager.stats.drops - dropsBefore}`);
 
     // 3. More anchors, confirmed (2 blocks), then the last 3 blocks are replaced by empty ones.
     const late = await Promise.all([8, 9, 10, 11].map(anchorOf));
+    for (const [i, result] of [...anchored, ...late].entries()) await recordAnchor(`anchor-${i}`, result);
     const removed = await t.reorg(3);
     const ours = new Set([...minted, ...anchored, ...late].map((result) => result.txHash));
     const reorgedOut = removed.filter((hash) => ours.has(hash));
@@ -123,6 +162,21 @@ describe('transaction manager on a chain with 2 s blocks', () => {
     });
     assert.ok(manager.stats.reorgs >= reorgedOut.length);
     assert.ok(reconciled.length > 0, 'records naming reorged transactions were reconciled');
+    // Reconciled in the round that confirms the re-sent transaction (the row reads confirmed a moment before).
+    await waitUntil(async () => (await recordsOffChain()).length === 0, 5_000).catch(async () => {
+      throw new Error(
+        `records off chain: ${(await recordsOffChain()).join(', ')}; reconciled ${JSON.stringify(reconciled)}`,
+      );
+    });
+    // A record written from a result older than the reorg (the record activity ran late) is corrected too.
+    const reorgedAnchor = [...anchored, ...late].findIndex((result) => reorgedOut.includes(result.txHash));
+    await db.orm.em
+      .fork()
+      .execute('delete from supply_chain_events where data_hash = ?', [
+        dataHashOf(`anchor-${reorgedAnchor}`),
+      ]);
+    await recordAnchor(`anchor-${reorgedAnchor}`, [...anchored, ...late][reorgedAnchor]!);
+    await waitUntil(async () => (await recordsOffChain()).length === 0, 20_000);
 
     // 4. Retried operations (same keys) find their transactions: no new row, no new transaction.
     const rowsBefore = (await manager.list({ limit: 1000 })).length;

@@ -70,3 +70,16 @@ test('SSO may not reach private addresses once the live environment is configure
     (error: unknown) => error instanceof ConfigError && error.variables.includes('SSO_ALLOW_PRIVATE_URLS'),
   );
 });
+
+test('CHAIN_RPC_URL_* takes a comma-separated list of endpoints (failover order); a bad entry is refused', () => {
+  const config = loadConfig({ CHAIN_RPC_URL_TEST: ' https://a.example/rpc , https://b.example/rpc ' });
+  assert.equal(config.chain.test.rpcUrl, 'https://a.example/rpc,https://b.example/rpc');
+  assert.equal(
+    loadConfig({ CHAIN_RPC_URL_TEST: 'https://a.example' }).chain.test.rpcUrl,
+    'https://a.example',
+  );
+  assert.throws(
+    () => loadConfig({ CHAIN_RPC_URL_TEST: 'https://a.example,not a url' }),
+    (error: unknown) => error instanceof ConfigError && error.variables.includes('CHAIN_RPC_URL_TEST'),
+  );
+});

@@ -66,18 +66,17 @@ export async function metricsText(sources: MetricsSource[] = []): Promise<string
 
 export const METRICS_CONTENT_TYPE = metricsRegistry.contentType;
 
+/** Reads only the events not yet dispatched, through the partial index outbox_events_pending_idx. */
+export const OUTBOX_LAG = `select extract(epoch from now() - min(recorded_at))::float8 as lag, count(*) as pending
+  from outbox_events where dispatched_at is null`;
+
 /**
  * Gauges read from the database when scraped: the outbox's lag (age of the oldest event not yet dispatched to
  * webhook deliveries; 0 when none waits) and how many wait. Database-wide, so every process reports the same.
  */
 export function registerOutboxMetrics(orm: Orm): void {
-  const pending = async () => {
-    const rows = await orm.em.getConnection().execute<{ lag: number | null; pending: string }[]>(
-      `select extract(epoch from now() - min(recorded_at))::float8 as lag, count(*) as pending
-         from outbox_events where dispatched_at is null`,
-    );
-    return rows[0];
-  };
+  const pending = async () =>
+    (await orm.em.getConnection().execute<{ lag: number | null; pending: string }[]>(OUTBOX_LAG))[0];
   registerScrapedGauge(
     'dpp_outbox_lag_seconds',
     'Age of the oldest outbox event not yet dispatched to webhook deliveries (0: none waiting).',

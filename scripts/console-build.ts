@@ -27,15 +27,17 @@ async function sourceFiles(dir: string): Promise<string[]> {
   return files;
 }
 
-export async function consoleSourceHash(): Promise<string> {
+/** SHA-256 over the console's source files (path and content, in a fixed order) and the lockfile. */
+export async function consoleSourceHash(root = CONSOLE_ROOT, lockfile = LOCKFILE): Promise<string> {
   const hash = createHash('sha256');
-  for (const file of [...(await sourceFiles(CONSOLE_ROOT)), LOCKFILE]) {
+  for (const file of await sourceFiles(root)) {
     hash
-      .update(file.slice(CONSOLE_ROOT.length))
+      .update(file.slice(root.length))
       .update('\0')
       .update(await readFile(file))
       .update('\0');
   }
+  hash.update(await readFile(lockfile));
   return hash.digest('hex');
 }
 

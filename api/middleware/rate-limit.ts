@@ -76,12 +76,14 @@ export class PostgresBuckets implements BucketStore {
   readonly #orm: MikroORM;
   readonly #logger: Logger | undefined;
   readonly #fallback = new LocalBuckets();
+  readonly #sweepEveryMs: number;
   #lastSweep = Date.now();
   #lastWarning = 0;
 
-  constructor(orm: MikroORM, logger?: Logger) {
+  constructor(orm: MikroORM, logger?: Logger, options: { sweepEveryMs?: number } = {}) {
     this.#orm = orm;
     this.#logger = logger;
+    this.#sweepEveryMs = options.sweepEveryMs ?? SWEEP_EVERY_MS;
   }
 
   async take(key: string, perMinute: number): Promise<BucketTake> {
@@ -106,7 +108,7 @@ export class PostgresBuckets implements BucketStore {
 
   #sweepNowAndThen(): void {
     const now = Date.now();
-    if (now - this.#lastSweep < SWEEP_EVERY_MS) return;
+    if (now - this.#lastSweep < this.#sweepEveryMs) return;
     this.#lastSweep = now;
     this.#orm.em
       .getConnection()

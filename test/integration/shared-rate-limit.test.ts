@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createApp } from '../../api/app.ts';
+import { PostgresBuckets } from '../../api/middleware/rate-limit.ts';
 import { listen, type RunningHttpServer } from '../../api/server.ts';
 import { type Orm, openOrm } from '../../src/db/orm.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 import { type ApiProcess, startApiProcess } from '../support/api-process.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 const PER_MINUTE = 20;
 
@@ -88,6 +90,27 @@ describe('the rate limit is shared by API processes on one database', () => {
     const admitted = statuses.filter((s) => s === 200).length;
     assert.ok(admitted >= PER_MINUTE && admitted <= PER_MINUTE + refilled, statuses.join(','));
     assert.equal(statuses.filter((s) => s === 429).length, PER_MINUTE + 10 - admitted);
+  });
+
+  test('buckets untouched for a minute (full again) are swept from the table; busy ones stay', async () => {
+    const conn = first.db.orm.em.getConnection();
+    await conn.execute(
+      `insert into rate_limit_buckets (key, per_minute, tokens, admitted, updated_at)
+       select 'api:ip:198.51.100.' || i, 20, 3, true, now() - interval '61 seconds' from generate_series(1, 50) i`,
+    );
+    const buckets = new PostgresBuckets(first.db.orm, undefined, { sweepEveryMs: 0 });
+    await buckets.take('api:ip:203.0.113.1', 20);
+    const keys = await waitFor(
+      'the sweep',
+      async () =>
+        (await conn.execute<{ key: string }[]>('select key from rate_limit_buckets')).map((r) => r.key),
+      (all) => !all.some((key) => key.startsWith('api:ip:198.51.100.')),
+    );
+    assert.ok(keys.includes('api:ip:203.0.113.1'));
+    assert.ok(
+      keys.some((key) => key.startsWith('api:key:')),
+      `the tenant's key, busy a moment ago, keeps its bucket: ${keys.join()}`,
+    );
   });
 
   test('other credentials and the public pages keep budgets of their own', async () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { AasPassportRow } from '../../src/aas/aas-passports.ts';
 import { passportShell, passportSubmodels } from '../../src/aas/aas-v3.ts';
+import { conceptDescriptionsOf } from '../../src/aas/concept-descriptions.ts';
 import { checkAasFile, checkSubmodelTemplates, obtainAasTools } from '../../src/dev/aas-tools.ts';
 
 /**
@@ -52,9 +53,11 @@ function passport(overrides: Partial<AasPassportRow> = {}): AasPassportRow {
 }
 
 function environment(passports: AasPassportRow[]) {
+  const submodels = passports.flatMap((p) => passportSubmodels(p, PUBLIC_BASE));
   return {
     assetAdministrationShells: passports.map((p) => passportShell(p, PUBLIC_BASE)),
-    submodels: passports.flatMap((p) => passportSubmodels(p, PUBLIC_BASE)),
+    submodels,
+    conceptDescriptions: conceptDescriptionsOf(submodels),
   };
 }
 
@@ -88,8 +91,15 @@ describe('exported AAS environment, judged by aas-test-engines and smtv', () => 
     passport({ tokenId: '44', environment: 'test', revokedAt: new Date('2026-07-01T00:00:00Z') }),
   ];
 
-  test('check_file: the environment is valid AAS v3.0 JSON', async () => {
-    const report = await checkAasFile(await write('environment.json', environment(passports)));
+  test('check_file: the environment (with our concept descriptions) is valid AAS v3.0 JSON', async () => {
+    const document = environment(passports);
+    const own = new Set(JSON.stringify(document.submodels).match(/urn:dpp-service:aas:1:[A-Za-z:]+/g));
+    assert.deepEqual(
+      new Set(document.conceptDescriptions.map((c) => c.id)),
+      own,
+      'each own concept used, once',
+    );
+    const report = await checkAasFile(await write('environment.json', document));
     assert.deepEqual(report.errors, []);
     assert.equal(report.ok, true);
   });

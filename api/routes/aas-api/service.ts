@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { shellsAndSubmodels } from '../../../src/aas/aas-repository.ts';
+import { conceptDescriptionsOf } from '../../../src/aas/concept-descriptions.ts';
 import type { RouteDeps } from '../deps.ts';
 import { aasRoute, aasScope, looseJson, sendJson } from './common.ts';
 
@@ -31,7 +32,8 @@ export function serviceRoutes(deps: RouteDeps) {
       summary: 'AAS API: an AAS environment (JSON) of the given shells and submodels.',
       description:
         'aasIds and submodelIds: base64url-encoded identifiers (repeated, or comma-separated). Without any id, the ' +
-        'first 100 listed shells and their submodels. Concept descriptions: none are published (an empty list).',
+        'first 100 listed shells and their submodels. includeConceptDescriptions=true adds the descriptions of our own ' +
+        'concepts (urn:dpp-service:aas:1:…) the submodels use.',
       query: z.object({
         aasIds: ids,
         submodelIds: ids,
@@ -39,7 +41,7 @@ export function serviceRoutes(deps: RouteDeps) {
           .string()
           .regex(/^(true|false)$/i)
           .optional()
-          .describe('true or false (any case); no concept descriptions are published.'),
+          .describe('true or false (any case).'),
       }),
       schema: looseJson,
       handler: async (ctx, { query }) => {
@@ -49,9 +51,13 @@ export function serviceRoutes(deps: RouteDeps) {
           query.submodelIds,
         );
         // The AAS JSON schema allows no empty lists: a list without members is left out.
+        const concepts = /^true$/i.test(query.includeConceptDescriptions ?? '')
+          ? conceptDescriptionsOf(submodels)
+          : [];
         sendJson(ctx, {
           ...(shells.length > 0 ? { assetAdministrationShells: shells } : {}),
           ...(submodels.length > 0 ? { submodels } : {}),
+          ...(concepts.length > 0 ? { conceptDescriptions: concepts } : {}),
         });
       },
     }),

@@ -2,6 +2,12 @@
 import { parseArgs } from 'node:util';
 import { createCompanyWithKey } from '../src/accounts/companies.ts';
 import { createApiKey } from '../src/auth/api-keys.ts';
+import type { ChainTransactionState } from '../src/chain/transaction-manager.ts';
+import {
+  formatChainTransactions,
+  listChainTransactions,
+  OPEN_STATES,
+} from '../src/chain/transaction-report.ts';
 import { ENVIRONMENTS, type Environment, loadConfig } from '../src/config/config.ts';
 import { Company } from '../src/db/entities/index.ts';
 import { devTap } from '../src/dev/tap.ts';
@@ -17,6 +23,9 @@ Commands:
       Prints a new API key for an existing company.
   company:list
       Lists companies.
+  chain:transactions [--state open|signed|sent|mined|confirmed|reverted|reorged|superseded] [--limit <n>]
+      The transaction manager's chain transactions, newest first (default 50): nonce, state, fee bumps, drops,
+      reorgs, seconds to confirmation, hash. --state open: those not mined and confirmed yet.
   tap <chipUid> [--gtin <gtin> --serial <tokenId>] [--env test|live] [--counter <n>]
       A fresh tap of a development chip (factory all-zero keys): prints its SUN query (for nfcData) and, with
       --gtin and --serial, the URL a phone opens. Each call uses the chip's next read counter (kept in
@@ -40,6 +49,8 @@ const { values, positionals } = parseArgs({
     gtin: { type: 'string' },
     serial: { type: 'string' },
     counter: { type: 'string' },
+    state: { type: 'string' },
+    limit: { type: 'string' },
   },
   allowPositionals: true,
   strict: true,
@@ -91,6 +102,17 @@ try {
     for (const company of await em.find(Company, {}, { orderBy: { createdAt: 'asc' } })) {
       console.log(`${company.id}  ${company.createdAt.toISOString()}  ${company.name}`);
     }
+  } else if (command === 'chain:transactions') {
+    const known = [...OPEN_STATES, 'confirmed', 'reverted', 'superseded'];
+    if (values.state && values.state !== 'open' && !known.includes(values.state as ChainTransactionState))
+      fail(`--state must be open or one of ${known.join(', ')}.`);
+    const limit = values.limit === undefined ? 50 : Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+      fail('--limit must be an integer from 1 to 1000.');
+    const states =
+      values.state === 'open' ? OPEN_STATES : values.state ? [values.state as ChainTransactionState] : [];
+    for (const line of formatChainTransactions(await listChainTransactions(database.orm, { states, limit })))
+      console.log(line);
   } else {
     fail(`Unknown command ${command}.`);
   }

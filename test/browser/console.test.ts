@@ -138,8 +138,15 @@ describe('web console in Chromium', () => {
     await shoot(page, 'sign-in-unconfirmed');
 
     const link = /https?:\/\/\S+\/v1\/auth\/confirm\?token=[\w%-]+/.exec((await smtp.mailTo(OWNER)).text)![0];
+    // The link from the mail, opened in the browser, lands on the console's sign-in page, which says so.
     const confirmed = await page.goto(link);
     assert.equal(confirmed?.status(), 200);
+    assert.equal(new URL(page.url()).pathname, '/console/sign-in');
+    await page.getByText('Your e-mail address is confirmed: sign in.').waitFor();
+    await accessible(page, 'sign-in-confirmed');
+    await shoot(page, 'sign-in-confirmed');
+    await page.goto(link);
+    await page.getByText('This confirmation link is unknown, already used or expired.').waitFor();
 
     await signIn(page, OWNER);
     assert.equal(new URL(page.url()).pathname, '/console/settings/developers');

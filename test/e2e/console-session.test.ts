@@ -56,7 +56,21 @@ describe('web console session and roles', () => {
     const link = new URL(
       /https?:\/\/\S+\/v1\/auth\/confirm\?token=[\w%-]+/.exec((await smtp.mailTo(OWNER)).text)![0],
     );
-    assert.equal((await api.call('GET', `${link.pathname}${link.search}`, { env: null })).status, 200);
+    // A browser following the link is sent to the console's sign-in page; an API client gets JSON.
+    const fromBrowser = await api.call('GET', `${link.pathname}${link.search}`, {
+      env: null,
+      headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+    });
+    assert.equal(fromBrowser.status, 303);
+    assert.equal(fromBrowser.headers.get('location'), '/console/sign-in?email-confirmed=true');
+    const used = await api.call('GET', `${link.pathname}${link.search}`, { env: null });
+    assert.equal(used.status, 410, 'the link works once');
+    assert.equal(used.body.code, 'confirmation_link_invalid');
+    const usedInBrowser = await api.call('GET', `${link.pathname}${link.search}`, {
+      env: null,
+      headers: { accept: 'text/html' },
+    });
+    assert.equal(usedInBrowser.headers.get('location'), '/console/sign-in?email-confirmed=false');
 
     // A sign-in posted from another origin (login CSRF) is refused before the password is looked at.
     const foreign = await api.call('POST', '/v1/console/session', {

@@ -64,7 +64,8 @@ export function accountRoutes(deps: RouteDeps): RouteSpec[] {
       operationId: 'confirmEmail',
       summary: 'Confirm an e-mail address (the link from the registration e-mail).',
       description:
-        'Opened from a mail client, so it takes no x-service-env. A link works once, for 24 hours.',
+        'Opened from a mail client, so it takes no x-service-env. A link works once, for 24 hours. A browser ' +
+        "(Accept preferring text/html) is sent on to the web console's sign-in page, which tells the outcome.",
       tags: ['auth'],
       auth: 'none',
       environmentHeader: false,
@@ -74,10 +75,22 @@ export function accountRoutes(deps: RouteDeps): RouteSpec[] {
           description: 'Confirmed.',
           schema: z.object({ success: z.literal(true), message: z.string() }),
         },
+        303: {
+          description:
+            'A browser: to /console/sign-in?email-confirmed=true, or ?email-confirmed=false for a link that is ' +
+            'unknown, used or expired.',
+        },
         410: { description: 'confirmation_link_invalid: unknown, already used or expired.' },
       },
       handler: async (ctx: AppContext, { query }) => {
         const userId = await consumeConfirmationToken(deps.orm.em.fork(), query.token);
+        if (ctx.accepts('json', 'html') === 'html') {
+          ctx.status = 303;
+          ctx.set('Cache-Control', 'no-store');
+          ctx.set('Location', `/console/sign-in?email-confirmed=${userId !== null}`);
+          ctx.body = '';
+          return;
+        }
         if (userId === null) {
           throw new Problem(
             410,

@@ -7,7 +7,21 @@ interface SignInProps {
   onSignedIn: (user: SessionUser) => void;
 }
 
+/** What the confirmation link (GET /v1/auth/confirm, opened from the mail) says when it sends the browser here. */
+function confirmationOutcome(): { ok: boolean; text: string } | null {
+  const confirmed = new URLSearchParams(window.location.search).get('email-confirmed');
+  if (confirmed === 'true') return { ok: true, text: 'Your e-mail address is confirmed: sign in.' };
+  if (confirmed === 'false') {
+    return {
+      ok: false,
+      text: 'This confirmation link is unknown, already used or expired. If you confirmed before, sign in.',
+    };
+  }
+  return null;
+}
+
 export function SignIn({ environment, onSignedIn }: SignInProps) {
+  const [confirmation] = useState(confirmationOutcome);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -38,7 +52,12 @@ export function SignIn({ environment, onSignedIn }: SignInProps) {
         <h1 ref={heading} tabIndex={-1}>
           Sign in to the console
         </h1>
-        <form onSubmit={submit} noValidate={false}>
+        {confirmation ? (
+          <p className={confirmation.ok ? 'success' : 'error'} role="status">
+            {confirmation.text}
+          </p>
+        ) : null}
+        <form onSubmit={submit}>
           <label htmlFor="email">E-mail</label>
           <input id="email" name="email" type="email" autoComplete="username" required />
           <label htmlFor="password">Password</label>

@@ -117,7 +117,11 @@ export async function benchChain(): Promise<void> {
       { orm: stack.api.db.orm, rpcUrl: chain.anvil.rpcUrl, contractAddress: chain.contractAddress },
       chips,
     );
-    for (let i = 0; i < 60 && (ledger.reorgedOutLeft > 0 || ledger.recorded < MINTS); i++) {
+    for (
+      let i = 0;
+      i < 60 && (ledger.reorgedOutLeft > 0 || ledger.mintEventsOff > 0 || ledger.recorded < MINTS);
+      i++
+    ) {
       await sleep(1_000);
       ledger = await mintLedger(
         { orm: stack.api.db.orm, rpcUrl: chain.anvil.rpcUrl, contractAddress: chain.contractAddress },
@@ -213,6 +217,7 @@ export async function benchChain(): Promise<void> {
     console.log(
       `    gas                                          batch ${batchedPassports ? (Number(batchGas) / batchedPassports).toFixed(0) : 'n/a'} per passport, single ${singleGas}`,
     );
+    console.log(`    MINT history entries naming a non-canonical tx ${ledger.mintEventsOff}`);
     console.log(`    settled after the last mint in               ${(settleMs / 1000).toFixed(1)} s`);
     console.log(
       `    single mint recorded (ledger)                ${withSingle.recorded === 1 ? 'yes' : 'no'}`,

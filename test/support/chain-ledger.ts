@@ -26,6 +26,8 @@ export interface MintLedger {
   reorgedOutLeft: number;
   /** Requested chips without a passport row, or without a canonical mint, or whose two disagree. */
   missing: string[];
+  /** MINT rows of supply_chain_events (a passport's first history entry) naming another transaction or block. */
+  mintEventsOff: number;
   /** Canonical Minted logs per transaction hash (batches have several). */
   mintsByTransaction: Map<string, number>;
 }
@@ -100,6 +102,23 @@ export async function mintLedger(source: ChainLedgerSource, chips: string[]): Pr
       if (!there) reorgedOutLeft++;
     }
   }
+  const canonicalByToken = new Map<string, { txHash: string; block: number }[]>();
+  for (const entries of chainByChip.values())
+    for (const mint of entries)
+      canonicalByToken.set(mint.tokenId, [...(canonicalByToken.get(mint.tokenId) ?? []), mint]);
+  const mintEvents = await source.orm.em
+    .fork()
+    .execute<{ token_id: string; transaction_hash: string; block_number: string }[]>(
+      `select token_id, transaction_hash, block_number from supply_chain_events
+     where environment = ? and action = 'MINT' and data_hash is null and lower(contract_address) = lower(?)`,
+      [environment, source.contractAddress],
+    );
+  const mintEventsOff = mintEvents.filter(
+    (row) =>
+      !(canonicalByToken.get(row.token_id) ?? []).some(
+        (mint) => mint.txHash === key(row.transaction_hash) && mint.block === Number(row.block_number),
+      ),
+  ).length;
   const missing: string[] = [];
   let recorded = 0;
   for (const chipUid of chips) {
@@ -115,7 +134,15 @@ export async function mintLedger(source: ChainLedgerSource, chips: string[]): Pr
     if (agree) recorded++;
     else missing.push(chipUid);
   }
-  return { requested: chips.length, recorded, duplicates, reorgedOutLeft, missing, mintsByTransaction };
+  return {
+    requested: chips.length,
+    recorded,
+    duplicates,
+    reorgedOutLeft,
+    missing,
+    mintEventsOff,
+    mintsByTransaction,
+  };
 }
 
 /** The anchors of events (by their data hashes) as the canonical chain and supply_chain_events see them. */
@@ -136,7 +163,7 @@ export async function eventLedger(source: ChainLedgerSource, eventIds: number[])
       { id: number; data_hash: string | null; transaction_hash: string | null; block_number: string | null }[]
     >(
       `select id, data_hash, transaction_hash, block_number from supply_chain_events
-     where environment = ? and transaction_hash is not null`,
+     where environment = ? and transaction_hash is not null and data_hash is not null`,
       [source.environment ?? 'test'],
     );
   const dbByHash = new Map<string, typeof rows>();

@@ -96,6 +96,12 @@ describe('AAS API v3.0 (/api/v3.0, /test/api/v3.0)', () => {
     assert.deepEqual(live.body.result, []);
     const liveRead = await get(`/api/v3.0/shells/${b64(shellId(tokens[0]!))}`);
     assert.equal(liveRead.status, 404);
+    // A client that can send headers may name the environment instead of the /test prefix.
+    const byHeader = await stack.api.call('GET', '/api/v3.0/shells', { env: 'test' });
+    assert.deepEqual(
+      byHeader.body.result.map((s: Json) => s.id),
+      tokens.slice(0, 3).map(shellId),
+    );
   });
 
   test('filters: idShort and assetIds (globalAssetId, SerialNumber; GTIN only with one of them)', async () => {

@@ -272,6 +272,36 @@ describe('web console in Chromium', () => {
     await shoot(page, 'developers-new-key-phone');
   });
 
+  test('keyboard only: from the page’s heading to a created key and its Copy button', async () => {
+    const [, page] = await newContext();
+    await signIn(page, OWNER);
+    // Tab from the heading (focused on arrival) until the key name field has focus.
+    const focusedLabel = () =>
+      page.evaluate(() => {
+        const element = document.activeElement as HTMLElement | null;
+        return element?.id || element?.textContent?.trim() || element?.tagName || '';
+      });
+    let steps = 0;
+    while ((await focusedLabel()) !== 'key-name') {
+      await page.keyboard.press('Tab');
+      steps += 1;
+      assert.ok(steps < 20, 'the key name field is reachable with Tab');
+    }
+    await page.keyboard.type('Keyboard key');
+    await page.keyboard.press('Enter');
+    await page.getByLabel('New API key').waitFor();
+    assert.equal(await focusedLabel(), 'new-key', 'focus moves to the new key');
+    await page.keyboard.press('Tab');
+    assert.equal(await focusedLabel(), 'Copy');
+    await page.keyboard.press('Enter');
+    await page.getByText(/Copied to the clipboard|Selected: press/).waitFor();
+    const visibleFocus = await page.evaluate(() => {
+      const style = getComputedStyle(document.activeElement as Element);
+      return style.outlineStyle !== 'none' && style.outlineWidth !== '0px';
+    });
+    assert.ok(visibleFocus, 'the focused control shows a focus ring');
+  });
+
   test('sign out everywhere ends the other browsers’ sessions too', async () => {
     const [, other] = await newContext();
     await signIn(other, OWNER);

@@ -1,0 +1,224 @@
+import assert from 'node:assert/strict';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import { type ApiProcess, startApiProcess } from '../support/api-process.ts';
+import { mintLedger, signerNonces } from '../support/chain-ledger.ts';
+import { sleep, waitUntil } from '../support/chain-load.ts';
+import { type RealisticChain, startRealisticChain } from '../support/realistic-chain.ts';
+import { LIVE_TEST_SECRETS } from '../support/secrets.ts';
+import { startTestStack, TEST_DEPOSIT, type TestStack } from '../support/stack.ts';
+import { stripeTestEnv } from '../support/stripe.ts';
+import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.ts';
+
+const MINTS = 40;
+/** Shared by both API processes through PostgreSQL: per API key, per minute. */
+const LIMIT = 60;
+const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
+const chipOf = (i: number) => `04CD${i.toString(16).toUpperCase().padStart(10, '0')}`;
+
+describe('two worker processes and two API processes, each killed -9 in turn under load', () => {
+  let chain: RealisticChain;
+  let stack: TestStack;
+  const workers: (WorkerProcess | undefined)[] = [];
+  const apis: (ApiProcess | undefined)[] = [];
+  let loadKey: string;
+  let probeKey: string;
+
+  const apiEnv = () => ({
+    DATABASE_URL: stack.api.db.url,
+    TEMPORAL_ADDRESS: stack.temporal.address,
+    PUBLIC_BASE_URL: stack.api.config.publicBaseUrl,
+    IPFS_STORE_DIR: stack.api.config.ipfs.storeDir,
+    MINT_DEPOSIT: TEST_DEPOSIT,
+    // Short: most mints answer 202 and are followed on Temporal, so few requests hang on a process to be killed.
+    MINT_WAIT_MS: '1000',
+    RATE_LIMIT_PER_MINUTE: String(LIMIT),
+    ...LIVE_TEST_SECRETS,
+    ...stripeTestEnv(),
+  });
+  const startWorker = () =>
+    startWorkerProcess(stack, { rpcUrl: chain.rpcUrls, env: { CHAIN_CONFIRMATIONS: '2' } });
+
+  beforeAll(async () => {
+    chain = await startRealisticChain({ blockTime: 2 });
+    stack = await startTestStack({ chain, startWorker: false, dispatcher: false, apiClient: 'native' });
+    loadKey = (await stack.api.createTenant('Acme Apparel')).testKey;
+    probeKey = (await stack.api.createTenant('Probe Ltd')).testKey;
+    // One after the other: each deploys its live-environment contract from one key at start.
+    for (let i = 0; i < 2; i++) workers.push(await startWorker());
+    apis.push(...(await Promise.all([startApiProcess(apiEnv()), startApiProcess(apiEnv())])));
+  });
+  afterAll(async () => {
+    for (const worker of workers) await worker?.stop().catch(() => {});
+    for (const api of apis) await api?.stop().catch(() => {});
+    await stack?.close();
+  });
+
+  /** A request to API process `index` (as a load balancer would send it); undefined when it cannot be reached. */
+  const request = async (index: number, key: string, method: string, path: string, body?: unknown) => {
+    const api = apis[index];
+    if (!api) return undefined;
+    try {
+      const answer = await fetch(`${api.url}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${key}`,
+          'x-service-env': 'test',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await answer.text();
+      return { status: answer.status, headers: answer.headers, text };
+    } catch {
+      return undefined;
+    }
+  };
+
+  /**
+   * A client that retries like one behind a load balancer: the other API process when one is gone, after
+   * Retry-After on 429, the same request again (the mint of a chip joins its running workflow).
+   */
+  const mint = async (chipUid: string, first: number): Promise<{ chipUid: string; outcome: string }> => {
+    const tap = generateSun({ uid: chipUid, counter: 1, keys });
+    const body = {
+      name: `Chaos item ${chipUid}`,
+      chipUid,
+      nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
+      custom_dpp_data: { conformity_url: 'https://acme.example/conformity.pdf' },
+    };
+    for (let attempt = 0, index = first; attempt < 60; attempt++) {
+      const answer = await request(index, loadKey, 'POST', '/v1/dpp/mint', body);
+      if (!answer) {
+        index = 1 - index;
+        await sleep(300);
+        continue;
+      }
+      if (answer.status === 429) {
+        await sleep(Number(answer.headers.get('retry-after') ?? 1) * 1000);
+        continue;
+      }
+      if (answer.status === 201) return { chipUid, outcome: 'minted' };
+      if (answer.status === 409 && answer.text.includes('chip_already_registered'))
+        return { chipUid, outcome: 'minted' };
+      if (answer.status === 202) {
+        await stack.temporal.client.workflow.getHandle(`mint:test:${chipUid}`).result();
+        return { chipUid, outcome: 'minted' };
+      }
+      return { chipUid, outcome: `${answer.status} ${answer.text.slice(0, 200)}` };
+    }
+    return { chipUid, outcome: 'gave up' };
+  };
+
+  const passports = async () =>
+    (
+      await stack.api.db.orm.em.fork().execute<{ n: number }[]>('select count(*)::int as n from passports')
+    )[0]!.n;
+
+  /** Requests of the probe key sent to `indexes` in turn; how many each answered without 429. */
+  const probe = async (indexes: number[], count: number) => {
+    let admitted = 0;
+    let refused = 0;
+    for (let i = 0; i < count; i++) {
+      const answer = await request(
+        indexes[i % indexes.length]!,
+        probeKey,
+        'GET',
+        '/v1/dpp/mint/04FFFFFFFFFFF0',
+      );
+      assert.ok(answer, 'the probe reached the API');
+      if (answer.status === 429) refused++;
+      else admitted++;
+    }
+    return { admitted, refused };
+  };
+
+  test('every mint exactly once on the canonical chain and in the database; the rate limit is one for both APIs, kills included', async () => {
+    const chips = Array.from({ length: MINTS }, (_, i) => chipOf(i));
+    const results: Promise<{ chipUid: string; outcome: string }>[] = [];
+    const sending = (async () => {
+      for (const [i, chipUid] of chips.entries()) {
+        results.push(mint(chipUid, i % 2));
+        if (i % 4 === 3) await sleep(2_000);
+      }
+    })();
+
+    // Killed in turn, each while mints are in flight: worker 1, API 1, worker 2, API 2 (each replaced).
+    await sleep(2_000);
+    process.kill(workers[0]!.pid, 'SIGKILL');
+    workers[0] = undefined;
+    assert.ok((await passports()) < MINTS, 'mints were unfinished when the first worker died');
+    workers[0] = await startWorker();
+    await apis[0]!.kill();
+    apis[0] = undefined;
+    await sleep(1_000);
+    apis[0] = await startApiProcess(apiEnv());
+    process.kill(workers[1]!.pid, 'SIGKILL');
+    workers[1] = undefined;
+    workers[1] = await startWorker();
+    await apis[1]!.kill();
+    apis[1] = undefined;
+    await sleep(1_000);
+    apis[1] = await startApiProcess(apiEnv());
+
+    await sending;
+    const outcomes = await Promise.all(results);
+    assert.deepEqual(
+      outcomes.filter((result) => result.outcome !== 'minted'),
+      [],
+      'every mint completed',
+    );
+
+    // Exactly once, counted on the canonical chain and in the database independently.
+    const signer = chain.platform.address;
+    await waitUntil(async () => (await chain.pendingOf(signer)).length === 0, 60_000, 'mempool empty');
+    const source = {
+      orm: stack.api.db.orm,
+      rpcUrl: chain.anvil.rpcUrl,
+      contractAddress: chain.contractAddress,
+    };
+    const ledger = await mintLedger(source, chips);
+    assert.deepEqual(
+      {
+        recorded: ledger.recorded,
+        duplicates: ledger.duplicates,
+        reorgedOutLeft: ledger.reorgedOutLeft,
+        mintEventsOff: ledger.mintEventsOff,
+        missing: ledger.missing,
+      },
+      { recorded: MINTS, duplicates: 0, reorgedOutLeft: 0, mintEventsOff: 0, missing: [] },
+    );
+    const nonces = await signerNonces(source, signer);
+    assert.equal(nonces.pending, nonces.mined, 'no transaction stuck behind a nonce gap');
+    assert.equal(nonces.sharedNonces, 0, 'no nonce claimed by two live intents');
+
+    // One limit for both API processes: alternating between them admits LIMIT (plus what refills meanwhile),
+    // not LIMIT each.
+    const probeStarted = Date.now();
+    const both = await probe([0, 1], 2 * LIMIT + 20);
+    const refill = (ms: number) => Math.ceil((ms / 60_000) * LIMIT) + 1;
+    assert.ok(both.admitted >= LIMIT - 1, `admitted ${both.admitted} of a fresh bucket of ${LIMIT}`);
+    assert.ok(
+      both.admitted <= LIMIT + refill(Date.now() - probeStarted),
+      `admitted ${both.admitted} across two processes with a shared limit of ${LIMIT}`,
+    );
+    // A killed and restarted API process finds the bucket as it was (nothing kept in the process).
+    const spentAt = Date.now();
+    await apis[0]!.kill();
+    apis[0] = await startApiProcess(apiEnv());
+    const afterRestart = await probe([0], 20);
+    assert.ok(
+      afterRestart.admitted <= refill(Date.now() - spentAt),
+      `a restarted process admitted ${afterRestart.admitted} of 20 (refill since: ${refill(Date.now() - spentAt)})`,
+    );
+
+    // The surviving workers count no nonce error (the killed ones could not say).
+    for (const [i, worker] of workers.entries()) {
+      const { logs } = await worker!.stop();
+      workers[i] = undefined;
+      const totals = logs.find((line) => line.msg === 'chain signer totals' && line.environment === 'test');
+      assert.ok(totals, 'the worker logged its totals');
+      assert.equal(Number(totals.nonceErrors), 0, `nonce errors of worker ${i + 1}`);
+    }
+  });
+});

@@ -8,7 +8,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const MATRIX = join(ROOT, 'docs', 'conformance.md');
 const CHECKS = join(ROOT, 'test', 'conformance');
 
-interface Row {
+export interface Row {
   clause: string;
   result: 'pass' | 'FAIL' | 'left out' | 'not run';
   note: string;

@@ -15,7 +15,10 @@ const OWN = 'urn:dpp-service:aas:1';
 export const SEMANTICS = {
   gtin: 'https://gs1.org/voc/gtin',
   serialNumber: 'https://gs1.org/voc/serialNumber',
-  nameplate: 'https://admin-shell.io/zvei/nameplate/2/0/Nameplate',
+  // The spec's flat shell lists Properties only, so its nameplate cannot carry the IDTA template's mandatory
+  // collections (address, markings): it names our own concept; the AAS API serves IDTA-02006 3.0 in full.
+  nameplate: `${OWN}:DigitalNameplate`,
+  yearOfConstruction: '0173-1#02-AAP906#001',
   manufacturerName: '0173-1#02-AAO677#002',
   productDesignation: '0173-1#02-AAW338#001',
   nameplateSerialNumber: '0173-1#02-AAM556#002',

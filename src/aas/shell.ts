@@ -159,6 +159,12 @@ export function buildShell(passport: Passport, chip: Chip | null, publicBaseUrl:
     ],
     ['ManufacturerProductDesignation', SEMANTICS.productDesignation, 'xs:string', metadata.name],
     ['SerialNumber', SEMANTICS.nameplateSerialNumber, 'xs:string', passport.tokenId],
+    [
+      'YearOfConstruction',
+      SEMANTICS.yearOfConstruction,
+      'xs:string',
+      String(passport.createdAt.getUTCFullYear()),
+    ],
     ['GTIN', SEMANTICS.gtin, 'xs:string', passport.gtin],
     [
       'CountryOfOrigin',

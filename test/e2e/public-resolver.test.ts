@@ -180,6 +180,15 @@ describe('GS1 Digital Link resolver: /01/{gtin}/21/{serial}', () => {
       assert.ok(submodel.semanticId.keys[0].value);
     }
     assert.ok(shell.extensions.length > 0);
+    // Its flat nameplate does not claim the IDTA template (whose mandatory collections it cannot hold) and
+    // still says when the product was made.
+    const nameplate = shell.submodels[0];
+    assert.doesNotMatch(nameplate.semanticId.keys[0].value, /admin-shell\.io\/(zvei|idta)\/nameplate/);
+    const year = nameplate.submodelElements.find(
+      (e: { idShort: string }) => e.idShort === 'YearOfConstruction',
+    );
+    assert.equal(year.semanticId.keys[0].value, '0173-1#02-AAP906#001');
+    assert.equal(year.value, String(new Date().getUTCFullYear()));
   });
 
   test('format=erp: the spec’s members for the owning company’s key only', async () => {

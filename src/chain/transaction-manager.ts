@@ -103,9 +103,10 @@ interface Row {
   reorgs: number;
   superseded_by: string | null;
   last_error: string | null;
-  created_at: Date;
-  broadcast_at: Date | null;
-  confirmed_at: Date | null;
+  /** Timestamps may come back as text (the ORM's connection parses no dates): read through `new Date`. */
+  created_at: Date | string;
+  broadcast_at: Date | string | null;
+  confirmed_at: Date | string | null;
 }
 
 interface Fees {
@@ -160,8 +161,8 @@ function toTransaction(row: Row): ChainTransaction {
     reorgs: row.reorgs,
     supersededBy: row.superseded_by === null ? null : String(row.superseded_by),
     lastError: row.last_error,
-    createdAt: row.created_at,
-    confirmedAt: row.confirmed_at,
+    createdAt: new Date(row.created_at),
+    confirmedAt: row.confirmed_at === null ? null : new Date(row.confirmed_at),
   };
 }
 
@@ -533,7 +534,7 @@ export class TransactionManager {
       if (outcome === 'fee') await this.#bump(row);
       return;
     }
-    const since = (row.broadcast_at ?? row.created_at).getTime();
+    const since = new Date(row.broadcast_at ?? row.created_at).getTime();
     if (Date.now() - since >= this.#stuckAfterMs) await this.#bump(row);
   }
 

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { afterAll, beforeAll, beforeEach, test } from 'vitest';
+import type { PassportChain } from '../../src/chain/passport-chain.ts';
+import { startTestChain, type TestChain } from '../support/anvil.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+
+let db: TestDatabase;
+let t: TestChain;
+let chain: PassportChain;
+let tokenId: string;
+
+beforeAll(async () => {
+  [db, t] = await Promise.all([createTestDatabase(), startTestChain()]);
+  chain = t.connect(t.platform.privateKey, { transactions: { orm: db.orm, stuckAfterMs: 1_000 } });
+  ({ tokenId } = await chain.mint({
+    to: t.others[0]!.address,
+    metadataUri: 'ipfs://r',
+    chipUid: '04DD0000000001',
+  }));
+}, 60_000);
+beforeEach(() => t.rpc('evm_setAutomine', [true]));
+afterAll(async () => {
+  await t?.stop();
+  await db?.drop();
+});
+
+const hashOf = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+const until = async (check: () => Promise<boolean>) => {
+  const deadline = Date.now() + 20_000;
+  while (!(await check())) {
+    if (Date.now() > deadline)
+      throw new Error(
+        `not in time: ${JSON.stringify(await chain.transactions!.list(), (_k, v) => (typeof v === 'bigint' ? String(v) : v))}`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
+test('a transaction left unmined is re-signed with higher fees under its nonce; the hash announced first leads to the mined one', async () => {
+  await t.rpc('evm_setAutomine', [false]);
+  const announced: string[] = [];
+  const anchoring = chain.logEvent(
+    { tokenId, action: 'STUCK', dataHash: hashOf(1) },
+    { operationKey: 'stuck-1', onSubmitted: (hash) => void announced.push(hash) },
+  );
+  await until(async () => ((await chain.transactions!.list())[0]?.feeBumps ?? 0) >= 1);
+  const [row] = await chain.transactions!.list();
+  assert.equal(row!.txHashes.length, row!.feeBumps + 1);
+  assert.ok(row!.maxFeePerGas > 0n);
+  assert.notEqual(row!.txHash, announced[0]);
+  assert.ok(await chain.provider.getTransaction(row!.txHash), 'the node holds the replacement');
+  await t.rpc('evm_mine');
+  const result = await anchoring;
+  const final = (await chain.transactions!.list())[0]!;
+  assert.equal(result.txHash, final.txHash);
+  assert.equal(final.state, 'confirmed');
+  // A retried activity holding the first hash: it resolves to the mined transaction, not to "unknown".
+  const outcome = await chain.getTransactionOutcome(announced[0]!);
+  assert.equal(outcome.status, 'mined');
+  assert.equal(outcome.status === 'mined' && outcome.txHash, final.txHash);
+  assert.equal((await chain.waitForTransaction(announced[0]!)).txHash, final.txHash);
+}, 60_000);
+
+test('a nonce taken by another sender while our transaction was dropped: the intent is re-signed under a new nonce, once', async () => {
+  await t.rpc('evm_setAutomine', [false]);
+  let first = '';
+  const anchoring = chain.logEvent(
+    { tokenId, action: 'SUPERSEDED', dataHash: hashOf(2) },
+    { operationKey: 'superseded-1', onSubmitted: (hash) => void (first = hash) },
+  );
+  await until(async () => first !== '');
+  const taken = (await chain.transactions!.list())[0]!;
+  await t.rpc('anvil_dropTransaction', [first]);
+  // Another program with the same key sends under that nonce, and it is mined.
+  await t.rpc('evm_setAutomine', [true]);
+  const outsider = await t.chain.logEvent({ tokenId, action: 'OUTSIDE', dataHash: hashOf(3) });
+  const outsiderTx = await chain.provider.getTransaction(outsider.txHash);
+  assert.equal(outsiderTx!.nonce, taken.nonce);
+
+  const result = await anchoring;
+  const rows = await chain.transactions!.list();
+  const old = rows.find((row) => row.id === taken.id)!;
+  assert.equal(old.state, 'superseded');
+  const replacement = rows.find((row) => row.id === old.supersededBy)!;
+  assert.equal(replacement.state, 'confirmed');
+  assert.ok(replacement.nonce > taken.nonce);
+  assert.equal(result.txHash, replacement.txHash);
+  assert.deepEqual(replacement.operationKeys, ['superseded-1#logEvent']);
+  const logs = await chain.provider.getLogs({ address: chain.contractAddress, fromBlock: 0 });
+  assert.equal(
+    logs.filter((log) => log.data.includes(hashOf(2).slice(2))).length,
+    1,
+    'the anchor is on chain once',
+  );
+}, 60_000);

@@ -35,7 +35,7 @@ standard(
   {
     name: 'EN 18223 DPP header (as OPC 30450-1 maps it)',
     checkedWith: OURS,
-    reference: 'https://reference.opcfoundation.org/DPP/v100/docs/',
+    reference: 'en18223.md',
   },
   (clause) => {
     let passport: ConformancePassport;
@@ -80,7 +80,7 @@ standard(
   {
     name: 'EN 18222 DPP API reads (paths of Eclipse BaSyx Go)',
     checkedWith: OURS,
-    reference: 'https://github.com/eclipse-basyx/basyx-go-components',
+    reference: 'en18222.md',
   },
   (clause) => {
     let passport: ConformancePassport;

@@ -80,7 +80,7 @@ export function renderMatrix(standards: Map<string, Row[]>): string {
       [
         `## ${name}`,
         '',
-        `Checked with ${checkedWith}${reference ? `; the standard: <${reference}>` : ''}.`,
+        `Checked with ${checkedWith}${reference ? `; the standard: [${reference}](${reference})` : ''}.`,
         '',
         '| Clause | Result | Note |',
         '| --- | --- | --- |',

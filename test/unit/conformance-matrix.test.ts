@@ -17,7 +17,7 @@ test('the conformance matrix: a summary per standard, then each clause with its 
     'the summary counts each result',
   );
   assert.ok(text.includes('## Some Standard 1.0'));
-  assert.ok(text.includes('the standard: <https://example.org/standard>'));
+  assert.ok(text.includes('the standard: [https://example.org/standard](https://example.org/standard)'));
   // A pipe in a name or a newline in a reason cannot break the table.
   assert.ok(text.includes('| a: first \\| clause | pass | 3 URIs judged |'));
   assert.ok(text.includes('| b: second | FAIL | expected 1 to be 2 |'));

@@ -10,7 +10,7 @@ declare module 'vitest' {
 export interface ClauseMeta {
   /** The third-party validator that judges the clause, e.g. "standardwebhooks 1.1.1 (npm)". */
   checkedWith: string;
-  /** Where the clause is written (a URL), shown in the matrix. */
+  /** Where the clause is written (a URL, or a page of docs/ where the standard is not public), shown in the matrix. */
   reference?: string;
   /** For a clause deliberately not checked: why (shown instead of a result). */
   leftOut?: string;

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { Interface, type InterfaceAbi, JsonRpcProvider, Wallet } from 'ethers';
 import { afterAll, beforeAll, beforeEach, test } from 'vitest';
 import type { PassportChain } from '../../src/chain/passport-chain.ts';
+import { TransactionManager } from '../../src/chain/transaction-manager.ts';
 import { startTestChain, type TestChain } from '../support/anvil.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 
@@ -92,4 +94,53 @@ test('a nonce taken by another sender while our transaction was dropped: the int
     1,
     'the anchor is on chain once',
   );
+}, 60_000);
+
+test('a process that stored its intent but died before broadcasting: another process broadcasts it, and the retried write waits for it', async () => {
+  // "Process A": its node connection fails exactly when broadcasting.
+  class NoBroadcast extends JsonRpcProvider {
+    override send(method: string, params: unknown[] | Record<string, unknown>): Promise<unknown> {
+      if (method === 'eth_sendRawTransaction') return Promise.reject(new Error('socket hang up'));
+      return super.send(method, params);
+    }
+  }
+  const provider = new NoBroadcast(t.anvil.rpcUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
+  try {
+    const a = new TransactionManager({
+      orm: db.orm,
+      provider,
+      wallet: new Wallet(t.platform.privateKey, provider),
+      confirmations: 1,
+    });
+    const data = new Interface(chain.artifact.abi as InterfaceAbi).encodeFunctionData('logEvent', [
+      BigInt(tokenId),
+      'ORPHANED',
+      hashOf(4),
+    ]);
+    const stored = await a.send({
+      operationKeys: ['orphan-1#logEvent'],
+      method: 'logEvent',
+      to: chain.contractAddress,
+      data,
+      gasLimit: 200_000n,
+    });
+    assert.equal(stored.state, 'signed');
+    assert.match(stored.lastError ?? '', /socket hang up/);
+    assert.equal(await chain.provider.getTransaction(stored.txHash), null, 'never reached the node');
+
+    // "Process B" runs the same operation (the activity retried elsewhere): no second transaction.
+    const result = await chain.logEvent(
+      { tokenId, action: 'ORPHANED', dataHash: hashOf(4) },
+      { operationKey: 'orphan-1' },
+    );
+    assert.equal(result.txHash, stored.txHash);
+    const rows = (await chain.transactions!.list()).filter((row) =>
+      row.operationKeys.includes('orphan-1#logEvent'),
+    );
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0]!.state, 'confirmed');
+    assert.equal(rows[0]!.nonce, stored.nonce);
+  } finally {
+    provider.destroy();
+  }
 }, 60_000);

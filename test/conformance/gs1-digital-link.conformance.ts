@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import digitalLinkJs from 'digital-link.js';
 import { beforeAll, type TestContext } from 'vitest';
-import { http, stack } from '../journeys/client.ts';
+import { cliTap, http, stack } from '../journeys/client.ts';
 import { standard } from './support/clause.ts';
 import { type ConformancePassport, conformancePassport } from './support/passport.ts';
 import { npmVersion } from './support/tools.ts';
@@ -76,6 +76,17 @@ standard(
       assert.notEqual(judge(good.replace(gtin, wrongDigit)), undefined, 'a wrong check digit must fail');
       assert.notEqual(judge(good.replace(gtin, `${gtin}x`)), undefined, 'a malformed GTIN must fail');
     });
+
+    clause(
+      'chip-url',
+      "the URL a tap of the passport's chip produces (the Digital Link with its SUN parameters)",
+      async (context) => {
+        const { url } = await cliTap(passport.chipUid, { gtin: passport.gtin, serial: passport.tokenId });
+        assert.ok(url, 'npm run cli -- tap prints the URL the chip carries');
+        assert.ok(url.startsWith(passport.digitalLink), `${url} is the passport's Digital Link`);
+        await assertDigitalLinks(context, 'chip URL', [url]);
+      },
+    );
 
     clause(
       'resolver-address',

@@ -121,6 +121,7 @@ const REPLACEMENT = /replacement transaction underpriced|replacement fee too low
 const FEE_TOO_LOW =
   /less than block base fee|fee cap less than|max fee per gas less|transaction underpriced|fee too low|feecap/i;
 const GWEI = 1_000_000_000n;
+const ROUND_CONCURRENCY = 8;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function largest(...values: bigint[]): bigint {
   let top = values[0]!;
@@ -445,13 +446,19 @@ export class TransactionManager {
       }
       return known;
     };
-    for (const row of rows) {
-      try {
-        await this.#check(row, head, minedCount, blockHash);
-      } catch (error) {
-        await this.#note(row.id, describe(error));
+    // Rows are independent: checked ROUND_CONCURRENCY at a time (a remote node answers in tens of ms each).
+    let next = 0;
+    const checker = async () => {
+      while (next < rows.length) {
+        const row = rows[next++]!;
+        try {
+          await this.#check(row, head, minedCount, blockHash);
+        } catch (error) {
+          await this.#note(row.id, describe(error));
+        }
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(ROUND_CONCURRENCY, rows.length) }, checker));
   }
 
   async #check(

@@ -18,7 +18,10 @@ export interface ChainLedgerSource {
 
 export interface MintLedger {
   requested: number;
-  /** Chips with one passport row and one canonical Minted log that agree (token, transaction, block). */
+  /**
+   * Chips with one passport row and one canonical Minted log that agree (token, transaction, block), and whose
+   * token the contract's tokenOfChip names.
+   */
   recorded: number;
   /** Passport rows beyond one per chip plus Minted logs beyond one per chip (requested chips or not). */
   duplicates: number;
@@ -119,6 +122,19 @@ export async function mintLedger(source: ChainLedgerSource, chips: string[]): Pr
         (mint) => mint.txHash === key(row.transaction_hash) && mint.block === Number(row.block_number),
       ),
   ).length;
+  // The contract's state as well as its logs: tokenOfChip of every requested chip, read at the head.
+  const provider = new JsonRpcProvider(source.rpcUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
+  const tokenOfChip = new Map<string, string>();
+  try {
+    for (const chipUid of chips) {
+      const hash = chipHash(chipUid);
+      const data = contract.encodeFunctionData('tokenOfChip', [hash]);
+      const answer = await provider.call({ to: source.contractAddress, data });
+      tokenOfChip.set(key(hash), String(contract.decodeFunctionResult('tokenOfChip', answer)[0]));
+    }
+  } finally {
+    provider.destroy();
+  }
   const missing: string[] = [];
   let recorded = 0;
   for (const chipUid of chips) {
@@ -126,6 +142,7 @@ export async function mintLedger(source: ChainLedgerSource, chips: string[]): Pr
     const onChain = chainByChip.get(chip) ?? [];
     const inDb = dbByChip.get(chip) ?? [];
     const agree =
+      tokenOfChip.get(chip) === inDb[0]?.token_id &&
       onChain.length === 1 &&
       inDb.length === 1 &&
       onChain[0]!.tokenId === inDb[0]!.token_id &&

@@ -27,6 +27,7 @@ import { Migration20261124920000_passports_created_idx } from './Migration202611
 import { Migration20261125100000_economic_operator } from './Migration20261125100000_economic_operator.ts';
 import { Migration20261125101000_passport_versions } from './Migration20261125101000_passport_versions.ts';
 import { Migration20261125200000_chain_transactions } from './Migration20261125200000_chain_transactions.ts';
+import { Migration20261125201000_reorg_record_indexes } from './Migration20261125201000_reorg_record_indexes.ts';
 import { Migration20261125300000_rate_limit_buckets } from './Migration20261125300000_rate_limit_buckets.ts';
 import { Migration20261125400000_console_sessions } from './Migration20261125400000_console_sessions.ts';
 
@@ -70,5 +71,9 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261125100000_economic_operator', class: Migration20261125100000_economic_operator },
   { name: 'Migration20261125101000_passport_versions', class: Migration20261125101000_passport_versions },
   { name: 'Migration20261125200000_chain_transactions', class: Migration20261125200000_chain_transactions },
+  {
+    name: 'Migration20261125201000_reorg_record_indexes',
+    class: Migration20261125201000_reorg_record_indexes,
+  },
   { name: 'Migration20261125400000_console_sessions', class: Migration20261125400000_console_sessions },
 ];

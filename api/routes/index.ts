@@ -29,6 +29,7 @@ import { logEventRoutes } from './iaas/log-event.ts';
 import { logRecycleRoutes } from './iaas/log-recycle.ts';
 import { checkoutWebhookRoute } from './public/checkout-webhook.ts';
 import { publicPassportRoutes } from './public-passport.ts';
+import { teamRoutes } from './team/members.ts';
 import { webhookDeliveryRoutes } from './webhooks/deliveries.ts';
 import { webhookEndpointRoutes } from './webhooks/endpoints.ts';
 
@@ -42,6 +43,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...passkeyRoutes(deps),
     ...ssoRoutes(deps),
     ...consoleSessionRoutes(deps),
+    ...teamRoutes,
     enrollRoute,
     verifyChipRoute(deps),
     ...mintRoutes(deps),

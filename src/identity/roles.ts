@@ -9,7 +9,9 @@ export type Role = (typeof ROLES)[number];
 export const ROLE_RIGHTS = {
   /** Create and revoke API keys (and, later, OAuth clients and webhooks). */
   manageKeys: ['owner', 'developer'],
-  /** See the company's keys and settings. */
+  /** Give the company's people their roles (Settings > Team). */
+  manageTeam: ['owner'],
+  /** See the company's keys, people and settings. */
   read: ['owner', 'developer', 'viewer'],
 } as const satisfies Record<string, readonly Role[]>;
 export type Right = keyof typeof ROLE_RIGHTS;

@@ -49,6 +49,11 @@ const SWEEP: Record<string, Entry> = {
   'GET /v1/console/session': { noForeignIds: 'the signed-in user’s own session' },
   'DELETE /v1/console/session': { noForeignIds: 'ends the caller’s own console session' },
   'DELETE /v1/console/sessions': { noForeignIds: 'ends the caller’s own console sessions' },
+  'GET /v1/team/members': { noForeignIds: 'the signed-in person’s own company' },
+  'PATCH /v1/team/members/:id': {
+    noForeignIds:
+      'people only (no API key reaches it); another company’s member → 404 in test/e2e/team.test.ts',
+  },
   'POST /v1/auth/passkey/register/challenge': { noForeignIds: 'for the signed-in user’s own e-mail only' },
   'POST /v1/auth/passkey/register/verify': { noForeignIds: 'answers the signed-in user’s own challenge' },
   'POST /v1/auth/oauth/clients': { noForeignIds: 'creates a client for the caller' },

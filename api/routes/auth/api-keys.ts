@@ -7,8 +7,8 @@ import {
   revokeApiKey,
   summarize,
 } from '../../../src/auth/api-keys.ts';
-import { assertRight, type Right, roleOf } from '../../../src/identity/roles.ts';
 import type { AppContext } from '../../context.ts';
+import { requireRight } from '../../middleware/require-right.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';
 
@@ -29,17 +29,6 @@ const ROLES_NOTE =
   ' Takes an API key or OAuth access token of the company, or a person of the company: a user token or the ' +
   "console's session cookie.";
 const MANAGE_NOTE = ' A person must be the company’s owner or a developer (a viewer → 403 role_forbidden).';
-
-/**
- * API keys and OAuth clients act with the company's full rights; a person (user token or console session)
- * acts with their role.
- */
-async function requireRight(ctx: AppContext, right: Right, action: string): Promise<void> {
-  const principal = ctx.state.principal!;
-  if (principal.kind !== 'user') return;
-  const role = principal.role ?? (await roleOf(ctx.state.em!, principal.userId, principal.companyId));
-  assertRight(role, right, action);
-}
 
 function notFound(id: string): Problem {
   return new Problem(404, 'api_key_not_found', `No API key ${id} in this environment.`);

@@ -48,6 +48,13 @@ const RECENT_BLOCKS = 64;
 /** Most passports in one `mintBatch` (each costs ~200k gas; blocks hold 30M or more). */
 const DEFAULT_MINT_BATCH_MAX = 20;
 
+/** A (batch) mint's result as one passport sees it: only the events about its token, when its id is known. */
+function ownEvents(result: TxResult, tokenId: TokenIdInput | undefined): TxResult {
+  if (tokenId === undefined) return result;
+  const id = toTokenId(tokenId);
+  return { ...result, events: result.events.filter((event) => event.args.tokenId === id) };
+}
+
 export function toTokenId(value: TokenIdInput): bigint {
   const text = String(value);
   if (!/^[1-9][0-9]*$/.test(text)) throw new TypeError(`token id must be a positive integer, got "${text}"`);
@@ -156,7 +163,7 @@ export class PassportChain {
     const key = `${operationKey(options.operationKey)}#mint`;
     const earlier = this.transactions && (await this.transactions.findByOperation(key));
     const result = earlier
-      ? await this.#settle(earlier, options)
+      ? ownEvents(await this.#settle(earlier, options), request.tokenId)
       : request.tokenId === undefined
         ? await this.#write('mint', [to, request.metadataUri, hash], options, deposit, key)
         : await this.mints.mint({

@@ -188,6 +188,12 @@ describe('transaction manager on a chain with 2 s blocks', () => {
     const rows = await manager.list({ limit: 1000 });
     for (const result of retried)
       assert.ok(rows.some((row) => row.txHash === result.txHash && row.state === 'confirmed'));
+    // A retried mint that rode in a mintBatch answers with its own passport's events only.
+    for (const [i, tokenId] of tokens.entries())
+      assert.ok(
+        retried[i]!.events.every((event) => event.args.tokenId === BigInt(tokenId)),
+        `token ${tokenId}`,
+      );
 
     // Exactly once on the canonical chain...
     const mintedLogs = await contractLogs('Minted');

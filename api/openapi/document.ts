@@ -26,7 +26,7 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, u
 
 function parametersOf(route: RouteSpec): Record<string, unknown>[] {
   const parameters: Record<string, unknown>[] = [];
-  if (route.auth !== 'none' || route.path.startsWith('/v1/')) {
+  if (route.environmentHeader !== false && (route.auth !== 'none' || route.path.startsWith('/v1/'))) {
     parameters.push({ $ref: '#/components/parameters/ServiceEnvironment' });
   }
   if (route.idempotent) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });

@@ -149,6 +149,17 @@ describe('HTTP conventions', () => {
         (p: { $ref?: string }) => p.$ref === '#/components/parameters/ServiceEnvironment',
       ),
     );
+    // Public reads that take their environment from the address do not ask clients for the header.
+    const publicRead = doc.body.paths['/v1/dpps/{dppId}'].get;
+    assert.ok(
+      !(publicRead.parameters ?? []).some(
+        (p: { $ref?: string }) => p.$ref === '#/components/parameters/ServiceEnvironment',
+      ),
+    );
+    const noHeader = await api.call('GET', '/v1/dpps/urn%3Auuid%3A00000000-0000-4000-8000-000000000000', {
+      env: null,
+    });
+    assert.equal(noHeader.status, 404, noHeader.text);
     // Every status an operation answers is listed (schemathesis holds the service to it): no catch-all.
     for (const [path, item] of Object.entries(
       doc.body.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>,

@@ -22,6 +22,14 @@ export interface ApiKey {
   revokedAt: string | null;
 }
 
+export interface Member {
+  id: number;
+  email: string;
+  role: Role;
+  emailConfirmed: boolean;
+  createdAt: string;
+}
+
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
@@ -32,7 +40,7 @@ export class ApiError extends Error {
   }
 }
 
-type Method = 'GET' | 'POST' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export async function call<T>(
   environment: Environment,
@@ -79,4 +87,10 @@ export const apiKeys = {
     call<{ apiKey: ApiKey; key: string }>(env, 'POST', '/v1/auth/api-keys', { name }),
   revoke: (env: Environment, id: string) =>
     call<{ apiKey: ApiKey }>(env, 'DELETE', `/v1/auth/api-keys/${encodeURIComponent(id)}`),
+};
+
+export const team = {
+  list: (env: Environment) => call<{ members: Member[] }>(env, 'GET', '/v1/team/members'),
+  changeRole: (env: Environment, id: number, role: Role) =>
+    call<{ member: Member }>(env, 'PATCH', `/v1/team/members/${id}`, { role }),
 };

@@ -3,6 +3,7 @@ import { ApiError, type Environment, type SessionUser, session } from './api.ts'
 import { Developers } from './pages/developers.tsx';
 import { SignIn } from './pages/sign-in.tsx';
 import { SignUp } from './pages/sign-up.tsx';
+import { Team } from './pages/team.tsx';
 import { linkHandler, navigate, usePath } from './router.ts';
 import { Shell } from './shell.tsx';
 
@@ -70,6 +71,7 @@ export function App() {
   }
   return (
     <Shell
+      path={path}
       user={user}
       environment={environment}
       onSwitch={switchEnvironment}
@@ -80,6 +82,13 @@ export function App() {
     >
       {path === '/settings/developers' ? (
         <Developers user={user} environment={environment} onSessionEnded={onSessionEnded} />
+      ) : path === '/settings/team' ? (
+        <Team
+          user={user}
+          environment={environment}
+          onSessionEnded={onSessionEnded}
+          onOwnRoleChanged={(role) => setUser({ ...user, role })}
+        />
       ) : (
         <NotFound />
       )}

@@ -3,6 +3,7 @@ import { type Environment, type SessionUser, session } from './api.ts';
 import { linkHandler } from './router.ts';
 
 interface ShellProps {
+  path: string;
   user: SessionUser;
   environment: Environment;
   onSwitch: (environment: Environment) => void;
@@ -11,7 +12,7 @@ interface ShellProps {
 }
 
 /** The signed-in frame: the test-mode banner, the environment switch, navigation and the account menu. */
-export function Shell({ user, environment, onSwitch, onSignedOut, children }: ShellProps) {
+export function Shell({ path, user, environment, onSwitch, onSignedOut, children }: ShellProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const signOut = async (everywhere: boolean) => {
@@ -73,15 +74,20 @@ export function Shell({ user, environment, onSwitch, onSignedOut, children }: Sh
         <nav aria-label="Settings">
           <p className="nav-heading">Settings</p>
           <ul>
-            <li>
-              <a
-                href="/console/settings/developers"
-                aria-current="page"
-                onClick={linkHandler('/settings/developers')}
-              >
-                Developers
-              </a>
-            </li>
+            {[
+              { to: '/settings/developers', label: 'Developers' },
+              { to: '/settings/team', label: 'Team' },
+            ].map((item) => (
+              <li key={item.to}>
+                <a
+                  href={`/console${item.to}`}
+                  aria-current={path === item.to ? 'page' : undefined}
+                  onClick={linkHandler(item.to)}
+                >
+                  {item.label}
+                </a>
+              </li>
+            ))}
           </ul>
         </nav>
         <main id="main">{children}</main>

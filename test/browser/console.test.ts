@@ -247,6 +247,34 @@ describe('web console in Chromium', () => {
     });
     assert.equal(forced.status, 403);
     assert.equal(forced.body.code, 'role_forbidden');
+
+    // Settings › Team: the viewer sees the people, the owner gives the viewer the developer role.
+    await page.getByRole('link', { name: 'Team' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Team' }).waitFor();
+    await page.getByRole('cell', { name: `${OWNER}` }).waitFor();
+    assert.equal(await page.getByRole('combobox').count(), 0, 'a viewer changes no role');
+    await accessible(page, 'team-viewer');
+    await shoot(page, 'team-viewer');
+
+    await ownerPage.getByRole('link', { name: 'Team' }).click();
+    await ownerPage.getByRole('heading', { level: 1, name: 'Team' }).waitFor();
+    const role = ownerPage.getByLabel(`Role of ${VIEWER}`);
+    assert.equal(await role.inputValue(), 'viewer');
+    await accessible(ownerPage, 'team-owner');
+    await shoot(ownerPage, 'team-owner');
+    await role.selectOption('developer');
+    await ownerPage.getByText(`${VIEWER} is now developer.`).waitFor({ state: 'attached' });
+    assert.equal(await ownerPage.getByLabel(`Role of ${VIEWER}`).inputValue(), 'developer');
+    // The last owner cannot step down: the API refuses and the page says why.
+    await ownerPage.getByLabel(`Role of ${OWNER}`).selectOption('viewer');
+    await ownerPage.getByRole('alert').filter({ hasText: 'only owner' }).waitFor();
+    assert.equal(await ownerPage.getByLabel(`Role of ${OWNER}`).inputValue(), 'owner');
+
+    await page.goto(`${origin}/console/settings/developers`);
+    await page.getByRole('button', { name: 'Create key' }).waitFor();
+    await page.getByText(`${VIEWER} (developer)`).waitFor();
+    await ownerPage.getByRole('link', { name: 'Developers' }).click();
+    await ownerPage.getByRole('heading', { level: 1, name: 'Developers' }).waitFor();
   });
 
   test('at a phone’s width every page fits and passes the accessibility check', async () => {
@@ -270,6 +298,11 @@ describe('web console in Chromium', () => {
     await page.getByLabel('New API key').waitFor();
     await fitsWidth(page, 'new key (phone)');
     await shoot(page, 'developers-new-key-phone');
+    await page.getByRole('link', { name: 'Team' }).click();
+    await page.getByLabel(`Role of ${VIEWER}`).waitFor();
+    await fitsWidth(page, 'team (phone)');
+    await accessible(page, 'team (phone)');
+    await shoot(page, 'team-phone');
   });
 
   test('keyboard only: from the page’s heading to a created key and its Copy button', async () => {
@@ -314,14 +347,14 @@ describe('web console in Chromium', () => {
 
   test('no CSP violation, no script error and nothing loaded from elsewhere on any page', () => {
     // The expected refusals: the unconfirmed sign-in (403), the viewer's forced request (403), the session
-    // check of a signed-out browser (401). Each also shows as a failed-resource message.
-    const expected = /^(401|403) .*\/v1\/(console\/session|auth\/api-keys)$/;
+    // check of a signed-out browser (401), the last owner stepping down (409). Each also shows as a failed-resource message.
+    const expected = /^(401|403) .*\/v1\/(console\/session|auth\/api-keys)$|^409 .*\/v1\/team\/members\/\d+$/;
     assert.deepEqual(
       failedResponses.filter((line) => !expected.test(line)),
       [],
     );
     const unexpected = violations.filter(
-      (text) => !/^Failed to load resource: the server responded with a status of 40[13]/.test(text),
+      (text) => !/^Failed to load resource: the server responded with a status of 40[139]/.test(text),
     );
     assert.deepEqual(unexpected, []);
     assert.deepEqual(foreignRequests, []);

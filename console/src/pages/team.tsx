@@ -1,0 +1,138 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { type Environment, type Member, type Role, type SessionUser, team } from '../api.ts';
+
+interface TeamProps {
+  user: SessionUser;
+  environment: Environment;
+  onSessionEnded: (error: unknown) => boolean;
+  /** The signed-in person's own role changed (they stepped down): the console follows. */
+  onOwnRoleChanged: (role: Role) => void;
+}
+
+const ROLES: { value: Role; label: string; meaning: string }[] = [
+  { value: 'owner', label: 'Owner', meaning: 'everything, including who has which role' },
+  { value: 'developer', label: 'Developer', meaning: 'API keys and the integration' },
+  { value: 'viewer', label: 'Viewer', meaning: 'sees everything, changes nothing' },
+];
+const joined = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });
+
+/** Settings › Team: the company's people and their roles; owners change them. */
+export function Team({ user, environment, onSessionEnded, onOwnRoleChanged }: TeamProps) {
+  const [members, setMembers] = useState<Member[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState('');
+  const [busy, setBusy] = useState<number | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const isOwner = user.role === 'owner';
+
+  const fail = useCallback(
+    (caught: unknown) => {
+      if (!onSessionEnded(caught))
+        setError(caught instanceof Error ? caught.message : 'Something went wrong.');
+    },
+    [onSessionEnded],
+  );
+  const load = useCallback(async () => {
+    try {
+      setMembers((await team.list(environment)).members);
+    } catch (caught) {
+      fail(caught);
+    }
+  }, [environment, fail]);
+  useEffect(() => {
+    document.title = 'Team · DPP Console';
+    heading.current?.focus();
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const change = async (member: Member, role: Role) => {
+    setBusy(member.id);
+    setError(null);
+    try {
+      const answer = await team.changeRole(environment, member.id, role);
+      setMembers((current) => current?.map((m) => (m.id === answer.member.id ? answer.member : m)) ?? null);
+      setStatus(`${answer.member.email} is now ${answer.member.role}.`);
+      if (member.id === user.id) onOwnRoleChanged(answer.member.role);
+    } catch (caught) {
+      // The list is unchanged, so each select still shows the role the person has.
+      fail(caught);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <section aria-labelledby="team-heading">
+      <h1 id="team-heading" ref={heading} tabIndex={-1}>
+        Team
+      </h1>
+      <p className="lede">
+        The people of {user.companyName}. Roles hold in both environments.{' '}
+        {isOwner ? 'As an owner you give each person their role.' : 'Only owners change roles.'} People who
+        sign in through your company’s SSO join as viewers.
+      </p>
+      <ul className="role-list">
+        {ROLES.map((role) => (
+          <li key={role.value}>
+            <strong>{role.label}</strong>: {role.meaning}
+          </li>
+        ))}
+      </ul>
+      <p className="visually-hidden" role="status" aria-live="polite">
+        {status}
+      </p>
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {members === null ? (
+        <p role="status">Loading the team…</p>
+      ) : (
+        <table className="keys">
+          <caption className="visually-hidden">People of {user.companyName}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Person</th>
+              <th scope="col">Role</th>
+              <th scope="col">E-mail</th>
+              <th scope="col">Joined</th>
+            </tr>
+          </thead>
+          <tbody>
+            {members.map((member) => (
+              <tr key={member.id}>
+                <td data-label="Person">
+                  {member.email}
+                  {member.id === user.id ? ' (you)' : ''}
+                </td>
+                <td data-label="Role">
+                  {isOwner ? (
+                    <select
+                      aria-label={`Role of ${member.email}`}
+                      value={member.role}
+                      disabled={busy !== null}
+                      onChange={(event) => change(member, event.target.value as Role)}
+                    >
+                      {ROLES.map((role) => (
+                        <option key={role.value} value={role.value}>
+                          {role.label}
+                        </option>
+                      ))}
+                    </select>
+                  ) : (
+                    ROLES.find((role) => role.value === member.role)?.label
+                  )}
+                </td>
+                <td data-label="E-mail">{member.emailConfirmed ? 'Confirmed' : 'Not confirmed yet'}</td>
+                <td data-label="Joined">{joined.format(new Date(member.createdAt))}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
 import { type ApiProcess, startApiProcess } from '../support/api-process.ts';
@@ -36,11 +39,17 @@ describe('two worker processes and two API processes, each killed -9 in turn und
     ...LIVE_TEST_SECRETS,
     ...stripeTestEnv(),
   });
+  let chainDataDir: string;
+  // One deployment record for all of them: a replacement worker finds the live contract instead of deploying.
   const startWorker = () =>
-    startWorkerProcess(stack, { rpcUrl: chain.rpcUrls, env: { CHAIN_CONFIRMATIONS: '2' } });
+    startWorkerProcess(stack, {
+      rpcUrl: chain.rpcUrls,
+      env: { CHAIN_CONFIRMATIONS: '2', CHAIN_DATA_DIR: chainDataDir },
+    });
 
   beforeAll(async () => {
     chain = await startRealisticChain({ blockTime: 2 });
+    chainDataDir = await mkdtemp(join(tmpdir(), 'dpp-chaos-chain-'));
     stack = await startTestStack({ chain, startWorker: false, dispatcher: false, apiClient: 'native' });
     loadKey = (await stack.api.createTenant('Acme Apparel')).testKey;
     probeKey = (await stack.api.createTenant('Probe Ltd')).testKey;
@@ -52,6 +61,7 @@ describe('two worker processes and two API processes, each killed -9 in turn und
     for (const worker of workers) await worker?.stop().catch(() => {});
     for (const api of apis) await api?.stop().catch(() => {});
     await stack?.close();
+    if (chainDataDir) await rm(chainDataDir, { recursive: true, force: true });
   });
 
   /** A request to API process `index` (as a load balancer would send it); undefined when it cannot be reached. */

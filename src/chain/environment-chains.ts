@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { Wallet } from 'ethers';
+import { parseUnits, Wallet } from 'ethers';
 import { type Config, ConfigError, ENVIRONMENTS, type Environment } from '../config/config.ts';
 import type { Orm } from '../db/orm.ts';
 import { type AnvilInstance, startAnvil } from './anvil.ts';
@@ -59,7 +59,14 @@ export async function openPassportChains(
   let anvil: AnvilInstance | undefined;
   const opened: PassportChain[] = [];
   const managed: Pick<PassportChainOptions, 'transactions'> = options.orm
-    ? { transactions: { orm: options.orm, reconcile: reorgRecordReconciler(options.orm) } }
+    ? {
+        transactions: {
+          orm: options.orm,
+          reconcile: reorgRecordReconciler(options.orm),
+          stuckAfterMs: config.chain.stuckAfterMs,
+          maxFeePerGasCap: parseUnits(config.chain.maxFeeGwei.toFixed(9), 'gwei'),
+        },
+      }
     : {};
   const open = async (environment: Environment): Promise<PassportChain> => {
     const settings = config.chain[environment];

@@ -63,6 +63,10 @@ export interface Config {
     confirmations: number;
     /** Most passports minted together in one `mintBatch` transaction (1: no batching). */
     mintBatchMax: number;
+    /** A transaction known to the node but unmined this long is re-signed with higher fees (same nonce). */
+    stuckAfterMs: number;
+    /** The most the signer offers per gas, in gwei (fee bumps stop there). */
+    maxFeeGwei: number;
     /** Deploy the contract where CHAIN_RPC_URL_* has no CONTRACT_ADDRESS_* (development chains only). */
     autoDeploy: boolean;
     /** Local anvil state and recorded deployments. */
@@ -282,6 +286,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
       },
       confirmations: e.CHAIN_CONFIRMATIONS,
       mintBatchMax: e.CHAIN_MINT_BATCH_MAX,
+      stuckAfterMs: e.CHAIN_STUCK_AFTER_SECONDS * 1000,
+      maxFeeGwei: e.CHAIN_MAX_FEE_GWEI,
       autoDeploy: e.CHAIN_AUTO_DEPLOY,
       dataDir: e.CHAIN_DATA_DIR,
     },

@@ -99,6 +99,8 @@ export const envSchema = z.object({
   CHAIN_PRIVATE_KEY_TEST: privateKey,
   CHAIN_CONFIRMATIONS: z.coerce.number().int().min(1).max(64).default(1),
   CHAIN_MINT_BATCH_MAX: z.coerce.number().int().min(1).max(100).default(20),
+  CHAIN_STUCK_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  CHAIN_MAX_FEE_GWEI: z.coerce.number().positive().max(1_000_000).default(500),
   CHAIN_AUTO_DEPLOY: bool.default(false),
   CHAIN_DATA_DIR: z.string().min(1).default('.data/chain'),
   MINT_DEPOSIT: z

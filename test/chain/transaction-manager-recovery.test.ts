@@ -73,11 +73,23 @@ test('a nonce taken by another sender while our transaction was dropped: the int
   await until(async () => first !== '');
   const taken = (await chain.transactions!.list())[0]!;
   await t.rpc('anvil_dropTransaction', [first]);
-  // Another program with the same key sends under that nonce, and it is mined.
+  // Another program with the same key sends under that nonce (outbidding ours, should the manager have put it
+  // back in the mempool already), and it is mined.
+  const outsider = await new Wallet(t.platform.privateKey, chain.provider).sendTransaction({
+    to: chain.contractAddress,
+    data: new Interface(chain.artifact.abi as InterfaceAbi).encodeFunctionData('logEvent', [
+      BigInt(tokenId),
+      'OUTSIDE',
+      hashOf(3),
+    ]),
+    nonce: taken.nonce,
+    gasLimit: 200_000n,
+    maxFeePerGas: 100_000_000_000n,
+    maxPriorityFeePerGas: 50_000_000_000n,
+  });
   await t.rpc('evm_setAutomine', [true]);
-  const outsider = await t.chain.logEvent({ tokenId, action: 'OUTSIDE', dataHash: hashOf(3) });
-  const outsiderTx = await chain.provider.getTransaction(outsider.txHash);
-  assert.equal(outsiderTx!.nonce, taken.nonce);
+  await t.rpc('evm_mine');
+  assert.equal((await chain.provider.getTransactionReceipt(outsider.hash))?.status, 1);
 
   const result = await anchoring;
   const rows = await chain.transactions!.list();
@@ -143,4 +155,34 @@ test('a process that stored its intent but died before broadcasting: another pro
   } finally {
     provider.destroy();
   }
+}, 60_000);
+
+test('fee bumps stop at the signer’s cap: during a spike above it the write waits, and goes out once the base fee is back', async () => {
+  const gwei = 1_000_000_000n;
+  const capped = t.connect(t.platform.privateKey, {
+    transactions: { orm: db.orm, stuckAfterMs: 500, maxFeePerGasCap: 5n * gwei },
+  });
+  await t.rpc('evm_setAutomine', [false]);
+  await t.rpc('anvil_setNextBlockBaseFeePerGas', [`0x${(50n * gwei).toString(16)}`]);
+  const anchoring = capped.logEvent(
+    { tokenId, action: 'CAPPED', dataHash: hashOf(5) },
+    { operationKey: 'capped-1' },
+  );
+  const row = async () =>
+    (await capped.transactions!.list()).find((r) => r.operationKeys.includes('capped-1#logEvent'));
+  await until(async () => /fee cap/.test((await row())?.lastError ?? ''));
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  const waiting = (await row())!;
+  assert.ok(waiting.maxFeePerGas <= 5n * gwei, `offered ${waiting.maxFeePerGas} wei per gas`);
+  assert.ok(['signed', 'sent'].includes(waiting.state));
+  assert.equal(await capped.provider.getTransaction(waiting.txHash), null, 'not accepted at 50 gwei');
+
+  await t.rpc('anvil_setNextBlockBaseFeePerGas', [`0x${gwei.toString(16)}`]);
+  await until(async () => Boolean(await capped.provider.getTransaction((await row())!.txHash)));
+  await t.rpc('evm_mine');
+  const result = await anchoring;
+  const done = (await row())!;
+  assert.equal(done.state, 'confirmed');
+  assert.equal(result.txHash, done.txHash);
+  assert.ok(done.maxFeePerGas <= 5n * gwei);
 }, 60_000);

@@ -83,3 +83,19 @@ test('CHAIN_RPC_URL_* takes a comma-separated list of endpoints (failover order)
     (error: unknown) => error instanceof ConfigError && error.variables.includes('CHAIN_RPC_URL_TEST'),
   );
 });
+
+test('the transaction manager’s stuck delay and fee cap come from CHAIN_STUCK_AFTER_SECONDS and CHAIN_MAX_FEE_GWEI', () => {
+  const defaults = loadConfig({});
+  assert.equal(defaults.chain.stuckAfterMs, 30_000);
+  assert.equal(defaults.chain.maxFeeGwei, 500);
+  const set = loadConfig({ CHAIN_STUCK_AFTER_SECONDS: '12', CHAIN_MAX_FEE_GWEI: '0.5' });
+  assert.equal(set.chain.stuckAfterMs, 12_000);
+  assert.equal(set.chain.maxFeeGwei, 0.5);
+  assert.throws(
+    () => loadConfig({ CHAIN_STUCK_AFTER_SECONDS: '0', CHAIN_MAX_FEE_GWEI: '-1' }),
+    (error: unknown) =>
+      error instanceof ConfigError &&
+      error.variables.includes('CHAIN_STUCK_AFTER_SECONDS') &&
+      error.variables.includes('CHAIN_MAX_FEE_GWEI'),
+  );
+});

@@ -19,6 +19,7 @@ import { mintRoutes } from './dpp/mint.ts';
 import { releaseRoutes } from './dpp/release.ts';
 import { resaleStatusRoute } from './dpp/resale-status.ts';
 import { verifyChipRoute } from './dpp/verify-chip.ts';
+import { dppContentRoutes } from './dpps/dpp-content.ts';
 import { dppReadRoutes } from './dpps/dpp-reads.ts';
 import { provisionRoutes } from './erp/provision.ts';
 import { bindRoutes } from './factory/bind.ts';
@@ -68,5 +69,6 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     checkoutWebhookRoute(deps),
     ...publicPassportRoutes(deps),
     ...dppReadRoutes(deps),
+    ...dppContentRoutes(deps),
   ];
 }

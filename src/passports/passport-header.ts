@@ -64,6 +64,11 @@ export interface PassportHeaderFacts {
   lastUpdated: Date;
   economicOperatorId: string | null | undefined;
   facilityId: string | null | undefined;
+  /**
+   * The product-group content specifications the passport is pinned to (`urn:dpp-service:spec:battery:1.0.0`,
+   * src/content-specs), listed after our own sections; omitted: none.
+   */
+  productGroupSpecificationIds?: readonly string[] | undefined;
 }
 
 const URN_UUID = 'urn:uuid:';
@@ -102,6 +107,6 @@ export function passportHeader(facts: PassportHeaderFacts, publicBaseUrl: string
     lastUpdated: facts.lastUpdated.toISOString(),
     economicOperatorId: facts.economicOperatorId ?? null,
     facilityId: facts.facilityId ?? null,
-    contentSpecificationIds: [...CONTENT_SPECIFICATION_IDS],
+    contentSpecificationIds: [...CONTENT_SPECIFICATION_IDS, ...(facts.productGroupSpecificationIds ?? [])],
   };
 }

@@ -4,6 +4,7 @@ import { allRoutes } from '../../api/routes/index.ts';
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import { StripeGateway } from '../../src/payments/stripe-gateway.ts';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import { fullBatteryData } from '../fixtures/battery-passport-data.ts';
 import type { CallResult, TestTenant } from '../support/api.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { type Receiver, startReceiver, waitUntil } from '../webhooks/support.ts';
@@ -23,6 +24,8 @@ interface Foreign {
   oauthClientId: string;
   ssoDomain: string;
   twinId: string;
+  /** The passport's digitalProductPassportId (its battery data written). */
+  dppId: string;
 }
 
 type Attempt = (ids: Foreign) => { method: string; path: string; body?: unknown };
@@ -37,6 +40,8 @@ type Entry =
   | { noForeignIds: string };
 
 const notFound = [404];
+const batteryContentPath = (dppId: string) =>
+  `/v1/dpps/${encodeURIComponent(dppId)}/content/${encodeURIComponent('urn:dpp-service:spec:battery:1.0.0')}`;
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 
 /**
@@ -50,6 +55,7 @@ const SWEEP: Record<string, Entry> = {
   'DELETE /v1/console/session': { noForeignIds: 'ends the caller’s own console session' },
   'DELETE /v1/console/sessions': { noForeignIds: 'ends the caller’s own console sessions' },
   'GET /v1/team/members': { noForeignIds: 'the signed-in person’s own company' },
+  'POST /v1/team/invitations': { noForeignIds: 'creates a person in the signed-in owner’s own company' },
   'PATCH /v1/team/members/:id': {
     noForeignIds:
       'people only (no API key reaches it); another company’s member → 404 in test/e2e/team.test.ts',
@@ -95,6 +101,14 @@ const SWEEP: Record<string, Entry> = {
   },
   'DELETE /v1/auth/api-keys/:id': {
     attempt: (f) => ({ method: 'DELETE', path: `/v1/auth/api-keys/${f.apiKeyId}` }),
+    refused: notFound,
+  },
+  'PUT /v1/dpps/:dppId/content/:specId': {
+    attempt: (f) => ({ method: 'PUT', path: batteryContentPath(f.dppId), body: fullBatteryData() }),
+    refused: notFound,
+  },
+  'GET /v1/dpps/:dppId/content/:specId': {
+    attempt: (f) => ({ method: 'GET', path: `${batteryContentPath(f.dppId)}?format=aas` }),
     refused: notFound,
   },
   'POST /v1/dpp/enroll': {
@@ -340,6 +354,9 @@ describe('tenant isolation: every operation with another tenant’s ids, and wit
     });
     const twin = await asB('POST', '/v1/erp/provision', { gtin: GTIN, metadata: { name: 'Twin' } });
     const apiKey = await asB('POST', '/v1/auth/api-keys', { name: 'Second' });
+    const view = await stack.api.call('GET', `/test/01/${GTIN}/21/${tokenId}?format=public`, { env: null });
+    const dppId = view.body.dppHeader.digitalProductPassportId;
+    assert.equal((await asB('PUT', batteryContentPath(dppId), fullBatteryData())).status, 201);
     foreign = {
       apiKeyId: apiKey.body.apiKey.id,
       chipUid: '04B0B0B0B0B001',
@@ -353,6 +370,7 @@ describe('tenant isolation: every operation with another tenant’s ids, and wit
       oauthClientId: oauthClient.body.client.id,
       ssoDomain: 'beta.example',
       twinId: twin.body.service_internal_id,
+      dppId,
     };
     for (const [name, value] of Object.entries(foreign)) assert.ok(value, `set up ${name}`);
     // Quiet before the snapshot: B's anchoring and deliveries are done.

@@ -30,6 +30,7 @@ import { Migration20261125200000_chain_transactions } from './Migration202611252
 import { Migration20261125201000_reorg_record_indexes } from './Migration20261125201000_reorg_record_indexes.ts';
 import { Migration20261125300000_rate_limit_buckets } from './Migration20261125300000_rate_limit_buckets.ts';
 import { Migration20261125400000_console_sessions } from './Migration20261125400000_console_sessions.ts';
+import { Migration20261125500000_passport_content } from './Migration20261125500000_passport_content.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -76,4 +77,5 @@ export const migrations: MigrationObject[] = [
     class: Migration20261125201000_reorg_record_indexes,
   },
   { name: 'Migration20261125400000_console_sessions', class: Migration20261125400000_console_sessions },
+  { name: 'Migration20261125500000_passport_content', class: Migration20261125500000_passport_content },
 ];

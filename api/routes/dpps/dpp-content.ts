@@ -1,0 +1,217 @@
+import { z } from 'zod';
+import { passportAasEnvironment } from '../../../src/aas/battery/battery-environment.ts';
+import { contentSpecifications } from '../../../src/content-specs/content-specification.ts';
+import { ROLES } from '../../../src/content-specs/disclosure.ts';
+import {
+  ContentInvalid,
+  readPassportContent,
+  requireSpecification,
+  writePassportContent,
+} from '../../../src/content-specs/passport-content.ts';
+import { findDppById } from '../../../src/dpp-api/find-dpp.ts';
+import { DomainError } from '../../../src/errors.ts';
+import { dppIdOf } from '../../../src/passports/passport-header.ts';
+import type { AppContext } from '../../context.ts';
+import { Problem } from '../../problem.ts';
+import { defineRoute } from '../../route.ts';
+import type { RouteDeps } from '../deps.ts';
+
+// Product-group content (issue 25, docs/content-specifications.md): the registry of versioned data models
+// (public), and a passport's data of one model, written and read by the owning company.
+
+const specIdParam = z
+  .string()
+  .min(1)
+  .max(200)
+  .describe(
+    'A content specification id, urn:dpp-service:spec:<group>:<major.minor.patch> (percent-encoded).',
+  );
+const dppIdParam = z
+  .string()
+  .min(1)
+  .max(200)
+  .describe('The digitalProductPassportId (urn:uuid:…) or its UUID.');
+const contentParams = z.object({ dppId: dppIdParam, specId: specIdParam });
+
+const summary = z.object({ id: z.string(), group: z.string(), version: z.string(), title: z.string() });
+const fieldPolicy = z.object({ tier: z.string(), roles: z.array(z.enum(ROLES)) });
+const contentBody = z.object({
+  digitalProductPassportId: z.string(),
+  contentSpecificationId: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+const CONTENT_DESCRIPTION =
+  'The body is the product-group data itself, a JSON object following the specification’s JSON Schema ' +
+  '(GET /v1/content-specifications/{specId}); it replaces what was written before. The first write pins the ' +
+  'passport to that specification version (its EN 18223 header then lists it in contentSpecificationIds); a ' +
+  'write naming another version of the same product group answers 409 content_specification_pinned. Data not ' +
+  'following the pinned version answers 400 content_invalid with one `errors` entry per offending field, ' +
+  '`path` an RFC 6901 JSON pointer into the body (`/performanceAndDurability/ratedCapacityAh`). Disclosure: ' +
+  'the specification’s per-field policy says which roles may read each field; until it is enforced, this ' +
+  'data is served only to the owning company (and the public AAS API serves only submodels whose every ' +
+  'field is public).';
+
+/** The passport a content operation names, of the caller's company (another company's: 404, as if absent). */
+async function ownPassport(ctx: AppContext, dppId: string) {
+  const scope = ctx.state.scope!;
+  const ref = await findDppById(ctx.state.em!, scope.environment, dppId);
+  if (ref.companyId !== scope.companyId) {
+    throw new DomainError('not_found', 'dpp_not_found', `No passport ${dppIdOf(ref.serviceUid)}.`);
+  }
+  return ref;
+}
+
+export function dppContentRoutes(deps: RouteDeps) {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/v1/content-specifications',
+      operationId: 'listContentSpecifications',
+      summary: 'List the product-group content specifications (versioned data models) passports may pin.',
+      tags: ['dpps'],
+      auth: 'none',
+      environmentHeader: false,
+      responses: {
+        200: { description: 'Every registered version.', schema: z.object({ items: z.array(summary) }) },
+      },
+      handler: async (ctx: AppContext) => {
+        ctx.body = {
+          items: contentSpecifications
+            .list()
+            .map(({ id, group, version, title }) => ({ id, group, version, title })),
+        };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/content-specifications/:specId',
+      operationId: 'getContentSpecification',
+      summary: 'One content specification: its JSON Schema and its per-field disclosure policy.',
+      description:
+        'policy maps each field (JSON pointer, `*` for any array item) to the roles that may read it ' +
+        `(${ROLES.join(', ')}) and the rule (tier) they come from.`,
+      tags: ['dpps'],
+      auth: 'none',
+      environmentHeader: false,
+      params: z.object({ specId: specIdParam }),
+      responses: {
+        200: {
+          description: 'The specification.',
+          schema: summary.extend({
+            schema: z.record(z.string(), z.unknown()),
+            policy: z.record(z.string(), fieldPolicy),
+          }),
+        },
+      },
+      handler: async (ctx: AppContext, { params }) => {
+        const spec = requireSpecification(contentSpecifications, params.specId);
+        ctx.body = {
+          id: spec.id,
+          group: spec.group,
+          version: spec.version,
+          title: spec.title,
+          schema: spec.schema,
+          policy: spec.policy,
+        };
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/v1/dpps/:dppId/content/:specId',
+      operationId: 'putDppContent',
+      summary: 'Write a passport’s product-group data against a content specification (pins its version).',
+      description: CONTENT_DESCRIPTION,
+      tags: ['dpps'],
+      auth: 'apiKey',
+      params: contentParams,
+      body: z.record(z.string(), z.unknown()),
+      responses: {
+        200: { description: 'Replaced.', schema: contentBody },
+        201: { description: 'First write: the passport is now pinned to this version.', schema: contentBody },
+        400: {
+          description:
+            'content_invalid (errors[] names each field by JSON pointer), invalid_content_specification_id, invalid_dpp_id.',
+        },
+        404: { description: 'dpp_not_found (or another company’s), content_specification_not_found.' },
+        409: {
+          description: 'content_specification_pinned: the passport follows another version of this group.',
+        },
+      },
+      handler: async (ctx: AppContext, { params, body }) => {
+        const ref = await ownPassport(ctx, params.dppId);
+        try {
+          const { content, created } = await writePassportContent(
+            ctx.state.em!,
+            contentSpecifications,
+            ref,
+            params.specId,
+            body,
+          );
+          ctx.status = created ? 201 : 200;
+          ctx.body = {
+            digitalProductPassportId: dppIdOf(ref.serviceUid),
+            contentSpecificationId: content.specificationId,
+            data: content.data,
+            createdAt: content.createdAt.toISOString(),
+            updatedAt: content.updatedAt.toISOString(),
+          };
+        } catch (error) {
+          if (!(error instanceof ContentInvalid)) throw error;
+          throw new Problem(400, 'content_invalid', error.message, {
+            errors: error.violations.map((v) => ({ path: v.pointer, message: v.message, code: v.keyword })),
+            extra: { contentSpecificationId: error.specificationId },
+          });
+        }
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/dpps/:dppId/content/:specId',
+      operationId: 'getDppContent',
+      summary: 'Read a passport’s product-group data (owning company; ?format=aas: its AAS environment).',
+      description:
+        'The data as written, with the version the passport is pinned to (which may differ from the version ' +
+        'the path names when the path names another version of the same group: the pin wins). ?format=aas ' +
+        'answers the passport’s AAS v3 environment with every submodel of the product group (for batteries ' +
+        'the IDTA-02035 Battery Nameplate, Technical Data, Product Condition and Circularity), restricted ' +
+        'fields included.',
+      tags: ['dpps'],
+      auth: 'apiKey',
+      params: contentParams,
+      query: z.object({ format: z.enum(['json', 'aas']).default('json') }),
+      responses: {
+        200: {
+          description: 'The data, or the AAS environment.',
+          schema: z.union([contentBody, z.record(z.string(), z.unknown())]),
+        },
+        404: { description: 'dpp_not_found, content_specification_not_found, content_not_found.' },
+      },
+      handler: async (ctx: AppContext, { params, query }) => {
+        const spec = requireSpecification(contentSpecifications, params.specId);
+        const ref = await ownPassport(ctx, params.dppId);
+        const content = await readPassportContent(ctx.state.em!, ref.passportId, spec.group);
+        if (!content) {
+          throw new DomainError(
+            'not_found',
+            'content_not_found',
+            `No ${spec.group} data was written for this passport.`,
+          );
+        }
+        if (query.format === 'aas') {
+          ctx.body = await passportAasEnvironment(ctx.state.em!, ref, deps.config.publicBaseUrl);
+          return;
+        }
+        ctx.body = {
+          digitalProductPassportId: dppIdOf(ref.serviceUid),
+          contentSpecificationId: content.specificationId,
+          data: content.data,
+          createdAt: content.createdAt.toISOString(),
+          updatedAt: content.updatedAt.toISOString(),
+        };
+      },
+    }),
+  ];
+}

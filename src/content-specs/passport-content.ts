@@ -1,0 +1,148 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Environment } from '../config/config.ts';
+import { DomainError } from '../errors.ts';
+import {
+  type ContentSpecificationRegistry,
+  type ContentViolation,
+  parseSpecificationId,
+} from './content-specification.ts';
+
+/** A passport's product-group data as stored: the version it is pinned to and the data valid against it. */
+export interface PassportContent {
+  specificationId: string;
+  data: Record<string, unknown>;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A write refused because the data does not follow the pinned specification (each field named). */
+export class ContentInvalid extends Error {
+  readonly specificationId: string;
+  readonly violations: ContentViolation[];
+
+  constructor(specificationId: string, violations: ContentViolation[]) {
+    super(`The data does not follow ${specificationId}: ${violations.length} field(s) refused.`);
+    this.specificationId = specificationId;
+    this.violations = violations;
+  }
+}
+
+interface Row {
+  specification_id: string;
+  data: Record<string, unknown>;
+  created_at: Date | string;
+  updated_at: Date | string;
+  inserted?: boolean;
+}
+
+const date = (value: Date | string) => (value instanceof Date ? value : new Date(value));
+const toContent = (row: Row): PassportContent => ({
+  specificationId: row.specification_id,
+  data: row.data,
+  createdAt: date(row.created_at),
+  updatedAt: date(row.updated_at),
+});
+
+/** The specification known by this id, or a 404 (400 when the id is not of our form). */
+export function requireSpecification(registry: ContentSpecificationRegistry, specificationId: string) {
+  if (!parseSpecificationId(specificationId)) {
+    throw new DomainError(
+      'invalid',
+      'invalid_content_specification_id',
+      'A content specification id is urn:dpp-service:spec:<group>:<major.minor.patch>.',
+    );
+  }
+  const spec = registry.get(specificationId);
+  if (!spec) {
+    throw new DomainError(
+      'not_found',
+      'content_specification_not_found',
+      `No content specification ${specificationId} (GET /v1/content-specifications lists them).`,
+    );
+  }
+  return spec;
+}
+
+/**
+ * Writes (replaces) the passport's data of the specification's product group. The first write pins the
+ * passport to that version; a write naming another version of a pinned group is refused (409), and data that
+ * does not follow the pinned version is refused with every offending field ({@link ContentInvalid}).
+ */
+export async function writePassportContent(
+  em: EntityManager,
+  registry: ContentSpecificationRegistry,
+  passport: { passportId: number; companyId: string; environment: Environment },
+  specificationId: string,
+  data: unknown,
+): Promise<{ content: PassportContent; created: boolean }> {
+  const spec = requireSpecification(registry, specificationId);
+  const violations = registry.validate(spec.id, data);
+  if (violations.length > 0) {
+    // A write naming another version than the pin is a conflict before it is a validation matter.
+    await refuseOtherPin(em, passport.passportId, spec.group, spec.id);
+    throw new ContentInvalid(spec.id, violations);
+  }
+  // One statement: insert, or replace the data only while the pin is this version (no lost pin on a race).
+  const [row] = await em.getConnection().execute<Row[]>(
+    `insert into passport_content (passport_id, spec_group, specification_id, company_id, environment, data)
+     values (?, ?, ?, ?, ?, ?::jsonb)
+     on conflict (passport_id, spec_group) do update set data = excluded.data, updated_at = now()
+       where passport_content.specification_id = excluded.specification_id
+     returning specification_id, data, created_at, updated_at, (xmax = 0) as inserted`,
+    [
+      passport.passportId,
+      spec.group,
+      spec.id,
+      passport.companyId,
+      passport.environment,
+      JSON.stringify(data),
+    ],
+  );
+  if (!row) {
+    await refuseOtherPin(em, passport.passportId, spec.group, spec.id);
+    throw new Error('passport_content write returned no row although the pin matches');
+  }
+  return { content: toContent(row), created: row.inserted === true };
+}
+
+async function refuseOtherPin(em: EntityManager, passportId: number, group: string, specificationId: string) {
+  const [pinned] = await em
+    .getConnection()
+    .execute<{ specification_id: string }[]>(
+      'select specification_id from passport_content where passport_id = ? and spec_group = ?',
+      [passportId, group],
+    );
+  if (pinned && pinned.specification_id !== specificationId) {
+    throw new DomainError(
+      'conflict',
+      'content_specification_pinned',
+      `This passport follows ${pinned.specification_id}; its ${group} data is written against that version.`,
+    );
+  }
+}
+
+/** The passport's data of one product group (undefined when none was written). */
+export async function readPassportContent(
+  em: EntityManager,
+  passportId: number,
+  group: string,
+): Promise<PassportContent | undefined> {
+  const [row] = await em
+    .getConnection()
+    .execute<Row[]>(
+      'select specification_id, data, created_at, updated_at from passport_content where passport_id = ? and spec_group = ?',
+      [passportId, group],
+    );
+  return row ? toContent(row) : undefined;
+}
+
+/** Every product-group specification the passport is pinned to, in group order. */
+export async function pinnedSpecificationIds(em: EntityManager, passportId: number): Promise<string[]> {
+  const rows = await em
+    .getConnection()
+    .execute<{ specification_id: string }[]>(
+      'select specification_id from passport_content where passport_id = ? order by spec_group',
+      [passportId],
+    );
+  return rows.map((row) => row.specification_id);
+}

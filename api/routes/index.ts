@@ -44,7 +44,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...passkeyRoutes(deps),
     ...ssoRoutes(deps),
     ...consoleSessionRoutes(deps),
-    ...teamRoutes,
+    ...teamRoutes(deps),
     enrollRoute,
     verifyChipRoute(deps),
     ...mintRoutes(deps),

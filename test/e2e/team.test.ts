@@ -167,4 +167,92 @@ describe('team roles', () => {
       'no longer an owner',
     );
   });
+
+  test('an owner invites a person by e-mail: they set a password from the mail and sign in with the role given', async () => {
+    const email = 'invitee@team.example';
+    // After the previous test the newcomer owns the company and its founder is a developer.
+    const notOwner = await as('owner@team.example', 'POST', '/v1/team/invitations', {
+      email,
+      role: 'viewer',
+    });
+    assert.equal(notOwner.status, 403);
+    assert.equal(notOwner.body.code, 'role_forbidden');
+    const tenant = await api.createTenant('Keys Only Again');
+    assert.equal(
+      (
+        await api.call('POST', '/v1/team/invitations', {
+          key: tenant.testKey,
+          body: { email, role: 'viewer' },
+        })
+      ).status,
+      401,
+    );
+
+    const invited = await as('newcomer@team.example', 'POST', '/v1/team/invitations', {
+      email,
+      role: 'developer',
+    });
+    assert.equal(invited.status, 201, invited.text);
+    assert.deepEqual(
+      {
+        email: invited.body.member.email,
+        role: invited.body.member.role,
+        confirmed: invited.body.member.emailConfirmed,
+      },
+      { email, role: 'developer', confirmed: false },
+    );
+    const mail = await smtp.mailTo(email);
+    assert.match(mail.text, /Subject: newcomer@team\.example invited you to Team Co/);
+    assert.match(mail.text, /as developer\./);
+    // Not a member who can sign in yet: no password.
+    const early = await api.call('POST', '/v1/console/session', {
+      body: { email, password: PASSWORD },
+      headers: { origin },
+    });
+    assert.equal(early.status, 401);
+
+    // Invited again before accepting: a new link; the address is still one person.
+    assert.equal(
+      (await as('newcomer@team.example', 'POST', '/v1/team/invitations', { email, role: 'developer' }))
+        .status,
+      201,
+    );
+    const link = new URL(
+      /https?:\/\/\S+\/reset-password\?token=[\w%-]+/.exec((await smtp.mailTo(email, 1)).text)![0],
+    );
+    const set = await api.call('POST', '/v1/auth/password/reset', {
+      env: null,
+      body: { token: link.searchParams.get('token'), password: PASSWORD },
+    });
+    assert.equal(set.status, 200, set.text);
+    await signIn(email);
+    assert.equal((await as(email, 'GET', '/v1/console/session')).body.user.role, 'developer');
+    const members = (await as(email, 'GET', '/v1/team/members')).body.members as {
+      email: string;
+      role: string;
+      emailConfirmed: boolean;
+    }[];
+    const joined = members.filter((m) => m.email === email);
+    assert.deepEqual(
+      joined.map((m) => [m.role, m.emailConfirmed]),
+      [['developer', true]],
+      'one person, confirmed by setting the password from the mail',
+    );
+
+    const taken = await as('newcomer@team.example', 'POST', '/v1/team/invitations', {
+      email: 'owner@other.example',
+      role: 'viewer',
+    });
+    assert.equal(taken.status, 409);
+    assert.equal(taken.body.code, 'email_already_registered');
+    assert.equal(
+      (
+        await as('newcomer@team.example', 'POST', '/v1/team/invitations', {
+          email: 'x@team.example',
+          role: 'boss',
+        })
+      ).status,
+      400,
+    );
+  });
 });

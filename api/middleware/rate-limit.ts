@@ -53,14 +53,21 @@ export class LocalBuckets implements BucketStore {
  * there. SET expressions read the row as it was before the update, so `admitted` and `tokens` agree; the row
  * lock serialises concurrent takes of one key across processes.
  */
+/**
+ * The row's tokens refilled up to this statement's time. Concurrent takes of one key may get the row lock in
+ * another order than they started: a take that started before the last update refills nothing (never a
+ * negative amount) and leaves the later update time in place, so the refill is counted once.
+ */
+const REFILLED = `least(excluded.per_minute,
+    b.tokens + greatest(0, extract(epoch from now() - b.updated_at)) * excluded.per_minute / 60.0)`;
+
 const TAKE = `insert into rate_limit_buckets as b (key, per_minute, tokens, admitted, updated_at)
   values (?, ?, ?::double precision - 1, true, now())
   on conflict (key) do update set
     per_minute = excluded.per_minute,
-    admitted = least(excluded.per_minute, b.tokens + extract(epoch from now() - b.updated_at) * excluded.per_minute / 60.0) >= 1,
-    tokens = least(excluded.per_minute, b.tokens + extract(epoch from now() - b.updated_at) * excluded.per_minute / 60.0)
-      - case when least(excluded.per_minute, b.tokens + extract(epoch from now() - b.updated_at) * excluded.per_minute / 60.0) >= 1 then 1 else 0 end,
-    updated_at = now()
+    admitted = ${REFILLED} >= 1,
+    tokens = ${REFILLED} - case when ${REFILLED} >= 1 then 1 else 0 end,
+    updated_at = greatest(b.updated_at, now())
   returning admitted, tokens`;
 
 /** A bucket untouched for a minute is full again: its row can go (the next take recreates it full). */

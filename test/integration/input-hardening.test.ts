@@ -375,21 +375,25 @@ describe('input the database cannot store, bounds and slow bodies', () => {
     });
 
     /**
-     * The bucket holds 600 and refills 10 a second while the flood runs, so a few more than 600 pass; what
-     * matters is that the flood is cut off and stays cut off.
+     * The bucket holds 600 and refills 10 a second while the flood runs, so a few more than 600 pass (as many
+     * as refilled during the flood: the buckets are in PostgreSQL, so on a busy machine a flood takes seconds);
+     * what matters is that the flood is cut off and stays cut off.
      */
+    let floodMs = 0;
     function assertCutOff(statuses: number[], passed: number) {
       const through = statuses.filter((s) => s === passed).length;
       const limited = statuses.filter((s) => s === 429).length;
-      assert.ok(through >= 600 && through < 640, `${through} × ${passed}`);
+      const refilled = Math.ceil((floodMs / 1000) * 10);
+      assert.ok(through >= 600 && through <= 600 + refilled, `${through} × ${passed} in ${floodMs} ms`);
       assert.equal(through + limited, statuses.length, `only ${passed} and 429: ${[...new Set(statuses)]}`);
-      assert.equal(statuses.at(-1), 429);
+      // Calls are counted, not ordered: 8 run at once and take the bucket's row lock in no fixed order.
     }
 
     /** Sends `count` requests (8 at a time) and answers their statuses in order. */
     async function flood(count: number, send: (i: number) => Promise<{ status: number }>): Promise<number[]> {
       const statuses: number[] = new Array(count);
       let next = 0;
+      const started = Date.now();
       await Promise.all(
         Array.from({ length: 8 }, async () => {
           while (next < count) {
@@ -398,6 +402,7 @@ describe('input the database cannot store, bounds and slow bodies', () => {
           }
         }),
       );
+      floodMs = Date.now() - started;
       return statuses;
     }
 
@@ -411,10 +416,15 @@ describe('input the database cannot store, bounds and slow bodies', () => {
         }),
       );
       assertCutOff(statuses, 401);
-      const limited = await callFrom(agent, port, 'GET', '/v1/auth/api-keys', {
-        'x-service-env': 'test',
-        authorization: 'Bearer sk_test_another_guess',
-      });
+      // Right after the flood the address stays refused: a token comes back every 100 ms, so of two calls in a
+      // row at most the first may find one.
+      const guess = () =>
+        callFrom(agent, port, 'GET', '/v1/auth/api-keys', {
+          'x-service-env': 'test',
+          authorization: 'Bearer sk_test_another_guess',
+        });
+      let limited = await guess();
+      if (limited.status === 401) limited = await guess();
       assert.equal(limited.status, 429);
       assert.ok(Number(limited.headers['retry-after']) >= 1);
       assert.equal(JSON.parse(limited.body).code, 'rate_limited');

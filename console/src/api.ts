@@ -91,6 +91,8 @@ export const apiKeys = {
 
 export const team = {
   list: (env: Environment) => call<{ members: Member[] }>(env, 'GET', '/v1/team/members'),
+  invite: (env: Environment, email: string, role: Role) =>
+    call<{ member: Member }>(env, 'POST', '/v1/team/invitations', { email, role }),
   changeRole: (env: Environment, id: number, role: Role) =>
     call<{ member: Member }>(env, 'PATCH', `/v1/team/members/${id}`, { role }),
 };

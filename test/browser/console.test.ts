@@ -269,6 +269,15 @@ describe('web console in Chromium', () => {
     await ownerPage.getByLabel(`Role of ${OWNER}`).selectOption('viewer');
     await ownerPage.getByRole('alert').filter({ hasText: 'only owner' }).waitFor();
     assert.equal(await ownerPage.getByLabel(`Role of ${OWNER}`).inputValue(), 'owner');
+    // An invitation by e-mail: the person is listed at once, not confirmed until they choose a password.
+    await ownerPage.getByLabel('E-mail').fill('new.hire@brand.example');
+    await ownerPage.getByLabel('Role', { exact: true }).selectOption('viewer');
+    await ownerPage.getByRole('button', { name: 'Send invitation' }).click();
+    await ownerPage.getByText('Invitation sent to new.hire@brand.example.').waitFor();
+    await ownerPage.getByRole('row', { name: /new\.hire@brand\.example.*Not confirmed yet/ }).waitFor();
+    assert.match((await smtp.mailTo('new.hire@brand.example')).text, /\/reset-password\?token=/);
+    await accessible(ownerPage, 'team-invited');
+    await shoot(ownerPage, 'team-invited');
 
     await page.goto(`${origin}/console/settings/developers`);
     await page.getByRole('button', { name: 'Create key' }).waitFor();

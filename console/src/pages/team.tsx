@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { type Environment, type Member, type Role, type SessionUser, team } from '../api.ts';
 
 interface TeamProps {
@@ -22,6 +22,7 @@ export function Team({ user, environment, onSessionEnded, onOwnRoleChanged }: Te
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState<number | null>(null);
+  const [inviting, setInviting] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const isOwner = user.role === 'owner';
 
@@ -63,6 +64,28 @@ export function Team({ user, environment, onSessionEnded, onOwnRoleChanged }: Te
     }
   };
 
+  const invite = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    setInviting(true);
+    setError(null);
+    try {
+      const answer = await team.invite(
+        environment,
+        String(data.get('email')),
+        String(data.get('role')) as Role,
+      );
+      setStatus(`Invitation sent to ${answer.member.email}.`);
+      form.reset();
+      await load();
+    } catch (caught) {
+      fail(caught);
+    } finally {
+      setInviting(false);
+    }
+  };
+
   return (
     <section aria-labelledby="team-heading">
       <h1 id="team-heading" ref={heading} tabIndex={-1}>
@@ -80,7 +103,32 @@ export function Team({ user, environment, onSessionEnded, onOwnRoleChanged }: Te
           </li>
         ))}
       </ul>
-      <p className="visually-hidden" role="status" aria-live="polite">
+      {isOwner ? (
+        <>
+          <h2>Invite a person</h2>
+          <form className="inline-form" onSubmit={invite}>
+            <div className="field">
+              <label htmlFor="invite-email">E-mail</label>
+              <input id="invite-email" name="email" type="email" required autoComplete="off" />
+            </div>
+            <div className="field narrow">
+              <label htmlFor="invite-role">Role</label>
+              <select id="invite-role" name="role" defaultValue="developer">
+                {ROLES.map((role) => (
+                  <option key={role.value} value={role.value}>
+                    {role.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <button type="submit" disabled={inviting}>
+              Send invitation
+            </button>
+          </form>
+          <p className="hint">They get a mail with a link (valid 7 days) to choose their password.</p>
+        </>
+      ) : null}
+      <p className="success" role="status" aria-live="polite">
         {status}
       </p>
       {error ? (
@@ -88,6 +136,7 @@ export function Team({ user, environment, onSessionEnded, onOwnRoleChanged }: Te
           {error}
         </p>
       ) : null}
+      <h2>People</h2>
       {members === null ? (
         <p role="status">Loading the team…</p>
       ) : (

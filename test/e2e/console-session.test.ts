@@ -208,6 +208,40 @@ describe('web console session and roles', () => {
     );
   });
 
+  test('OAuth clients with the session: an owner creates one whose token works, a viewer cannot, revoked it stops', async () => {
+    const created = await asConsole(owner.pair, 'POST', '/v1/auth/oauth/clients', { name: 'ERP connector' });
+    assert.equal(created.status, 201, created.text);
+    const { clientId } = created.body.client;
+    const token = await api.call('POST', '/v1/auth/oauth/token', {
+      body: {
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: created.body.clientSecret,
+      },
+    });
+    assert.equal(token.status, 200, token.text);
+    const access = token.body.access_token;
+    assert.equal((await api.call('GET', '/v1/auth/api-keys', { key: access })).status, 200);
+
+    const viewer = await signIn(VIEWER);
+    const listed = await api.call('GET', '/v1/auth/oauth/clients', { headers: { cookie: viewer.pair } });
+    assert.equal(listed.status, 200);
+    assert.ok(listed.body.clients.some((c: { clientId: string }) => c.clientId === clientId));
+    const refused = await asConsole(viewer.pair, 'POST', '/v1/auth/oauth/clients', { name: 'Nope' });
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.code, 'role_forbidden');
+    const notRevoked = await asConsole(
+      viewer.pair,
+      'DELETE',
+      `/v1/auth/oauth/clients/${created.body.client.id}`,
+    );
+    assert.equal(notRevoked.status, 403);
+
+    const revoked = await asConsole(owner.pair, 'DELETE', `/v1/auth/oauth/clients/${created.body.client.id}`);
+    assert.equal(revoked.status, 200);
+    assert.equal((await api.call('GET', '/v1/auth/api-keys', { key: access })).status, 401);
+  });
+
   test('the secret is renewed after 15 minutes; a superseded secret presented later ends the session', async () => {
     const session = await signIn(OWNER);
     const em = api.db.orm.em.fork();

@@ -9,6 +9,7 @@ import {
   revokeOAuthClient,
 } from '../../../src/identity/oauth.ts';
 import type { AppContext } from '../../context.ts';
+import { requireRight } from '../../middleware/require-right.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
@@ -59,6 +60,11 @@ function basicCredentials(header: string): { id: string; secret: string } | unde
   }
 }
 
+const PEOPLE_TOO =
+  ' Takes an API key or OAuth access token of the company, or a person of the company (a user token or the ' +
+  "console's session cookie).";
+const MANAGE = ' A person must be the company’s owner or a developer (a viewer → 403 role_forbidden).';
+
 /** OAuth 2.0 client credentials for machine clients: client management and the token endpoint. */
 export function oauthRoutes(deps: RouteDeps): RouteSpec[] {
   return [
@@ -67,16 +73,19 @@ export function oauthRoutes(deps: RouteDeps): RouteSpec[] {
       path: '/v1/auth/oauth/clients',
       operationId: 'createOAuthClient',
       summary: 'Create an OAuth client of the environment; its secret is shown once.',
+      description: `${PEOPLE_TOO}${MANAGE}`,
       tags: ['auth'],
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       body: z.object({ name: z.string().trim().min(1).max(100) }).strict(),
       responses: {
         201: {
           description: 'Created: keep clientSecret now, only its hash is stored.',
           schema: z.object({ success: z.literal(true), client, clientSecret: z.string() }),
         },
+        403: { description: 'environment_mismatch, or role_forbidden (a viewer).' },
       },
       handler: async (ctx: AppContext, { body }) => {
+        await requireRight(ctx, 'manageKeys', 'create OAuth clients');
         const created = await createOAuthClient(deps.orm.em.fork(), ctx.state.scope!, body.name);
         ctx.status = 201;
         ctx.set('Cache-Control', 'no-store');
@@ -88,8 +97,9 @@ export function oauthRoutes(deps: RouteDeps): RouteSpec[] {
       path: '/v1/auth/oauth/clients',
       operationId: 'listOAuthClients',
       summary: 'The active OAuth clients of the environment.',
+      description: PEOPLE_TOO,
       tags: ['auth'],
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       responses: {
         200: {
           description: 'Newest first.',
@@ -97,6 +107,7 @@ export function oauthRoutes(deps: RouteDeps): RouteSpec[] {
         },
       },
       handler: async (ctx: AppContext) => {
+        await requireRight(ctx, 'read', 'see the OAuth clients');
         ctx.body = { success: true, clients: await listOAuthClients(deps.orm.em.fork(), ctx.state.scope!) };
       },
     }),
@@ -105,14 +116,17 @@ export function oauthRoutes(deps: RouteDeps): RouteSpec[] {
       path: '/v1/auth/oauth/clients/:id',
       operationId: 'revokeOAuthClient',
       summary: 'Revoke an OAuth client and every token it was given (idempotent).',
+      description: `${PEOPLE_TOO}${MANAGE}`,
       tags: ['auth'],
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       params: z.object({ id: z.uuid({ message: 'OAuth client ids are UUIDs' }) }),
       responses: {
         200: { description: 'Revoked.', schema: z.object({ success: z.literal(true), client }) },
+        403: { description: 'environment_mismatch, or role_forbidden (a viewer).' },
         404: { description: 'oauth_client_not_found.' },
       },
       handler: async (ctx: AppContext, { params }) => {
+        await requireRight(ctx, 'manageKeys', 'revoke OAuth clients');
         const revoked = await revokeOAuthClient(deps.orm.em.fork(), ctx.state.scope!, params.id);
         if (!revoked) {
           throw new Problem(

@@ -158,12 +158,19 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
       undefined,
       'the managed PostgreSQL URL (with its password) is in the Secret',
     );
+    for (const name of [
+      'CHAIN_RPC_URL_LIVE',
+      'CHAIN_RPC_URL_TEST',
+      'CHAIN_PRIVATE_KEY_LIVE',
+      'METRICS_TOKEN',
+    ])
+      assert.equal(config[name], undefined, `${name} belongs in the Secret`);
     // The service accepts the ConfigMap with a Secret of the example's keys (real-looking values).
     const [secret] = await manifests(join(K8S, 'secret.example.yaml'));
     const secretValues = Object.fromEntries(
       Object.entries(secret.stringData as Record<string, string>).map(([key, example]) => [
         key,
-        example.replace(/REPLACE$/, 'x'.repeat(40)),
+        example.replaceAll('REPLACE', 'x'.repeat(40)),
       ]),
     ) as Record<string, string>;
     const loaded = loadConfig({

@@ -23,7 +23,7 @@ Commands:
       Prints a new API key for an existing company.
   company:list
       Lists companies.
-  chain:transactions [--state open|signed|sent|mined|confirmed|reverted|reorged|superseded] [--limit <n>]
+  chain:transactions [--state open|signed|sent|mined|confirmed|reverted|reorged|superseded|abandoned] [--limit <n>]
       The transaction manager's chain transactions, newest first (default 50): nonce, state, fee bumps, drops,
       reorgs, seconds to confirmation, hash. --state open: those not mined and confirmed yet.
   tap <chipUid> [--gtin <gtin> --serial <tokenId>] [--env test|live] [--counter <n>]
@@ -103,7 +103,7 @@ try {
       console.log(`${company.id}  ${company.createdAt.toISOString()}  ${company.name}`);
     }
   } else if (command === 'chain:transactions') {
-    const known = [...OPEN_STATES, 'confirmed', 'reverted', 'superseded'];
+    const known = [...OPEN_STATES, 'confirmed', 'reverted', 'superseded', 'abandoned'];
     if (values.state && values.state !== 'open' && !known.includes(values.state as ChainTransactionState))
       fail(`--state must be open or one of ${known.join(', ')}.`);
     const limit = values.limit === undefined ? 50 : Number(values.limit);

@@ -334,6 +334,7 @@ export class PassportChain {
   async getTransactionOutcome(txHash: string): Promise<TransactionOutcome> {
     const managed = await this.transactions?.findByHash(txHash);
     if (managed) {
+      if (managed.state === 'abandoned') return { status: 'unknown' };
       if (managed.state !== 'confirmed' && managed.state !== 'reverted') return { status: 'pending' };
       txHash = managed.txHash;
     }

@@ -22,7 +22,9 @@ export type ChainTransactionState =
   | 'confirmed'
   | 'reverted'
   | 'reorged'
-  | 'superseded';
+  | 'superseded'
+  /** Sent on a chain that was replaced since (another genesis block under the same chain id): never resent. */
+  | 'abandoned';
 
 /** One row of `chain_transactions` (one nonce of one signer), as operators and callers see it. */
 export interface ChainTransaction {
@@ -122,6 +124,8 @@ const FEE_TOO_LOW =
   /less than block base fee|fee cap less than|max fee per gas less|transaction underpriced|fee too low|feecap/i;
 const GWEI = 1_000_000_000n;
 const ROUND_CONCURRENCY = 8;
+/** How often the node's genesis block is compared with the one the signer's nonces belong to. */
+const GENESIS_RECHECK_MS = 30_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function largest(...values: bigint[]): bigint {
   let top = values[0]!;
@@ -218,6 +222,8 @@ export class TransactionManager {
   readonly #window: number;
   readonly #reconcile: ((change: ReorgChange) => Promise<void>) | undefined;
   #chainId: Promise<number> | undefined;
+  /** The genesis hash last found equal to the signer row's, and when it was read from the node. */
+  #genesis: { hash: string; at: number } | undefined;
   #tick: Promise<void> | undefined;
   #background: ReturnType<typeof setInterval> | undefined;
   readonly #reconciledAt = new Map<string, number>();
@@ -266,6 +272,7 @@ export class TransactionManager {
    */
   async send(intent: ChainIntent, supersedes?: string): Promise<ChainTransaction> {
     const chainId = await this.chainId();
+    await this.#sameChain(chainId);
     const [pending, fees] = await Promise.all([
       this.#provider.getTransactionCount(this.address, 'pending'),
       this.#currentFees(),
@@ -284,7 +291,7 @@ export class TransactionManager {
       const [taken] = await tx.execute<Row[]>(
         `select * from chain_transactions
          where chain_id = ? and signer = ? and operation_keys && array(select jsonb_array_elements_text(?::jsonb))
-           and state not in ('superseded', 'reverted') and id <> ?
+           and state not in ('superseded', 'reverted', 'abandoned') and id <> ?
          order by id desc limit 1`,
         [chainId, this.address, jsonArray(intent.operationKeys), supersedes ?? 0],
       );
@@ -347,7 +354,8 @@ export class TransactionManager {
   async findByOperation(key: string): Promise<ChainTransaction | undefined> {
     const rows = await this.#orm.em.fork().execute<Row[]>(
       `select * from chain_transactions
-       where chain_id = ? and signer = ? and operation_keys @> array[?]::text[] and state not in ('superseded', 'reverted')
+       where chain_id = ? and signer = ? and operation_keys @> array[?]::text[]
+         and state not in ('superseded', 'reverted', 'abandoned')
        order by id desc limit 1`,
       [await this.chainId(), this.address, key],
     );
@@ -380,6 +388,8 @@ export class TransactionManager {
       }
       last = await this.#load(id).catch(() => last);
       if (last) last = await this.#current(last);
+      if (last?.state === 'abandoned')
+        throw new Error(`transaction ${last.tx_hash} was abandoned: ${last.last_error}`);
       if (last && (last.state === 'confirmed' || last.state === 'reverted')) {
         const receipt = await this.#provider.getTransactionReceipt(last.tx_hash).catch(() => null);
         if (receipt && receipt.blockHash === last.block_hash)
@@ -424,6 +434,7 @@ export class TransactionManager {
 
   async #round(): Promise<void> {
     const chainId = await this.chainId();
+    await this.#sameChain(chainId);
     // The account's mined nonce count first: a nonce below it with none of our hashes mined was used by another
     // transaction (read before the receipts, so a transaction mined in between is seen as mined).
     const [head, minedCount] = await Promise.all([
@@ -546,6 +557,48 @@ export class TransactionManager {
   }
 
   // ---- internals ----
+
+  /**
+   * Makes sure the signer's nonces belong to the chain the node serves now. A chain replaced under the same id (a
+   * development chain restarted without its state) has another genesis block: the signer's earlier transactions
+   * are marked abandoned (broadcasting them there would repeat old writes) and its nonces start from the node's.
+   */
+  async #sameChain(chainId: number): Promise<void> {
+    if (this.#genesis && Date.now() - this.#genesis.at < GENESIS_RECHECK_MS) return;
+    const genesis = (await this.#provider.getBlock(0))?.hash;
+    if (!genesis) return;
+    if (this.#genesis?.hash === genesis) {
+      this.#genesis.at = Date.now();
+      return;
+    }
+    await this.#orm.em.fork().transactional(async (tx) => {
+      await tx.execute(
+        `insert into chain_signers (chain_id, address, next_nonce, genesis_hash) values (?, ?, 0, ?)
+         on conflict (chain_id, address) do nothing`,
+        [chainId, this.address, genesis],
+      );
+      const [signer] = await tx.execute<{ genesis_hash: string | null }[]>(
+        'select genesis_hash from chain_signers where chain_id = ? and address = ? for update',
+        [chainId, this.address],
+      );
+      if (signer!.genesis_hash === genesis) return;
+      if (signer!.genesis_hash !== null) {
+        await tx.execute(
+          `update chain_transactions set state = 'abandoned', last_error = ?, updated_at = now()
+           where chain_id = ? and signer = ? and state not in ('superseded', 'abandoned')`,
+          [`chain replaced: genesis ${signer!.genesis_hash} is now ${genesis}`, chainId, this.address],
+        );
+      }
+      // next_nonce 0: the next send takes the node's pending count.
+      await tx.execute(
+        `update chain_signers set genesis_hash = ?,
+           next_nonce = case when genesis_hash is null then next_nonce else 0 end, updated_at = now()
+         where chain_id = ? and address = ?`,
+        [genesis, chainId, this.address],
+      );
+    });
+    this.#genesis = { hash: genesis, at: Date.now() };
+  }
 
   async #broadcastFresh(row: Row): Promise<BroadcastOutcome> {
     let current = row;

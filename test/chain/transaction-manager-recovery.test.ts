@@ -186,3 +186,39 @@ test('fee bumps stop at the signer’s cap: during a spike above it the write wa
   assert.equal(result.txHash, done.txHash);
   assert.ok(done.maxFeePerGas <= 5n * gwei);
 }, 60_000);
+
+test('a chain replaced under the same chain id (anvil restarted without its state): earlier transactions are abandoned, never replayed, and nonces start from the new chain', async () => {
+  const before = await chain.transactions!.list({ limit: 1000 });
+  assert.ok(before.length > 0);
+  const replacement = await startTestChain();
+  try {
+    const genesis = async (c: TestChain) => (await c.chain.provider.getBlock(0))!.hash;
+    assert.notEqual(await genesis(replacement), await genesis(t));
+    assert.equal(
+      replacement.contractAddress,
+      t.contractAddress,
+      'same deployer, same first nonce, same address',
+    );
+    const fresh = replacement.connect(replacement.platform.privateKey, {
+      transactions: { orm: db.orm },
+      receiptTimeoutMs: 10_000,
+    });
+    const minted = await fresh.mint({
+      to: t.others[0]!.address,
+      metadataUri: 'ipfs://new',
+      chipUid: '04DD0000000002',
+    });
+    const rows = await fresh.transactions!.list({ limit: 1000 });
+    const mint = rows.find((row) => row.txHash === minted.txHash)!;
+    assert.equal(mint.state, 'confirmed');
+    assert.equal(mint.nonce, 1, 'the deployment used nonce 0 of the new chain');
+    for (const old of before) {
+      const now = rows.find((row) => row.id === old.id)!;
+      if (old.state !== 'superseded') assert.equal(now.state, 'abandoned', `transaction ${old.id}`);
+    }
+    // Nothing of the old chain was broadcast on the new one: only the deployment and the new mint.
+    assert.equal(await fresh.provider.getTransactionCount(fresh.signerAddress, 'latest'), 2);
+  } finally {
+    await replacement.stop();
+  }
+}, 60_000);

@@ -28,6 +28,7 @@ import { Migration20261125100000_economic_operator } from './Migration2026112510
 import { Migration20261125101000_passport_versions } from './Migration20261125101000_passport_versions.ts';
 import { Migration20261125200000_chain_transactions } from './Migration20261125200000_chain_transactions.ts';
 import { Migration20261125201000_reorg_record_indexes } from './Migration20261125201000_reorg_record_indexes.ts';
+import { Migration20261125202000_chain_signer_genesis } from './Migration20261125202000_chain_signer_genesis.ts';
 import { Migration20261125300000_rate_limit_buckets } from './Migration20261125300000_rate_limit_buckets.ts';
 import { Migration20261125400000_console_sessions } from './Migration20261125400000_console_sessions.ts';
 import { Migration20261125500000_passport_content } from './Migration20261125500000_passport_content.ts';
@@ -75,6 +76,10 @@ export const migrations: MigrationObject[] = [
   {
     name: 'Migration20261125201000_reorg_record_indexes',
     class: Migration20261125201000_reorg_record_indexes,
+  },
+  {
+    name: 'Migration20261125202000_chain_signer_genesis',
+    class: Migration20261125202000_chain_signer_genesis,
   },
   { name: 'Migration20261125400000_console_sessions', class: Migration20261125400000_console_sessions },
   { name: 'Migration20261125500000_passport_content', class: Migration20261125500000_passport_content },

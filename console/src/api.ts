@@ -30,6 +30,15 @@ export interface Member {
   createdAt: string;
 }
 
+export interface OAuthClient {
+  id: string;
+  clientId: string;
+  name: string;
+  environment: Environment;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
@@ -95,4 +104,12 @@ export const team = {
     call<{ member: Member }>(env, 'POST', '/v1/team/invitations', { email, role }),
   changeRole: (env: Environment, id: number, role: Role) =>
     call<{ member: Member }>(env, 'PATCH', `/v1/team/members/${id}`, { role }),
+};
+
+export const oauthClients = {
+  list: (env: Environment) => call<{ clients: OAuthClient[] }>(env, 'GET', '/v1/auth/oauth/clients'),
+  create: (env: Environment, name: string) =>
+    call<{ client: OAuthClient; clientSecret: string }>(env, 'POST', '/v1/auth/oauth/clients', { name }),
+  revoke: (env: Environment, id: string) =>
+    call<{ client: OAuthClient }>(env, 'DELETE', `/v1/auth/oauth/clients/${encodeURIComponent(id)}`),
 };

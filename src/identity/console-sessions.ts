@@ -16,7 +16,7 @@ export const ROTATE_SECONDS = 15 * 60;
 export const PREVIOUS_GRACE_SECONDS = 60;
 export const IDLE_SECONDS = 30 * 60;
 export const ABSOLUTE_SECONDS = 12 * 60 * 60;
-const SECRET_PREFIX = 'dpp_cs_';
+const SECRET_PREFIX = 'dpp_sess_';
 
 export interface SessionUser {
   sessionId: string;

@@ -202,6 +202,35 @@ describe('web console in Chromium', () => {
     });
     assert.equal(refused.status, 401);
 
+    // An OAuth client: its secret shown once beside its id; the pair gets tokens; revoked, the tokens stop.
+    await page.getByLabel('Client name').fill('SAP connector');
+    await page.getByRole('button', { name: 'Create client' }).click();
+    const secretField = page.getByLabel('New client secret');
+    await secretField.waitFor();
+    const panel = page.getByRole('region', { name: /Copy the secret of “SAP connector” now/ });
+    const clientId = ((await panel.locator('code').textContent()) ?? '').trim();
+    const token = await fetch(`${origin}/v1/auth/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-env': 'test' },
+      body: JSON.stringify({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: await secretField.inputValue(),
+      }),
+    });
+    assert.equal(token.status, 200);
+    const { access_token: accessToken } = (await token.json()) as { access_token: string };
+    await accessible(page, 'developers-new-client');
+    await shoot(page, 'developers-new-client');
+    await panel.getByRole('button', { name: 'I have stored it' }).click();
+    await page.getByRole('button', { name: 'Revoke SAP connector' }).click();
+    await page.getByRole('button', { name: 'Confirm revoking SAP connector' }).click();
+    await page.getByText('No active test OAuth clients.').waitFor();
+    const afterRevoke = await fetch(`${origin}/v1/auth/api-keys`, {
+      headers: { authorization: `Bearer ${accessToken}`, 'x-service-env': 'test' },
+    });
+    assert.equal(afterRevoke.status, 401);
+
     // One switch to live: the test banner goes, the live keys show.
     await page.getByRole('switch', { name: 'Test mode' }).uncheck();
     await page.getByRole('heading', { name: 'Active live keys' }).waitFor();

@@ -97,7 +97,11 @@ describe('web console session and roles', () => {
     assert.ok(attributes.includes('samesite=strict'));
     assert.ok(attributes.includes('path=/'));
     assert.ok(!attributes.includes('secure'), 'plain http on localhost: not Secure');
-    assert.match(session.pair, /^dpp_console=dpp_cs_[\w-]{43}$/);
+    assert.match(
+      session.pair,
+      /^dpp_console=dpp_sess_[\w-]{43}$/,
+      'its own prefix: not an OAuth client secret (dpp_cs_)',
+    );
 
     const me = await api.call('GET', '/v1/console/session', { headers: { cookie: session.pair } });
     assert.equal(me.status, 200);
@@ -120,8 +124,8 @@ describe('web console session and roles', () => {
     const cookie = consoleCookieFor('https://dpp.example.com');
     assert.deepEqual(cookie, { name: '__Host-dpp_console', secure: true, origin: 'https://dpp.example.com' });
     assert.match(
-      sessionCookieHeader(cookie, 'dpp_cs_x'),
-      /^__Host-dpp_console=dpp_cs_x; .*HttpOnly; SameSite=Strict; Secure$/,
+      sessionCookieHeader(cookie, 'dpp_sess_x'),
+      /^__Host-dpp_console=dpp_sess_x; .*HttpOnly; SameSite=Strict; Secure$/,
     );
   });
 
@@ -314,7 +318,7 @@ describe('web console session and roles', () => {
     // Without a cookie or with a made-up one: 401, never a 500.
     assert.equal((await api.call('GET', '/v1/console/session')).status, 401);
     assert.equal(
-      (await api.call('GET', '/v1/console/session', { headers: { cookie: 'dpp_console=dpp_cs_made-up' } }))
+      (await api.call('GET', '/v1/console/session', { headers: { cookie: 'dpp_console=dpp_sess_made-up' } }))
         .status,
       401,
     );

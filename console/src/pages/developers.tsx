@@ -1,5 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { type ApiKey, apiKeys, type Environment, type SessionUser } from '../api.ts';
+import { SecretOnce } from '../secret-once.tsx';
+import { OAuthClients } from './oauth-clients.tsx';
 
 interface DevelopersProps {
   user: SessionUser;
@@ -100,7 +102,15 @@ export function Developers({ user, environment, onSessionEnded }: DevelopersProp
         </p>
       ) : null}
 
-      {created ? <NewKey name={created.name} secret={created.key} onDone={() => setCreated(null)} /> : null}
+      {created ? (
+        <SecretOnce
+          id="new-key"
+          title={`Copy your new key “${created.name}” now`}
+          label="New API key"
+          secret={created.key}
+          onDone={() => setCreated(null)}
+        />
+      ) : null}
 
       <h2>Create a {environment} key</h2>
       {mayManage ? (
@@ -183,43 +193,7 @@ export function Developers({ user, environment, onSessionEnded }: DevelopersProp
           </tbody>
         </table>
       )}
-    </section>
-  );
-}
-
-/** The new key, shown once: after this panel closes only its prefix remains visible. */
-function NewKey({ name, secret, onDone }: { name: string; secret: string; onDone: () => void }) {
-  const [copied, setCopied] = useState('');
-  const field = useRef<HTMLInputElement>(null);
-  useEffect(() => field.current?.focus(), []);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(secret);
-      setCopied('Copied to the clipboard.');
-    } catch {
-      field.current?.select();
-      setCopied('Selected: press Ctrl+C (or ⌘C) to copy.');
-    }
-  };
-  return (
-    <section className="card new-key" aria-labelledby="new-key-heading">
-      <h2 id="new-key-heading">Copy your new key “{name}” now</h2>
-      <p>This is the only time it is shown. Store it in your secret manager.</p>
-      <div className="copy-row">
-        <label htmlFor="new-key" className="visually-hidden">
-          New API key
-        </label>
-        <input id="new-key" ref={field} readOnly value={secret} onFocus={(event) => event.target.select()} />
-        <button type="button" onClick={copy}>
-          Copy
-        </button>
-      </div>
-      <p role="status" aria-live="polite" className="hint">
-        {copied}
-      </p>
-      <button type="button" className="secondary" onClick={onDone}>
-        I have stored it
-      </button>
+      <OAuthClients mayManage={mayManage} environment={environment} onFail={fail} />
     </section>
   );
 }

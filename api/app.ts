@@ -6,7 +6,7 @@ import { userTokenKeysOf } from '../src/identity/user-token-keys.ts';
 import { createContentStore } from '../src/ipfs/create.ts';
 import type { ContentStore } from '../src/ipfs/store.ts';
 import type { Logger } from '../src/logging/logger.ts';
-import { type MetricsSource, registerOutboxMetrics } from '../src/observability/metrics-endpoint.ts';
+import { type MetricsSource, registerDatabaseMetrics } from '../src/observability/metrics-endpoint.ts';
 import { StripeGateway } from '../src/payments/stripe-gateway.ts';
 import { chainReadiness } from '../src/runtime/readiness.ts';
 import type { WorkflowGateway } from '../src/temporal/start.ts';
@@ -85,7 +85,7 @@ export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
     openApi ??= buildOpenApiDocument(routes, deps.config.publicBaseUrl, deps.config.limits);
     return openApi;
   });
-  registerOutboxMetrics(deps.orm);
+  registerDatabaseMetrics(deps.orm);
   app.use(requestId(deps.logger));
   app.use(httpObservability());
   app.use(clientAddress(new TrustedProxies(deps.config.trustedProxies)));

@@ -8,7 +8,7 @@ import { createContentStore } from '../src/ipfs/create.ts';
 import { createLogger } from '../src/logging/logger.ts';
 import {
   httpMetricsSource,
-  registerOutboxMetrics,
+  registerDatabaseMetrics,
   startMetricsServer,
 } from '../src/observability/metrics-endpoint.ts';
 import { installTracing } from '../src/observability/tracing.ts';
@@ -51,7 +51,7 @@ const workerRole = await startWorkerRole({
   contentStore: createContentStore(config.ipfs),
   secretBox: new SecretBox(config.secrets.dataEncryptionKey),
 });
-registerOutboxMetrics(database.orm);
+registerDatabaseMetrics(database.orm);
 const metrics = config.metrics.workerPort
   ? await startMetricsServer({
       host: config.host,

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Orm } from '../db/orm.ts';
-import { metricsRegistry, registerScrapedGauge } from './metrics.ts';
+import { metricsRegistry, registerScrapedGauge, registerScrapedLabelledGauge } from './metrics.ts';
 
 /**
  * Who may read /metrics. Metrics name no tenant, but they show volumes, error rates and timings of the whole
@@ -74,7 +74,7 @@ export const OUTBOX_LAG = `select extract(epoch from now() - min(recorded_at))::
  * Gauges read from the database when scraped: the outbox's lag (age of the oldest event not yet dispatched to
  * webhook deliveries; 0 when none waits) and how many wait. Database-wide, so every process reports the same.
  */
-export function registerOutboxMetrics(orm: Orm): void {
+function registerOutboxMetrics(orm: Orm): void {
   const pending = async () =>
     (await orm.em.getConnection().execute<{ lag: number | null; pending: string }[]>(OUTBOX_LAG))[0];
   registerScrapedGauge(
@@ -126,4 +126,53 @@ export async function startMetricsServer(options: {
     url: `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${port}/metrics`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * Open chain transactions (not yet final: signed, sent, mined, reorged), read from the transaction manager's
+ * table through its partial index of open rows; final states grow without bound and are counted by the manager
+ * itself (countChainTransaction), not here.
+ */
+export const OPEN_CHAIN_TRANSACTIONS = `select chain_id::text as chain_id, state, count(*)::int as open,
+    extract(epoch from now() - min(created_at))::float8 as oldest
+  from chain_transactions where state in ('signed', 'sent', 'mined', 'reorged')
+  group by chain_id, state`;
+
+/**
+ * Gauges of the chain transaction manager's open transactions, read from the database at scrape time (so an
+ * operator sees a stuck nonce without the manager's help): how many per chain and state, and the age of the
+ * oldest. Database-wide, like the outbox gauges.
+ */
+function registerChainTransactionMetrics(orm: Orm): void {
+  const open = () =>
+    orm.em
+      .getConnection()
+      .execute<{ chain_id: string; state: string; open: number; oldest: number }[]>(OPEN_CHAIN_TRANSACTIONS);
+  registerScrapedLabelledGauge(
+    'dpp_chain_transactions_open',
+    'Chain transactions not yet final, by chain id and state (signed, sent, mined, reorged).',
+    ['chain_id', 'state'],
+    async () =>
+      (await open()).map((row) => ({
+        labels: { chain_id: row.chain_id, state: row.state },
+        value: row.open,
+      })),
+  );
+  registerScrapedLabelledGauge(
+    'dpp_chain_oldest_open_transaction_seconds',
+    'Age of the oldest chain transaction not yet final, by chain id (a stuck nonce shows here).',
+    ['chain_id'],
+    async () => {
+      const oldest = new Map<string, number>();
+      for (const row of await open())
+        oldest.set(row.chain_id, Math.max(oldest.get(row.chain_id) ?? 0, row.oldest));
+      return [...oldest].map(([chainId, value]) => ({ labels: { chain_id: chainId }, value }));
+    },
+  );
+}
+
+/** The gauges read from the database at scrape time (outbox, open chain transactions): API and worker. */
+export function registerDatabaseMetrics(orm: Orm): void {
+  registerOutboxMetrics(orm);
+  registerChainTransactionMetrics(orm);
 }

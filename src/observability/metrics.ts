@@ -144,3 +144,32 @@ export function registerScrapedGauge(
     },
   });
 }
+
+const labelledReaders = new Map<string, () => Promise<{ labels: Record<string, string>; value: number }[]>>();
+
+/**
+ * Like registerScrapedGauge, for a gauge with labels: each scrape replaces every series with what `read`
+ * returns (a series that is gone, e.g. a state with no transaction left, disappears).
+ */
+export function registerScrapedLabelledGauge(
+  name: string,
+  help: string,
+  labelNames: string[],
+  read: () => Promise<{ labels: Record<string, string>; value: number }[]>,
+): void {
+  labelledReaders.set(name, read);
+  if (metricsRegistry.getSingleMetric(name)) return;
+  new Gauge({
+    name,
+    help,
+    labelNames,
+    registers: [metricsRegistry],
+    async collect() {
+      const series = await labelledReaders
+        .get(name)?.()
+        .catch(() => []);
+      this.reset();
+      for (const { labels, value } of series ?? []) this.set(labels, value);
+    },
+  });
+}

@@ -56,3 +56,26 @@ test('the outbox lag gauge: the age of the oldest waiting event, read from the p
     );
   }
 });
+
+test('open chain transactions by chain and state, and the oldest one’s age, read from the transaction manager’s table', async () => {
+  const conn = api.db.orm.em.getConnection();
+  const row = (nonce: number, state: string, age: string) =>
+    conn.execute(
+      `insert into chain_transactions (chain_id, signer, nonce, operation_keys, method, to_address, data, gas_limit,
+         max_fee_per_gas, max_priority_fee_per_gas, raw, tx_hash, tx_hashes, state, confirmations_required, created_at)
+       values (31337, '0x00000000000000000000000000000000000000a1', ?, array['op:' || ?::text], 'mint',
+         '0x00000000000000000000000000000000000000b2', '0x', 100000, 1, 1, '0x', '0x' || lpad(?::text, 64, '0'),
+         array['0x' || lpad(?::text, 64, '0')], ?, 2, now() - ?::interval)`,
+      [nonce, nonce, nonce, nonce, state, age],
+    );
+  await row(1, 'confirmed', '10 minutes');
+  await row(2, 'sent', '45 seconds');
+  await row(3, 'sent', '5 seconds');
+  await row(4, 'mined', '1 second');
+  const scraped = parseExposition(await (await fetch(`${api.baseUrl}/metrics`)).text());
+  assert.equal(sampleValue(scraped, 'dpp_chain_transactions_open', { chain_id: '31337', state: 'sent' }), 2);
+  assert.equal(sampleValue(scraped, 'dpp_chain_transactions_open', { chain_id: '31337', state: 'mined' }), 1);
+  assert.equal(sampleValue(scraped, 'dpp_chain_transactions_open', { state: 'confirmed' }), undefined);
+  const oldest = sampleValue(scraped, 'dpp_chain_oldest_open_transaction_seconds', { chain_id: '31337' })!;
+  assert.ok(oldest >= 45 && oldest < 120, `oldest ${oldest}`);
+});

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment } from '../config/config.ts';
+import { PINNED_SPECIFICATIONS_SQL, pinnedIds } from '../content-specs/pinned-sql.ts';
 
 /** What the AAS API reads of a passport, its chip and its company: one row, all of it public. */
 export interface AasPassportRow {
@@ -27,6 +28,8 @@ export interface AasPassportRow {
   facilityId: string | null;
   /** When its latest content version was recorded (its last write before versions existed). */
   lastUpdated: Date;
+  /** The product-group content specifications it is pinned to (src/content-specs). */
+  productGroupSpecificationIds?: string[] | undefined;
 }
 
 const COLUMNS = `p.token_id, p.service_uid, p.environment, p.gtin, p.chip_uid, p.status, p.revoked_at,
@@ -34,7 +37,8 @@ const COLUMNS = `p.token_id, p.service_uid, p.environment, p.gtin, p.chip_uid, p
   p.contract_address, p.transaction_hash, p.metadata_url, p.mint_timestamp, p.updated_at,
   co.name as company_name, c.verification_count, c.last_verified_at, cs.economic_operator_id, cs.facility_id,
   coalesce((select v.created_at from passport_versions v where v.passport_id = p.id
-    order by v.number desc limit 1), p.updated_at) as last_updated`;
+    order by v.number desc limit 1), p.updated_at) as last_updated,
+  ${PINNED_SPECIFICATIONS_SQL} as pinned_specifications`;
 const FROM = `from passports p join chips c on c.id = p.chip_id join companies co on co.id = p.company_id
   left join company_settings cs on cs.company_id = p.company_id and cs.environment = p.environment`;
 /**
@@ -66,6 +70,7 @@ interface Row {
   economic_operator_id: string | null;
   facility_id: string | null;
   last_updated: Date | string;
+  pinned_specifications: unknown;
 }
 
 const date = (value: Date | string) => (value instanceof Date ? value : new Date(value));
@@ -94,6 +99,7 @@ function toPassport(row: Row): AasPassportRow {
     economicOperatorId: row.economic_operator_id,
     facilityId: row.facility_id,
     lastUpdated: date(row.last_updated),
+    productGroupSpecificationIds: pinnedIds(row.pinned_specifications),
   };
 }
 

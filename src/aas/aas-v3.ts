@@ -61,6 +61,7 @@ export function passportSubmodels(passport: AasPassportRow, publicBaseUrl: strin
       lastUpdated: passport.lastUpdated,
       economicOperatorId: passport.economicOperatorId,
       facilityId: passport.facilityId,
+      productGroupSpecificationIds: passport.productGroupSpecificationIds,
     },
     publicBaseUrl,
   );

@@ -83,7 +83,7 @@ export async function writePassportContent(
     throw new ContentInvalid(spec.id, violations);
   }
   // One statement: insert, or replace the data only while the pin is this version (no lost pin on a race).
-  const [row] = await em.getConnection().execute<Row[]>(
+  const [row] = await em.execute<Row[]>(
     `insert into passport_content (passport_id, spec_group, specification_id, company_id, environment, data)
      values (?, ?, ?, ?, ?, ?::jsonb)
      on conflict (passport_id, spec_group) do update set data = excluded.data, updated_at = now()
@@ -106,12 +106,10 @@ export async function writePassportContent(
 }
 
 async function refuseOtherPin(em: EntityManager, passportId: number, group: string, specificationId: string) {
-  const [pinned] = await em
-    .getConnection()
-    .execute<{ specification_id: string }[]>(
-      'select specification_id from passport_content where passport_id = ? and spec_group = ?',
-      [passportId, group],
-    );
+  const [pinned] = await em.execute<{ specification_id: string }[]>(
+    'select specification_id from passport_content where passport_id = ? and spec_group = ?',
+    [passportId, group],
+  );
   if (pinned && pinned.specification_id !== specificationId) {
     throw new DomainError(
       'conflict',
@@ -127,22 +125,18 @@ export async function readPassportContent(
   passportId: number,
   group: string,
 ): Promise<PassportContent | undefined> {
-  const [row] = await em
-    .getConnection()
-    .execute<Row[]>(
-      'select specification_id, data, created_at, updated_at from passport_content where passport_id = ? and spec_group = ?',
-      [passportId, group],
-    );
+  const [row] = await em.execute<Row[]>(
+    'select specification_id, data, created_at, updated_at from passport_content where passport_id = ? and spec_group = ?',
+    [passportId, group],
+  );
   return row ? toContent(row) : undefined;
 }
 
 /** Every product-group specification the passport is pinned to, in group order. */
 export async function pinnedSpecificationIds(em: EntityManager, passportId: number): Promise<string[]> {
-  const rows = await em
-    .getConnection()
-    .execute<{ specification_id: string }[]>(
-      'select specification_id from passport_content where passport_id = ? order by spec_group',
-      [passportId],
-    );
+  const rows = await em.execute<{ specification_id: string }[]>(
+    'select specification_id from passport_content where passport_id = ? order by spec_group',
+    [passportId],
+  );
   return rows.map((row) => row.specification_id);
 }

@@ -59,6 +59,8 @@ export interface PassportContentFacts {
   revocationReason: string | null;
   economicOperatorId: string | null;
   facilityId: string | null;
+  /** The product-group content specifications it is pinned to (src/content-specs). */
+  productGroupSpecificationIds: string[];
   events: ContentEvent[];
 }
 

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment } from '../config/config.ts';
+import { PINNED_SPECIFICATIONS_SQL, pinnedIds } from '../content-specs/pinned-sql.ts';
 import { pgTimestamp } from '../public-passport/pg-values.ts';
 import {
   type ContentEvent,
@@ -48,6 +49,7 @@ interface PassportRow {
   revocation_reason: string | null;
   economic_operator_id: string | null;
   facility_id: string | null;
+  pinned_specifications: unknown;
 }
 
 interface EventRow {
@@ -79,7 +81,8 @@ export async function loadPassportContent(
        p.owner_wallet, p.material, p.warranty_expiry, p.metadata_url, p.metadata_cache, p.erp_material_id,
        p.erp_serial, p.erp_order_id, p.parent_uid, p.transaction_hash, p.mint_timestamp,
        p.locked_deposit_wei::text as locked_deposit_wei, p.contract_address, p.status, p.revoked_at,
-       p.revocation_reason, cs.economic_operator_id, cs.facility_id
+       p.revocation_reason, cs.economic_operator_id, cs.facility_id,
+       ${PINNED_SPECIFICATIONS_SQL} as pinned_specifications
      from passports p
      left join company_settings cs on cs.company_id = p.company_id and cs.environment = p.environment
      where p.id = ?${options.lock ? ' for update of p' : ''}`,
@@ -118,6 +121,7 @@ export async function loadPassportContent(
     revocationReason: row.revocation_reason,
     economicOperatorId: row.economic_operator_id,
     facilityId: row.facility_id,
+    productGroupSpecificationIds: pinnedIds(row.pinned_specifications),
     events: events.map(
       (event): ContentEvent => ({
         id: event.id,

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { formatEther } from 'ethers';
+import { pinnedSpecificationIds } from '../content-specs/passport-content.ts';
 import { chainOfCustody } from '../custody/chain-of-custody.ts';
 import { Chip, Passport } from '../db/entities/index.ts';
 import { DomainError } from '../errors.ts';
@@ -56,11 +57,12 @@ export function dppToken(passport: Passport) {
 export async function erpDocument(em: EntityManager, tokenId: string, publicBaseUrl: string) {
   const passport = await em.findOne(Passport, { tokenId });
   if (!passport) throw new DomainError('not_found', 'passport_not_found', `No passport ${tokenId}.`);
-  const [chip, events, settings, latest] = await Promise.all([
+  const [chip, events, settings, latest, pinned] = await Promise.all([
     em.findOne(Chip, { id: passport.chipId }),
     tokenEvents(em, tokenId),
     readCompanySettings(em, { companyId: passport.companyId, environment: passport.environment }),
     latestPassportVersion(em, passport.id),
+    pinnedSpecificationIds(em, passport.id),
   ]);
   const verified = (chip?.verificationCount ?? 0) > 0;
   const dppHeader = passportHeader(
@@ -69,6 +71,7 @@ export async function erpDocument(em: EntityManager, tokenId: string, publicBase
       lastUpdated: latest?.createdAt ?? passport.updatedAt,
       economicOperatorId: settings.economicOperatorId,
       facilityId: settings.facilityId,
+      productGroupSpecificationIds: pinned,
     },
     publicBaseUrl,
   );

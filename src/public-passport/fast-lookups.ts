@@ -1,5 +1,6 @@
 import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { Environment } from '../config/config.ts';
+import { PINNED_SPECIFICATIONS_SQL, pinnedIds } from '../content-specs/pinned-sql.ts';
 import { pgTimestamp } from './pg-values.ts';
 
 /**
@@ -41,13 +42,16 @@ export interface PublicFacts {
   facilityId: string | null;
   /** When its latest content version was recorded (its last write before versions existed). */
   lastUpdated: Date;
+  /** The product-group content specifications it is pinned to (src/content-specs). */
+  productGroupSpecificationIds: string[];
 }
 
 export const PUBLIC_FACTS = `select p.token_id, p.gtin, p.metadata_cache->'custom_dpp_data'->>'batch_number' as batch,
   p.metadata_cache->>'name' as name, p.status, p.revoked_at, p.contract_address, c.verification_count,
   p.service_uid, cs.economic_operator_id, cs.facility_id,
   coalesce((select v.created_at from passport_versions v where v.passport_id = p.id
-    order by v.number desc limit 1), p.updated_at) as last_updated
+    order by v.number desc limit 1), p.updated_at) as last_updated,
+  ${PINNED_SPECIFICATIONS_SQL} as pinned_specifications
   from passports p join chips c on c.id = p.chip_id
   left join company_settings cs on cs.company_id = p.company_id and cs.environment = p.environment
   where p.environment = $1 and p.token_id = $2`;
@@ -70,6 +74,7 @@ export async function findPublicFacts(
     economic_operator_id: string | null;
     facility_id: string | null;
     last_updated: string;
+    pinned_specifications: unknown;
   }>(em, 'dpp-public-facts', PUBLIC_FACTS, [environment, tokenId]);
   if (!row) return undefined;
   return {
@@ -85,6 +90,7 @@ export async function findPublicFacts(
     economicOperatorId: row.economic_operator_id,
     facilityId: row.facility_id,
     lastUpdated: pgTimestamp(row.last_updated),
+    productGroupSpecificationIds: pinnedIds(row.pinned_specifications),
   };
 }
 

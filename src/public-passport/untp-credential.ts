@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { PINNED_SPECIFICATIONS_SQL, pinnedIds } from '../content-specs/pinned-sql.ts';
 import {
   CREDENTIALS_V2_CONTEXT,
   UNTP_0_7_0_CONTEXT,
@@ -157,7 +158,8 @@ const KEEP = 1000;
  */
 const HEADER_FACTS = `select p.service_uid, cs.economic_operator_id, cs.facility_id,
     coalesce((select v.created_at from passport_versions v where v.passport_id = p.id
-      order by v.number desc limit 1), p.updated_at) as last_updated
+      order by v.number desc limit 1), p.updated_at) as last_updated,
+    ${PINNED_SPECIFICATIONS_SQL} as pinned_specifications
   from passports p
   left join company_settings cs on cs.company_id = p.company_id and cs.environment = p.environment
   where p.id = ?`;
@@ -167,6 +169,7 @@ interface HeaderRow {
   economic_operator_id: string | null;
   facility_id: string | null;
   last_updated: Date | string;
+  pinned_specifications: unknown;
 }
 
 /** The passport's EN 18223 header (src/passports/passport-header.ts), as the UNTP credential states it. */
@@ -187,6 +190,7 @@ export async function untpHeader(
       lastUpdated: new Date(row!.last_updated),
       economicOperatorId: row!.economic_operator_id,
       facilityId: row!.facility_id,
+      productGroupSpecificationIds: pinnedIds(row!.pinned_specifications),
     },
     publicBaseUrl,
   );

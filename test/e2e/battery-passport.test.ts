@@ -248,4 +248,66 @@ describe('battery passport: content specification battery 1.0.0', () => {
     const env2 = await call('GET', `${content(pinnedV2, V2)}?format=aas`);
     assert.ok(JSON.stringify(env2.body.submodels.find((s: Json) => s.idShort === 'DppMeta')).includes(V2));
   });
+
+  test('the pin is in the EN 18223 header of every representation; pinning records one passport version; the battery data itself is in none of the public ones', async () => {
+    const tokenId = await enrollAndMint(call, '04B0B1B2B3B405', {
+      manufacturer_name: 'Voltaic Cells SE',
+      hsCode: '850760',
+      originCountry: 'DE',
+      manufacturer_gln: '4012345000009',
+    });
+    const view = await stack.api.call('GET', `/test/01/${GTIN}/21/${tokenId}?format=public`, { env: null });
+    const dppId: string = view.body.dppHeader.digitalProductPassportId;
+    const ours = view.body.dppHeader.contentSpecificationIds as string[];
+    assert.equal(ours.length, 2);
+    const owner = (path: string) => stack.api.call('GET', path, { env: null, key: tenant.testKey });
+    const versions = async () =>
+      (await owner(`/test/v1/dpps/${encodeURIComponent(dppId)}/versions`)).body.items.length as number;
+    const before = await versions();
+
+    assert.equal((await call('PUT', content(dppId, V1), fullBatteryData())).status, 201);
+    assert.equal(await versions(), before + 1, 'pinning is a change of the published header');
+    assert.equal((await call('PUT', content(dppId, V1), fullBatteryData())).status, 200);
+    assert.equal(await versions(), before + 1, 'rewriting the data changes no published content');
+
+    const pinned = [...ours, V1];
+    const publicView = await stack.api.call('GET', `/test/01/${GTIN}/21/${tokenId}?format=public`, {
+      env: null,
+    });
+    assert.deepEqual(publicView.body.dppHeader.contentSpecificationIds, pinned);
+    const erp = await owner(`/test/01/${GTIN}/21/${tokenId}?format=erp`);
+    assert.equal(erp.status, 200, erp.text);
+    assert.deepEqual(erp.body.dppHeader.contentSpecificationIds, pinned);
+    const en18222 = await stack.api.call('GET', `/test/v1/dpps/${encodeURIComponent(dppId)}`, { env: null });
+    assert.equal(en18222.status, 200, en18222.text);
+    assert.deepEqual(en18222.body.contentSpecificationIds, pinned);
+    const untp = await stack.api.call('GET', `/test/01/${GTIN}/21/${tokenId}?format=untp`, { env: null });
+    assert.equal(untp.status, 200, untp.text);
+    assert.deepEqual(
+      untp.body.credentialSubject.characteristics.passportHeader.contentSpecificationIds,
+      pinned,
+    );
+    const shellId = `${stack.api.config.publicBaseUrl}/aas/test/${tokenId}`;
+    const aas = await stack.api.call(
+      'GET',
+      `/test/api/v3.0/serialization?aasIds=${Buffer.from(shellId).toString('base64url')}`,
+      { env: null },
+    );
+    assert.equal(aas.status, 200, aas.text);
+    const dppMeta = aas.body.submodels.find((s: Json) => s.idShort === 'DppMeta');
+    assert.ok(JSON.stringify(dppMeta).includes(V1), JSON.stringify(dppMeta));
+
+    // Until the policy is enforced, no public form carries battery data (a tier 2 part number, a tier 3
+    // report, a tier 4 reading, even a tier 1 value).
+    for (const [form, body] of [
+      ['public', publicView.text],
+      ['EN 18222', en18222.text],
+      ['UNTP', untp.text],
+      ['AAS API', aas.text],
+    ] as const) {
+      for (const value of ['BMU-8-2026', 'report-ul-1973', 'Deep discharge', 'NMC811']) {
+        assert.ok(!body.includes(value), `${form} shows ${value}`);
+      }
+    }
+  });
 });

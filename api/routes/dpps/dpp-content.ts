@@ -11,6 +11,7 @@ import {
 import { findDppById } from '../../../src/dpp-api/find-dpp.ts';
 import { DomainError } from '../../../src/errors.ts';
 import { dppIdOf } from '../../../src/passports/passport-header.ts';
+import { recordPassportVersion } from '../../../src/passports/passport-versions.ts';
 import type { AppContext } from '../../context.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
@@ -143,13 +144,13 @@ export function dppContentRoutes(deps: RouteDeps) {
       handler: async (ctx: AppContext, { params, body }) => {
         const ref = await ownPassport(ctx, params.dppId);
         try {
-          const { content, created } = await writePassportContent(
-            ctx.state.em!,
-            contentSpecifications,
-            ref,
-            params.specId,
-            body,
-          );
+          // The pin is part of the passport's header: the first write records a new passport version with
+          // it, in the same transaction (a later write finds the same header and records none).
+          const { content, created } = await ctx.state.em!.transactional(async (tx) => {
+            const written = await writePassportContent(tx, contentSpecifications, ref, params.specId, body);
+            await recordPassportVersion(tx, ref.passportId, deps.config.publicBaseUrl);
+            return written;
+          });
           ctx.status = created ? 201 : 200;
           ctx.body = {
             digitalProductPassportId: dppIdOf(ref.serviceUid),

@@ -1,13 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BatteryData } from '../../content-specs/battery/battery-data.ts';
-import { pinnedSpecificationIds, readPassportContent } from '../../content-specs/passport-content.ts';
+import { readPassportContent } from '../../content-specs/passport-content.ts';
 import type { DppRef } from '../../dpp-api/find-dpp.ts';
 import { DomainError } from '../../errors.ts';
 import { digitalLink } from '../../gs1/digital-link.ts';
-import { passportHeader } from '../../passports/passport-header.ts';
 import { findAasPassport } from '../aas-passports.ts';
 import { passportShell, passportSubmodels, submodelReference } from '../aas-v3.ts';
-import { dppMetaSubmodel } from '../dpp-meta.ts';
 import { shellId } from '../shell.ts';
 import type { BatterySubmodel } from './battery-elements.ts';
 import { batterySubmodels } from './battery-submodels.ts';
@@ -22,25 +20,8 @@ export async function passportAasEnvironment(em: EntityManager, ref: DppRef, pub
   const passport = await findAasPassport(em, ref.environment, ref.tokenId);
   if (!passport) throw new DomainError('not_found', 'dpp_not_found', 'No such passport.');
   const id = shellId(publicBaseUrl, passport.environment, passport.tokenId);
-  const pins = await pinnedSpecificationIds(em, ref.passportId);
-  const header = passportHeader(
-    {
-      serviceUid: passport.serviceUid,
-      tokenId: passport.tokenId,
-      gtin: passport.gtin,
-      environment: passport.environment,
-      status: passport.status,
-      revokedAt: passport.revokedAt,
-      lastUpdated: passport.lastUpdated,
-      economicOperatorId: passport.economicOperatorId,
-      facilityId: passport.facilityId,
-      productGroupSpecificationIds: pins,
-    },
-    publicBaseUrl,
-  );
-  const base = passportSubmodels(passport, publicBaseUrl).map((submodel) =>
-    submodel.idShort === 'DppMeta' ? dppMetaSubmodel(id, header) : submodel,
-  );
+  // The AAS API's submodels; its DppMeta header lists the pinned specifications.
+  const base = passportSubmodels(passport, publicBaseUrl);
   const battery = await readPassportContent(em, ref.passportId, 'battery');
   const group: BatterySubmodel[] = battery
     ? batterySubmodels(

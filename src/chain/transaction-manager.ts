@@ -509,13 +509,13 @@ export class TransactionManager {
     }
     if (settled || row.state === 'mined') {
       // Its block left the canonical chain and no canonical block holds it: send it again under its nonce.
-      this.stats.reorgs++;
-      await this.#orm.em
-        .fork()
-        .execute(
-          `update chain_transactions set state = 'reorged', reorgs = reorgs + 1, updated_at = now() where id = ? and state = ?`,
-          [row.id, row.state],
-        );
+      // Counted by the process whose update marks it (every process watches every row of the signer).
+      const marked = await this.#orm.em.fork().execute<{ id: string }[]>(
+        `update chain_transactions set state = 'reorged', reorgs = reorgs + 1, updated_at = now()
+           where id = ? and state = ? returning id`,
+        [row.id, row.state],
+      );
+      if (marked.length > 0) this.stats.reorgs++;
       row = { ...row, state: 'reorged', reorgs: row.reorgs + 1 };
     }
     if (Number(row.nonce) < minedCount && (await this.#nonceUsedElsewhere(row))) {

@@ -209,6 +209,9 @@ export async function benchChain(): Promise<void> {
       `    workers saw (their totals)                   sent ${sum('sent')}, fee bumps ${sum('feeBumps')}, drops ${sum('drops')}, reorged ${sum('reorgs')}, superseded ${sum('superseded')}`,
     );
     console.log(
+      `    per worker (sent / reorged / drops)          ${totals.map((line) => `${line.sent} / ${line.reorgs} / ${line.drops}`).join(', ')}`,
+    );
+    console.log(
       `    signer nonces (node, chain_transactions)     mined ${nonces.mined}, pending ${nonces.pending}, nonces claimed twice ${nonces.sharedNonces}, superseded intents ${nonces.superseded}`,
     );
     console.log(

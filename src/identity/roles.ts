@@ -9,6 +9,8 @@ export type Role = (typeof ROLES)[number];
 export const ROLE_RIGHTS = {
   /** Create and revoke API keys (and, later, OAuth clients and webhooks). */
   manageKeys: ['owner', 'developer'],
+  /** Webhook endpoints: create, change, rotate, test, delete; replay dead letters (Settings > Webhooks). */
+  manageWebhooks: ['owner', 'developer'],
   /** Give the company's people their roles (Settings > Team). */
   manageTeam: ['owner'],
   /** See the company's keys, people and settings. */

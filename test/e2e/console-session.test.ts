@@ -246,6 +246,39 @@ describe('web console session and roles', () => {
     assert.equal((await api.call('GET', '/v1/auth/api-keys', { key: access })).status, 401);
   });
 
+  test('webhooks with the session: owners and developers change them, viewers only read', async () => {
+    const created = await asConsole(owner.pair, 'POST', '/v1/webhooks/endpoints', {
+      url: 'https://hooks.example.com/dpp',
+      eventTypes: ['asset.minted'],
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.match(created.body.secret, /^whsec_/);
+    const id = created.body.endpoint.id;
+
+    const viewer = await signIn(VIEWER);
+    const read = await api.call('GET', `/v1/webhooks/endpoints/${id}`, { headers: { cookie: viewer.pair } });
+    assert.equal(read.status, 200);
+    assert.equal(
+      (await api.call('GET', '/v1/webhooks/dead-letters', { headers: { cookie: viewer.pair } })).status,
+      200,
+    );
+    for (const [method, path, body] of [
+      ['POST', '/v1/webhooks/endpoints', { url: 'https://hooks.example.com/nope' }],
+      ['PATCH', `/v1/webhooks/endpoints/${id}`, { enabled: false }],
+      ['POST', `/v1/webhooks/endpoints/${id}/rotate-secret`, {}],
+      ['DELETE', `/v1/webhooks/endpoints/${id}`, undefined],
+      ['POST', `/v1/webhooks/dead-letters/${crypto.randomUUID()}/replay`, undefined],
+    ] as const) {
+      const refused = await asConsole(viewer.pair, method, path, body);
+      assert.equal(refused.status, 403, `${method} ${path}: ${refused.text}`);
+      assert.equal(refused.body.code, 'role_forbidden');
+    }
+    const disabled = await asConsole(owner.pair, 'PATCH', `/v1/webhooks/endpoints/${id}`, { enabled: false });
+    assert.equal(disabled.status, 200, disabled.text);
+    assert.equal(disabled.body.endpoint.enabled, false);
+    assert.equal((await asConsole(owner.pair, 'DELETE', `/v1/webhooks/endpoints/${id}`)).status, 200);
+  });
+
   test('the secret is renewed after 15 minutes; a superseded secret presented later ends the session', async () => {
     const session = await signIn(OWNER);
     const em = api.db.orm.em.fork();

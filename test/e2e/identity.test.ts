@@ -83,7 +83,7 @@ describe('accounts: register → e-mail over SMTP → confirm → login → user
     assert.equal(otherEnvironment.body.code, 'environment_mismatch');
     const tampered = `${token.slice(0, -4)}${token.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
     assert.equal((await api.call('GET', '/v1/auth/wallet', { key: tampered })).status, 401);
-    const apiKeyRoute = await api.call('GET', '/v1/webhooks/endpoints', { key: token });
+    const apiKeyRoute = await api.call('GET', '/v1/dpp/inventory', { key: token });
     assert.equal(apiKeyRoute.status, 401, 'a user token is not an API key');
     // The company's keys are the exception: its people manage them (the console; roles in docs/console.md).
     assert.equal((await api.call('GET', '/v1/auth/api-keys', { key: token })).status, 200);

@@ -9,6 +9,7 @@ import {
 } from '../../../src/webhooks/delivery-queries.ts';
 import { MAX_BULK_REPLAY, replayDeadLetter, replayDeadLetters } from '../../../src/webhooks/replay.ts';
 import type { AppContext } from '../../context.ts';
+import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { deliveryPage, deliverySchema, endpointIdParams, pageQuery } from './schemas.ts';
@@ -39,11 +40,12 @@ export function webhookDeliveryRoutes(deps: RouteDeps) {
       operationId: 'listWebhookEndpointDeliveries',
       summary: 'Deliveries to one endpoint, newest first, each with its attempts.',
       tags: TAGS,
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       params: endpointIdParams,
       query: z.object({ status: z.enum(DELIVERY_STATUSES).optional(), ...pageQuery }),
       responses: { 200: { description: 'A page of deliveries.', schema: deliveryPage } },
       handler: async (ctx: AppContext, { params, query }) => {
+        await requireRight(ctx, 'read', 'see the webhooks');
         const page = await listEndpointDeliveries(ctx.state.em!, params.id, query);
         ctx.body = { success: true, deliveries: page.items, nextCursor: page.nextCursor };
       },
@@ -54,7 +56,7 @@ export function webhookDeliveryRoutes(deps: RouteDeps) {
       operationId: 'listWebhookEventDeliveries',
       summary: 'Every delivery of one event (one per subscribed endpoint), each with its attempts.',
       tags: TAGS,
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       params: z.object({ eventId: z.uuid({ message: 'Event ids are UUIDs' }) }),
       responses: {
         200: {
@@ -67,6 +69,7 @@ export function webhookDeliveryRoutes(deps: RouteDeps) {
         },
       },
       handler: async (ctx: AppContext, { params }) => {
+        await requireRight(ctx, 'read', 'see the webhooks');
         const deliveries = await listEventDeliveries(ctx.state.em!, params.eventId);
         ctx.body = { success: true, eventId: params.eventId, deliveries };
       },
@@ -77,10 +80,11 @@ export function webhookDeliveryRoutes(deps: RouteDeps) {
       operationId: 'listWebhookDeadLetters',
       summary: 'The dead-letter queue: deliveries whose six attempts all failed, oldest first.',
       tags: TAGS,
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       query: z.object({ endpointId: z.uuid().optional(), ...window, ...pageQuery }),
       responses: { 200: { description: 'A page of dead letters.', schema: deliveryPage } },
       handler: async (ctx: AppContext, { query }) => {
+        await requireRight(ctx, 'read', 'see the webhooks');
         const page = await listDeadLetters(ctx.state.em!, {
           endpointId: query.endpointId,
           from: dateOrUndefined(query.from),
@@ -100,7 +104,7 @@ export function webhookDeliveryRoutes(deps: RouteDeps) {
         'The delivery turns pending and its workflow webhook:{eventId}:{endpointId} runs again; attempt numbers ' +
         'continue after the earlier ones. 409 when the delivery is not dead or its endpoint is deleted or disabled.',
       tags: TAGS,
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       params: z.object({ deliveryId: z.uuid({ message: 'Delivery ids are UUIDs' }) }),
       responses: {
         409: {
@@ -113,6 +117,7 @@ export function webhookDeliveryRoutes(deps: RouteDeps) {
         },
       },
       handler: async (ctx: AppContext, { params }) => {
+        await requireRight(ctx, 'manageWebhooks', 'change webhooks');
         const gateway = requireWorkflows(deps.workflows);
         const delivery = await replayDeadLetter(ctx.state.em!, gateway, params.deliveryId);
         ctx.state.log.info({ webhookDeliveryId: delivery.id }, 'webhook dead letter replayed');
@@ -131,7 +136,7 @@ export function webhookDeliveryRoutes(deps: RouteDeps) {
         'that replayable dead letters remain in the window: call again. An endpointId that is not one of ' +
         'your endpoints → 404 webhook_endpoint_not_found.',
       tags: TAGS,
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       body: bulkReplayBody,
       responses: {
         404: { description: 'webhook_endpoint_not_found: endpointId is not one of the caller’s endpoints.' },
@@ -147,6 +152,7 @@ export function webhookDeliveryRoutes(deps: RouteDeps) {
         },
       },
       handler: async (ctx: AppContext, { body }) => {
+        await requireRight(ctx, 'manageWebhooks', 'change webhooks');
         const gateway = requireWorkflows(deps.workflows);
         const result = await replayDeadLetters(
           ctx.state.em!,

@@ -12,6 +12,7 @@ import {
 import { sendTestEvent, TEST_EVENT_TYPE } from '../../../src/webhooks/test-event.ts';
 import { urlPolicyFor } from '../../../src/webhooks/url-safety.ts';
 import type { AppContext } from '../../context.ts';
+import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import {
@@ -43,7 +44,7 @@ export function webhookEndpointRoutes(deps: RouteDeps) {
         'webhook_url_not_allowed for loopback, private, link-local, CGNAT, multicast or metadata addresses); ' +
         'the test environment accepts local receivers unless WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST=false.',
       tags: TAGS,
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       body: createEndpointBody,
       responses: {
         422: {
@@ -56,6 +57,7 @@ export function webhookEndpointRoutes(deps: RouteDeps) {
         },
       },
       handler: async (ctx: AppContext, { body }) => {
+        await requireRight(ctx, 'manageWebhooks', 'change webhooks');
         const { endpoint, secret } = await createEndpoint(
           ctx.state.em!,
           deps.secretBox,
@@ -75,7 +77,7 @@ export function webhookEndpointRoutes(deps: RouteDeps) {
       operationId: 'listWebhookEndpoints',
       summary: 'The webhook endpoints of this environment, newest first (deleted ones are left out).',
       tags: TAGS,
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       responses: {
         200: {
           description: 'Endpoints.',
@@ -83,6 +85,7 @@ export function webhookEndpointRoutes(deps: RouteDeps) {
         },
       },
       handler: async (ctx: AppContext) => {
+        await requireRight(ctx, 'read', 'see the webhooks');
         const endpoints = await listEndpoints(ctx.state.em!);
         ctx.body = { success: true, endpoints: endpoints.map((e) => describeEndpoint(e)) };
       },
@@ -93,10 +96,11 @@ export function webhookEndpointRoutes(deps: RouteDeps) {
       operationId: 'getWebhookEndpoint',
       summary: 'One webhook endpoint (never its secret).',
       tags: TAGS,
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       params: endpointIdParams,
       responses: { 200: { description: 'The endpoint.', schema: endpointBody } },
       handler: async (ctx: AppContext, { params }) => {
+        await requireRight(ctx, 'read', 'see the webhooks');
         ctx.body = { success: true, endpoint: describeEndpoint(await getEndpoint(ctx.state.em!, params.id)) };
       },
     }),
@@ -109,7 +113,7 @@ export function webhookEndpointRoutes(deps: RouteDeps) {
         'Only the fields sent change. Enabling clears disabledReason. Deliveries in flight use the new ' +
         'settings from their next attempt (a disabled endpoint stops them).',
       tags: TAGS,
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       params: endpointIdParams,
       body: updateEndpointBody,
       responses: {
@@ -120,6 +124,7 @@ export function webhookEndpointRoutes(deps: RouteDeps) {
         200: { description: 'Updated.', schema: endpointBody },
       },
       handler: async (ctx: AppContext, { params, body }) => {
+        await requireRight(ctx, 'manageWebhooks', 'change webhooks');
         const endpoint = await updateEndpoint(ctx.state.em!, urlCheck(ctx), params.id, body);
         ctx.body = { success: true, endpoint: describeEndpoint(endpoint) };
       },
@@ -131,7 +136,7 @@ export function webhookEndpointRoutes(deps: RouteDeps) {
       summary: 'Delete an endpoint. Deliveries in flight stop at their next attempt.',
       description: 'Deliveries keep their history (GET /v1/webhooks/events/{eventId}/deliveries).',
       tags: TAGS,
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       params: endpointIdParams,
       responses: {
         200: {
@@ -140,6 +145,7 @@ export function webhookEndpointRoutes(deps: RouteDeps) {
         },
       },
       handler: async (ctx: AppContext, { params }) => {
+        await requireRight(ctx, 'manageWebhooks', 'change webhooks');
         const endpoint = await deleteEndpoint(ctx.state.em!, params.id);
         ctx.state.log.info({ webhookEndpointId: endpoint.id }, 'webhook endpoint deleted');
         ctx.body = { success: true, message: 'Webhook endpoint deleted.', id: endpoint.id };
@@ -155,7 +161,7 @@ export function webhookEndpointRoutes(deps: RouteDeps) {
         '"<new>,<old>" and webhook-signature "v1,<new> v1,<old>". Rotating again during an overlap retires ' +
         'the oldest secret at once. The body is optional.',
       tags: TAGS,
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       params: endpointIdParams,
       body: rotateSecretBody,
       bodyOptional: true,
@@ -173,6 +179,7 @@ export function webhookEndpointRoutes(deps: RouteDeps) {
         },
       },
       handler: async (ctx: AppContext, { params, body }) => {
+        await requireRight(ctx, 'manageWebhooks', 'change webhooks');
         const rotated = await rotateEndpointSecret(
           ctx.state.em!,
           deps.secretBox,
@@ -197,7 +204,7 @@ export function webhookEndpointRoutes(deps: RouteDeps) {
         'signed, retried and recorded like the others; follow it with GET /v1/webhooks/events/{eventId}/deliveries ' +
         '(the Location header), where its delivery appears once the dispatcher has picked it up.',
       tags: TAGS,
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       params: endpointIdParams,
       responses: {
         409: { description: 'webhook_endpoint_disabled: enable the endpoint first.' },
@@ -211,6 +218,7 @@ export function webhookEndpointRoutes(deps: RouteDeps) {
         },
       },
       handler: async (ctx: AppContext, { params }) => {
+        await requireRight(ctx, 'manageWebhooks', 'change webhooks');
         const eventId = await sendTestEvent(ctx.state.em!, ctx.state.scope!, params.id);
         ctx.status = 202;
         ctx.set('Location', `/v1/webhooks/events/${eventId}/deliveries`);

@@ -74,14 +74,18 @@ async function startParts(
     () => undefined,
     (error: Error) => `not built: ${error.message}`,
   );
-  // Nothing of these waits for another: started side by side (the first start builds stripe-mock meanwhile).
+  // Started side by side (the first start builds stripe-mock meanwhile); only the chains wait for the database,
+  // where their transaction manager keeps the chain transactions.
+  const databaseStarted = openDatabase(initial, logger).then((d) =>
+    startedPart('database', d, (p) => p.close()),
+  );
   const [stripe, mail, database, chains, temporal] = await allStarted([
     startDevStripe(initial, logger).then((s) => startedPart('stripe-mock', s, (p) => p.stop())),
     startDevMail(initial, logger).then((m) => startedPart('SMTP receiver', m, (p) => p.stop())),
-    openDatabase(initial, logger).then((d) => startedPart('database', d, (p) => p.close())),
-    openPassportChains(initial, { dataDir: initial.chain.dataDir }).then((c) =>
-      startedPart('chains', c, (p) => p.close()),
-    ),
+    databaseStarted,
+    databaseStarted
+      .then((d) => openPassportChains(initial, { dataDir: initial.chain.dataDir, orm: d.orm }))
+      .then((c) => startedPart('chains', c, (p) => p.close())),
     startDevTemporal(initial, logger).then((t) => startedPart('Temporal server', t, (p) => p.stop())),
   ] as const);
   const config: Config = { ...initial, payments: stripe.config.payments, identity: mail.config.identity };

@@ -101,6 +101,7 @@ describe('battery passport: content specification battery 1.0.0', () => {
       'https://admin-shell.io/idta/digitalbatterypassport/TechnicalData/1/0',
       'urn:samm:io.admin-shell.idta.batterypass.product_condition:1.0.2#ProductCondition',
       'urn:samm:io.admin-shell.idta.batterypass.circularity:1.0.0#Circularity',
+      'https://admin-shell.io/idta/CarbonFootprint/CarbonFootprint/1/0',
     ]) {
       assert.ok(semanticIds.includes(template), `${template} in ${semanticIds.join(', ')}`);
     }
@@ -119,8 +120,8 @@ describe('battery passport: content specification battery 1.0.0', () => {
     const smtv = await checkSubmodelTemplates(file);
     assert.equal(smtv.summary.errors, 0, JSON.stringify(smtv.findings, null, 2));
     assert.equal(smtv.ok, true);
-    // Nameplate 3.0 + the four battery parts judged (DppMeta and our own submodels have no table).
-    assert.equal(smtv.summary.submodelsJudged, 5, JSON.stringify(smtv.summary));
+    // Nameplate 3.0, the four battery parts and the carbon footprint judged (DppMeta and ours have no table).
+    assert.equal(smtv.summary.submodelsJudged, 6, JSON.stringify(smtv.summary));
     const checked = await checkAasFile(file);
     assert.deepEqual(checked.errors, []);
     assert.equal(checked.ok, true);

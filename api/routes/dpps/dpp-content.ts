@@ -177,7 +177,7 @@ export function dppContentRoutes(deps: RouteDeps) {
         'The data as written, with the version the passport is pinned to (which may differ from the version ' +
         'the path names when the path names another version of the same group: the pin wins). ?format=aas ' +
         'answers the passport’s AAS v3 environment with every submodel of the product group (for batteries ' +
-        'the IDTA-02035 Battery Nameplate, Technical Data, Product Condition and Circularity), restricted ' +
+        'the IDTA-02035 Battery Nameplate, Technical Data, Product Condition, Circularity and the IDTA-02023 Carbon Footprint), restricted ' +
         'fields included.',
       tags: ['dpps'],
       auth: 'apiKey',

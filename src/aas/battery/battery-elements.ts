@@ -15,6 +15,7 @@ export type ValueType =
   | 'xs:dateTime'
   | 'xs:float'
   | 'xs:decimal'
+  | 'xs:double'
   | 'xs:integer'
   | 'xs:unsignedInt';
 

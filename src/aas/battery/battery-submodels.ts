@@ -14,10 +14,10 @@ import {
 
 /**
  * The battery pack's data as the IDTA-02035 Digital Battery Passport submodels: Battery Nameplate (02035-1
- * 1.1), Technical Data (02035-4 1.0.2), Product Condition (02035-5 1.0.2; only once use data was written) and
- * Circularity (02035-7 1.0.2). Concept ids and cardinalities as the templates give them; where each field of
- * ours goes: docs/battery-passport.md. Carbon footprint (IDTA-02023) and the due-diligence part are not mapped
- * yet (they stay in the JSON form).
+ * 1.1), Technical Data (02035-4 1.0.2), Product Condition (02035-5 1.0.2; only once use data was written),
+ * Circularity (02035-7 1.0.2), and the IDTA-02023 1.0.2 Carbon Footprint. Concept ids and cardinalities as the
+ * templates give them; where each field of ours goes: docs/battery-passport.md. Due diligence and the detailed
+ * composition are not mapped yet (they stay in the JSON form).
  */
 
 const BP_DN = 'urn:samm:io.admin-shell.idta.batterypass.digital_nameplate:1.0.0';
@@ -26,11 +26,13 @@ const TD_101 = 'urn:samm:io.admin-shell.idta.batterypass.technical_data:1.0.1';
 const PC = 'urn:samm:io.admin-shell.idta.batterypass.product_condition:1.0.2';
 const CI = 'urn:samm:io.admin-shell.idta.batterypass.circularity:1.0.0';
 const CONTACT = 'urn:samm:io.admin-shell.idta.contact_information:1.0.0';
+const PCF = 'https://admin-shell.io/idta/CarbonFootprint';
 const DOCUMENT_ID = ref('urn:samm:io.admin-shell.idta.handover_documentation:2.0.0#DocumentIdentifier');
 
 export const BATTERY_SUBMODEL_SEMANTIC_IDS = {
   BatteryNameplate: 'https://admin-shell.io/idta/digitalbatterypassport/nameplate/1/0/Nameplate',
   BatteryTechnicalData: 'https://admin-shell.io/idta/digitalbatterypassport/TechnicalData/1/0',
+  BatteryCarbonFootprint: `${PCF}/CarbonFootprint/1/0`,
   BatteryProductCondition: `${PC}#ProductCondition`,
   BatteryCircularity: `${CI}#Circularity`,
 } as const;
@@ -48,6 +50,7 @@ export function batterySubmodels(facts: BatteryPassportFacts, data: BatteryData)
   return [
     batteryNameplate(facts, data),
     batteryTechnicalData(facts, data),
+    batteryCarbonFootprint(facts, data),
     ...(data.performanceAndDurability.batteryCondition ? [batteryProductCondition(facts, data)] : []),
     batteryCirculariy(facts, data),
   ];
@@ -285,6 +288,51 @@ function batteryTechnicalData(facts: BatteryPassportFacts, data: BatteryData): B
             p.cRateOfCycleLifeTest,
           ),
         ]),
+      ]),
+    ],
+  );
+}
+
+/**
+ * IDTA-02023 Carbon Footprint 1.0.2: the whole footprint per kWh (its phase: the whole boundary of Art. 7), then
+ * one footprint per life cycle stage.
+ */
+function batteryCarbonFootprint(facts: BatteryPassportFacts, data: BatteryData): BatterySubmodel {
+  const c = data.carbonFootprint;
+  const stages: [string, number][] = [
+    ['raw material acquisition and pre-processing', c.rawMaterialAcquisitionKgCo2ePerKwh],
+    ['main product production', c.mainProductionKgCo2ePerKwh],
+    ['distribution', c.distributionKgCo2ePerKwh],
+    ['end of life and recycling', c.endOfLifeKgCo2ePerKwh],
+  ];
+  const footprint = ref(`${PCF}/ProductCarbonFootprint/1/0`);
+  const method = ref('0173-1#02-ABG854#003');
+  const phase = ref('0173-1#02-ABG858#003');
+  const entry = (kgCo2e: number, phases: [string]) =>
+    item(footprint, [
+      stringList('PcfCalculationMethods', ref(`${PCF}/PcfCalculationMethods/1/0`), method, [
+        c.calculationMethod,
+      ]),
+      ...prop('PcfCO2eq', ref('0173-1#02-ABG855#003'), 'xs:decimal', kgCo2e),
+      ...prop('ReferenceImpactUnitForCalculation', ref('0173-1#02-ABG856#003'), 'xs:string', 'kWh'),
+      ...prop('QuantityOfMeasureForCalculation', ref('0173-1#02-ABG857#003'), 'xs:double', 1),
+      stringList('LifeCyclePhases', ref(`${PCF}/LifeCyclePhases/1/0`), phase, phases),
+      ...prop(
+        'PublicationDate',
+        ref(`${PCF}/PublicationDate/1/0`),
+        'xs:dateTime',
+        `${c.publicationDate}T00:00:00Z`,
+      ),
+    ]);
+  return submodel(
+    `${facts.shellId}/submodels/BatteryCarbonFootprint`,
+    'BatteryCarbonFootprint',
+    BATTERY_SUBMODEL_SEMANTIC_IDS.BatteryCarbonFootprint,
+    [
+      collectionList('ProductCarbonFootprints', ref(`${PCF}/ProductCarbonFootprints/1/0`), footprint, [
+        // The template takes one phase per footprint: the total names the whole boundary of Art. 7.
+        entry(c.totalKgCo2ePerKwh, ['raw material acquisition to end of life and recycling']),
+        ...stages.map(([name, kgCo2e]) => entry(kgCo2e, [name])),
       ]),
     ],
   );

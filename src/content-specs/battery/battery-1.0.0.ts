@@ -125,6 +125,11 @@ const schema = object('EU battery passport data (battery pack 1.0.0).', {
     endOfLifeKgCo2ePerKwh: number('Share of end of life and recycling.', { minimum: 0 }),
     performanceClass: text('Carbon footprint performance class.', 20),
     studyUrl: uri('Web link to the public carbon footprint study.'),
+    calculationMethod: text(
+      'Calculation method / rules followed (e.g. the Art. 7 delegated act, ISO 14067).',
+      200,
+    ),
+    publicationDate: isoDate('Date the carbon footprint declaration was published.'),
   }),
   supplyChainDueDiligence: object(
     'Supply chain due diligence (Art. 52).',
@@ -343,6 +348,8 @@ const policy: DisclosurePolicy = {
   '/carbonFootprint/endOfLifeKgCo2ePerKwh': T1,
   '/carbonFootprint/performanceClass': T1,
   '/carbonFootprint/studyUrl': T1,
+  '/carbonFootprint/calculationMethod': T1,
+  '/carbonFootprint/publicationDate': T1,
   '/supplyChainDueDiligence/dueDiligenceReportUrl': T1,
   '/supplyChainDueDiligence/thirdPartyAssuranceUrls': T1,
   '/materialsAndComposition/chemistry': T1,

@@ -25,6 +25,8 @@ export interface BatteryData {
     endOfLifeKgCo2ePerKwh: number;
     performanceClass: string;
     studyUrl: string;
+    calculationMethod: string;
+    publicationDate: string;
   };
   supplyChainDueDiligence: { dueDiligenceReportUrl: string; thirdPartyAssuranceUrls?: string[] };
   materialsAndComposition: {

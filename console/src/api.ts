@@ -39,6 +39,16 @@ export interface OAuthClient {
   revokedAt: string | null;
 }
 
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  description: string | null;
+  eventTypes: string[];
+  enabled: boolean;
+  disabledReason: string | null;
+  createdAt: string;
+}
+
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
@@ -112,4 +122,16 @@ export const oauthClients = {
     call<{ client: OAuthClient; clientSecret: string }>(env, 'POST', '/v1/auth/oauth/clients', { name }),
   revoke: (env: Environment, id: string) =>
     call<{ client: OAuthClient }>(env, 'DELETE', `/v1/auth/oauth/clients/${encodeURIComponent(id)}`),
+};
+
+export const webhooks = {
+  list: (env: Environment) => call<{ endpoints: WebhookEndpoint[] }>(env, 'GET', '/v1/webhooks/endpoints'),
+  create: (env: Environment, body: { url: string; description?: string; eventTypes: string[] }) =>
+    call<{ endpoint: WebhookEndpoint; secret: string }>(env, 'POST', '/v1/webhooks/endpoints', body),
+  setEnabled: (env: Environment, id: string, enabled: boolean) =>
+    call<{ endpoint: WebhookEndpoint }>(env, 'PATCH', `/v1/webhooks/endpoints/${encodeURIComponent(id)}`, {
+      enabled,
+    }),
+  remove: (env: Environment, id: string) =>
+    call(env, 'DELETE', `/v1/webhooks/endpoints/${encodeURIComponent(id)}`),
 };

@@ -4,6 +4,7 @@ import { Developers } from './pages/developers.tsx';
 import { SignIn } from './pages/sign-in.tsx';
 import { SignUp } from './pages/sign-up.tsx';
 import { Team } from './pages/team.tsx';
+import { Webhooks } from './pages/webhooks.tsx';
 import { linkHandler, navigate, usePath } from './router.ts';
 import { Shell } from './shell.tsx';
 
@@ -82,6 +83,8 @@ export function App() {
     >
       {path === '/settings/developers' ? (
         <Developers user={user} environment={environment} onSessionEnded={onSessionEnded} />
+      ) : path === '/settings/webhooks' ? (
+        <Webhooks user={user} environment={environment} onSessionEnded={onSessionEnded} />
       ) : path === '/settings/team' ? (
         <Team
           user={user}

@@ -76,6 +76,7 @@ export function Shell({ path, user, environment, onSwitch, onSignedOut, children
           <ul>
             {[
               { to: '/settings/developers', label: 'Developers' },
+              { to: '/settings/webhooks', label: 'Webhooks' },
               { to: '/settings/team', label: 'Team' },
             ].map((item) => (
               <li key={item.to}>

@@ -102,6 +102,12 @@ describe('web console in Chromium', () => {
   };
 
   let ownerPage: Page;
+  /** A GET as the owner's browser makes it (its session cookie, same origin). */
+  const fetchAsOwner = (path: string) =>
+    ownerPage.evaluate(async (p) => {
+      const response = await fetch(p, { headers: { 'x-service-env': 'test' } });
+      return response.json();
+    }, path);
 
   test('sign up → confirm from the mail → sign in', async () => {
     const [, page] = await newContext();
@@ -241,6 +247,40 @@ describe('web console in Chromium', () => {
     await page.getByRole('heading', { name: 'Active test keys' }).waitFor();
   });
 
+  test('webhooks: add an endpoint (secret shown once), disable it, delete it', async () => {
+    const page = ownerPage;
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+    await page.getByLabel('URL').fill('https://hooks.brand.example/dpp');
+    await page.getByLabel('Description (optional)').fill('Warehouse system');
+    await page.getByRole('checkbox', { name: 'asset.minted' }).check();
+    await page.getByRole('checkbox', { name: 'asset.sold' }).check();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const secret = page.getByLabel('New signing secret');
+    await secret.waitFor();
+    assert.match(await secret.inputValue(), /^whsec_/);
+    await accessible(page, 'webhooks-new-endpoint');
+    await shoot(page, 'webhooks-new-endpoint');
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+
+    const row = page.getByRole('row', { name: /hooks\.brand\.example/ });
+    assert.match((await row.textContent()) ?? '', /asset\.minted, asset\.sold.*Enabled/);
+    // What the page shows is what the API holds.
+    const listed = await fetchAsOwner('/v1/webhooks/endpoints');
+    assert.deepEqual(
+      listed.endpoints.map((e: { url: string; eventTypes: string[] }) => [e.url, e.eventTypes]),
+      [['https://hooks.brand.example/dpp', ['asset.minted', 'asset.sold']]],
+    );
+    await page.getByRole('button', { name: 'Disable https://hooks.brand.example/dpp' }).click();
+    await page.getByRole('cell', { name: 'Disabled' }).waitFor();
+    await shoot(page, 'webhooks-disabled');
+    await page.getByRole('button', { name: 'Delete https://hooks.brand.example/dpp' }).click();
+    await page.getByRole('button', { name: 'Confirm deleting https://hooks.brand.example/dpp' }).click();
+    await page.getByText('No test webhook endpoints.').waitFor();
+    await page.getByRole('link', { name: 'Developers' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Developers' }).waitFor();
+  });
+
   test('a viewer sees the keys but cannot create one', async () => {
     await ownerPage.getByLabel('Key name').fill('Shop backend');
     await ownerPage.getByRole('button', { name: 'Create key' }).click();
@@ -276,6 +316,13 @@ describe('web console in Chromium', () => {
     });
     assert.equal(forced.status, 403);
     assert.equal(forced.body.code, 'role_forbidden');
+
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+    await page.getByText('you can see the endpoints; owners and developers change them').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Add endpoint' }).count(), 0);
+    await accessible(page, 'webhooks-viewer');
+    await shoot(page, 'webhooks-viewer');
 
     // Settings › Team: the viewer sees the people, the owner gives the viewer the developer role.
     await page.getByRole('link', { name: 'Team' }).click();
@@ -341,6 +388,11 @@ describe('web console in Chromium', () => {
     await fitsWidth(page, 'team (phone)');
     await accessible(page, 'team (phone)');
     await shoot(page, 'team-phone');
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+    await fitsWidth(page, 'webhooks (phone)');
+    await accessible(page, 'webhooks (phone)');
+    await shoot(page, 'webhooks-phone');
   });
 
   test('keyboard only: from the page’s heading to a created key and its Copy button', async () => {

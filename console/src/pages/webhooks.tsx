@@ -1,0 +1,244 @@
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type Environment, type SessionUser, type WebhookEndpoint, webhooks } from '../api.ts';
+import { SecretOnce } from '../secret-once.tsx';
+
+interface WebhooksProps {
+  user: SessionUser;
+  environment: Environment;
+  onSessionEnded: (error: unknown) => boolean;
+}
+
+/** The spec's event types (src/events/event-types.ts; the API refuses any other). */
+const EVENT_TYPES = [
+  'asset.initialized',
+  'asset.minted',
+  'asset.customs_cleared',
+  'asset.shipped',
+  'asset.delivered',
+  'asset.sold',
+  'asset.transferred',
+  'asset.resold',
+  'asset.recycled',
+];
+
+/** Settings › Webhooks: the environment's endpoints; owners and developers add, pause and remove them. */
+export function Webhooks({ user, environment, onSessionEnded }: WebhooksProps) {
+  const [endpoints, setEndpoints] = useState<WebhookEndpoint[] | null>(null);
+  const [created, setCreated] = useState<{ url: string; secret: string } | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState('');
+  const [busy, setBusy] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const mayManage = user.role === 'owner' || user.role === 'developer';
+
+  const fail = useCallback(
+    (caught: unknown) => {
+      if (!onSessionEnded(caught))
+        setError(caught instanceof Error ? caught.message : 'Something went wrong.');
+    },
+    [onSessionEnded],
+  );
+  const load = useCallback(async () => {
+    try {
+      setEndpoints((await webhooks.list(environment)).endpoints);
+    } catch (caught) {
+      fail(caught);
+    }
+  }, [environment, fail]);
+  useEffect(() => {
+    document.title = 'Webhooks · DPP Console';
+    heading.current?.focus();
+  }, []);
+  useEffect(() => {
+    setEndpoints(null);
+    setCreated(null);
+    setError(null);
+    void load();
+  }, [load]);
+
+  const act = async (work: () => Promise<string>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      setStatus(await work());
+      await load();
+    } catch (caught) {
+      fail(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const create = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    const description = String(data.get('description') ?? '').trim();
+    return act(async () => {
+      const answer = await webhooks.create(environment, {
+        url: String(data.get('url')).trim(),
+        ...(description ? { description } : {}),
+        eventTypes: data.getAll('eventTypes').map(String),
+      });
+      setCreated({ url: answer.endpoint.url, secret: answer.secret });
+      form.reset();
+      return `Endpoint ${answer.endpoint.url} added.`;
+    });
+  };
+
+  return (
+    <section aria-labelledby="webhooks-heading">
+      <h1 id="webhooks-heading" ref={heading} tabIndex={-1}>
+        Webhooks
+      </h1>
+      <p className="lede">
+        Your systems hear about passports as things happen: each event is posted, signed with the endpoint’s
+        secret, to every <strong>{environment}</strong> endpoint that subscribes to it.
+      </p>
+      <p className="success" role="status" aria-live="polite">
+        {status}
+      </p>
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {created ? (
+        <SecretOnce
+          id="new-signing-secret"
+          title={`Copy the signing secret of ${created.url} now`}
+          label="New signing secret"
+          secret={created.secret}
+          onDone={() => setCreated(null)}
+        />
+      ) : null}
+
+      {mayManage ? (
+        <>
+          <h2>Add a {environment} endpoint</h2>
+          <form onSubmit={create} className="stacked-form">
+            <label htmlFor="endpoint-url">URL</label>
+            <input
+              id="endpoint-url"
+              name="url"
+              type="url"
+              required
+              placeholder="https://example.com/dpp-events"
+            />
+            <label htmlFor="endpoint-description">Description (optional)</label>
+            <input id="endpoint-description" name="description" maxLength={500} />
+            <fieldset>
+              <legend>Event types (none ticked: every type)</legend>
+              <div className="checks">
+                {EVENT_TYPES.map((type) => (
+                  <label key={type} className="check">
+                    <input type="checkbox" name="eventTypes" value={type} /> <code>{type}</code>
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+            <button type="submit" disabled={busy}>
+              Add endpoint
+            </button>
+          </form>
+        </>
+      ) : (
+        <p className="notice">
+          Your role is <strong>{user.role}</strong>: you can see the endpoints; owners and developers change
+          them.
+        </p>
+      )}
+
+      <h2>{environment === 'test' ? 'Test' : 'Live'} endpoints</h2>
+      {endpoints === null ? (
+        <p role="status">Loading endpoints…</p>
+      ) : endpoints.length === 0 ? (
+        <p>No {environment} webhook endpoints.</p>
+      ) : (
+        <table className="keys">
+          <caption className="visually-hidden">The {environment} webhook endpoints</caption>
+          <thead>
+            <tr>
+              <th scope="col">URL</th>
+              <th scope="col">Events</th>
+              <th scope="col">Status</th>
+              {mayManage ? (
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              ) : null}
+            </tr>
+          </thead>
+          <tbody>
+            {endpoints.map((endpoint) => (
+              <tr key={endpoint.id}>
+                <td data-label="URL">
+                  <code className="wrap">{endpoint.url}</code>
+                  {endpoint.description ? <div className="hint">{endpoint.description}</div> : null}
+                </td>
+                <td data-label="Events">
+                  {endpoint.eventTypes.length === 0 ? 'All' : endpoint.eventTypes.join(', ')}
+                </td>
+                <td data-label="Status">
+                  {endpoint.enabled
+                    ? 'Enabled'
+                    : `Disabled${endpoint.disabledReason ? `: ${endpoint.disabledReason}` : ''}`}
+                </td>
+                {mayManage ? (
+                  <td>
+                    <div className="actions">
+                      <button
+                        type="button"
+                        className="secondary"
+                        disabled={busy}
+                        aria-label={`${endpoint.enabled ? 'Disable' : 'Enable'} ${endpoint.url}`}
+                        onClick={() =>
+                          act(async () => {
+                            await webhooks.setEnabled(environment, endpoint.id, !endpoint.enabled);
+                            return `${endpoint.url} ${endpoint.enabled ? 'disabled' : 'enabled'}.`;
+                          })
+                        }
+                      >
+                        {endpoint.enabled ? 'Disable' : 'Enable'}
+                      </button>
+                      {confirming === endpoint.id ? (
+                        <>
+                          <button
+                            type="button"
+                            className="danger"
+                            disabled={busy}
+                            onClick={() =>
+                              act(async () => {
+                                await webhooks.remove(environment, endpoint.id);
+                                setConfirming(null);
+                                return `${endpoint.url} deleted.`;
+                              })
+                            }
+                          >
+                            Confirm deleting {endpoint.url}
+                          </button>
+                          <button type="button" className="secondary" onClick={() => setConfirming(null)}>
+                            Cancel
+                          </button>
+                        </>
+                      ) : (
+                        <button
+                          type="button"
+                          className="secondary"
+                          aria-label={`Delete ${endpoint.url}`}
+                          onClick={() => setConfirming(endpoint.id)}
+                        >
+                          Delete
+                        </button>
+                      )}
+                    </div>
+                  </td>
+                ) : null}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,7 +1,9 @@
 // Bundled into the workflow code (worker/worker.ts): imports @temporalio/workflow only, issues no commands,
 // so committed histories replay the same with it (test/workflows/replay.test.ts).
 import {
+  ActivityFailure,
   ApplicationFailure,
+  ChildWorkflowFailure,
   ContinueAsNew,
   isCancellation,
   proxySinks,
@@ -22,11 +24,26 @@ export interface MetricsSinks extends Sinks {
 const { metrics } = proxySinks<MetricsSinks>();
 
 /**
- * How each workflow run ends: completed; refused (it threw an ApplicationFailure of its own, e.g. a tap that
- * does not verify); failed (an activity or child failed for good, a timeout); cancelled. An error that is not
- * a Temporal failure fails the workflow task (retried), not the workflow, so it is not an ending; nor is
- * continue-as-new.
+ * How each workflow run ends: completed; refused (the workflow threw an ApplicationFailure of its own, or an
+ * activity or child failed with a non-retryable ApplicationFailure: a business refusal such as a tap that does
+ * not verify); failed (an activity ran out of attempts or time, a child failed otherwise); cancelled. An error
+ * that is not a Temporal failure fails the workflow task (retried), not the workflow, so it is not an ending;
+ * nor is continue-as-new.
  */
+export function outcomeOf(error: unknown): WorkflowOutcome | undefined {
+  if (error instanceof ContinueAsNew) return undefined;
+  if (isCancellation(error)) return 'cancelled';
+  if (error instanceof ApplicationFailure) return 'refused';
+  if (
+    (error instanceof ActivityFailure || error instanceof ChildWorkflowFailure) &&
+    error.retryState === 'NON_RETRYABLE_FAILURE' &&
+    error.cause instanceof ApplicationFailure
+  )
+    return 'refused';
+  if (error instanceof TemporalFailure) return 'failed';
+  return undefined;
+}
+
 class MetricsInbound implements WorkflowInboundCallsInterceptor {
   async execute(
     input: WorkflowExecuteInput,
@@ -37,11 +54,8 @@ class MetricsInbound implements WorkflowInboundCallsInterceptor {
       metrics.workflowFinished('completed');
       return result;
     } catch (error) {
-      if (!(error instanceof ContinueAsNew)) {
-        if (isCancellation(error)) metrics.workflowFinished('cancelled');
-        else if (error instanceof ApplicationFailure) metrics.workflowFinished('refused');
-        else if (error instanceof TemporalFailure) metrics.workflowFinished('failed');
-      }
+      const outcome = outcomeOf(error);
+      if (outcome) metrics.workflowFinished(outcome);
       throw error;
     }
   }

@@ -21,6 +21,7 @@ installTracing(
 );
 
 const UID = '04AB0B5E000001';
+const REPLAYED = '04AB0B5E000002';
 
 describe('operations: a mint seen through /metrics and through one trace', () => {
   let stack: TestStack;
@@ -51,6 +52,27 @@ describe('operations: a mint seen through /metrics and through one trace', () =>
       custom_dpp_data: { conformity_url: 'https://acme.example/doc.pdf' },
     });
     assert.equal(minted.status, 201, minted.text);
+    // A second chip's tap, shown to verify-chip first, is a replay when it comes with a mint: the workflow
+    // refuses it (a non-retryable failure of its tap check).
+    assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: REPLAYED })).status, 201);
+    const seen = generateSun({
+      uid: REPLAYED,
+      counter: 3,
+      keys: { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY },
+    });
+    const verified = await call('POST', '/v1/dpp/verify-chip', {
+      chipUid: REPLAYED,
+      piccData: seen.piccData,
+      cmac: seen.cmac,
+    });
+    assert.equal(verified.body.authentic, true, verified.text);
+    const replayed = await call('POST', '/v1/dpp/mint', {
+      name: 'Parka',
+      chipUid: REPLAYED,
+      nfcData: `picc_data=${seen.piccData}&cmac=${seen.cmac}`,
+      custom_dpp_data: { conformity_url: 'https://acme.example/doc.pdf' },
+    });
+    assert.equal(replayed.status, 422, replayed.text);
   }, 120_000);
   afterAll(async () => {
     await stack?.close();
@@ -74,7 +96,9 @@ describe('operations: a mint seen through /metrics and through one trace', () =>
     const scraped = await waitFor(
       'webhook attempts counted',
       async () => parseExposition((await scrape()).text),
-      (families) => (sampleValue(families, 'dpp_webhook_attempts_total', { outcome: 'succeeded' }) ?? 0) >= 2,
+      (families) =>
+        (sampleValue(families, 'dpp_webhook_attempts_total', { outcome: 'succeeded' }) ?? 0) >= 2 &&
+        sampleValue(families, 'dpp_mints_total', { environment: 'test', outcome: 'refused' }) === 1,
       30,
     );
     const answer = await scrape();
@@ -84,7 +108,8 @@ describe('operations: a mint seen through /metrics and through one trace', () =>
     const count = (labels: Record<string, string>) =>
       sampleValue(scraped, 'dpp_http_request_duration_seconds_count', labels);
     assert.equal(count({ method: 'POST', route: '/v1/dpp/mint', status: '201' }), 1);
-    assert.equal(count({ method: 'POST', route: '/v1/dpp/enroll', status: '201' }), 1);
+    assert.equal(count({ method: 'POST', route: '/v1/dpp/mint', status: '422' }), 1);
+    assert.equal(count({ method: 'POST', route: '/v1/dpp/enroll', status: '201' }), 2);
     const statusReads = scraped
       .get('dpp_http_request_duration_seconds')!
       .samples.filter((s) => s.name.endsWith('_count') && s.labels.route?.startsWith('/v1/dpp/mint/'));
@@ -96,6 +121,8 @@ describe('operations: a mint seen through /metrics and through one trace', () =>
     );
 
     assert.equal(sampleValue(scraped, 'dpp_mints_total', { environment: 'test', outcome: 'minted' }), 1);
+    assert.equal(sampleValue(scraped, 'dpp_mints_total', { environment: 'test', outcome: 'refused' }), 1);
+    assert.equal(sampleValue(scraped, 'dpp_mints_total', { outcome: 'failed' }), undefined);
     assert.equal(
       sampleValue(scraped, 'dpp_workflows_finished_total', {
         workflow: 'mintPassport',

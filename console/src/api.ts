@@ -49,6 +49,18 @@ export interface WebhookEndpoint {
   createdAt: string;
 }
 
+export interface WebhookDelivery {
+  id: string;
+  eventId: string;
+  eventType: string;
+  status: 'pending' | 'succeeded' | 'dead' | 'stopped';
+  attemptCount: number;
+  nextAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: string;
+}
+
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
@@ -132,6 +144,12 @@ export const webhooks = {
     call<{ endpoint: WebhookEndpoint }>(env, 'PATCH', `/v1/webhooks/endpoints/${encodeURIComponent(id)}`, {
       enabled,
     }),
+  deliveries: (env: Environment, id: string) =>
+    call<{ deliveries: WebhookDelivery[] }>(
+      env,
+      'GET',
+      `/v1/webhooks/endpoints/${encodeURIComponent(id)}/deliveries?limit=50`,
+    ),
   remove: (env: Environment, id: string) =>
     call(env, 'DELETE', `/v1/webhooks/endpoints/${encodeURIComponent(id)}`),
 };

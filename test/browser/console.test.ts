@@ -9,6 +9,7 @@ import { hashPassword } from '../../src/identity/passwords.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
+import { webhookSeeder } from '../support/webhook-seed.ts';
 
 const OWNER = 'founder@brand.example';
 const VIEWER = 'auditor@brand.example';
@@ -271,6 +272,22 @@ describe('web console in Chromium', () => {
       listed.endpoints.map((e: { url: string; eventTypes: string[] }) => [e.url, e.eventTypes]),
       [['https://hooks.brand.example/dpp', ['asset.minted', 'asset.sold']]],
     );
+    // The delivery log: rows as the dispatcher and the delivery workflow leave them (no worker runs here).
+    const [company] = await api.db.orm.em
+      .fork()
+      .execute<{ company_id: string }[]>('select company_id from users where email = ?', [OWNER]);
+    const tenant = { companyId: company!.company_id, testKey: '', liveKey: '' };
+    const seed = webhookSeeder(api);
+    await seed.seedDelivery(tenant, listed.endpoints[0].id, { status: 'dead', attempts: 6 });
+    await seed.seedDelivery(tenant, listed.endpoints[0].id, { status: 'pending', attempts: 0 });
+    await page.getByRole('button', { name: 'Deliveries to https://hooks.brand.example/dpp' }).click();
+    const log = page.getByRole('region', { name: /Deliveries to/ });
+    await log.getByRole('row', { name: /Dead letter 6 HTTP 500/ }).waitFor();
+    await log.getByRole('row', { name: /Pending 0/ }).waitFor();
+    await accessible(page, 'webhooks-deliveries');
+    await shoot(page, 'webhooks-deliveries');
+    await log.getByRole('button', { name: 'Close the log' }).click();
+
     await page.getByRole('button', { name: 'Disable https://hooks.brand.example/dpp' }).click();
     await page.getByRole('cell', { name: 'Disabled' }).waitFor();
     await shoot(page, 'webhooks-disabled');

@@ -1,6 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { type Environment, type SessionUser, type WebhookEndpoint, webhooks } from '../api.ts';
 import { SecretOnce } from '../secret-once.tsx';
+import { Deliveries } from './deliveries.tsx';
 
 interface WebhooksProps {
   user: SessionUser;
@@ -26,6 +27,7 @@ export function Webhooks({ user, environment, onSessionEnded }: WebhooksProps) {
   const [endpoints, setEndpoints] = useState<WebhookEndpoint[] | null>(null);
   const [created, setCreated] = useState<{ url: string; secret: string } | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
+  const [logOf, setLogOf] = useState<WebhookEndpoint | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
@@ -53,6 +55,7 @@ export function Webhooks({ user, environment, onSessionEnded }: WebhooksProps) {
   useEffect(() => {
     setEndpoints(null);
     setCreated(null);
+    setLogOf(null);
     setError(null);
     void load();
   }, [load]);
@@ -162,11 +165,9 @@ export function Webhooks({ user, environment, onSessionEnded }: WebhooksProps) {
               <th scope="col">URL</th>
               <th scope="col">Events</th>
               <th scope="col">Status</th>
-              {mayManage ? (
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              ) : null}
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -184,61 +185,74 @@ export function Webhooks({ user, environment, onSessionEnded }: WebhooksProps) {
                     ? 'Enabled'
                     : `Disabled${endpoint.disabledReason ? `: ${endpoint.disabledReason}` : ''}`}
                 </td>
-                {mayManage ? (
-                  <td>
-                    <div className="actions">
-                      <button
-                        type="button"
-                        className="secondary"
-                        disabled={busy}
-                        aria-label={`${endpoint.enabled ? 'Disable' : 'Enable'} ${endpoint.url}`}
-                        onClick={() =>
-                          act(async () => {
-                            await webhooks.setEnabled(environment, endpoint.id, !endpoint.enabled);
-                            return `${endpoint.url} ${endpoint.enabled ? 'disabled' : 'enabled'}.`;
-                          })
-                        }
-                      >
-                        {endpoint.enabled ? 'Disable' : 'Enable'}
-                      </button>
-                      {confirming === endpoint.id ? (
-                        <>
-                          <button
-                            type="button"
-                            className="danger"
-                            disabled={busy}
-                            onClick={() =>
-                              act(async () => {
-                                await webhooks.remove(environment, endpoint.id);
-                                setConfirming(null);
-                                return `${endpoint.url} deleted.`;
-                              })
-                            }
-                          >
-                            Confirm deleting {endpoint.url}
-                          </button>
-                          <button type="button" className="secondary" onClick={() => setConfirming(null)}>
-                            Cancel
-                          </button>
-                        </>
-                      ) : (
+                <td>
+                  <div className="actions">
+                    <button
+                      type="button"
+                      className="secondary"
+                      aria-label={`Deliveries to ${endpoint.url}`}
+                      onClick={() => setLogOf(endpoint)}
+                    >
+                      Deliveries
+                    </button>
+                    {mayManage ? (
+                      <>
                         <button
                           type="button"
                           className="secondary"
-                          aria-label={`Delete ${endpoint.url}`}
-                          onClick={() => setConfirming(endpoint.id)}
+                          disabled={busy}
+                          aria-label={`${endpoint.enabled ? 'Disable' : 'Enable'} ${endpoint.url}`}
+                          onClick={() =>
+                            act(async () => {
+                              await webhooks.setEnabled(environment, endpoint.id, !endpoint.enabled);
+                              return `${endpoint.url} ${endpoint.enabled ? 'disabled' : 'enabled'}.`;
+                            })
+                          }
                         >
-                          Delete
+                          {endpoint.enabled ? 'Disable' : 'Enable'}
                         </button>
-                      )}
-                    </div>
-                  </td>
-                ) : null}
+                        {confirming === endpoint.id ? (
+                          <>
+                            <button
+                              type="button"
+                              className="danger"
+                              disabled={busy}
+                              onClick={() =>
+                                act(async () => {
+                                  await webhooks.remove(environment, endpoint.id);
+                                  setConfirming(null);
+                                  return `${endpoint.url} deleted.`;
+                                })
+                              }
+                            >
+                              Confirm deleting {endpoint.url}
+                            </button>
+                            <button type="button" className="secondary" onClick={() => setConfirming(null)}>
+                              Cancel
+                            </button>
+                          </>
+                        ) : (
+                          <button
+                            type="button"
+                            className="secondary"
+                            aria-label={`Delete ${endpoint.url}`}
+                            onClick={() => setConfirming(endpoint.id)}
+                          >
+                            Delete
+                          </button>
+                        )}
+                      </>
+                    ) : null}
+                  </div>
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
+      {logOf ? (
+        <Deliveries environment={environment} endpoint={logOf} onFail={fail} onClose={() => setLogOf(null)} />
+      ) : null}
     </section>
   );
 }

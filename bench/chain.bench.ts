@@ -5,7 +5,6 @@ import {
   enrollChips,
   type MintOutcome,
   mintThroughApi,
-  signerTransactionsInLastBlocks,
   sleep,
   waitUntil,
 } from '../test/support/chain-load.ts';
@@ -95,7 +94,16 @@ export async function benchChain(): Promise<void> {
     }
     await sleep(2 * BURST_EVERY_MS);
     // A reorg that takes back transactions of ours the workers may already count as confirmed.
-    await signerTransactionsInLastBlocks(chain, signer, 3, 60_000);
+    // Once passports are recorded from the last two blocks (confirmed, 2 deep), so the reorg takes records back.
+    await waitFor(async () => {
+      const head = await chain.head();
+      const [recent] = await stack.api.db.orm.em
+        .fork()
+        .execute<{ n: number }[]>('select count(*)::int as n from passports where mint_block >= ?', [
+          head - 1,
+        ]);
+      return recent!.n > 0;
+    });
     const removed = await chain.reorg(3);
     faults.reorged = removed.length;
     // Right after the reorg (before the workers reconcile): passports the database had from removed blocks.

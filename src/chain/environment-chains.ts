@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { parseUnits, Wallet } from 'ethers';
 import { type Config, ConfigError, ENVIRONMENTS, type Environment } from '../config/config.ts';
 import type { Orm } from '../db/orm.ts';
+import { countChainTransaction, observeChainConfirmation } from '../observability/metrics.ts';
 import { type AnvilInstance, startAnvil } from './anvil.ts';
 import { ensurePassportDeployment } from './deployment.ts';
 import { createChainProvider, PassportChain } from './passport-chain.ts';
@@ -58,16 +59,22 @@ export async function openPassportChains(
 
   let anvil: AnvilInstance | undefined;
   const opened: PassportChain[] = [];
-  const managed: Pick<PassportChainOptions, 'transactions'> = options.orm
-    ? {
-        transactions: {
-          orm: options.orm,
-          reconcile: reorgRecordReconciler(options.orm),
-          stuckAfterMs: config.chain.stuckAfterMs,
-          maxFeePerGasCap: parseUnits(config.chain.maxFeeGwei.toFixed(9), 'gwei'),
-        },
-      }
-    : {};
+  const managed = (environment: Environment): Pick<PassportChainOptions, 'transactions'> =>
+    options.orm
+      ? {
+          transactions: {
+            orm: options.orm,
+            reconcile: reorgRecordReconciler(options.orm),
+            stuckAfterMs: config.chain.stuckAfterMs,
+            maxFeePerGasCap: parseUnits(config.chain.maxFeeGwei.toFixed(9), 'gwei'),
+            // dpp_chain_transactions_total{environment,state}, dpp_chain_confirmation_seconds{environment}
+            observer: {
+              event: (event) => countChainTransaction(environment, event),
+              confirmed: (seconds) => observeChainConfirmation(environment, seconds),
+            },
+          },
+        }
+      : {};
   const open = async (environment: Environment): Promise<PassportChain> => {
     const settings = config.chain[environment];
     if (settings.rpcUrl) {
@@ -88,7 +95,7 @@ export async function openPassportChains(
         contractAddress,
         confirmations: config.chain.confirmations,
         mintBatchMax: config.chain.mintBatchMax,
-        ...managed,
+        ...managed(environment),
       });
     }
     anvil ??= await startAnvil({
@@ -112,7 +119,7 @@ export async function openPassportChains(
       confirmations: 1,
       mintBatchMax: config.chain.mintBatchMax,
       pollIntervalMs: 100,
-      ...managed,
+      ...managed(environment),
     });
   };
 

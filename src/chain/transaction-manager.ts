@@ -60,6 +60,16 @@ export interface ReorgChange {
   blockHash: string;
 }
 
+/** What the manager reports as it goes (metrics): fixed words only, never a hash or an error text. */
+export type ChainTransactionEvent = ChainTransactionState | 'dropped' | 'replaced';
+
+export interface TransactionObserver {
+  /** A transaction entered a state, was found dropped, or was re-signed with higher fees ('replaced'). */
+  event(event: ChainTransactionEvent): void;
+  /** A transaction reached its confirmations this long after its intent was stored (and first broadcast). */
+  confirmed(seconds: number): void;
+}
+
 export interface TransactionManagerOptions {
   orm: Orm;
   provider: JsonRpcProvider;
@@ -77,6 +87,8 @@ export interface TransactionManagerOptions {
   reorgWindowBlocks?: number;
   /** Brings records that name a reorged transaction up to date (see reorg-records.ts). */
   reconcile?: (change: ReorgChange) => Promise<void>;
+  /** Told of every state change (metrics). */
+  observer?: TransactionObserver;
 }
 
 interface Row {
@@ -221,6 +233,7 @@ export class TransactionManager {
   readonly #feeCap: bigint;
   readonly #window: number;
   readonly #reconcile: ((change: ReorgChange) => Promise<void>) | undefined;
+  readonly #observer: TransactionObserver | undefined;
   #chainId: Promise<number> | undefined;
   /** The genesis hash last found equal to the signer row's, and when it was read from the node. */
   #genesis: { hash: string; at: number } | undefined;
@@ -240,6 +253,7 @@ export class TransactionManager {
     this.#feeCap = options.maxFeePerGasCap ?? 500n * GWEI;
     this.#window = options.reorgWindowBlocks ?? 64;
     this.#reconcile = options.reconcile;
+    this.#observer = options.observer;
   }
 
   /** Checks open and recently confirmed transactions every poll interval, waiter or not (reorgs, drops). */
@@ -343,8 +357,10 @@ export class TransactionManager {
       return { existing: undefined, inserted: inserted! };
     });
     if (stored.existing) return toTransaction(stored.existing);
+    if (supersedes) this.#emit('superseded');
     const row = stored.inserted!;
     this.stats.sent++;
+    this.#emit('signed');
     const outcome = await this.#broadcastFresh(row);
     if (outcome === 'nonce') this.stats.nonceErrors++;
     return toTransaction((await this.#load(row.id)) ?? row);
@@ -501,8 +517,10 @@ export class TransactionManager {
          where id = ? and state = ? returning *`,
         [state, receipt.hash, receipt.blockNumber, receipt.blockHash, state, row.id, row.state],
       );
+      if (updated) this.#emit(state);
       if (updated && state === 'confirmed') {
         this.stats.confirmed++;
+        this.#observer?.confirmed((Date.now() - new Date(updated.created_at).getTime()) / 1000);
         if (updated.reorgs > 0) await this.#reconcileNow(updated);
       }
       return;
@@ -517,6 +535,7 @@ export class TransactionManager {
       );
       if (marked.length > 0) this.stats.reorgs++;
       row = { ...row, state: 'reorged', reorgs: row.reorgs + 1 };
+      this.#emit('reorged');
     }
     if (Number(row.nonce) < minedCount && (await this.#nonceUsedElsewhere(row))) {
       // The nonce is used on the canonical chain, by none of our hashes: re-sign the intent under a new nonce.
@@ -543,6 +562,7 @@ export class TransactionManager {
       row = fresh;
       if (row.state === 'sent') {
         this.stats.drops++;
+        this.#emit('dropped');
         await this.#orm.em
           .fork()
           .execute('update chain_transactions set drops = drops + 1 where id = ?', [row.id]);
@@ -583,11 +603,12 @@ export class TransactionManager {
       );
       if (signer!.genesis_hash === genesis) return;
       if (signer!.genesis_hash !== null) {
-        await tx.execute(
+        const abandoned = await tx.execute<{ id: string }[]>(
           `update chain_transactions set state = 'abandoned', last_error = ?, updated_at = now()
-           where chain_id = ? and signer = ? and state not in ('superseded', 'abandoned')`,
+           where chain_id = ? and signer = ? and state not in ('superseded', 'abandoned') returning id`,
           [`chain replaced: genesis ${signer!.genesis_hash} is now ${genesis}`, chainId, this.address],
         );
+        for (const _ of abandoned) this.#emit('abandoned');
       }
       // next_nonce 0: the next send takes the node's pending count.
       await tx.execute(
@@ -628,6 +649,7 @@ export class TransactionManager {
       else outcome = 'error';
       if (outcome !== 'accepted') error = text;
     }
+    if (outcome === 'accepted' && (row.state === 'signed' || row.state === 'reorged')) this.#emit('sent');
     await this.#orm.em.fork().execute(
       `update chain_transactions set broadcasts = broadcasts + 1, last_error = ?,
          state = case when ? and state in ('signed', 'reorged') then 'sent' else state end,
@@ -677,6 +699,7 @@ export class TransactionManager {
     );
     if (!updated) return undefined; // another process bumped it first
     this.stats.feeBumps++;
+    this.#emit('replaced');
     await this.#broadcast(updated);
     return updated;
   }
@@ -733,6 +756,14 @@ export class TransactionManager {
       .fork()
       .execute<Row[]>('select * from chain_transactions where id = ?', [id]);
     return rows[0];
+  }
+
+  #emit(event: ChainTransactionEvent): void {
+    try {
+      this.#observer?.event(event);
+    } catch {
+      // Metrics never stop a write.
+    }
   }
 
   /** Follows `superseded_by` to the row that carries the intent now. */

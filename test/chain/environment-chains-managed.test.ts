@@ -6,6 +6,7 @@ import { afterAll, beforeAll, test } from 'vitest';
 import { openPassportChains } from '../../src/chain/environment-chains.ts';
 import { listChainTransactions } from '../../src/chain/transaction-report.ts';
 import { loadConfig } from '../../src/config/config.ts';
+import { metricsRegistry } from '../../src/observability/metrics.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 
 let db: TestDatabase;
@@ -58,4 +59,22 @@ test('openPassportChains with the database: both environments write through the 
   assert.equal(state(first.test.txHash), 'abandoned');
   assert.equal(state(second.live.txHash), 'confirmed');
   assert.equal(state(second.test.txHash), 'confirmed');
+
+  // What the managers reported reaches /metrics.
+  const exposition = await metricsRegistry.metrics();
+  const value = (series: string) =>
+    Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(exposition)?.[1] ?? 0);
+  for (const environment of ['live', 'test']) {
+    assert.equal(
+      value(`dpp_chain_transactions_total{environment="${environment}",state="confirmed"}`),
+      2,
+      environment,
+    );
+    assert.equal(
+      value(`dpp_chain_transactions_total{environment="${environment}",state="abandoned"}`),
+      1,
+      environment,
+    );
+    assert.equal(value(`dpp_chain_confirmation_seconds_count{environment="${environment}"}`), 2, environment);
+  }
 }, 120_000);

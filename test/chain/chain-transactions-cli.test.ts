@@ -35,7 +35,11 @@ test('npm run cli -- chain:transactions shows operators each transaction with it
   let waiting = '';
   const pending = chain.logEvent(
     { tokenId: minted.tokenId, action: 'SHIPPED', dataHash: `0x${'ab'.repeat(32)}` },
-    { onSubmitted: (hash) => void (waiting = hash) },
+    {
+      onSubmitted: (hash) => {
+        waiting = hash;
+      },
+    },
   );
   while (!waiting) await new Promise((resolve) => setTimeout(resolve, 20));
 

@@ -68,7 +68,12 @@ test('a nonce taken by another sender while our transaction was dropped: the int
   let first = '';
   const anchoring = chain.logEvent(
     { tokenId, action: 'SUPERSEDED', dataHash: hashOf(2) },
-    { operationKey: 'superseded-1', onSubmitted: (hash) => void (first = hash) },
+    {
+      operationKey: 'superseded-1',
+      onSubmitted: (hash) => {
+        first = hash;
+      },
+    },
   );
   await until(async () => first !== '');
   const taken = (await chain.transactions!.list())[0]!;

@@ -64,10 +64,14 @@ describe('two worker processes and two API processes, each killed -9 in turn und
     if (chainDataDir) await rm(chainDataDir, { recursive: true, force: true });
   });
 
+  /** Requests under way per API process, and requests cut off by a kill (then sent again elsewhere). */
+  const inFlight = [0, 0];
+  let cutOff = 0;
   /** A request to API process `index` (as a load balancer would send it); undefined when it cannot be reached. */
   const request = async (index: number, key: string, method: string, path: string, body?: unknown) => {
     const api = apis[index];
     if (!api) return undefined;
+    inFlight[index]!++;
     try {
       const answer = await fetch(`${api.url}${path}`, {
         method,
@@ -81,8 +85,19 @@ describe('two worker processes and two API processes, each killed -9 in turn und
       const text = await answer.text();
       return { status: answer.status, headers: answer.headers, text };
     } catch {
+      cutOff++;
       return undefined;
+    } finally {
+      inFlight[index]!--;
     }
+  };
+  /** Kills API process `index` -9 while it serves a mint, and starts its replacement. */
+  const killApi = async (index: number) => {
+    await waitUntil(async () => inFlight[index]! > 0, 20_000, `a request on API ${index + 1}`);
+    await apis[index]!.kill();
+    apis[index] = undefined;
+    await sleep(1_000);
+    apis[index] = await startApiProcess(apiEnv());
   };
 
   /**
@@ -158,18 +173,19 @@ describe('two worker processes and two API processes, each killed -9 in turn und
     process.kill(workers[0]!.pid, 'SIGKILL');
     workers[0] = undefined;
     assert.ok((await passports()) < MINTS, 'mints were unfinished when the first worker died');
-    workers[0] = await startWorker();
-    await apis[0]!.kill();
-    apis[0] = undefined;
-    await sleep(1_000);
-    apis[0] = await startApiProcess(apiEnv());
+    // Each replacement starts while the next process is killed (an orchestrator does not wait either).
+    const replacing = startWorker().then((worker) => {
+      workers[0] = worker;
+    });
+    await killApi(0);
+    await replacing;
     process.kill(workers[1]!.pid, 'SIGKILL');
     workers[1] = undefined;
-    workers[1] = await startWorker();
-    await apis[1]!.kill();
-    apis[1] = undefined;
-    await sleep(1_000);
-    apis[1] = await startApiProcess(apiEnv());
+    const replacingToo = startWorker().then((worker) => {
+      workers[1] = worker;
+    });
+    await killApi(1);
+    await replacingToo;
 
     await sending;
     const outcomes = await Promise.all(results);
@@ -178,6 +194,7 @@ describe('two worker processes and two API processes, each killed -9 in turn und
       [],
       'every mint completed',
     );
+    assert.ok(cutOff >= 2, `each API died with a mint request under way (cut off: ${cutOff})`);
 
     // Exactly once, counted on the canonical chain and in the database independently.
     const signer = chain.platform.address;

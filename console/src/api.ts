@@ -144,6 +144,13 @@ export const webhooks = {
     call<{ endpoint: WebhookEndpoint }>(env, 'PATCH', `/v1/webhooks/endpoints/${encodeURIComponent(id)}`, {
       enabled,
     }),
+  rotateSecret: (env: Environment, id: string) =>
+    call<{ secret: string; previousSecretExpiresAt: string | null }>(
+      env,
+      'POST',
+      `/v1/webhooks/endpoints/${encodeURIComponent(id)}/rotate-secret`,
+      {},
+    ),
   deliveries: (env: Environment, id: string) =>
     call<{ deliveries: WebhookDelivery[] }>(
       env,

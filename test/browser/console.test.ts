@@ -288,6 +288,16 @@ describe('web console in Chromium', () => {
     await shoot(page, 'webhooks-deliveries');
     await log.getByRole('button', { name: 'Close the log' }).click();
 
+    // Rotating: a new secret shown once, the previous one still signing for a day.
+    const before = await secret.count();
+    assert.equal(before, 0, 'the first secret is gone from the page');
+    await page.getByRole('button', { name: 'Rotate secret of https://hooks.brand.example/dpp' }).click();
+    await secret.waitFor();
+    assert.match(await secret.inputValue(), /^whsec_/);
+    await page.getByText('The previous secret keeps signing too until').waitFor();
+    await shoot(page, 'webhooks-rotated');
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+
     await page.getByRole('button', { name: 'Disable https://hooks.brand.example/dpp' }).click();
     await page.getByRole('cell', { name: 'Disabled' }).waitFor();
     await shoot(page, 'webhooks-disabled');

@@ -25,7 +25,9 @@ const EVENT_TYPES = [
 /** Settings › Webhooks: the environment's endpoints; owners and developers add, pause and remove them. */
 export function Webhooks({ user, environment, onSessionEnded }: WebhooksProps) {
   const [endpoints, setEndpoints] = useState<WebhookEndpoint[] | null>(null);
-  const [created, setCreated] = useState<{ url: string; secret: string } | null>(null);
+  const [created, setCreated] = useState<{ url: string; secret: string; previousUntil?: string } | null>(
+    null,
+  );
   const [confirming, setConfirming] = useState<string | null>(null);
   const [logOf, setLogOf] = useState<WebhookEndpoint | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -113,7 +115,17 @@ export function Webhooks({ user, environment, onSessionEnded }: WebhooksProps) {
           label="New signing secret"
           secret={created.secret}
           onDone={() => setCreated(null)}
-        />
+        >
+          {created.previousUntil ? (
+            <p>
+              The previous secret keeps signing too until{' '}
+              {new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(
+                new Date(created.previousUntil),
+              )}
+              : switch your receiver over before then.
+            </p>
+          ) : null}
+        </SecretOnce>
       ) : null}
 
       {mayManage ? (
@@ -197,6 +209,27 @@ export function Webhooks({ user, environment, onSessionEnded }: WebhooksProps) {
                     </button>
                     {mayManage ? (
                       <>
+                        <button
+                          type="button"
+                          className="secondary"
+                          disabled={busy}
+                          aria-label={`Rotate secret of ${endpoint.url}`}
+                          onClick={() =>
+                            act(async () => {
+                              const rotated = await webhooks.rotateSecret(environment, endpoint.id);
+                              setCreated({
+                                url: endpoint.url,
+                                secret: rotated.secret,
+                                ...(rotated.previousSecretExpiresAt
+                                  ? { previousUntil: rotated.previousSecretExpiresAt }
+                                  : {}),
+                              });
+                              return `The secret of ${endpoint.url} was rotated.`;
+                            })
+                          }
+                        >
+                          Rotate secret
+                        </button>
                         <button
                           type="button"
                           className="secondary"

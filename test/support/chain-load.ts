@@ -1,7 +1,5 @@
-import { JsonRpcProvider } from 'ethers';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
 import type { CallResult } from './api.ts';
-import type { RealisticChain } from './realistic-chain.ts';
 
 /** How a test or bench calls the API with its tenant's key (a test stack's in-process API or an API process). */
 export type ApiCall = (method: string, path: string, body?: unknown) => Promise<CallResult>;
@@ -61,40 +59,4 @@ export async function mintThroughApi(call: ApiCall, chipUid: string, counter = 1
     return { chipUid, ok: false, ms: performance.now() - started, error: answer.text.slice(0, 300) };
   }
   return { chipUid, ok: true, ms: performance.now() - started };
-}
-
-/**
- * Waits until one of the chain's last `depth` blocks holds a transaction of `signer` (so a reorg of that depth
- * takes something of ours back), optionally one already `confirmations` deep; resolves with those hashes.
- */
-export async function signerTransactionsInLastBlocks(
-  chain: RealisticChain,
-  signer: string,
-  depth: number,
-  timeoutMs: number,
-): Promise<string[]> {
-  const direct = new JsonRpcProvider(chain.anvil.rpcUrl, undefined, {
-    staticNetwork: true,
-    cacheTimeout: -1,
-  });
-  try {
-    let found: string[] = [];
-    await waitUntil(
-      async () => {
-        const head = await chain.head();
-        found = [];
-        for (let number = head - depth + 1; number <= head; number++) {
-          const block = await direct.getBlock(number, true);
-          for (const tx of block?.prefetchedTransactions ?? [])
-            if (tx.from.toLowerCase() === signer.toLowerCase()) found.push(tx.hash);
-        }
-        return found.length > 0;
-      },
-      timeoutMs,
-      `a transaction of ${signer} in the last ${depth} blocks`,
-    );
-    return found;
-  } finally {
-    direct.destroy();
-  }
 }

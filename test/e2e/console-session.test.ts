@@ -160,6 +160,18 @@ describe('web console session and roles', () => {
       'the forged revoke did nothing',
     );
 
+    // A page elsewhere cannot even send the x-service-env header every /v1 call needs: its preflight is refused.
+    const preflight = await api.call('OPTIONS', `/v1/auth/api-keys/${mine.id}`, {
+      env: null,
+      headers: {
+        origin: 'https://evil.example',
+        'access-control-request-method': 'DELETE',
+        'access-control-request-headers': 'x-service-env',
+      },
+    });
+    assert.equal(preflight.headers.get('access-control-allow-origin'), null);
+    assert.equal(preflight.headers.get('access-control-allow-headers'), null);
+
     const revoked = await asConsole(owner.pair, 'DELETE', `/v1/auth/api-keys/${mine.id}`);
     assert.equal(revoked.status, 200);
     const refused = await api.call('GET', '/v1/auth/api-keys', { key });

@@ -235,6 +235,7 @@ export class TransactionManager {
   readonly #reconcile: ((change: ReorgChange) => Promise<void>) | undefined;
   readonly #observer: TransactionObserver | undefined;
   #chainId: Promise<number> | undefined;
+  #legacy: Promise<boolean> | undefined;
   /** The genesis hash last found equal to the signer row's, and when it was read from the node. */
   #genesis: { hash: string; at: number } | undefined;
   #tick: Promise<void> | undefined;
@@ -705,21 +706,47 @@ export class TransactionManager {
   }
 
   async #sign(chainId: number, intent: ChainIntent, nonce: number, fees: Fees): Promise<string> {
-    return this.#wallet.signTransaction({
-      type: 2,
+    const common = {
       chainId,
       nonce,
       to: getAddress(intent.to),
       data: intent.data,
       value: intent.value ?? 0n,
       gasLimit: intent.gasLimit,
+    };
+    // A chain without EIP-1559 (no base fee): a legacy transaction whose gas price is the row's max fee.
+    if (await this.#isLegacy())
+      return this.#wallet.signTransaction({ ...common, type: 0, gasPrice: fees.maxFeePerGas });
+    return this.#wallet.signTransaction({
+      ...common,
+      type: 2,
       maxFeePerGas: fees.maxFeePerGas,
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
     });
   }
 
-  /** Fees that get into the next block: twice its base fee plus the node's suggested tip. */
+  /** Whether the chain has no base fee (pre-London or a permissioned chain): legacy gas prices then. */
+  #isLegacy(): Promise<boolean> {
+    this.#legacy ??= (
+      this.#provider.send('eth_getBlockByNumber', ['latest', false]) as Promise<{
+        baseFeePerGas?: string;
+      } | null>
+    ).then((block) => !block?.baseFeePerGas);
+    this.#legacy.catch(() => {
+      this.#legacy = undefined;
+    });
+    return this.#legacy;
+  }
+
+  /**
+   * Fees that get into the next block: twice its base fee plus the node's suggested tip; on a legacy chain the
+   * node's gas price (stored as the max fee, with no tip).
+   */
   async #currentFees(): Promise<Fees> {
+    if (await this.#isLegacy()) {
+      const price = BigInt((await this.#provider.send('eth_gasPrice', [])) as string);
+      return { maxFeePerGas: price > this.#feeCap ? this.#feeCap : price, maxPriorityFeePerGas: 0n };
+    }
     const [pending, tipHex] = await Promise.all([
       this.#provider.send('eth_getBlockByNumber', ['pending', false]).catch(() => null) as Promise<{
         baseFeePerGas?: string;

@@ -227,3 +227,31 @@ test('a chain replaced under the same chain id (anvil restarted without its stat
     await replacement.stop();
   }
 }, 60_000);
+
+test('a chain without a base fee (no EIP-1559, e.g. a permissioned chain) gets legacy transactions at the node’s gas price', async () => {
+  // The same anvil, seen through a provider that reports no base fee in its blocks.
+  class NoBaseFee extends JsonRpcProvider {
+    override async send(method: string, params: unknown[] | Record<string, unknown>): Promise<unknown> {
+      const result = await super.send(method, params);
+      if (method.startsWith('eth_getBlockBy') && result && typeof result === 'object')
+        delete (result as { baseFeePerGas?: string }).baseFeePerGas;
+      return result;
+    }
+  }
+  const provider = new NoBaseFee(t.anvil.rpcUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
+  try {
+    const platform = t.connect(t.platform.privateKey, { provider, transactions: { orm: db.orm } });
+    const result = await platform.logEvent(
+      { tokenId, action: 'LEGACY', dataHash: hashOf(6) },
+      { operationKey: 'legacy-1' },
+    );
+    const sent = await provider.getTransaction(result.txHash);
+    assert.equal(sent!.type, 0);
+    const row = (await platform.transactions!.list())[0]!;
+    assert.equal(row.txHash, result.txHash);
+    assert.equal(sent!.gasPrice, row.maxFeePerGas, 'the stored max fee is the gas price offered');
+    assert.equal(row.maxPriorityFeePerGas, 0n);
+  } finally {
+    provider.destroy();
+  }
+}, 60_000);

@@ -141,6 +141,9 @@ const HOT: Record<string, Run> = {
 /** `list…` functions that are not hot at volume, and why. */
 const NOT_HOT: Record<string, string> = {
   listOAuthClients: 'a handful of clients per company',
+  listMembers: 'a company’s staff who sign in to the console: tens to hundreds, on users_company_id_idx',
+  listChainTransactions:
+    'operators’ report of the platform signers’ transactions: newest first by primary key, at most 1,000 rows',
   listEndpoints: 'a handful of endpoints per company',
   listEventDeliveries: 'one event: one delivery per endpoint (unique (event_id, endpoint_id))',
   listToolboxKeys: 'a handful of factory keys per company',

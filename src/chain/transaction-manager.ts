@@ -534,9 +534,11 @@ export class TransactionManager {
            where id = ? and state = ? returning id`,
         [row.id, row.state],
       );
-      if (marked.length > 0) this.stats.reorgs++;
+      if (marked.length > 0) {
+        this.stats.reorgs++;
+        this.#emit('reorged');
+      }
       row = { ...row, state: 'reorged', reorgs: row.reorgs + 1 };
-      this.#emit('reorged');
     }
     if (Number(row.nonce) < minedCount && (await this.#nonceUsedElsewhere(row))) {
       // The nonce is used on the canonical chain, by none of our hashes: re-sign the intent under a new nonce.

@@ -21,8 +21,22 @@ afterAll(async () => {
 
 test('two worker processes watching the same reorged transactions count each reorg once between them, as chain_transactions does', async () => {
   // Two managers on two pools, both monitoring in the background: two worker processes of one signer.
-  const [a, b] = [db.orm, secondPool].map((orm) =>
-    t.managed(orm, { confirmations: 2, pollIntervalMs: 100, transactions: { orm } }),
+  // Each process's observer feeds its /metrics (dpp_chain_transactions_total{state="reorged"}).
+  const reorgEvents = [0, 0];
+  const [a, b] = [db.orm, secondPool].map((orm, index) =>
+    t.managed(orm, {
+      confirmations: 2,
+      pollIntervalMs: 100,
+      transactions: {
+        orm,
+        observer: {
+          event: (event) => {
+            if (event === 'reorged') reorgEvents[index]!++;
+          },
+          confirmed: () => {},
+        },
+      },
+    }),
   ) as [PassportChain, PassportChain];
   a.transactions!.start();
   b.transactions!.start();
@@ -63,6 +77,7 @@ test('two worker processes watching the same reorged transactions count each reo
       inTable,
       'the processes’ totals (worker shutdown log) agree with chain_transactions',
     );
+    assert.equal(reorgEvents[0]! + reorgEvents[1]!, inTable, 'the reorged metric counts each reorg once too');
   } finally {
     a.transactions!.stop();
     b.transactions!.stop();

@@ -3,10 +3,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { installTracing, type Tracing } from '../../src/observability/tracing.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
-import { startTestStack, type TestStack } from '../support/stack.ts';
-import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.ts';
+import type { TestStack } from '../support/stack.ts';
+import {
+  enrollAndMintParka,
+  startStackWithWorkerProcess,
+  type WorkerProcess,
+} from '../support/worker-process.ts';
 
 interface ReceivedSpan {
   traceId: string;
@@ -70,11 +73,10 @@ describe('OpenTelemetry over OTLP: one trace from the API process through the wo
   beforeAll(async () => {
     receiver = await startReceiver();
     tracing = installTracing({ otlpEndpoint: `${receiver.url}/`, serviceName: 'dpp-otlp' }, { role: 'api' })!;
-    stack = await startTestStack({ startWorker: false, dispatcher: false, apiClient: 'native' });
-    tenant = await stack.api.createTenant();
-    worker = await startWorkerProcess(stack, {
-      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'dpp-otlp' },
-    });
+    ({ stack, tenant, worker } = await startStackWithWorkerProcess({
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_SERVICE_NAME: 'dpp-otlp',
+    }));
   }, 120_000);
   afterAll(async () => {
     await worker?.stop();
@@ -84,21 +86,7 @@ describe('OpenTelemetry over OTLP: one trace from the API process through the wo
 
   test('HTTP request (api) → StartWorkflow (api) → RunWorkflow (worker) → each activity (worker)', async () => {
     const uid = '04AB0B5E0000F1';
-    const call = (method: string, path: string, body?: unknown) =>
-      stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
-    assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: uid })).status, 201);
-    const tap = generateSun({
-      uid,
-      counter: 1,
-      keys: { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY },
-    });
-    const minted = await call('POST', '/v1/dpp/mint', {
-      name: 'Parka',
-      chipUid: uid,
-      nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
-      custom_dpp_data: { conformity_url: 'https://acme.example/doc.pdf' },
-    });
-    assert.equal(minted.status, 201, minted.text);
+    await enrollAndMintParka(stack, tenant, uid);
     // Both processes flush what their batch processors hold when they stop (the worker on SIGTERM).
     const stopped = await worker!.stop();
     worker = undefined;

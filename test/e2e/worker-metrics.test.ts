@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { freePort } from '../../src/dev/ports.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
 import { parseExposition, sampleValue } from '../support/prometheus-text.ts';
-import { startTestStack, type TestStack } from '../support/stack.ts';
+import type { TestStack } from '../support/stack.ts';
 import { waitFor } from '../support/wait-for.ts';
-import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.ts';
+import {
+  enrollAndMintParka,
+  startStackWithWorkerProcess,
+  type WorkerProcess,
+} from '../support/worker-process.ts';
 
 const TOKEN = 'metrics-token-of-the-worker-metrics-test';
 
@@ -18,11 +21,12 @@ describe('the worker process serves /metrics on METRICS_PORT', () => {
   let metricsUrl: string;
 
   beforeAll(async () => {
-    stack = await startTestStack({ startWorker: false, dispatcher: false, apiClient: 'native' });
-    tenant = await stack.api.createTenant();
     const port = await freePort();
     metricsUrl = `http://127.0.0.1:${port}/metrics`;
-    worker = await startWorkerProcess(stack, { env: { METRICS_PORT: String(port), METRICS_TOKEN: TOKEN } });
+    ({ stack, tenant, worker } = await startStackWithWorkerProcess({
+      METRICS_PORT: String(port),
+      METRICS_TOKEN: TOKEN,
+    }));
   }, 120_000);
   afterAll(async () => {
     await worker?.stop();
@@ -31,21 +35,7 @@ describe('the worker process serves /metrics on METRICS_PORT', () => {
 
   test('after a mint: workflow task latencies from the SDK, the mint and its activities from us; token required', async () => {
     const uid = '04BEEF0000AA01';
-    const call = (method: string, path: string, body?: unknown) =>
-      stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
-    assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: uid })).status, 201);
-    const tap = generateSun({
-      uid,
-      counter: 1,
-      keys: { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY },
-    });
-    const minted = await call('POST', '/v1/dpp/mint', {
-      name: 'Parka',
-      chipUid: uid,
-      nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
-      custom_dpp_data: { conformity_url: 'https://acme.example/doc.pdf' },
-    });
-    assert.equal(minted.status, 201, minted.text);
+    await enrollAndMintParka(stack, tenant, uid);
 
     const refused = await fetch(metricsUrl);
     assert.equal(refused.status, 401);

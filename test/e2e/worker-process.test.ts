@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
-import { startTestStack, type TestStack } from '../support/stack.ts';
-import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.ts';
+import type { TestStack } from '../support/stack.ts';
+import {
+  enrollAndMintParka,
+  startStackWithWorkerProcess,
+  type WorkerProcess,
+} from '../support/worker-process.ts';
 
 describe('the production worker process (worker/main.ts, configured by environment only)', () => {
   let stack: TestStack;
@@ -11,9 +14,7 @@ describe('the production worker process (worker/main.ts, configured by environme
   let worker: WorkerProcess | undefined;
 
   beforeAll(async () => {
-    stack = await startTestStack({ startWorker: false, dispatcher: false, apiClient: 'native' });
-    tenant = await stack.api.createTenant();
-    worker = await startWorkerProcess(stack);
+    ({ stack, tenant, worker } = await startStackWithWorkerProcess());
   });
   afterAll(async () => {
     await worker?.stop();
@@ -22,21 +23,7 @@ describe('the production worker process (worker/main.ts, configured by environme
 
   test('mints, dispatches the outbox, logs the SDK’s lines as JSON, and on SIGTERM drains and exits cleanly', async () => {
     const uid = '04BEEF00000001';
-    const call = (method: string, path: string, body?: unknown) =>
-      stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
-    assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: uid })).status, 201);
-    const tap = generateSun({
-      uid,
-      counter: 1,
-      keys: { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY },
-    });
-    const minted = await call('POST', '/v1/dpp/mint', {
-      name: 'Parka',
-      chipUid: uid,
-      nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
-      custom_dpp_data: { conformity_url: 'https://acme.example/doc.pdf' },
-    });
-    assert.equal(minted.status, 201, minted.text);
+    const minted = await enrollAndMintParka(stack, tenant, uid);
     assert.equal(await stack.chain.chain.findTokenByChip(uid), minted.body.blockchain.tokenId);
 
     const outbox = () =>

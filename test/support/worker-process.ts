@@ -1,10 +1,13 @@
+import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import type { CallResult, TestTenant } from './api.ts';
 import { LIVE_TEST_SECRETS } from './secrets.ts';
-import { TEST_DEPOSIT, type TestStack } from './stack.ts';
+import { startTestStack, TEST_DEPOSIT, type TestStack } from './stack.ts';
 
 const WORKER_MAIN = fileURLToPath(new URL('../../worker/main.ts', import.meta.url));
 
@@ -67,6 +70,46 @@ export async function startWorkerProcess(
       return { ...exit, logs };
     },
   };
+}
+
+/**
+ * A test stack without its own worker and dispatcher, one tenant, and the production worker process
+ * (startWorkerProcess, with `env` added to its environment) doing the stack's work.
+ */
+export async function startStackWithWorkerProcess(
+  env: Record<string, string> = {},
+): Promise<{ stack: TestStack; tenant: TestTenant; worker: WorkerProcess }> {
+  const stack = await startTestStack({ startWorker: false, dispatcher: false, apiClient: 'native' });
+  const tenant = await stack.api.createTenant();
+  const worker = await startWorkerProcess(stack, { env });
+  return { stack, tenant, worker };
+}
+
+/**
+ * Enrols chip `uid` and mints its passport ('Parka') through the API with a tap signed by the factory-default
+ * keys, so that the worker process runs one mint workflow; asserts both requests succeed (201).
+ */
+export async function enrollAndMintParka(
+  stack: TestStack,
+  tenant: TestTenant,
+  uid: string,
+): Promise<CallResult> {
+  const call = (method: string, path: string, body?: unknown) =>
+    stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
+  assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: uid })).status, 201);
+  const tap = generateSun({
+    uid,
+    counter: 1,
+    keys: { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY },
+  });
+  const minted = await call('POST', '/v1/dpp/mint', {
+    name: 'Parka',
+    chipUid: uid,
+    nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
+    custom_dpp_data: { conformity_url: 'https://acme.example/doc.pdf' },
+  });
+  assert.equal(minted.status, 201, minted.text);
+  return minted;
 }
 
 function waitForLog(child: ChildProcess, output: () => string, message: string, ms: number): Promise<void> {

@@ -1,5 +1,13 @@
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { type ApiKey, apiKeys, type Environment, type SessionUser } from '../api.ts';
+import { ActionsHeader } from '../components/actions-header.tsx';
+import { ErrorAlert } from '../components/error-alert.tsx';
+import { LiveStatus } from '../components/live-status.tsx';
+import { RevokeCell } from '../components/revoke-cell.tsx';
+import { useAction } from '../hooks/use-action.ts';
+import { useFailure } from '../hooks/use-failure.ts';
+import { useList } from '../hooks/use-list.ts';
+import { usePageHeading } from '../hooks/use-page-heading.ts';
 import { SecretOnce } from '../secret-once.tsx';
 import { OAuthClients } from './oauth-clients.tsx';
 
@@ -12,76 +20,42 @@ interface DevelopersProps {
 
 const dateTime = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
 const when = (iso: string | null) => (iso ? dateTime.format(new Date(iso)) : 'Never');
+const listKeys = async (environment: Environment) => (await apiKeys.list(environment)).apiKeys;
 
 /** Settings › Developers: the company's API keys in the chosen environment. */
 export function Developers({ user, environment, onSessionEnded }: DevelopersProps) {
-  const [keys, setKeys] = useState<ApiKey[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [status, setStatus] = useState('');
+  const { error, setError, fail } = useFailure(onSessionEnded);
+  const { items: keys, setItems: setKeys, load } = useList(listKeys, environment, fail);
+  const { busy, status, act } = useAction({ load, fail, onStart: () => setError(null) });
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const heading = useRef<HTMLHeadingElement>(null);
+  const heading = usePageHeading('Developers');
   const mayManage = user.role === 'owner' || user.role === 'developer';
 
-  const fail = useCallback(
-    (caught: unknown) => {
-      if (!onSessionEnded(caught))
-        setError(caught instanceof Error ? caught.message : 'Something went wrong.');
-    },
-    [onSessionEnded],
-  );
-  const load = useCallback(async () => {
-    try {
-      setKeys((await apiKeys.list(environment)).apiKeys);
-    } catch (caught) {
-      fail(caught);
-    }
-  }, [environment, fail]);
-
-  useEffect(() => {
-    document.title = 'Developers · DPP Console';
-    heading.current?.focus();
-  }, []);
   useEffect(() => {
     setKeys(null);
     setCreated(null);
     setError(null);
     void load();
-  }, [load]);
+  }, [load, setKeys, setError]);
 
-  const create = async (event: FormEvent<HTMLFormElement>) => {
+  const create = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
     const name = String(new FormData(form).get('name')).trim();
-    setBusy(true);
-    setError(null);
-    try {
+    return act(async () => {
       const answer = await apiKeys.create(environment, name);
       setCreated({ name: answer.apiKey.name, key: answer.key });
-      setStatus(`Key “${answer.apiKey.name}” created.`);
       form.reset();
-      await load();
-    } catch (caught) {
-      fail(caught);
-    } finally {
-      setBusy(false);
-    }
+      return `Key “${answer.apiKey.name}” created.`;
+    });
   };
-  const revoke = async (key: ApiKey) => {
-    setBusy(true);
-    setError(null);
-    try {
+  const revoke = (key: ApiKey) =>
+    act(async () => {
       await apiKeys.revoke(environment, key.id);
       setConfirming(null);
-      setStatus(`Key “${key.name}” revoked: requests with it are refused from now on.`);
-      await load();
-    } catch (caught) {
-      fail(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
+      return `Key “${key.name}” revoked: requests with it are refused from now on.`;
+    });
 
   return (
     <section aria-labelledby="developers-heading">
@@ -93,14 +67,8 @@ export function Developers({ user, environment, onSessionEnded }: DevelopersProp
         <strong>{environment}</strong> keys
         {environment === 'test' ? ' (they start with sk_test_)' : ' (sk_live_)'}.
       </p>
-      <p className="visually-hidden" role="status" aria-live="polite">
-        {status}
-      </p>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <LiveStatus status={status} className="visually-hidden" />
+      <ErrorAlert error={error} />
 
       {created ? (
         <SecretOnce
@@ -142,11 +110,7 @@ export function Developers({ user, environment, onSessionEnded }: DevelopersProp
               <th scope="col">Key</th>
               <th scope="col">Created</th>
               <th scope="col">Last used</th>
-              {mayManage ? (
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              ) : null}
+              {mayManage ? <ActionsHeader /> : null}
             </tr>
           </thead>
           <tbody>
@@ -159,34 +123,14 @@ export function Developers({ user, environment, onSessionEnded }: DevelopersProp
                 <td data-label="Created">{when(key.createdAt)}</td>
                 <td data-label="Last used">{when(key.lastUsedAt)}</td>
                 {mayManage ? (
-                  <td>
-                    <div className="actions">
-                      {confirming === key.id ? (
-                        <>
-                          <button
-                            type="button"
-                            className="danger"
-                            disabled={busy}
-                            onClick={() => revoke(key)}
-                          >
-                            Confirm revoking {key.name}
-                          </button>
-                          <button type="button" className="secondary" onClick={() => setConfirming(null)}>
-                            Cancel
-                          </button>
-                        </>
-                      ) : (
-                        <button
-                          type="button"
-                          className="secondary"
-                          aria-label={`Revoke ${key.name}`}
-                          onClick={() => setConfirming(key.id)}
-                        >
-                          Revoke
-                        </button>
-                      )}
-                    </div>
-                  </td>
+                  <RevokeCell
+                    name={key.name}
+                    confirming={confirming === key.id}
+                    busy={busy}
+                    onAsk={() => setConfirming(key.id)}
+                    onCancel={() => setConfirming(null)}
+                    onRevoke={() => revoke(key)}
+                  />
                 ) : null}
               </tr>
             ))}

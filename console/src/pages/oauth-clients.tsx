@@ -1,5 +1,10 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { type Environment, type OAuthClient, oauthClients } from '../api.ts';
+import { ActionsHeader } from '../components/actions-header.tsx';
+import { LiveStatus } from '../components/live-status.tsx';
+import { RevokeCell } from '../components/revoke-cell.tsx';
+import { useAction } from '../hooks/use-action.ts';
+import { useList } from '../hooks/use-list.ts';
 import { SecretOnce } from '../secret-once.tsx';
 
 interface OAuthClientsProps {
@@ -9,57 +14,37 @@ interface OAuthClientsProps {
 }
 
 const dateTime = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
+const listClients = async (environment: Environment) => (await oauthClients.list(environment)).clients;
 
 /** Settings › Developers › OAuth clients: for machine clients that prefer short-lived tokens to a key. */
 export function OAuthClients({ mayManage, environment, onFail }: OAuthClientsProps) {
-  const [clients, setClients] = useState<OAuthClient[] | null>(null);
+  const { items: clients, setItems: setClients, load } = useList(listClients, environment, onFail);
+  const { busy, status, act } = useAction({ load, fail: onFail });
   const [created, setCreated] = useState<{ client: OAuthClient; secret: string } | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [status, setStatus] = useState('');
 
-  const load = useCallback(async () => {
-    try {
-      setClients((await oauthClients.list(environment)).clients);
-    } catch (caught) {
-      onFail(caught);
-    }
-  }, [environment, onFail]);
   useEffect(() => {
     setClients(null);
     setCreated(null);
     void load();
-  }, [load]);
+  }, [load, setClients]);
 
-  const create = async (event: FormEvent<HTMLFormElement>) => {
+  const create = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
-    setBusy(true);
-    try {
+    return act(async () => {
       const answer = await oauthClients.create(environment, String(new FormData(form).get('name')).trim());
       setCreated({ client: answer.client, secret: answer.clientSecret });
-      setStatus(`OAuth client “${answer.client.name}” created.`);
       form.reset();
-      await load();
-    } catch (caught) {
-      onFail(caught);
-    } finally {
-      setBusy(false);
-    }
+      return `OAuth client “${answer.client.name}” created.`;
+    });
   };
-  const revoke = async (client: OAuthClient) => {
-    setBusy(true);
-    try {
+  const revoke = (client: OAuthClient) =>
+    act(async () => {
       await oauthClients.revoke(environment, client.id);
       setConfirming(null);
-      setStatus(`OAuth client “${client.name}” revoked with every token it was given.`);
-      await load();
-    } catch (caught) {
-      onFail(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
+      return `OAuth client “${client.name}” revoked with every token it was given.`;
+    });
 
   return (
     <>
@@ -68,9 +53,7 @@ export function OAuthClients({ mayManage, environment, onFail }: OAuthClientsPro
         For systems that prefer short-lived tokens: a client exchanges its id and secret at{' '}
         <code>POST /v1/auth/oauth/token</code> for an access token valid one hour.
       </p>
-      <p className="visually-hidden" role="status" aria-live="polite">
-        {status}
-      </p>
+      <LiveStatus status={status} className="visually-hidden" />
       {created ? (
         <SecretOnce
           id="new-client-secret"
@@ -105,11 +88,7 @@ export function OAuthClients({ mayManage, environment, onFail }: OAuthClientsPro
               <th scope="col">Name</th>
               <th scope="col">Client id</th>
               <th scope="col">Created</th>
-              {mayManage ? (
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              ) : null}
+              {mayManage ? <ActionsHeader /> : null}
             </tr>
           </thead>
           <tbody>
@@ -121,34 +100,14 @@ export function OAuthClients({ mayManage, environment, onFail }: OAuthClientsPro
                 </td>
                 <td data-label="Created">{dateTime.format(new Date(client.createdAt))}</td>
                 {mayManage ? (
-                  <td>
-                    <div className="actions">
-                      {confirming === client.id ? (
-                        <>
-                          <button
-                            type="button"
-                            className="danger"
-                            disabled={busy}
-                            onClick={() => revoke(client)}
-                          >
-                            Confirm revoking {client.name}
-                          </button>
-                          <button type="button" className="secondary" onClick={() => setConfirming(null)}>
-                            Cancel
-                          </button>
-                        </>
-                      ) : (
-                        <button
-                          type="button"
-                          className="secondary"
-                          aria-label={`Revoke ${client.name}`}
-                          onClick={() => setConfirming(client.id)}
-                        >
-                          Revoke
-                        </button>
-                      )}
-                    </div>
-                  </td>
+                  <RevokeCell
+                    name={client.name}
+                    confirming={confirming === client.id}
+                    busy={busy}
+                    onAsk={() => setConfirming(client.id)}
+                    onCancel={() => setConfirming(null)}
+                    onRevoke={() => revoke(client)}
+                  />
                 ) : null}
               </tr>
             ))}

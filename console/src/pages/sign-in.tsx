@@ -1,5 +1,8 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { type Environment, type SessionUser, session } from '../api.ts';
+import { ErrorAlert } from '../components/error-alert.tsx';
+import { useFormSubmit } from '../hooks/use-form-submit.ts';
+import { usePageHeading } from '../hooks/use-page-heading.ts';
 import { linkHandler } from '../router.ts';
 
 interface SignInProps {
@@ -22,30 +25,11 @@ function confirmationOutcome(): { ok: boolean; text: string } | null {
 
 export function SignIn({ environment, onSignedIn }: SignInProps) {
   const [confirmation] = useState(confirmationOutcome);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    document.title = 'Sign in · DPP Console';
-    heading.current?.focus();
-  }, []);
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await session.signIn(
-        environment,
-        String(form.get('email')),
-        String(form.get('password')),
-      );
-      onSignedIn(answer.user);
-    } catch (caught) {
-      setError(caught instanceof Error ? caught.message : 'Sign-in failed.');
-      setBusy(false);
-    }
-  };
+  const heading = usePageHeading('Sign in');
+  const { error, busy, submit } = useFormSubmit(async (form) => {
+    const answer = await session.signIn(environment, String(form.get('email')), String(form.get('password')));
+    onSignedIn(answer.user);
+  }, 'Sign-in failed.');
   return (
     <main className="centered">
       <div className="card auth-card">
@@ -62,11 +46,7 @@ export function SignIn({ environment, onSignedIn }: SignInProps) {
           <input id="email" name="email" type="email" autoComplete="username" required />
           <label htmlFor="password">Password</label>
           <input id="password" name="password" type="password" autoComplete="current-password" required />
-          {error ? (
-            <p className="error" role="alert">
-              {error}
-            </p>
-          ) : null}
+          <ErrorAlert error={error} />
           <button type="submit" disabled={busy}>
             {busy ? 'Signing in…' : 'Sign in'}
           </button>

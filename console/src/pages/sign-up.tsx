@@ -1,35 +1,23 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { type Environment, session } from '../api.ts';
+import { ErrorAlert } from '../components/error-alert.tsx';
+import { useFormSubmit } from '../hooks/use-form-submit.ts';
+import { usePageHeading } from '../hooks/use-page-heading.ts';
 import { linkHandler } from '../router.ts';
 
 export function SignUp({ environment }: { environment: Environment }) {
-  const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    document.title = 'Create an account · DPP Console';
-    heading.current?.focus();
-  }, []);
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await session.register(
-        environment,
-        String(form.get('email')),
-        String(form.get('password')),
-        String(form.get('companyName')),
-      );
-      setSent(answer.message);
-    } catch (caught) {
-      setError(caught instanceof Error ? caught.message : 'Registration failed.');
-    } finally {
-      setBusy(false);
-    }
-  };
+  const heading = usePageHeading('Create an account');
+  // After success the form gives way to the message, so the button need not come back.
+  const { error, busy, submit } = useFormSubmit(async (form) => {
+    const answer = await session.register(
+      environment,
+      String(form.get('email')),
+      String(form.get('password')),
+      String(form.get('companyName')),
+    );
+    setSent(answer.message);
+  }, 'Registration failed.');
   return (
     <main className="centered">
       <div className="card auth-card">
@@ -66,11 +54,7 @@ export function SignUp({ environment }: { environment: Environment }) {
             <p id="password-rule" className="hint">
               12 to 128 characters. A long passphrase is best.
             </p>
-            {error ? (
-              <p className="error" role="alert">
-                {error}
-              </p>
-            ) : null}
+            <ErrorAlert error={error} />
             <button type="submit" disabled={busy}>
               {busy ? 'Creating…' : 'Create account'}
             </button>

@@ -1,5 +1,11 @@
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { type Environment, type Member, type Role, type SessionUser, team } from '../api.ts';
+import { ErrorAlert } from '../components/error-alert.tsx';
+import { LiveStatus } from '../components/live-status.tsx';
+import { useAction } from '../hooks/use-action.ts';
+import { useFailure } from '../hooks/use-failure.ts';
+import { useList } from '../hooks/use-list.ts';
+import { usePageHeading } from '../hooks/use-page-heading.ts';
 
 interface TeamProps {
   user: SessionUser;
@@ -15,35 +21,17 @@ const ROLES: { value: Role; label: string; meaning: string }[] = [
   { value: 'viewer', label: 'Viewer', meaning: 'sees everything, changes nothing' },
 ];
 const joined = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });
+const listMembers = async (environment: Environment) => (await team.list(environment)).members;
 
 /** Settings › Team: the company's people and their roles; owners change them. */
 export function Team({ user, environment, onSessionEnded, onOwnRoleChanged }: TeamProps) {
-  const [members, setMembers] = useState<Member[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [status, setStatus] = useState('');
+  const { error, setError, fail } = useFailure(onSessionEnded);
+  const { items: members, setItems: setMembers, load } = useList(listMembers, environment, fail);
+  const { busy: inviting, status, setStatus, act } = useAction({ load, fail, onStart: () => setError(null) });
   const [busy, setBusy] = useState<number | null>(null);
-  const [inviting, setInviting] = useState(false);
-  const heading = useRef<HTMLHeadingElement>(null);
+  const heading = usePageHeading('Team');
   const isOwner = user.role === 'owner';
 
-  const fail = useCallback(
-    (caught: unknown) => {
-      if (!onSessionEnded(caught))
-        setError(caught instanceof Error ? caught.message : 'Something went wrong.');
-    },
-    [onSessionEnded],
-  );
-  const load = useCallback(async () => {
-    try {
-      setMembers((await team.list(environment)).members);
-    } catch (caught) {
-      fail(caught);
-    }
-  }, [environment, fail]);
-  useEffect(() => {
-    document.title = 'Team · DPP Console';
-    heading.current?.focus();
-  }, []);
   useEffect(() => {
     void load();
   }, [load]);
@@ -64,26 +52,19 @@ export function Team({ user, environment, onSessionEnded, onOwnRoleChanged }: Te
     }
   };
 
-  const invite = async (event: FormEvent<HTMLFormElement>) => {
+  const invite = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
     const data = new FormData(form);
-    setInviting(true);
-    setError(null);
-    try {
+    return act(async () => {
       const answer = await team.invite(
         environment,
         String(data.get('email')),
         String(data.get('role')) as Role,
       );
-      setStatus(`Invitation sent to ${answer.member.email}.`);
       form.reset();
-      await load();
-    } catch (caught) {
-      fail(caught);
-    } finally {
-      setInviting(false);
-    }
+      return `Invitation sent to ${answer.member.email}.`;
+    });
   };
 
   return (
@@ -128,14 +109,8 @@ export function Team({ user, environment, onSessionEnded, onOwnRoleChanged }: Te
           <p className="hint">They get a mail with a link (valid 7 days) to choose their password.</p>
         </>
       ) : null}
-      <p className="success" role="status" aria-live="polite">
-        {status}
-      </p>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <LiveStatus status={status} className="success" />
+      <ErrorAlert error={error} />
       <h2>People</h2>
       {members === null ? (
         <p role="status">Loading the team…</p>

@@ -1,5 +1,13 @@
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { type Environment, type SessionUser, type WebhookEndpoint, webhooks } from '../api.ts';
+import { ActionsHeader } from '../components/actions-header.tsx';
+import { ConfirmRemove } from '../components/confirm-remove.tsx';
+import { ErrorAlert } from '../components/error-alert.tsx';
+import { LiveStatus } from '../components/live-status.tsx';
+import { useAction } from '../hooks/use-action.ts';
+import { useFailure } from '../hooks/use-failure.ts';
+import { useList } from '../hooks/use-list.ts';
+import { usePageHeading } from '../hooks/use-page-heading.ts';
 import { SecretOnce } from '../secret-once.tsx';
 import { Deliveries } from './deliveries.tsx';
 
@@ -21,59 +29,29 @@ const EVENT_TYPES = [
   'asset.resold',
   'asset.recycled',
 ];
+const listEndpoints = async (environment: Environment) => (await webhooks.list(environment)).endpoints;
 
 /** Settings › Webhooks: the environment's endpoints; owners and developers add, pause and remove them. */
 export function Webhooks({ user, environment, onSessionEnded }: WebhooksProps) {
-  const [endpoints, setEndpoints] = useState<WebhookEndpoint[] | null>(null);
+  const { error, setError, fail } = useFailure(onSessionEnded);
+  const { items: endpoints, setItems: setEndpoints, load } = useList(listEndpoints, environment, fail);
+  const { busy, status, act } = useAction({ load, fail, onStart: () => setError(null) });
   const [created, setCreated] = useState<{ url: string; secret: string; previousUntil?: string } | null>(
     null,
   );
   const [confirming, setConfirming] = useState<string | null>(null);
   const [logOf, setLogOf] = useState<WebhookEndpoint | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [status, setStatus] = useState('');
-  const [busy, setBusy] = useState(false);
-  const heading = useRef<HTMLHeadingElement>(null);
+  const heading = usePageHeading('Webhooks');
   const mayManage = user.role === 'owner' || user.role === 'developer';
 
-  const fail = useCallback(
-    (caught: unknown) => {
-      if (!onSessionEnded(caught))
-        setError(caught instanceof Error ? caught.message : 'Something went wrong.');
-    },
-    [onSessionEnded],
-  );
-  const load = useCallback(async () => {
-    try {
-      setEndpoints((await webhooks.list(environment)).endpoints);
-    } catch (caught) {
-      fail(caught);
-    }
-  }, [environment, fail]);
-  useEffect(() => {
-    document.title = 'Webhooks · DPP Console';
-    heading.current?.focus();
-  }, []);
   useEffect(() => {
     setEndpoints(null);
     setCreated(null);
     setLogOf(null);
     setError(null);
     void load();
-  }, [load]);
+  }, [load, setEndpoints, setError]);
 
-  const act = async (work: () => Promise<string>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      setStatus(await work());
-      await load();
-    } catch (caught) {
-      fail(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
   const create = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
@@ -100,14 +78,8 @@ export function Webhooks({ user, environment, onSessionEnded }: WebhooksProps) {
         Your systems hear about passports as things happen: each event is posted, signed with the endpoint’s
         secret, to every <strong>{environment}</strong> endpoint that subscribes to it.
       </p>
-      <p className="success" role="status" aria-live="polite">
-        {status}
-      </p>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <LiveStatus status={status} className="success" />
+      <ErrorAlert error={error} />
       {created ? (
         <SecretOnce
           id="new-signing-secret"
@@ -177,9 +149,7 @@ export function Webhooks({ user, environment, onSessionEnded }: WebhooksProps) {
               <th scope="col">URL</th>
               <th scope="col">Events</th>
               <th scope="col">Status</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
+              <ActionsHeader />
             </tr>
           </thead>
           <tbody>
@@ -244,36 +214,22 @@ export function Webhooks({ user, environment, onSessionEnded }: WebhooksProps) {
                         >
                           {endpoint.enabled ? 'Disable' : 'Enable'}
                         </button>
-                        {confirming === endpoint.id ? (
-                          <>
-                            <button
-                              type="button"
-                              className="danger"
-                              disabled={busy}
-                              onClick={() =>
-                                act(async () => {
-                                  await webhooks.remove(environment, endpoint.id);
-                                  setConfirming(null);
-                                  return `${endpoint.url} deleted.`;
-                                })
-                              }
-                            >
-                              Confirm deleting {endpoint.url}
-                            </button>
-                            <button type="button" className="secondary" onClick={() => setConfirming(null)}>
-                              Cancel
-                            </button>
-                          </>
-                        ) : (
-                          <button
-                            type="button"
-                            className="secondary"
-                            aria-label={`Delete ${endpoint.url}`}
-                            onClick={() => setConfirming(endpoint.id)}
-                          >
-                            Delete
-                          </button>
-                        )}
+                        <ConfirmRemove
+                          name={endpoint.url}
+                          verb="Delete"
+                          doing="deleting"
+                          confirming={confirming === endpoint.id}
+                          busy={busy}
+                          onAsk={() => setConfirming(endpoint.id)}
+                          onCancel={() => setConfirming(null)}
+                          onConfirm={() =>
+                            act(async () => {
+                              await webhooks.remove(environment, endpoint.id);
+                              setConfirming(null);
+                              return `${endpoint.url} deleted.`;
+                            })
+                          }
+                        />
                       </>
                     ) : null}
                   </div>

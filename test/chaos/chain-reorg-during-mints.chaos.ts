@@ -1,11 +1,18 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { TestTenant } from '../support/api.ts';
-import { mintLedger, signerNonces } from '../support/chain-ledger.ts';
+import { mintLedger } from '../support/chain-ledger.ts';
 import { enrollChips, mintThroughApi, sleep, waitUntil } from '../support/chain-load.ts';
-import { type RealisticChain, startRealisticChain } from '../support/realistic-chain.ts';
-import { startTestStack, type TestStack } from '../support/stack.ts';
-import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.ts';
+import type { RealisticChain } from '../support/realistic-chain.ts';
+import type { TestStack } from '../support/stack.ts';
+import type { WorkerProcess } from '../support/worker-process.ts';
+import {
+  assertMintedExactlyOnce,
+  assertSignerNoncesClean,
+  ledgerSource,
+  startChainScenario,
+  stopWorkerForTotals,
+} from './support/chain-chaos.ts';
 
 const MINTS = 50;
 const chipOf = (i: number) => `04CA${i.toString(16).toUpperCase().padStart(10, '0')}`;
@@ -17,18 +24,7 @@ describe('a reorg of depth 3 during 50 mints on a chain with 2 s blocks (CHAIN_C
   let worker: WorkerProcess | undefined;
 
   beforeAll(async () => {
-    chain = await startRealisticChain({ blockTime: 2 });
-    stack = await startTestStack({
-      chain,
-      startWorker: false,
-      dispatcher: false,
-      apiClient: 'native',
-      mintWaitMs: 60_000,
-      apiEnv: { RATE_LIMIT_PER_MINUTE: '0' },
-    });
-    tenant = await stack.api.createTenant('Acme Apparel');
-    // The production worker process, over both RPC endpoints of the chain.
-    worker = await startWorkerProcess(stack, { rpcUrl: chain.rpcUrls, env: { CHAIN_CONFIRMATIONS: '2' } });
+    ({ chain, stack, tenant, worker } = await startChainScenario('Acme Apparel'));
   });
   afterAll(async () => {
     await worker?.stop();
@@ -79,11 +75,7 @@ describe('a reorg of depth 3 during 50 mints on a chain with 2 s blocks (CHAIN_C
     // Nothing of the signer left in the node; then the database agrees with the canonical chain.
     const signer = chain.platform.address;
     await waitUntil(async () => (await chain.pendingOf(signer)).length === 0, 60_000, 'mempool empty');
-    const source = {
-      orm: stack.api.db.orm,
-      rpcUrl: chain.anvil.rpcUrl,
-      contractAddress: chain.contractAddress,
-    };
+    const source = ledgerSource(stack, chain);
     let ledger = await mintLedger(source, chips);
     await waitUntil(
       async () => {
@@ -93,30 +85,16 @@ describe('a reorg of depth 3 during 50 mints on a chain with 2 s blocks (CHAIN_C
       45_000,
       'records reconciled with the canonical chain',
     ).catch(() => {});
-    assert.deepEqual(
-      {
-        recorded: ledger.recorded,
-        duplicates: ledger.duplicates,
-        reorgedOutLeft: ledger.reorgedOutLeft,
-        mintEventsOff: ledger.mintEventsOff,
-        missing: ledger.missing,
-      },
-      { recorded: MINTS, duplicates: 0, reorgedOutLeft: 0, mintEventsOff: 0, missing: [] },
-    );
+    assertMintedExactlyOnce(ledger, MINTS);
     // The count can fail: a passport left naming the block its mint was in before a reorg is seen.
     await db.execute('update passports set mint_block = mint_block - 1 where chip_uid = ?', [chips[0]]);
     const stale = await mintLedger(source, chips);
     assert.deepEqual([stale.recorded, stale.reorgedOutLeft], [MINTS - 1, 1], 'a stale record is counted');
     await db.execute('update passports set mint_block = mint_block + 1 where chip_uid = ?', [chips[0]]);
-    const nonces = await signerNonces(source, signer);
-    assert.equal(nonces.pending, nonces.mined, 'no transaction stuck behind a nonce gap');
-    assert.equal(nonces.sharedNonces, 0, 'no nonce claimed by two live intents');
+    await assertSignerNoncesClean(source, signer);
 
-    const { logs } = await worker!.stop();
+    const totals = await stopWorkerForTotals(worker!);
     worker = undefined;
-    const totals = logs.find((line) => line.msg === 'chain signer totals' && line.environment === 'test');
-    assert.ok(totals, 'the worker logged its totals');
-    assert.equal(Number(totals.nonceErrors), 0, 'nonce errors');
     assert.ok(Number(totals.reorgs) > 0, 'the worker saw the reorg');
   });
 });

@@ -1,11 +1,17 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { TestTenant } from '../support/api.ts';
-import { eventLedger, signerNonces } from '../support/chain-ledger.ts';
+import { eventLedger } from '../support/chain-ledger.ts';
 import { enrollChips, mintThroughApi, sleep, waitUntil } from '../support/chain-load.ts';
-import { type RealisticChain, startRealisticChain } from '../support/realistic-chain.ts';
-import { startTestStack, type TestStack } from '../support/stack.ts';
-import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.ts';
+import type { RealisticChain } from '../support/realistic-chain.ts';
+import type { TestStack } from '../support/stack.ts';
+import type { WorkerProcess } from '../support/worker-process.ts';
+import {
+  assertSignerNoncesClean,
+  ledgerSource,
+  startChainScenario,
+  stopWorkerForTotals,
+} from './support/chain-chaos.ts';
 
 const ANCHORS = 50;
 const PASSPORTS = 5;
@@ -19,17 +25,7 @@ describe('a base-fee spike and two dropped transactions during 50 supply-chain e
   let worker: WorkerProcess | undefined;
 
   beforeAll(async () => {
-    chain = await startRealisticChain({ blockTime: 2 });
-    stack = await startTestStack({
-      chain,
-      startWorker: false,
-      dispatcher: false,
-      apiClient: 'native',
-      mintWaitMs: 60_000,
-      apiEnv: { RATE_LIMIT_PER_MINUTE: '0' },
-    });
-    tenant = await stack.api.createTenant('Acme Logistics');
-    worker = await startWorkerProcess(stack, { rpcUrl: chain.rpcUrls, env: { CHAIN_CONFIRMATIONS: '2' } });
+    ({ chain, stack, tenant, worker } = await startChainScenario('Acme Logistics'));
   });
   afterAll(async () => {
     await worker?.stop();
@@ -90,11 +86,7 @@ describe('a base-fee spike and two dropped transactions during 50 supply-chain e
     await waitUntil(async () => (await chain.pendingOf(signer)).length === 0, 60_000, 'mempool empty');
     await chain.waitBlocks(2);
 
-    const source = {
-      orm: stack.api.db.orm,
-      rpcUrl: chain.anvil.rpcUrl,
-      contractAddress: chain.contractAddress,
-    };
+    const source = ledgerSource(stack, chain);
     const ledger = await eventLedger(source, ids);
     assert.deepEqual(
       {
@@ -105,15 +97,10 @@ describe('a base-fee spike and two dropped transactions during 50 supply-chain e
       },
       { recorded: ANCHORS, duplicates: 0, reorgedOutLeft: 0, missing: [] },
     );
-    const nonces = await signerNonces(source, signer);
-    assert.equal(nonces.pending, nonces.mined, 'no transaction stuck behind a nonce gap');
-    assert.equal(nonces.sharedNonces, 0, 'no nonce claimed by two live intents');
+    await assertSignerNoncesClean(source, signer);
 
-    const { logs } = await worker!.stop();
+    const totals = await stopWorkerForTotals(worker!);
     worker = undefined;
-    const totals = logs.find((line) => line.msg === 'chain signer totals' && line.environment === 'test');
-    assert.ok(totals, 'the worker logged its totals');
-    assert.equal(Number(totals.nonceErrors), 0, 'nonce errors');
     assert.ok(Number(totals.feeBumps) > 0, `the spike made the worker bump fees: ${JSON.stringify(totals)}`);
     assert.ok(Number(totals.drops) >= 2, `the worker noticed the drops: ${JSON.stringify(totals)}`);
   });

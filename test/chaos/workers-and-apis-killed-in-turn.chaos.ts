@@ -5,13 +5,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
 import { type ApiProcess, startApiProcess } from '../support/api-process.ts';
-import { mintLedger, signerNonces } from '../support/chain-ledger.ts';
+import { mintLedger } from '../support/chain-ledger.ts';
 import { sleep, waitUntil } from '../support/chain-load.ts';
 import { type RealisticChain, startRealisticChain } from '../support/realistic-chain.ts';
 import { LIVE_TEST_SECRETS } from '../support/secrets.ts';
 import { startTestStack, TEST_DEPOSIT, type TestStack } from '../support/stack.ts';
 import { stripeTestEnv } from '../support/stripe.ts';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.ts';
+import {
+  assertMintedExactlyOnce,
+  assertSignerNoncesClean,
+  ledgerSource,
+  stopWorkerForTotals,
+} from './support/chain-chaos.ts';
 
 const MINTS = 40;
 /** Shared by both API processes through PostgreSQL: per API key, per minute. */
@@ -199,25 +205,9 @@ describe('two worker processes and two API processes, each killed -9 in turn und
     // Exactly once, counted on the canonical chain and in the database independently.
     const signer = chain.platform.address;
     await waitUntil(async () => (await chain.pendingOf(signer)).length === 0, 60_000, 'mempool empty');
-    const source = {
-      orm: stack.api.db.orm,
-      rpcUrl: chain.anvil.rpcUrl,
-      contractAddress: chain.contractAddress,
-    };
-    const ledger = await mintLedger(source, chips);
-    assert.deepEqual(
-      {
-        recorded: ledger.recorded,
-        duplicates: ledger.duplicates,
-        reorgedOutLeft: ledger.reorgedOutLeft,
-        mintEventsOff: ledger.mintEventsOff,
-        missing: ledger.missing,
-      },
-      { recorded: MINTS, duplicates: 0, reorgedOutLeft: 0, mintEventsOff: 0, missing: [] },
-    );
-    const nonces = await signerNonces(source, signer);
-    assert.equal(nonces.pending, nonces.mined, 'no transaction stuck behind a nonce gap');
-    assert.equal(nonces.sharedNonces, 0, 'no nonce claimed by two live intents');
+    const source = ledgerSource(stack, chain);
+    assertMintedExactlyOnce(await mintLedger(source, chips), MINTS);
+    await assertSignerNoncesClean(source, signer);
 
     // One limit for both API processes: alternating between them admits LIMIT (plus what refills meanwhile),
     // not LIMIT each.
@@ -241,11 +231,8 @@ describe('two worker processes and two API processes, each killed -9 in turn und
 
     // The surviving workers count no nonce error (the killed ones could not say).
     for (const [i, worker] of workers.entries()) {
-      const { logs } = await worker!.stop();
+      await stopWorkerForTotals(worker!, `nonce errors of worker ${i + 1}`);
       workers[i] = undefined;
-      const totals = logs.find((line) => line.msg === 'chain signer totals' && line.environment === 'test');
-      assert.ok(totals, 'the worker logged its totals');
-      assert.equal(Number(totals.nonceErrors), 0, `nonce errors of worker ${i + 1}`);
     }
   });
 });

@@ -2,20 +2,12 @@ import assert from 'node:assert/strict';
 import digitalLinkJs from 'digital-link.js';
 import { beforeAll } from 'vitest';
 import { http } from '../journeys/client.ts';
+import { EN_18223_MANDATORY_HEADER as MANDATORY } from '../support/en-18223-header.ts';
 import { standard } from './support/clause.ts';
 import { type ConformancePassport, conformancePassport } from './support/passport.ts';
 
 const { DigitalLink } = digitalLinkJs;
 const OURS = 'HTTP checks of ours: no third-party validator of EN 18222/18223 exists';
-const MANDATORY = [
-  'digitalProductPassportId',
-  'uniqueProductIdentifier',
-  'granularity',
-  'dppSchemaVersion',
-  'dppStatus',
-  'lastUpdated',
-  'economicOperatorId',
-];
 
 /** The header as each representation carries it: public view, EN 18222 document, UNTP credential. */
 async function headers(passport: ConformancePassport) {

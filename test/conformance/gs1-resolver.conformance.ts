@@ -3,7 +3,7 @@ import digitalLinkJs from 'digital-link.js';
 import { beforeAll } from 'vitest';
 import { http, stack } from '../journeys/client.ts';
 import { standard } from './support/clause.ts';
-import { type ConformancePassport, conformancePassport } from './support/passport.ts';
+import { type ConformancePassport, conformancePassport, passportLinkset } from './support/passport.ts';
 
 const { DigitalLink } = digitalLinkJs;
 const DPP = 'https://gs1.org/voc/dpp';
@@ -21,14 +21,7 @@ standard(
 
     beforeAll(async () => {
       passport = await conformancePassport();
-      const answer = await http('GET', `${passport.path}?linkType=linkset`, {
-        env: null,
-        headers: { accept: 'application/linkset+json' },
-      });
-      assert.equal(answer.status, 200, answer.text.slice(0, 300));
-      assert.match(answer.headers.get('content-type') ?? '', /^application\/linkset\+json/);
-      context = answer.body.linkset.find((c: { anchor: string }) => c.anchor === passport.digitalLink);
-      assert.ok(context, `a link context anchored at ${passport.digitalLink}`);
+      ({ context } = await passportLinkset(passport));
     });
 
     clause(

@@ -3,7 +3,7 @@ import { beforeAll } from 'vitest';
 import { http } from '../journeys/client.ts';
 import { standard } from './support/clause.ts';
 import { checkGs1Linkset } from './support/linkset-schema.ts';
-import { type ConformancePassport, conformancePassport } from './support/passport.ts';
+import { type ConformancePassport, conformancePassport, passportLinkset } from './support/passport.ts';
 import { npmVersion } from './support/tools.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the linkset as the service answers it
@@ -22,15 +22,7 @@ standard(
 
     beforeAll(async () => {
       passport = await conformancePassport();
-      const answer = await http('GET', `${passport.path}?linkType=linkset`, {
-        env: null,
-        headers: { accept: 'application/linkset+json' },
-      });
-      assert.equal(answer.status, 200, answer.text.slice(0, 300));
-      assert.match(answer.headers.get('content-type') ?? '', /^application\/linkset\+json/);
-      linkset = answer.body;
-      context = linkset.linkset.find((c: Json) => c.anchor === passport.digitalLink);
-      assert.ok(context, `a link context anchored at ${passport.digitalLink}`);
+      ({ linkset, context } = await passportLinkset(passport));
     });
 
     clause(

@@ -5,6 +5,7 @@ import canonicalizeModule from 'canonicalize';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { loadPassportContent } from '../../src/passports/passport-versions.ts';
 import type { TestTenant } from '../support/api.ts';
+import { EN_18223_MANDATORY_HEADER } from '../support/en-18223-header.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { enrollAndMint, GTIN, RECYCLING_SITE } from './fixtures/passport-helpers.ts';
 
@@ -12,17 +13,8 @@ import { enrollAndMint, GTIN, RECYCLING_SITE } from './fixtures/passport-helpers
 
 const PRODUCT = 'urn:dpp-service:content-specification:product:1.0';
 const OPERATOR = 'urn:dpp-service:content-specification:product-operator:1.0';
-const HEADER = [
-  'digitalProductPassportId',
-  'uniqueProductIdentifier',
-  'granularity',
-  'dppSchemaVersion',
-  'dppStatus',
-  'lastUpdated',
-  'economicOperatorId',
-  'facilityId',
-  'contentSpecificationIds',
-];
+// The mandatory EN 18223 members, and the two optional ones this service always sends.
+const HEADER = [...EN_18223_MANDATORY_HEADER, 'facilityId', 'contentSpecificationIds'];
 // A GLN with its GS1 check digit (5); the same with 6 is refused below.
 const GLN = '4000001000005';
 const EORI = 'DE123456789012345';

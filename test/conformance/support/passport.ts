@@ -106,3 +106,26 @@ async function makePassport(number: number): Promise<ConformancePassport> {
   };
   return passport;
 }
+
+// biome-ignore lint/suspicious/noExplicitAny: the linkset as the service answers it
+type LinksetJson = any;
+
+/**
+ * The passport's linkset as a GS1 resolver client asks for it (`?linkType=linkset`, accept
+ * application/linkset+json, no environment header), and its link context anchored at the Digital Link; asserts the
+ * answer is a 200 linkset with that context.
+ */
+export async function passportLinkset(
+  passport: ConformancePassport,
+): Promise<{ linkset: LinksetJson; context: LinksetJson }> {
+  const answer = await http('GET', `${passport.path}?linkType=linkset`, {
+    env: null,
+    headers: { accept: 'application/linkset+json' },
+  });
+  assert.equal(answer.status, 200, answer.text.slice(0, 300));
+  assert.match(answer.headers.get('content-type') ?? '', /^application\/linkset\+json/);
+  const linkset = answer.body;
+  const context = linkset.linkset.find((c: { anchor: string }) => c.anchor === passport.digitalLink);
+  assert.ok(context, `a link context anchored at ${passport.digitalLink}`);
+  return { linkset, context };
+}

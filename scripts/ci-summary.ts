@@ -29,7 +29,10 @@ for (const line of steps) {
     skipped += json.numPendingTests + json.numTodoTests;
     // A suite that failed outside any test (a setup error, an unhandled error) still fails the run.
     if (exit !== '0' && json.numFailedTests === 0) failed += 1;
-    console.log(`ci: ${name}: ${json.numPassedTests} passed, ${json.numFailedTests} failed (exit ${exit})`);
+    // Worded unlike the closing line, so that log readers take only the last line for the run's count.
+    console.log(
+      `ci: ${name} suite: passed ${json.numPassedTests}, failed ${json.numFailedTests} (exit ${exit})`,
+    );
   } else if (exit === '0') {
     passed += 1;
   } else {

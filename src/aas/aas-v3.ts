@@ -4,8 +4,16 @@ import type { AasPassportRow } from './aas-passports.ts';
 import { dppMetaSubmodel } from './dpp-meta.ts';
 import type { AasV3Submodel } from './elements.ts';
 import { nameplateSubmodel } from './idta-nameplate.ts';
-import { globalReference, SEMANTICS } from './semantics.ts';
-import { type AasSubmodel, first, securitySubmodel, shellId, sustainabilitySubmodel, text } from './shell.ts';
+import type { globalReference } from './semantics.ts';
+import {
+  type AasSubmodel,
+  first,
+  passportAssetInformation,
+  securitySubmodel,
+  shellId,
+  sustainabilitySubmodel,
+  text,
+} from './shell.ts';
 
 /**
  * A passport as pure AAS v3.0 (IDTA-01001): the shell (its submodels by ModelReference, no `idType`, no
@@ -89,20 +97,7 @@ export function passportShell(passport: AasPassportRow, publicBaseUrl: string): 
     modelType: 'AssetAdministrationShell',
     id,
     idShort: `Passport_${passport.tokenId}`,
-    assetInformation: {
-      assetKind: 'Instance',
-      globalAssetId: digitalLink(publicBaseUrl, passport.environment, passport.gtin, passport.tokenId),
-      specificAssetIds: [
-        ...(passport.gtin
-          ? [{ name: 'GTIN', value: passport.gtin, semanticId: globalReference(SEMANTICS.gtin) }]
-          : []),
-        {
-          name: 'SerialNumber',
-          value: passport.tokenId,
-          semanticId: globalReference(SEMANTICS.serialNumber),
-        },
-      ],
-    },
+    assetInformation: passportAssetInformation(passport, publicBaseUrl),
     submodels: SUBMODEL_ID_SHORTS.map((idShort) => submodelReference(`${id}/submodels/${idShort}`)),
   };
 }

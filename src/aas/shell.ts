@@ -141,6 +141,27 @@ export function securitySubmodel(
   ]);
 }
 
+/** A passport's asset: its Digital Link as globalAssetId, GTIN and serial (token id) as specific asset ids. */
+export function passportAssetInformation(
+  passport: Pick<Passport, 'environment' | 'gtin' | 'tokenId'>,
+  publicBaseUrl: string,
+) {
+  return {
+    assetKind: 'Instance' as const,
+    globalAssetId: digitalLink(publicBaseUrl, passport.environment, passport.gtin, passport.tokenId),
+    specificAssetIds: [
+      ...(passport.gtin
+        ? [{ name: 'GTIN', value: passport.gtin, semanticId: globalReference(SEMANTICS.gtin) }]
+        : []),
+      {
+        name: 'SerialNumber',
+        value: passport.tokenId,
+        semanticId: globalReference(SEMANTICS.serialNumber),
+      },
+    ],
+  };
+}
+
 /**
  * The passport's asset administration shell as the spec's `aas` body: AAS v3 structures (each submodel is
  * a valid AAS 3.0 Submodel) with the spec's `idType: 'IRI'` and its submodels inline.
@@ -187,20 +208,7 @@ export function buildShell(passport: Passport, chip: Chip | null, publicBaseUrl:
     idType: 'IRI' as const,
     idShort: `Passport_${passport.tokenId}`,
     modelType: 'AssetAdministrationShell' as const,
-    assetInformation: {
-      assetKind: 'Instance' as const,
-      globalAssetId: digitalLink(publicBaseUrl, passport.environment, passport.gtin, passport.tokenId),
-      specificAssetIds: [
-        ...(passport.gtin
-          ? [{ name: 'GTIN', value: passport.gtin, semanticId: globalReference(SEMANTICS.gtin) }]
-          : []),
-        {
-          name: 'SerialNumber',
-          value: passport.tokenId,
-          semanticId: globalReference(SEMANTICS.serialNumber),
-        },
-      ],
-    },
+    assetInformation: passportAssetInformation(passport, publicBaseUrl),
     submodels: [nameplate, sustainability, security],
     extensions: [
       { name: 'passportGeneration', valueType: 'xs:string' as const, value: 'V3' },

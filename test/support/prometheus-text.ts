@@ -22,10 +22,12 @@ const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 const TYPES = new Set(['counter', 'gauge', 'histogram', 'summary', 'untyped']);
 
+// Prometheus reads values with Go's strconv.ParseFloat, which takes NaN and Inf in any case; prom-client writes
+// NaN as "Nan" (the event-loop lag gauges before their first sample), so this parser is exactly that lenient.
 function parseValue(raw: string, line: string): number {
-  if (raw === '+Inf') return Number.POSITIVE_INFINITY;
-  if (raw === '-Inf') return Number.NEGATIVE_INFINITY;
-  if (raw === 'NaN') return Number.NaN;
+  if (/^\+?inf(inity)?$/i.test(raw)) return Number.POSITIVE_INFINITY;
+  if (/^-inf(inity)?$/i.test(raw)) return Number.NEGATIVE_INFINITY;
+  if (/^nan$/i.test(raw)) return Number.NaN;
   if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(raw)) throw new Error(`bad value in: ${line}`);
   return Number(raw);
 }

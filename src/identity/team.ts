@@ -76,6 +76,35 @@ export async function changeMemberRole(
   });
 }
 
+/**
+ * Removes a person from the company (their account is deleted: console sessions, passkeys, pending links and
+ * SSO identities go with it, so every console session of theirs ends at once). A company always keeps an owner:
+ * removing the last one → 409 `last_owner`; the company's people are locked as for a role change.
+ */
+export async function removeMember(em: EntityManager, companyId: string, userId: number): Promise<Member> {
+  return em.fork().transactional(async (tx) => {
+    const people = await tx.execute<{ id: number; role: string }[]>(
+      'select id, role from users where company_id = ? order by id for update',
+      [companyId],
+    );
+    const target = people.find((p) => p.id === userId);
+    if (!target)
+      throw new DomainError('not_found', 'member_not_found', `No person ${userId} in this company.`);
+    if (target.role === 'owner' && people.filter((p) => p.role === 'owner').length === 1) {
+      throw new DomainError(
+        'conflict',
+        'last_owner',
+        'This is the company’s only owner: make someone else an owner first.',
+      );
+    }
+    const [row] = await tx.execute<MemberRow[]>(
+      `delete from users where id = ? and company_id = ? returning ${COLUMNS}`,
+      [userId, companyId],
+    );
+    return toMember(row!);
+  });
+}
+
 /** An invitation link works once, for 7 days. */
 export const INVITATION_DAYS = 7;
 

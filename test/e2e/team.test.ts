@@ -255,4 +255,64 @@ describe('team roles', () => {
       400,
     );
   });
+
+  test('an owner removes a person: their console sessions end at once; the last owner stays', async () => {
+    // After the previous tests: the newcomer is the only owner, the founder and the invitee are developers.
+    const invitee = 'invitee@team.example';
+    const inviteeId = ids[invitee]!;
+    assert.equal((await as(invitee, 'GET', '/v1/console/session')).status, 200, 'signed in before');
+    const byDeveloper = await as('owner@team.example', 'DELETE', `/v1/team/members/${inviteeId}`);
+    assert.equal(byDeveloper.status, 403);
+    assert.equal(byDeveloper.body.code, 'role_forbidden');
+    const tenant = await api.createTenant('Keys Cannot Remove');
+    assert.equal(
+      (await api.call('DELETE', `/v1/team/members/${inviteeId}`, { key: tenant.testKey })).status,
+      401,
+    );
+
+    const lastOwner = await as(
+      'newcomer@team.example',
+      'DELETE',
+      `/v1/team/members/${ids['newcomer@team.example']}`,
+    );
+    assert.equal(lastOwner.status, 409);
+    assert.equal(lastOwner.body.code, 'last_owner');
+    const foreign = await as(
+      'newcomer@team.example',
+      'DELETE',
+      `/v1/team/members/${ids['owner@other.example']}`,
+    );
+    assert.equal(foreign.status, 404);
+    assert.equal(foreign.body.code, 'member_not_found');
+    assert.equal((await as('newcomer@team.example', 'DELETE', '/v1/team/members/abc')).status, 400);
+    // A cross-origin page cannot remove anyone with the owner's cookie.
+    const forged = await api.call('DELETE', `/v1/team/members/${inviteeId}`, {
+      headers: { cookie: cookies['newcomer@team.example']!, origin: 'https://evil.example' },
+    });
+    assert.equal(forged.status, 403);
+
+    const removed = await as('newcomer@team.example', 'DELETE', `/v1/team/members/${inviteeId}`);
+    assert.equal(removed.status, 200, removed.text);
+    assert.equal(removed.body.member.email, invitee);
+    const ended = await as(invitee, 'GET', '/v1/console/session');
+    assert.equal(ended.status, 401, 'the removed person’s session ended');
+    assert.equal(ended.body.code, 'session_ended');
+    const again = await api.call('POST', '/v1/console/session', {
+      body: { email: invitee, password: PASSWORD },
+      headers: { origin },
+    });
+    assert.equal(again.status, 401, 'and they cannot sign in again');
+    const members = (await as('newcomer@team.example', 'GET', '/v1/team/members')).body.members as {
+      email: string;
+    }[];
+    assert.deepEqual(
+      members.map((m) => m.email),
+      ['owner@team.example', 'newcomer@team.example'],
+    );
+    assert.equal(
+      (await as('newcomer@team.example', 'DELETE', `/v1/team/members/${inviteeId}`)).status,
+      404,
+      'removed once',
+    );
+  });
 });

@@ -60,6 +60,10 @@ const SWEEP: Record<string, Entry> = {
     noForeignIds:
       'people only (no API key reaches it); another company’s member → 404 in test/e2e/team.test.ts',
   },
+  'DELETE /v1/team/members/:id': {
+    noForeignIds:
+      'people only (no API key reaches it); another company’s member → 404 in test/e2e/team.test.ts',
+  },
   'POST /v1/auth/passkey/register/challenge': { noForeignIds: 'for the signed-in user’s own e-mail only' },
   'POST /v1/auth/passkey/register/verify': { noForeignIds: 'answers the signed-in user’s own challenge' },
   'POST /v1/auth/oauth/clients': { noForeignIds: 'creates a client for the caller' },

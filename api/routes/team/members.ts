@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { ROLES } from '../../../src/identity/roles.ts';
-import { changeMemberRole, INVITATION_DAYS, inviteMember, listMembers } from '../../../src/identity/team.ts';
+import {
+  changeMemberRole,
+  INVITATION_DAYS,
+  inviteMember,
+  listMembers,
+  removeMember,
+} from '../../../src/identity/team.ts';
 import { smtpMailer } from '../../../src/mail/mailer.ts';
 import type { AppContext } from '../../context.ts';
 import { requireRight } from '../../middleware/require-right.ts';
@@ -73,6 +79,32 @@ export function teamRoutes(deps: RouteDeps): RouteSpec[] {
         );
         ctx.state.log.info({ memberId: changed.id, role: changed.role }, 'team role changed');
         ctx.body = { success: true, member: changed };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/v1/team/members/:id',
+      operationId: 'removeTeamMember',
+      summary: 'Remove a person from the company (owners only): their account and console sessions end.',
+      description:
+        'The person’s account is deleted with its console sessions (they end at once), passkeys, SSO links and ' +
+        'unused mail links; API keys and everything else of the company stay. A user token they still hold ' +
+        'carries no role any more (403 role_forbidden) until it expires. The company always keeps an owner: ' +
+        `removing the last one → 409 last_owner.${PEOPLE_ONLY}`,
+      tags: ['team'],
+      auth: 'user',
+      params: z.object({ id: z.string().regex(/^[1-9]\d{0,9}$/, 'a member id is a positive integer') }),
+      responses: {
+        200: { description: 'Removed.', schema: z.object({ success: z.literal(true), member }) },
+        403: { description: 'role_forbidden: only owners remove people (or environment_mismatch).' },
+        404: { description: 'member_not_found: no such person in this company.' },
+        409: { description: 'last_owner.' },
+      },
+      handler: async (ctx: AppContext, { params }: { params: { id: string } }) => {
+        await requireRight(ctx, 'manageTeam', 'remove people');
+        const removed = await removeMember(ctx.state.em!, ctx.state.scope!.companyId, Number(params.id));
+        ctx.state.log.info({ memberId: removed.id }, 'team member removed');
+        ctx.body = { success: true, member: removed };
       },
     }),
     defineRoute({

@@ -224,6 +224,7 @@ const SWEEP: Record<string, Entry> = {
   },
   'POST /v1/webhooks/endpoints': { noForeignIds: 'creates an endpoint for the caller' },
   'GET /v1/webhooks/endpoints': { noForeignIds: 'lists the caller’s endpoints only' },
+  'GET /v1/webhooks/event-types': { noForeignIds: 'the same fixed list for everyone' },
   'GET /v1/webhooks/endpoints/:id': {
     attempt: (f) => ({ method: 'GET', path: `/v1/webhooks/endpoints/${f.endpointId}` }),
     refused: notFound,

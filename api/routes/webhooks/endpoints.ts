@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EVENT_TYPES } from '../../../src/events/event-types.ts';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -69,6 +70,26 @@ export function webhookEndpointRoutes(deps: RouteDeps) {
         ctx.status = 201;
         ctx.set('Location', `/v1/webhooks/endpoints/${endpoint.id}`);
         ctx.body = { success: true, endpoint: describeEndpoint(endpoint), secret };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/webhooks/event-types',
+      operationId: 'listWebhookEventTypes',
+      summary: 'The event types an endpoint may subscribe to (the spec’s nine lifecycle events).',
+      description: `The values eventTypes accepts. ${TEST_EVENT_TYPE} is not among them: it is sent only when asked for (POST /v1/webhooks/endpoints/{id}/test).`,
+      tags: TAGS,
+      auth: 'apiKeyOrUser',
+      responses: {
+        200: {
+          description: 'The event types, in lifecycle order.',
+          schema: z.object({ success: z.literal(true), eventTypes: z.array(z.enum(EVENT_TYPES)) }),
+        },
+      },
+      handler: async (ctx: AppContext) => {
+        await requireRight(ctx, 'read', 'see the webhooks');
+        ctx.set('Cache-Control', 'private, max-age=3600');
+        ctx.body = { success: true, eventTypes: [...EVENT_TYPES] };
       },
     }),
     defineRoute({

@@ -1,0 +1,90 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Environment } from '../config/config.ts';
+import { ROLES, type Role } from '../content-specs/disclosure.ts';
+import type { SecretBox } from '../crypto/secret-box.ts';
+import { hasSunParameters, verifyPassportTap } from '../public-passport/tap.ts';
+import type { TapVerdict } from '../public-passport/tap-verdict.ts';
+import { grantedRoles } from './grants.ts';
+
+/**
+ * Which disclosure roles a request's caller holds for one passport (issue 25, docs/disclosure.md):
+ * - everyone: `public`;
+ * - the passport's own company (its API key, OAuth client token, user token or console session, in the
+ *   passport's environment): the operator, every role (`owner: true`);
+ * - another company's credential: the roles the brand granted that company (disclosure_grants) and
+ *   `authority` when the platform's register lists it (disclosure_authorities);
+ * - a fresh tap of the passport's chip on this request (the SUN parameters of the tapped URL in the query:
+ *   picc_data & cmac, or e & c): `customer`, when the signature verifies and its read counter is above the
+ *   last one accepted (the counter is then accepted, so the same tap replayed does not unlock again).
+ */
+export interface CallerRoles {
+  roles: ReadonlySet<Role>;
+  /** The passport's own company: reads everything. */
+  owner: boolean;
+  /** The verdict of the tap the request carried, when it carried one. */
+  tap?: TapVerdict;
+}
+
+/** What the auth middleware leaves in `ctx.state.principal` (api/context.ts Principal), as far as needed. */
+export interface CallerPrincipal {
+  kind: 'apiKey' | 'user' | 'oauth';
+  companyId: string;
+  environment: Environment;
+}
+
+/** The parts of a Koa request context read here (api/context.ts AppContext fits). */
+export interface CallerContext {
+  state: { principal?: CallerPrincipal | undefined };
+  query: Record<string, unknown>;
+  querystring: string;
+}
+
+/** The passport asked for: its brand (company) and environment; `chipUid` for the customer's tap. */
+export interface DisclosedPassport {
+  companyId: string;
+  environment: Environment;
+  chipUid?: string | null | undefined;
+}
+
+export interface CallerRolesDeps {
+  /** Unscoped: grants and the chip are read across tenants (the statements name the companies). */
+  em: EntityManager;
+  secretBox: SecretBox;
+}
+
+/** Only what anybody reads: for representations that never take a credential. */
+export const PUBLIC_ONLY: CallerRoles = { roles: new Set<Role>(['public']), owner: false };
+
+/** The operator's view (the passport's own company). */
+export const OWNER: CallerRoles = { roles: new Set<Role>(ROLES), owner: true };
+
+/**
+ * The caller's roles for `passport`. Authenticate first (the route's auth, or api/middleware/optional-auth.ts
+ * on public routes): only `ctx.state.principal` is read. A tap is verified only when the query carries SUN
+ * parameters and the passport has a chip; it counts as a verification of the chip like any tap.
+ */
+export async function callerRoles(
+  ctx: CallerContext,
+  deps: CallerRolesDeps,
+  passport: DisclosedPassport,
+): Promise<CallerRoles> {
+  const principal = ctx.state.principal;
+  if (principal && principal.environment === passport.environment) {
+    if (principal.companyId === passport.companyId) return OWNER;
+  }
+  const roles = new Set<Role>(['public']);
+  if (principal && principal.environment === passport.environment) {
+    for (const role of await grantedRoles(deps.em, passport, principal.companyId)) roles.add(role);
+  }
+  let tap: TapVerdict | undefined;
+  if (passport.chipUid && hasSunParameters(ctx.query)) {
+    tap = await verifyPassportTap(
+      deps.em,
+      deps.secretBox,
+      { companyId: passport.companyId, environment: passport.environment, chipUid: passport.chipUid },
+      ctx.querystring,
+    );
+    if (tap === 'authentic') roles.add('customer');
+  }
+  return { roles, owner: false, ...(tap ? { tap } : {}) };
+}

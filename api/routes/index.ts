@@ -16,6 +16,7 @@ import { claimRoute } from './dpp/claim.ts';
 import { enrollRoute } from './dpp/enroll.ts';
 import { inventoryRoute } from './dpp/inventory.ts';
 import { mintRoutes } from './dpp/mint.ts';
+import { passportRoutes } from './dpp/passports.ts';
 import { releaseRoutes } from './dpp/release.ts';
 import { resaleStatusRoute } from './dpp/resale-status.ts';
 import { verifyChipRoute } from './dpp/verify-chip.ts';
@@ -49,6 +50,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     verifyChipRoute(deps),
     ...mintRoutes(deps),
     inventoryRoute,
+    ...passportRoutes(deps),
     ...releaseRoutes(deps),
     resaleStatusRoute(deps),
     claimRoute(deps),

@@ -11,6 +11,8 @@ export const ROLE_RIGHTS = {
   manageKeys: ['owner', 'developer'],
   /** Webhook endpoints: create, change, rotate, test, delete; replay dead letters (Settings > Webhooks). */
   manageWebhooks: ['owner', 'developer'],
+  /** Revoke the company's passports (Passports). */
+  managePassports: ['owner', 'developer'],
   /** Give the company's people their roles (Settings > Team). */
   manageTeam: ['owner'],
   /** See the company's keys, people and settings. */

@@ -154,6 +154,13 @@ const SWEEP: Record<string, Entry> = {
     refused: notFound,
   },
   'GET /v1/dpp/inventory': { noForeignIds: 'lists the caller’s chips only (checked by the world snapshot)' },
+  'GET /v1/dpp/passports': {
+    noForeignIds: 'searches the caller’s passports only (another company’s token id finds nothing)',
+  },
+  'GET /v1/dpp/passports/:tokenId': {
+    attempt: (f) => ({ method: 'GET', path: `/v1/dpp/passports/${f.tokenId}` }),
+    refused: notFound,
+  },
   'POST /v1/dpp/release': {
     attempt: (f) => ({
       method: 'POST',

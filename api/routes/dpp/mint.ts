@@ -22,6 +22,7 @@ import { workflowStatusBody } from '../../../src/temporal/workflow-status.ts';
 import type { mintPassport } from '../../../workflows/mint.ts';
 import { MINT_PROGRESS_QUERY, type MintInput, type MintResult } from '../../../workflows/mint-types.ts';
 import type { AppContext } from '../../context.ts';
+import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute } from '../../route.ts';
 import { validate } from '../../validation.ts';
 import type { RouteDeps } from '../deps.ts';
@@ -235,8 +236,10 @@ export function mintRoutes(deps: RouteDeps) {
       path: '/v1/dpp/mint/:chipUid',
       operationId: 'getMintStatus',
       summary: 'Progress and result of the mint of a chip.',
+      description:
+        'API keys and OAuth clients, and the company’s people (user token or console session) in every role.',
       tags: ['dpp'],
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       params: z.object({ chipUid: z.string().min(1).max(40) }),
       responses: {
         200: {
@@ -261,6 +264,7 @@ export function mintRoutes(deps: RouteDeps) {
         },
       },
       handler: async (ctx: AppContext, { params }) => {
+        await requireRight(ctx, 'read', 'see mints');
         const scope = ctx.state.scope!;
         // A mint may enrol its chip, so the chip need not be enrolled yet; the workflow's company decides.
         const chipUid = canonicalChipUid(params.chipUid);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { revokePassport } from '../../../src/passports/revoke.ts';
 import type { AppContext } from '../../context.ts';
+import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { tokenIdField } from '../iaas/schemas.ts';
@@ -29,9 +30,10 @@ export function revokeRoute(deps: RouteDeps) {
       'fetching the list see it), format=public and the verification page show status REVOKED with the reason. ' +
       'Revoking is final and idempotent: a repeat answers 200 with the first revocation (alreadyRevoked: true). ' +
       'Recycling revokes too (reason "recycled"). Only the owning company’s passports are found (else 404). No ' +
-      'webhook event: the spec names none for it.',
+      'webhook event: the spec names none for it. API keys and OAuth clients, and the company’s owners and ' +
+      'developers (user token or console session); a viewer → 403 role_forbidden.',
     tags: ['dpp'],
-    auth: 'apiKey',
+    auth: 'apiKeyOrUser',
     body: revokeBody,
     responses: {
       404: {
@@ -50,6 +52,7 @@ export function revokeRoute(deps: RouteDeps) {
       },
     },
     handler: async (ctx: AppContext, { body }) => {
+      await requireRight(ctx, 'managePassports', 'revoke passports');
       const revocation = await revokePassport(
         ctx.state.em!,
         body.tokenId,

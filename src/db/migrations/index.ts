@@ -32,6 +32,7 @@ import { Migration20261125202000_chain_signer_genesis } from './Migration2026112
 import { Migration20261125300000_rate_limit_buckets } from './Migration20261125300000_rate_limit_buckets.ts';
 import { Migration20261125400000_console_sessions } from './Migration20261125400000_console_sessions.ts';
 import { Migration20261125500000_passport_content } from './Migration20261125500000_passport_content.ts';
+import { Migration20261125600000_passport_search } from './Migration20261125600000_passport_search.ts';
 import { Migration20261126100000_disclosure_grants } from './Migration20261126100000_disclosure_grants.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
@@ -84,5 +85,6 @@ export const migrations: MigrationObject[] = [
   },
   { name: 'Migration20261125400000_console_sessions', class: Migration20261125400000_console_sessions },
   { name: 'Migration20261125500000_passport_content', class: Migration20261125500000_passport_content },
+  { name: 'Migration20261125600000_passport_search', class: Migration20261125600000_passport_search },
   { name: 'Migration20261126100000_disclosure_grants', class: Migration20261126100000_disclosure_grants },
 ];

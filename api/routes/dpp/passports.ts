@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { canonicalChipUid } from '../../../src/chips/enroll.ts';
+import { normalizeGtin } from '../../../src/gs1/gtin.ts';
+import { passportOverview } from '../../../src/passports/passport-overview.ts';
+import {
+  listPassports,
+  PASSPORT_SEARCH_MAX,
+  PASSPORT_STATUSES,
+} from '../../../src/passports/search-passports.ts';
+import type { AppContext } from '../../context.ts';
+import { requireRight } from '../../middleware/require-right.ts';
+import { defineRoute } from '../../route.ts';
+import type { RouteDeps } from '../deps.ts';
+import { tokenIdField } from '../iaas/schemas.ts';
+
+const searchQuery = z.object({
+  chipUid: z.string().trim().min(1).max(40).optional().describe('The chip UID (hex, any case), exactly.'),
+  tokenId: tokenIdField.optional(),
+  gtin: z
+    .string()
+    .trim()
+    .refine((value) => normalizeGtin(value) !== undefined, {
+      message: 'GTIN must be 8, 12, 13 or 14 digits with a valid GS1 check digit',
+    })
+    .optional()
+    .describe('GTIN-8, -12, -13 or -14 (normalised to 14 digits), exactly.'),
+  batch: z.string().trim().min(1).max(100).optional().describe('The batch/lot given at mint, exactly.'),
+  status: z.enum(PASSPORT_STATUSES).optional().describe('ACTIVE, REVOKED (credential revoked) or RECYCLED.'),
+  limit: z.coerce.number().int().min(1).max(PASSPORT_SEARCH_MAX).default(25).describe('Passports per page.'),
+  after: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2_147_483_647)
+    .optional()
+    .describe('The nextCursor of the previous page.'),
+});
+
+const summary = z.object({
+  tokenId: z.string(),
+  chipUid: z.string(),
+  name: z.string().nullable(),
+  gtin: z.string().nullable(),
+  batch: z.string().nullable(),
+  productId: z.string().nullable(),
+  status: z.string().describe('ACTIVE, REVOKED or RECYCLED.'),
+  mintedAt: z.string(),
+});
+
+const timelineEntry = z.object({
+  kind: z.enum(['minted', 'event', 'revoked']),
+  action: z.string(),
+  at: z.string(),
+  locationName: z.string().nullable(),
+  transactionHash: z
+    .string()
+    .nullable()
+    .describe('Null while an event is being anchored, and for a revocation.'),
+  blockNumber: z.number().int().nullable(),
+  reason: z.string().nullable(),
+});
+
+const overview = summary.extend({
+  material: z.string().nullable(),
+  manufacturer: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+  revocationReason: z.string().nullable(),
+  ownerWallet: z.string(),
+  contractAddress: z.string(),
+  transactionHash: z.string(),
+  mintBlock: z.number().int(),
+  metadataUrl: z.string(),
+  taps: z.object({
+    count: z.number().int().describe('Verified taps of the passport’s chip.'),
+    lastAt: z.string().nullable(),
+  }),
+  timeline: z.array(timelineEntry).describe('Oldest first: the mint, supply-chain events, a revocation.'),
+  links: z.object({
+    publicPage: z.string().describe('The public verification page.'),
+    digitalLink: z.string().describe('The GS1 Digital Link.'),
+    credential: z.string().describe('The W3C verifiable credential (application/ld+json).'),
+  }),
+});
+
+const PEOPLE =
+  'API keys and OAuth clients, and the company’s people (user token or console session) in every role.';
+
+/** GET /v1/dpp/passports (search) and GET /v1/dpp/passports/{tokenId} (one passport): the console's Passports. */
+export function passportRoutes(deps: RouteDeps) {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/v1/dpp/passports',
+      operationId: 'searchPassports',
+      summary: 'Search the company’s passports: by chip UID, token id, GTIN, batch and status, newest first.',
+      description:
+        'Every filter given must match (exact values). Keyset paging: pass `nextCursor` as `after` for the next ' +
+        'page (null on the last); each filter reads its own index, so a page costs the same among hundreds of ' +
+        'thousands of passports. Unlike /v1/dpp/inventory (chips in enrollment order, minted or not), only ' +
+        `minted passports. ${PEOPLE}`,
+      tags: ['dpp'],
+      auth: 'apiKeyOrUser',
+      query: searchQuery,
+      responses: {
+        400: {
+          description: 'A filter or `after` that is not valid (e.g. a cursor that is not one handed out).',
+        },
+        200: {
+          description: 'A page of passports.',
+          schema: z.object({
+            success: z.literal(true),
+            passports: z.array(summary),
+            nextCursor: z.string().nullable(),
+          }),
+        },
+      },
+      handler: async (ctx: AppContext, { query }) => {
+        await requireRight(ctx, 'read', 'see passports');
+        const page = await listPassports(ctx.state.em!, ctx.state.scope!, {
+          ...query,
+          chipUid: query.chipUid === undefined ? undefined : canonicalChipUid(query.chipUid),
+          gtin: query.gtin === undefined ? undefined : normalizeGtin(query.gtin),
+        });
+        ctx.body = { success: true, ...page };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/dpp/passports/:tokenId',
+      operationId: 'getPassport',
+      summary: 'One of the company’s passports: facts, on-chain timeline, taps, public links.',
+      description: `Another company’s or environment’s passport → 404. ${PEOPLE}`,
+      tags: ['dpp'],
+      auth: 'apiKeyOrUser',
+      params: z.object({ tokenId: tokenIdField }),
+      responses: {
+        404: { description: 'passport_not_found.' },
+        200: {
+          description: 'The passport.',
+          schema: z.object({ success: z.literal(true), passport: overview }),
+        },
+      },
+      handler: async (ctx: AppContext, { params }) => {
+        await requireRight(ctx, 'read', 'see passports');
+        ctx.body = {
+          success: true,
+          passport: await passportOverview(ctx.state.em!, params.tokenId, deps.config.publicBaseUrl),
+        };
+      },
+    }),
+  ];
+}

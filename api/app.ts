@@ -7,6 +7,7 @@ import { createContentStore } from '../src/ipfs/create.ts';
 import type { ContentStore } from '../src/ipfs/store.ts';
 import type { Logger } from '../src/logging/logger.ts';
 import { type MetricsSource, registerDatabaseMetrics } from '../src/observability/metrics-endpoint.ts';
+import { SignerBalances } from '../src/observability/signer-balance.ts';
 import { StripeGateway } from '../src/payments/stripe-gateway.ts';
 import { chainReadiness } from '../src/runtime/readiness.ts';
 import type { WorkflowGateway } from '../src/temporal/start.ts';
@@ -55,6 +56,9 @@ export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
     ...chainReadiness(deps.config),
     ...deps.readiness,
   };
+  // The funded-balance alarm: gauges at /metrics, a warning log line and /readyz `warnings` (never unready).
+  const signerBalances = new SignerBalances(deps.config, deps.logger, { orm: deps.orm });
+  signerBalances.registerMetrics();
   const secretBox = deps.secretBox ?? new SecretBox(deps.config.secrets.dataEncryptionKey);
   const payments = deps.payments ?? new StripeGateway(deps.config.payments);
   const routes = allRoutes({
@@ -62,6 +66,7 @@ export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
     orm: deps.orm,
     secretBox,
     readiness,
+    readinessWarnings: signerBalances.configured ? () => signerBalances.warnings() : undefined,
     workflows: deps.workflows,
     payments,
   });

@@ -11,6 +11,7 @@ import {
   registerDatabaseMetrics,
   startMetricsServer,
 } from '../src/observability/metrics-endpoint.ts';
+import { SignerBalances } from '../src/observability/signer-balance.ts';
 import { installTracing } from '../src/observability/tracing.ts';
 import { openDatabase } from '../src/runtime/database.ts';
 import { onShutdown } from '../src/runtime/shutdown.ts';
@@ -52,6 +53,10 @@ const workerRole = await startWorkerRole({
   secretBox: new SecretBox(config.secrets.dataEncryptionKey),
 });
 registerDatabaseMetrics(database.orm);
+// The funded-balance alarm (dpp_chain_signer_balance_wei…; a warning line while a signer is low).
+const signerBalances = new SignerBalances(config, logger, { orm: database.orm });
+signerBalances.registerMetrics();
+signerBalances.watch();
 const metrics = config.metrics.workerPort
   ? await startMetricsServer({
       host: config.host,

@@ -3,7 +3,7 @@ import type { Config } from '../../src/config/config.ts';
 import type { SecretBox } from '../../src/crypto/secret-box.ts';
 import type { StripeGateway } from '../../src/payments/stripe-gateway.ts';
 import type { WorkflowGateway } from '../../src/temporal/start.ts';
-import type { ReadinessCheck } from './health.ts';
+import type { ReadinessCheck, ReadinessWarnings } from './health.ts';
 
 /** What route handlers may use beside the request's scoped entity manager. */
 export interface RouteDeps {
@@ -12,6 +12,8 @@ export interface RouteDeps {
   config: Config;
   secretBox: SecretBox;
   readiness: Record<string, ReadinessCheck>;
+  /** Detail /readyz shows without turning unready (a low or empty chain signer). */
+  readinessWarnings?: ReadinessWarnings | undefined;
   /** Temporal client and task queues; absent when the API runs without a workflow service. */
   workflows: WorkflowGateway | undefined;
   /** Stripe per environment (stripe-mock in development and tests). */

@@ -6,7 +6,16 @@ import { defineRoute, type RouteSpec } from '../route.ts';
 
 export type { ReadinessCheck };
 
-export function healthRoutes(checks: Record<string, ReadinessCheck>): RouteSpec[] {
+/**
+ * Conditions an operator must see that are no reason to take the process out of the load balancer (a chain
+ * signer low on gas money: reads, enrolment and the public passport pages still work): name → description.
+ */
+export type ReadinessWarnings = () => Promise<Record<string, string>>;
+
+export function healthRoutes(
+  checks: Record<string, ReadinessCheck>,
+  readWarnings: ReadinessWarnings = async () => ({}),
+): RouteSpec[] {
   return [
     defineRoute({
       method: 'get',
@@ -24,17 +33,23 @@ export function healthRoutes(checks: Record<string, ReadinessCheck>): RouteSpec[
       method: 'get',
       path: '/readyz',
       operationId: 'ready',
-      summary: 'Readiness: PostgreSQL, Temporal and each configured chain answer.',
+      summary:
+        'Readiness: PostgreSQL, Temporal and each configured chain answer; `warnings` names a chain signer low on funds (still ready).',
       tags: ['operations'],
       auth: 'none',
       responses: {
         200: {
           description: 'Ready.',
-          schema: z.object({ status: z.literal('ready'), checks: z.record(z.string(), z.literal('ok')) }),
+          schema: z.object({
+            status: z.literal('ready'),
+            checks: z.record(z.string(), z.literal('ok')),
+            warnings: z.record(z.string(), z.string()).optional(),
+          }),
         },
         503: { description: 'A dependency is not reachable.' },
       },
       handler: async (ctx: AppContext) => {
+        const warningsRead = withTimeout(readWarnings(), 3000).catch(() => ({}));
         const results = await Promise.all(
           Object.entries(checks).map(async ([name, check]) => {
             try {
@@ -45,6 +60,8 @@ export function healthRoutes(checks: Record<string, ReadinessCheck>): RouteSpec[
             }
           }),
         );
+        const warnings = await warningsRead;
+        const detail = Object.keys(warnings).length > 0 ? { warnings } : {};
         const failing = results.filter(([, result]) => result !== 'ok');
         if (failing.length > 0) {
           throw new Problem(
@@ -52,11 +69,11 @@ export function healthRoutes(checks: Record<string, ReadinessCheck>): RouteSpec[
             'not_ready',
             `Not ready: ${failing.map(([n, r]) => `${n} (${r})`).join(', ')}.`,
             {
-              extra: { checks: Object.fromEntries(results) },
+              extra: { checks: Object.fromEntries(results), ...detail },
             },
           );
         }
-        ctx.body = { status: 'ready', checks: Object.fromEntries(results) };
+        ctx.body = { status: 'ready', checks: Object.fromEntries(results), ...detail };
       },
     }),
   ];

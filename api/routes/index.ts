@@ -38,7 +38,7 @@ import { webhookEndpointRoutes } from './webhooks/endpoints.ts';
 /** Every documented operation of the API, in the order the OpenAPI document lists them. */
 export function allRoutes(deps: RouteDeps): RouteSpec[] {
   return [
-    ...healthRoutes(deps.readiness),
+    ...healthRoutes(deps.readiness, deps.readinessWarnings),
     ...apiKeyRoutes,
     ...accountRoutes(deps),
     ...oauthRoutes(deps),

@@ -10,6 +10,8 @@ export interface ChainSettings {
   rpcUrl: string | undefined;
   contractAddress: string | undefined;
   privateKey: string | undefined;
+  /** Below this balance (decimal chain currency) the platform signer is reported low (CHAIN_SIGNER_MIN_BALANCE_*). */
+  signerMinBalance: string;
 }
 
 export interface Config {
@@ -278,11 +280,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
         rpcUrl: e.CHAIN_RPC_URL_LIVE,
         contractAddress: e.CONTRACT_ADDRESS_LIVE,
         privateKey: e.CHAIN_PRIVATE_KEY_LIVE,
+        signerMinBalance: e.CHAIN_SIGNER_MIN_BALANCE_LIVE,
       },
       test: {
         rpcUrl: e.CHAIN_RPC_URL_TEST,
         contractAddress: e.CONTRACT_ADDRESS_TEST,
         privateKey: e.CHAIN_PRIVATE_KEY_TEST,
+        signerMinBalance: e.CHAIN_SIGNER_MIN_BALANCE_TEST,
       },
       confirmations: e.CHAIN_CONFIRMATIONS,
       mintBatchMax: e.CHAIN_MINT_BATCH_MAX,

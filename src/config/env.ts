@@ -29,6 +29,11 @@ const privateKey = z
   .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex private key')
   .optional();
 
+/** A decimal amount of the chain's currency (18 decimals), e.g. 0.05. */
+const chainAmount = z
+  .string()
+  .regex(/^\d+(\.\d{1,18})?$/, 'must be a decimal amount of the chain currency, e.g. 0.05');
+
 /** `10.0.0.1`, `10.0.0.0/8`, `::1`, `fd00::/8`: an IP address or a CIDR block of one. */
 function isAddressOrBlock(entry: string): boolean {
   const [address = '', prefix, ...rest] = entry.split('/');
@@ -101,6 +106,8 @@ export const envSchema = z.object({
   CHAIN_MINT_BATCH_MAX: z.coerce.number().int().min(1).max(100).default(20),
   CHAIN_STUCK_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   CHAIN_MAX_FEE_GWEI: z.coerce.number().positive().max(1_000_000).default(500),
+  CHAIN_SIGNER_MIN_BALANCE_LIVE: chainAmount.default('0.05'),
+  CHAIN_SIGNER_MIN_BALANCE_TEST: chainAmount.default('0.05'),
   CHAIN_AUTO_DEPLOY: bool.default(false),
   CHAIN_DATA_DIR: z.string().min(1).default('.data/chain'),
   MINT_DEPOSIT: z

@@ -21,7 +21,8 @@ export function rpcUrlsOf(setting: string | readonly string[] | undefined): stri
   return list.map((url) => url.trim()).filter((url) => url.length > 0);
 }
 
-async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
+/** One JSON-RPC call with the probe's timeout; errors never carry the URL. */
+export async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -35,7 +36,7 @@ async function rpc(url: string, method: string, params: unknown[]): Promise<unkn
 }
 
 /** Why an endpoint failed, without its URL (RPC URLs of hosted nodes carry API keys). */
-function reason(error: unknown): string {
+export function reason(error: unknown): string {
   const { name, message, cause } = error as { name?: string; message?: string; cause?: { code?: string } };
   if (name === 'TimeoutError') return `no answer within ${RPC_TIMEOUT_MS} ms`;
   if (cause?.code) return cause.code;

@@ -5,11 +5,13 @@ import { accountRoutes } from './auth/accounts.ts';
 import { apiKeyRoutes } from './auth/api-keys.ts';
 import { oauthRoutes } from './auth/oauth.ts';
 import { passkeyRoutes } from './auth/passkeys.ts';
-import { ssoRoutes } from './auth/sso.ts';
+import { ssoEndpoints, ssoRoutes } from './auth/sso.ts';
 import { billingRoutes } from './billing/billing.ts';
 import { companySettingsRoutes } from './company-settings.ts';
 import { complianceRoutes } from './compliance/compliance.ts';
+import { consolePasskeySessionRoutes } from './console/passkey-session.ts';
 import { consoleSessionRoutes } from './console/session.ts';
+import { consoleSsoSessionRoutes } from './console/sso-session.ts';
 import type { RouteDeps } from './deps.ts';
 import { chipKeyRoutes } from './dpp/chip-keys.ts';
 import { claimRoute } from './dpp/claim.ts';
@@ -45,6 +47,8 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...passkeyRoutes(deps),
     ...ssoRoutes(deps),
     ...consoleSessionRoutes(deps),
+    ...consolePasskeySessionRoutes(deps),
+    ...consoleSsoSessionRoutes(deps, ssoEndpoints(deps)),
     ...teamRoutes(deps),
     enrollRoute,
     verifyChipRoute(deps),

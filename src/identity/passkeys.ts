@@ -200,3 +200,40 @@ export async function hasPasskey(em: EntityManager, userId: number): Promise<boo
   );
   return (rows[0]?.n ?? 0) > 0;
 }
+
+export interface PasskeySummary {
+  id: string;
+  deviceType: string;
+  backedUp: boolean;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** The user's own passkeys, newest first (no key material). */
+export async function listPasskeys(em: EntityManager, userId: number): Promise<PasskeySummary[]> {
+  const rows = await em.execute<
+    { id: string; device_type: string; backed_up: boolean; created_at: Date; last_used_at: Date | null }[]
+  >(
+    `select id, device_type, backed_up, created_at, last_used_at from passkeys where user_id = ?
+     order by created_at desc, id`,
+    [userId],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    deviceType: row.device_type,
+    backedUp: row.backed_up,
+    createdAt: new Date(row.created_at).toISOString(),
+    lastUsedAt: row.last_used_at ? new Date(row.last_used_at).toISOString() : null,
+  }));
+}
+
+/** Removes one of the user's own passkeys; someone else's (or an unknown id) is not found. */
+export async function removePasskey(em: EntityManager, userId: number, id: string): Promise<void> {
+  const removed = await em.execute<{ id: string }[]>(
+    'delete from passkeys where id = ? and user_id = ? returning id',
+    [id, userId],
+  );
+  if (removed.length === 0) {
+    throw new DomainError('not_found', 'passkey_not_found', 'You have no passkey with this id.');
+  }
+}

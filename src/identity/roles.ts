@@ -15,6 +15,8 @@ export const ROLE_RIGHTS = {
   managePassports: ['owner', 'developer'],
   /** Give the company's people their roles (Settings > Team). */
   manageTeam: ['owner'],
+  /** Billing (checkout, portal), KYB submission and documents, SSO settings (domains, OIDC/SAML connection). */
+  manageCompany: ['owner'],
   /** See the company's keys, people and settings. */
   read: ['owner', 'developer', 'viewer'],
 } as const satisfies Record<string, readonly Role[]>;

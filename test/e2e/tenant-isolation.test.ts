@@ -66,6 +66,12 @@ const SWEEP: Record<string, Entry> = {
   },
   'POST /v1/auth/passkey/register/challenge': { noForeignIds: 'for the signed-in user’s own e-mail only' },
   'POST /v1/auth/passkey/register/verify': { noForeignIds: 'answers the signed-in user’s own challenge' },
+  'GET /v1/auth/passkeys': { noForeignIds: 'the signed-in person’s own passkeys' },
+  'DELETE /v1/auth/passkeys/:id': {
+    noForeignIds:
+      'people only (no API key reaches it); another person’s passkey → 404 in test/e2e/console-account.test.ts',
+  },
+  'GET /v1/auth/sso': { noForeignIds: 'the caller’s own company’s domains and provider' },
   'POST /v1/auth/oauth/clients': { noForeignIds: 'creates a client for the caller' },
   'POST /v1/auth/sso/domains': {
     noForeignIds: 'claims for the caller (a domain another company holds → 409)',

@@ -2,9 +2,11 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import { z } from 'zod';
 import { DomainError } from '../../../src/errors.ts';
 import {
+  listPasskeys,
   loginChallenge,
   type RelyingParty,
   registrationChallenge,
+  removePasskey,
   verifyLogin,
   verifyRegistration,
 } from '../../../src/identity/passkeys.ts';
@@ -34,7 +36,8 @@ const registrationResponse = z.object({
   clientExtensionResults: z.record(z.string(), z.unknown()).optional(),
   authenticatorAttachment: z.string().max(30).optional(),
 });
-const authenticationResponse = z.object({
+/** A WebAuthn assertion as @simplewebauthn/browser (or PublicKeyCredential.toJSON) sends it. */
+export const authenticationResponse = z.object({
   id: b64url,
   rawId: b64url,
   type: z.literal('public-key'),
@@ -172,6 +175,58 @@ export function passkeyRoutes(deps: RouteDeps): RouteSpec[] {
         ]);
         await assertSsoNotRequired(em, owner!.email);
         ctx.body = await loginAnswer(em, deps.config, userId, ctx.state.environment!);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/auth/passkeys',
+      operationId: 'listPasskeys',
+      summary: 'The signed-in user’s own passkeys (ids, kind, created, last used; no key material).',
+      tags: ['auth'],
+      auth: 'user',
+      responses: {
+        200: {
+          description: 'Newest first.',
+          schema: z.object({
+            success: z.literal(true),
+            passkeys: z.array(
+              z.object({
+                id: z.string(),
+                deviceType: z.string().describe('singleDevice or multiDevice (synced).'),
+                backedUp: z.boolean(),
+                createdAt: z.iso.datetime(),
+                lastUsedAt: z.iso.datetime().nullable(),
+              }),
+            ),
+          }),
+        },
+      },
+      handler: async (ctx: AppContext) => {
+        const principal = ctx.state.principal as { userId: number };
+        ctx.body = { success: true, passkeys: await listPasskeys(deps.orm.em.fork(), principal.userId) };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/v1/auth/passkeys/:id',
+      operationId: 'removePasskey',
+      summary: 'Remove one of the signed-in user’s passkeys.',
+      description:
+        'Without any passkey left, password login works again for the account (unless SSO is required).',
+      tags: ['auth'],
+      auth: 'user',
+      params: z.object({ id: b64url }),
+      responses: {
+        200: {
+          description: 'Removed.',
+          schema: z.object({ success: z.literal(true), message: z.string() }),
+        },
+        404: { description: 'passkey_not_found: not one of your passkeys.' },
+      },
+      handler: async (ctx: AppContext, { params }) => {
+        const principal = ctx.state.principal as { userId: number };
+        await removePasskey(deps.orm.em.fork(), principal.userId, params.id);
+        ctx.body = { success: true, message: 'Passkey removed.' };
       },
     }),
     defineRoute({

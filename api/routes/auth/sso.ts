@@ -5,12 +5,16 @@ import {
   completeOidcLogin,
   completeSamlLogin,
   discoverLogin,
+  type SsoEndpoints,
   saveOidcConnection,
   saveSamlConnection,
+  ssoSettings,
   verifyDomain,
 } from '../../../src/identity/sso/sso.ts';
 import type { AppContext } from '../../context.ts';
+import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';
+import { finishConsoleSso, startedFromConsole } from '../console/sso-session.ts';
 import type { RouteDeps } from '../deps.ts';
 import { loginAnswer, loginResponse } from './login-answer.ts';
 
@@ -24,23 +28,93 @@ const domain = z
   );
 const domainParams = z.object({ domain });
 
+/** Our side of SSO: the OIDC redirect URI, the SAML service provider's addresses, the outbound policy. */
+export function ssoEndpoints(deps: RouteDeps): SsoEndpoints {
+  return {
+    oidcRedirectUri: `${deps.config.publicBaseUrl}/v1/auth/sso/oidc/callback`,
+    saml: {
+      entityId: `${deps.config.publicBaseUrl}/v1/auth/sso/saml/metadata`,
+      acsUrl: `${deps.config.publicBaseUrl}/v1/auth/sso/saml/acs`,
+    },
+    outbound: { allowPrivate: deps.config.identity.ssoAllowPrivateUrls },
+  };
+}
+
 /** Enterprise SSO over OpenID Connect: verified domains, the company's provider, discovery and the callback. */
 export function ssoRoutes(deps: RouteDeps): RouteSpec[] {
-  const callbackUrl = `${deps.config.publicBaseUrl}/v1/auth/sso/oidc/callback`;
-  const samlEndpoints = {
-    entityId: `${deps.config.publicBaseUrl}/v1/auth/sso/saml/metadata`,
-    acsUrl: `${deps.config.publicBaseUrl}/v1/auth/sso/saml/acs`,
-  };
-  const outbound = { allowPrivate: deps.config.identity.ssoAllowPrivateUrls };
-  const endpoints = { oidcRedirectUri: callbackUrl, saml: samlEndpoints, outbound };
+  const endpoints = ssoEndpoints(deps);
+  const callbackUrl = endpoints.oidcRedirectUri;
+  const samlEndpoints = endpoints.saml;
+  const outbound = endpoints.outbound;
   return [
+    defineRoute({
+      method: 'get',
+      path: '/v1/auth/sso',
+      operationId: 'ssoSettings',
+      summary: 'The company’s SSO settings: claimed domains (with their proof) and its identity provider.',
+      description:
+        'The OIDC client secret and the SAML certificate are never returned. People of the company (console ' +
+        'session, user token) of every role may read; only owners change (role_forbidden otherwise).',
+      tags: ['auth'],
+      auth: 'apiKeyOrUser',
+      responses: {
+        200: {
+          description: 'The settings; connection null without an identity provider.',
+          schema: z.object({
+            success: z.literal(true),
+            domains: z.array(
+              z.object({
+                domain: z.string(),
+                verificationToken: z.string(),
+                verified: z.boolean(),
+                proofUrl: z.string(),
+              }),
+            ),
+            connection: z
+              .discriminatedUnion('protocol', [
+                z.object({
+                  protocol: z.literal('oidc'),
+                  issuer: z.string(),
+                  clientId: z.string(),
+                  required: z.boolean(),
+                }),
+                z.object({
+                  protocol: z.literal('saml'),
+                  entityId: z.string(),
+                  ssoUrl: z.string(),
+                  required: z.boolean(),
+                }),
+              ])
+              .nullable(),
+            oidcRedirectUri: z.string(),
+            samlMetadataUrl: z.string(),
+            samlAcsUrl: z.string(),
+          }),
+        },
+      },
+      handler: async (ctx: AppContext) => {
+        await requireRight(ctx, 'read', 'see the SSO settings');
+        const settings = await ssoSettings(deps.orm.em.fork(), ctx.state.scope!.companyId);
+        ctx.body = {
+          success: true,
+          domains: settings.domains.map((d) => ({
+            ...d,
+            proofUrl: deps.config.identity.ssoDomainProofUrl.replace('{domain}', d.domain),
+          })),
+          connection: settings.connection,
+          oidcRedirectUri: callbackUrl,
+          samlMetadataUrl: samlEndpoints.entityId,
+          samlAcsUrl: samlEndpoints.acsUrl,
+        };
+      },
+    }),
     defineRoute({
       method: 'post',
       path: '/v1/auth/sso/domains',
       operationId: 'claimSsoDomain',
       summary: 'Claim an e-mail domain for SSO: publish the returned token at the proof URL, then verify.',
       tags: ['auth'],
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       body: z.object({ domain }).strict(),
       responses: {
         201: {
@@ -53,9 +127,11 @@ export function ssoRoutes(deps: RouteDeps): RouteSpec[] {
             proofUrl: z.string(),
           }),
         },
+        403: { description: 'role_forbidden: only owners change SSO settings (people).' },
         409: { description: 'domain_claimed: another company claimed it.' },
       },
       handler: async (ctx: AppContext, { body }) => {
+        await requireRight(ctx, 'manageCompany', 'claim SSO domains');
         const claimed = await claimDomain(deps.orm.em.fork(), ctx.state.scope!.companyId, body.domain);
         ctx.status = 201;
         ctx.body = {
@@ -71,16 +147,18 @@ export function ssoRoutes(deps: RouteDeps): RouteSpec[] {
       operationId: 'verifySsoDomain',
       summary: 'Verify a claimed domain: its proof URL must serve the verification token.',
       tags: ['auth'],
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       params: domainParams,
       responses: {
         200: {
           description: 'Verified.',
           schema: z.object({ success: z.literal(true), domain: z.string(), verified: z.literal(true) }),
         },
+        403: { description: 'role_forbidden: only owners change SSO settings (people).' },
         422: { description: 'domain_proof_missing: the proof URL does not serve the token.' },
       },
       handler: async (ctx: AppContext, { params }) => {
+        await requireRight(ctx, 'manageCompany', 'verify SSO domains');
         await verifyDomain(
           deps.orm.em.fork(),
           ctx.state.scope!.companyId,
@@ -101,7 +179,7 @@ export function ssoRoutes(deps: RouteDeps): RouteSpec[] {
         `Register ${callbackUrl} as the redirect URI at the provider. The client secret is stored sealed and ` +
         'never returned. The provider’s discovery document must name exactly this issuer.',
       tags: ['auth'],
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       body: z
         .object({
           issuer: z.url().max(500),
@@ -111,6 +189,7 @@ export function ssoRoutes(deps: RouteDeps): RouteSpec[] {
         })
         .strict(),
       responses: {
+        403: { description: 'role_forbidden: only owners change SSO settings (people).' },
         422: {
           description: 'issuer_not_usable: no discovery document naming exactly this issuer could be read.',
         },
@@ -129,6 +208,7 @@ export function ssoRoutes(deps: RouteDeps): RouteSpec[] {
         },
       },
       handler: async (ctx: AppContext, { body }) => {
+        await requireRight(ctx, 'manageCompany', 'change the SSO connection');
         await saveOidcConnection(
           deps.orm.em.fork(),
           deps.secretBox,
@@ -191,17 +271,22 @@ export function ssoRoutes(deps: RouteDeps): RouteSpec[] {
           description: 'Logged in.',
           schema: loginResponse,
         },
+        303: {
+          description:
+            'A login started from the console (POST /v1/console/session/sso, its cookie): the console session is ' +
+            'set and the browser sent to /console/, or to /console/sign-in?sso-error=<code>.',
+        },
         401: { description: 'sso_state_invalid or sso_login_failed.' },
         409: { description: 'email_in_other_company.' },
       },
       handler: async (ctx: AppContext, { query }) => {
         const em = deps.orm.em.fork();
-        const { userId, environment } = await completeOidcLogin(
-          em,
-          deps.secretBox,
-          { ...query, redirectUri: callbackUrl },
-          outbound,
-        );
+        const complete = () =>
+          completeOidcLogin(em, deps.secretBox, { ...query, redirectUri: callbackUrl }, outbound);
+        if (startedFromConsole(ctx, deps.config.publicBaseUrl, query.state)) {
+          return finishConsoleSso(ctx, em, deps.config.publicBaseUrl, complete);
+        }
+        const { userId, environment } = await complete();
         ctx.set('Cache-Control', 'no-store');
         ctx.body = await loginAnswer(em, deps.config, userId, environment);
       },
@@ -215,7 +300,7 @@ export function ssoRoutes(deps: RouteDeps): RouteSpec[] {
         `Give the IdP our metadata (${samlEndpoints.entityId}): entity id and assertion consumer service ` +
         `${samlEndpoints.acsUrl} (HTTP-POST). Assertions must be signed with the certificate given here.`,
       tags: ['auth'],
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       body: z
         .object({
           entityId: z.string().min(1).max(500),
@@ -229,6 +314,7 @@ export function ssoRoutes(deps: RouteDeps): RouteSpec[] {
         })
         .strict(),
       responses: {
+        403: { description: 'role_forbidden: only owners change SSO settings (people).' },
         200: {
           description: 'Saved.',
           schema: z.object({
@@ -243,6 +329,7 @@ export function ssoRoutes(deps: RouteDeps): RouteSpec[] {
         },
       },
       handler: async (ctx: AppContext, { body }) => {
+        await requireRight(ctx, 'manageCompany', 'change the SSO connection');
         await saveSamlConnection(deps.orm.em.fork(), ctx.state.scope!.companyId, body);
         ctx.body = {
           success: true,
@@ -293,15 +380,25 @@ export function ssoRoutes(deps: RouteDeps): RouteSpec[] {
           description: 'Logged in.',
           schema: loginResponse,
         },
+        303: {
+          description:
+            'A login started from the console (POST /v1/console/session/sso, its cookie): the console session is ' +
+            'set and the browser sent to /console/, or to /console/sign-in?sso-error=<code>.',
+        },
         401: { description: 'sso_state_invalid, sso_login_failed or saml_assertion_replayed.' },
         409: { description: 'email_in_other_company.' },
       },
       handler: async (ctx: AppContext, { body }) => {
         const em = deps.orm.em.fork();
-        const { userId, environment } = await completeSamlLogin(em, samlEndpoints, {
-          samlResponse: body.SAMLResponse,
-          relayState: body.RelayState,
-        });
+        const complete = () =>
+          completeSamlLogin(em, samlEndpoints, {
+            samlResponse: body.SAMLResponse,
+            relayState: body.RelayState,
+          });
+        if (startedFromConsole(ctx, deps.config.publicBaseUrl, body.RelayState)) {
+          return finishConsoleSso(ctx, em, deps.config.publicBaseUrl, complete);
+        }
+        const { userId, environment } = await complete();
         ctx.set('Cache-Control', 'no-store');
         ctx.body = await loginAnswer(em, deps.config, userId, environment);
       },

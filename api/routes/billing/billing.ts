@@ -3,6 +3,7 @@ import { billingStatus, PLANS, subscriptionCheckout } from '../../../src/billing
 import { currentUsage } from '../../../src/billing/usage.ts';
 import { DomainError } from '../../../src/errors.ts';
 import type { AppContext } from '../../context.ts';
+import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 
@@ -31,7 +32,7 @@ export function billingRoutes(deps: RouteDeps): RouteSpec[] {
         'visible in GET /v1/billing/status once Stripe’s signed customer.subscription.* webhook arrives. Live ' +
         'mints need an active plan (402 plan_required); the test environment is free.',
       tags: ['billing'],
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       body: z
         .object({
           plan: z.enum(PLANS),
@@ -40,12 +41,16 @@ export function billingRoutes(deps: RouteDeps): RouteSpec[] {
         })
         .strict(),
       responses: {
+        403: {
+          description: 'role_forbidden: only owners start subscriptions (console session, user token).',
+        },
         201: {
           description: 'Send the customer to checkoutUrl.',
           schema: z.object({ success: z.literal(true), checkoutUrl: z.string(), sessionId: z.string() }),
         },
       },
       handler: async (ctx: AppContext, { body }) => {
+        await requireRight(ctx, 'manageCompany', 'start a subscription');
         const scope = ctx.state.scope!;
         const { stripe, settings } = deps.payments.forEnvironment(scope.environment);
         const session = await subscriptionCheckout(deps.orm.em.fork(), stripe, settings, scope, {
@@ -63,7 +68,7 @@ export function billingRoutes(deps: RouteDeps): RouteSpec[] {
       operationId: 'billingPortal',
       summary: 'A Stripe customer-portal link (invoices, payment method, plan changes, cancellation).',
       tags: ['billing'],
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       body: z.object({ returnUrl: z.url().max(2000).optional() }).strict(),
       bodyOptional: true,
       responses: {
@@ -71,9 +76,11 @@ export function billingRoutes(deps: RouteDeps): RouteSpec[] {
           description: 'Send the customer to portalUrl.',
           schema: z.object({ success: z.literal(true), portalUrl: z.string() }),
         },
+        403: { description: 'role_forbidden: only owners open the portal (console session, user token).' },
         409: { description: 'no_billing_account: start a subscription first (POST /v1/billing/checkout).' },
       },
       handler: async (ctx: AppContext, { body }) => {
+        await requireRight(ctx, 'manageCompany', 'open the billing portal');
         const scope = ctx.state.scope!;
         const { stripe } = deps.payments.forEnvironment(scope.environment);
         const { customerId } = await billingStatus(deps.orm.em.fork(), scope);
@@ -98,9 +105,10 @@ export function billingRoutes(deps: RouteDeps): RouteSpec[] {
       operationId: 'billingStatus',
       summary: 'The subscription: plan, status and current period, as Stripe’s webhooks last described it.',
       tags: ['billing'],
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       responses: { 200: { description: 'Without a subscription: plan null, status none.', schema: status } },
       handler: async (ctx: AppContext) => {
+        await requireRight(ctx, 'read', 'see billing');
         ctx.body = { success: true, ...(await billingStatus(deps.orm.em.fork(), ctx.state.scope!)) };
       },
     }),
@@ -114,7 +122,7 @@ export function billingRoutes(deps: RouteDeps): RouteSpec[] {
         'Stripe’s usage meter once, with the passport as the meter event’s identifier, so a retried report ' +
         'never bills twice.',
       tags: ['billing'],
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       responses: {
         200: {
           description: 'The meter.',
@@ -129,6 +137,7 @@ export function billingRoutes(deps: RouteDeps): RouteSpec[] {
         },
       },
       handler: async (ctx: AppContext) => {
+        await requireRight(ctx, 'read', 'see billing');
         const usage = await currentUsage(deps.orm.em.fork(), ctx.state.scope!);
         ctx.body = { success: true, ...usage, meterEventName: deps.config.payments.meterEventName };
       },

@@ -12,6 +12,7 @@ import {
 } from '../../../src/compliance/documents.ts';
 import { kybSubmission, kycSubmission, submitKyb, submitKyc } from '../../../src/compliance/submissions.ts';
 import type { AppContext } from '../../context.ts';
+import { requireRight } from '../../middleware/require-right.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
@@ -49,7 +50,13 @@ export function complianceRoutes(deps: RouteDeps): RouteSpec[] {
   const routes = (kind: Kind): RouteSpec[] => {
     const who =
       kind === 'kyb' ? 'company (business verification)' : 'individual seller (identity verification)';
-    const auth = kind === 'kyb' ? 'apiKey' : 'user';
+    // KYB: the company's API key, or its people by role (owners submit, everyone reads); KYC: the person.
+    const auth = kind === 'kyb' ? 'apiKeyOrUser' : 'user';
+    const companyRight = async (ctx: AppContext, right: 'read' | 'manageCompany', action: string) => {
+      if (kind === 'kyb') await requireRight(ctx, right, action);
+    };
+    const ownersOnly = (what: string): Record<number, { description: string }> =>
+      kind === 'kyb' ? { 403: { description: `role_forbidden: only owners ${what} (people).` } } : {};
     return [
       defineRoute({
         method: 'get',
@@ -60,6 +67,7 @@ export function complianceRoutes(deps: RouteDeps): RouteSpec[] {
         auth,
         responses: { 200: { description: 'The status.', schema: statusSchema } },
         handler: async (ctx: AppContext) => {
+          await companyRight(ctx, 'read', 'see the business verification');
           const status = await complianceStatus(
             deps.orm.em.fork(),
             ownerOf(ctx, kind),
@@ -82,8 +90,12 @@ export function complianceRoutes(deps: RouteDeps): RouteSpec[] {
         tags: ['compliance'],
         auth,
         body: (kind === 'kyb' ? kybSubmission : kycSubmission) as z.ZodType<unknown>,
-        responses: { 200: { description: 'Submitted.', schema: submitted } },
+        responses: {
+          200: { description: 'Submitted.', schema: submitted },
+          ...ownersOnly('submit'),
+        },
         handler: async (ctx: AppContext, { body }) => {
+          await companyRight(ctx, 'manageCompany', 'submit the business verification');
           const environment = ctx.state.environment!;
           const { stripe } = deps.payments.forEnvironment(environment);
           const owner = ownerOf(ctx, kind);
@@ -116,9 +128,11 @@ export function complianceRoutes(deps: RouteDeps): RouteSpec[] {
             schema: z.object({ success: z.literal(true), message: z.string(), fileId: z.string() }),
           },
           409: { description: 'no_connect_account: submit first (POST …/submit).' },
+          ...ownersOnly('upload'),
           415: { description: 'unsupported_document_type: not a PDF, JPEG or PNG by content.' },
         },
         handler: async (ctx: AppContext, { body }) => {
+          await companyRight(ctx, 'manageCompany', 'upload verification documents');
           const environment = ctx.state.environment!;
           const accountId = await existingAccountId(deps.orm.em.fork(), ownerOf(ctx, kind), environment);
           if (!accountId) {

@@ -14,7 +14,7 @@ import { Problem } from '../../problem.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 
-const sessionUser = z.object({
+export const sessionUser = z.object({
   id: z.number().int(),
   email: z.string(),
   companyName: z.string(),

@@ -341,3 +341,35 @@ export async function completeSamlLogin(
   );
   return findOrProvision(em, login, { ...identity, emailVerified: true });
 }
+
+export interface SsoSettings {
+  domains: { domain: string; verificationToken: string; verified: boolean }[];
+  connection:
+    | { protocol: 'oidc'; issuer: string; clientId: string; required: boolean }
+    | { protocol: 'saml'; entityId: string; ssoUrl: string; required: boolean }
+    | null;
+}
+
+/** The company's claimed domains and its identity provider (never the client secret or the certificate). */
+export async function ssoSettings(em: EntityManager, companyId: string): Promise<SsoSettings> {
+  const domains = await em.execute<
+    { domain: string; verification_token: string; verified_at: Date | null }[]
+  >('select domain, verification_token, verified_at from sso_domains where company_id = ? order by domain', [
+    companyId,
+  ]);
+  const [row] = await em.execute<ConnectionRow[]>('select * from sso_connections where company_id = ?', [
+    companyId,
+  ]);
+  return {
+    domains: domains.map((d) => ({
+      domain: d.domain,
+      verificationToken: d.verification_token,
+      verified: d.verified_at !== null,
+    })),
+    connection: !row
+      ? null
+      : row.protocol === 'saml'
+        ? { protocol: 'saml', entityId: row.issuer, ssoUrl: row.saml_sso_url ?? '', required: row.required }
+        : { protocol: 'oidc', issuer: row.issuer, clientId: row.client_id ?? '', required: row.required },
+  };
+}

@@ -1,0 +1,55 @@
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import { z } from 'zod';
+import { verifyLogin } from '../../../src/identity/passkeys.ts';
+import { assertSsoNotRequired } from '../../../src/identity/sso/sso.ts';
+import type { AppContext } from '../../context.ts';
+import { assertSameOrigin, consoleCookieFor } from '../../middleware/console-session.ts';
+import { defineRoute, type RouteSpec } from '../../route.ts';
+import { authenticationResponse } from '../auth/passkeys.ts';
+import type { RouteDeps } from '../deps.ts';
+import { sessionUser } from './session.ts';
+import { startConsoleSession } from './start-session.ts';
+
+/** Passkey sign-in to the web console: the assertion of POST /v1/auth/passkey/login/verify, answered with a session. */
+export function consolePasskeySessionRoutes(deps: RouteDeps): RouteSpec[] {
+  const cookie = consoleCookieFor(deps.config.publicBaseUrl);
+  const rp = () => ({
+    id: deps.config.identity.passkeyRpId,
+    name: deps.config.identity.passkeyRpName,
+    origins: [new URL(deps.config.publicBaseUrl).origin],
+  });
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/v1/console/session/passkey',
+      operationId: 'consolePasskeySignIn',
+      summary: 'Sign in to the web console with a passkey: sets the session cookie.',
+      description:
+        'Start with POST /v1/auth/passkey/login/challenge, then send the authenticator’s assertion here. The ' +
+        'same checks as POST /v1/auth/passkey/login/verify (challenge once, origin, RP id, signature, counter; ' +
+        'SSO-required domains refused); the answer is the console session cookie instead of a token. The ' +
+        'request must come from the console’s origin (Origin header).',
+      tags: ['console'],
+      auth: 'none',
+      body: authenticationResponse,
+      responses: {
+        200: {
+          description: 'Signed in; the Set-Cookie header carries the session.',
+          schema: z.object({ success: z.literal(true), user: sessionUser }),
+        },
+        401: { description: 'passkey_challenge_invalid or passkey_not_verified.' },
+        403: { description: 'sso_required or cross_origin_refused.' },
+      },
+      handler: async (ctx: AppContext, { body }) => {
+        assertSameOrigin(ctx, cookie);
+        const em = deps.orm.em.fork();
+        const userId = await verifyLogin(em, rp(), body as AuthenticationResponseJSON);
+        const [owner] = await em.execute<{ email: string }[]>('select email from users where id = ?', [
+          userId,
+        ]);
+        await assertSsoNotRequired(em, owner!.email);
+        ctx.body = { success: true, user: await startConsoleSession(ctx, em, cookie, userId) };
+      },
+    }),
+  ];
+}

@@ -19,6 +19,9 @@ const DESCRIPTIONS: Record<string, string> = {
   ERC721NonexistentToken: 'no passport with this token id',
   ERC721InvalidReceiver: 'the token cannot be sent to this address',
   ReentrancyGuardReentrantCall: 'reentrant call refused',
+  MintDataTooLarge:
+    'the passports of one mint transaction exceed one record (24,576 bytes): send fewer at once',
+  DepositTooLarge: 'the deposit does not fit in 96 bits',
 };
 
 /**

@@ -11,6 +11,7 @@ import { currentUsage, PERIOD_USAGE, periodUsageParams } from '../../src/billing
 import { listInventory } from '../../src/chips/inventory.ts';
 import { type Orm, ormOptions } from '../../src/db/orm.ts';
 import { scopedEntityManager, type TenantScope } from '../../src/db/tenant-scope.ts';
+import { listPassports } from '../../src/passports/search-passports.ts';
 import { PUBLIC_FACTS, STORED_CREDENTIAL } from '../../src/public-passport/fast-lookups.ts';
 import { findPassport, findPassportWithHistory } from '../../src/public-passport/lookup.ts';
 import { latestResaleOfToken } from '../../src/resale/resale-records.ts';
@@ -78,8 +79,38 @@ type Run = (ctx: {
   seeded: SeededVolume;
 }) => Promise<unknown>;
 
+/**
+ * The console's passport search (GET /v1/dpp/passports) needs passports that differ: set in beforeAll on the
+ * seeded ones (two GTINs, 1,000 batches, every 50th revoked, every 500th recycled).
+ */
+const searched = { passportId: 0, chipUid: '', tokenId: '' };
+const GTIN_A = '00012345600012';
+const GTIN_B = '09506000134352';
+
 /** Every hot statement: the code that sends it, as the API calls it. */
 const HOT: Record<string, Run> = {
+  'listPassports: first page': ({ scoped, scope }) => listPassports(scoped, scope, { limit: 100 }),
+  'listPassports: middle page by cursor': ({ scoped, scope }) =>
+    listPassports(scoped, scope, { limit: 100, after: searched.passportId }),
+  'listPassports: by chip UID': ({ scoped, scope }) =>
+    listPassports(scoped, scope, { limit: 100, chipUid: searched.chipUid }),
+  'listPassports: by token id': ({ scoped, scope }) =>
+    listPassports(scoped, scope, { limit: 100, tokenId: searched.tokenId }),
+  'listPassports: by GTIN': ({ scoped, scope }) => listPassports(scoped, scope, { limit: 100, gtin: GTIN_A }),
+  'listPassports: by GTIN, middle page': ({ scoped, scope }) =>
+    listPassports(scoped, scope, { limit: 100, gtin: GTIN_B, after: searched.passportId }),
+  'listPassports: by batch': ({ scoped, scope }) =>
+    listPassports(scoped, scope, { limit: 100, batch: 'LOT-7' }),
+  'listPassports: active': ({ scoped, scope }) =>
+    listPassports(scoped, scope, { limit: 100, status: 'ACTIVE' }),
+  'listPassports: revoked': ({ scoped, scope }) =>
+    listPassports(scoped, scope, { limit: 100, status: 'REVOKED' }),
+  'listPassports: recycled, middle page': ({ scoped, scope }) =>
+    listPassports(scoped, scope, { limit: 100, status: 'RECYCLED', after: searched.passportId }),
+  'listPassports: GTIN and revoked': ({ scoped, scope }) =>
+    listPassports(scoped, scope, { limit: 100, gtin: GTIN_A, status: 'REVOKED' }),
+  'listPassports: batch and GTIN': ({ scoped, scope }) =>
+    listPassports(scoped, scope, { limit: 100, batch: 'LOT-8', gtin: GTIN_A }),
   'listInventory: first page': ({ scoped, scope }) => listInventory(scoped, scope, { limit: 100 }),
   'listInventory: middle page': ({ scoped, scope, seeded }) =>
     listInventory(scoped, scope, { limit: 100, after: seeded.middleCursor }),
@@ -196,6 +227,21 @@ describe('hot statements at volume (EXPLAIN on 200,000 passports)', () => {
       { ...scaledSizes(0.2), events: 200_000, deliveries: 200_000, apiKeys: 20_000 },
       'qp',
     );
+    await conn.execute(
+      `update passports set gtin = case when id % 2 = 0 then ? else ? end,
+         metadata_cache = jsonb_build_object('name', 'Jacket',
+           'custom_dpp_data', jsonb_build_object('batch_number', 'LOT-' || (id % 1000))),
+         revoked_at = case when id % 50 = 0 then now() end,
+         status = case when id % 500 = 0 then 'RECYCLED' else status end
+       where company_id = ?`,
+      [GTIN_A, GTIN_B, big.companyId],
+    );
+    await conn.execute('vacuum analyze passports');
+    const [middle] = await conn.execute<{ id: number; chip_uid: string; token_id: string }[]>(
+      'select id, chip_uid, token_id from passports where environment = ? and token_id = ?',
+      [big.environment, seeded.tokens[1]!],
+    );
+    Object.assign(searched, { passportId: middle!.id, chipUid: middle!.chip_uid, tokenId: middle!.token_id });
   });
   afterAll(async () => {
     await orm?.close(true);

@@ -1,8 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, type Environment, type SessionUser, session } from './api.ts';
+import { Billing } from './pages/billing.tsx';
+import { Compliance } from './pages/compliance.tsx';
 import { Developers } from './pages/developers.tsx';
+import { Security } from './pages/security.tsx';
 import { SignIn } from './pages/sign-in.tsx';
 import { SignUp } from './pages/sign-up.tsx';
+import { SsoSettings } from './pages/sso-settings.tsx';
 import { Team } from './pages/team.tsx';
 import { Webhooks } from './pages/webhooks.tsx';
 import { linkHandler, navigate, usePath } from './router.ts';
@@ -92,6 +96,14 @@ export function App() {
           onSessionEnded={onSessionEnded}
           onOwnRoleChanged={(role) => setUser({ ...user, role })}
         />
+      ) : path === '/settings/security' ? (
+        <Security user={user} environment={environment} onSessionEnded={onSessionEnded} />
+      ) : path === '/settings/billing' ? (
+        <Billing user={user} environment={environment} onSessionEnded={onSessionEnded} />
+      ) : path === '/settings/compliance' ? (
+        <Compliance user={user} environment={environment} onSessionEnded={onSessionEnded} />
+      ) : path === '/settings/sso' ? (
+        <SsoSettings user={user} environment={environment} onSessionEnded={onSessionEnded} />
       ) : (
         <NotFound />
       )}

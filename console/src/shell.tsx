@@ -78,6 +78,10 @@ export function Shell({ path, user, environment, onSwitch, onSignedOut, children
               { to: '/settings/developers', label: 'Developers' },
               { to: '/settings/webhooks', label: 'Webhooks' },
               { to: '/settings/team', label: 'Team' },
+              { to: '/settings/billing', label: 'Billing' },
+              { to: '/settings/compliance', label: 'Compliance' },
+              { to: '/settings/sso', label: 'Single sign-on' },
+              { to: '/settings/security', label: 'Security' },
             ].map((item) => (
               <li key={item.to}>
                 <a

@@ -1,9 +1,11 @@
-import { useState } from 'react';
-import { type Environment, type SessionUser, session } from '../api.ts';
+import { type FormEvent, useState } from 'react';
+import { passkeys, sso } from '../account-api.ts';
+import { ApiError, type Environment, type SessionUser, session } from '../api.ts';
 import { ErrorAlert } from '../components/error-alert.tsx';
-import { useFormSubmit } from '../hooks/use-form-submit.ts';
+import { messageOf } from '../hooks/use-failure.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
 import { linkHandler } from '../router.ts';
+import { passkeysSupported, signWithPasskey } from '../webauthn.ts';
 
 interface SignInProps {
   environment: Environment;
@@ -23,13 +25,103 @@ function confirmationOutcome(): { ok: boolean; text: string } | null {
   return null;
 }
 
+/** Why a single sign-on came back without a session (the API's callback names the code, never details). */
+const SSO_ERRORS: Record<string, string> = {
+  sso_state_invalid: 'That single sign-on took too long or was already used: start again.',
+  email_in_other_company: 'This address has an account in another company, so single sign-on cannot use it.',
+  role_forbidden: 'This account has no role in a company.',
+};
+
+function ssoOutcome(): string | null {
+  const code = new URLSearchParams(window.location.search).get('sso-error');
+  if (code === null) return null;
+  return (
+    SSO_ERRORS[code] ?? 'Your identity provider did not confirm the sign-in: try again or ask your admin.'
+  );
+}
+
+type Way = 'password' | 'passkey' | 'sso';
+
+/**
+ * Sign-in: e-mail and password, or with the same e-mail a passkey or the company's single sign-on (found by
+ * the address's domain). Every way ends in the same HttpOnly session cookie.
+ */
 export function SignIn({ environment, onSignedIn }: SignInProps) {
   const [confirmation] = useState(confirmationOutcome);
+  const [ssoFailure] = useState(ssoOutcome);
+  const [email, setEmail] = useState('');
+  const [busy, setBusy] = useState<Way | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [note, setNote] = useState('');
   const heading = usePageHeading('Sign in');
-  const { error, busy, submit } = useFormSubmit(async (form) => {
-    const answer = await session.signIn(environment, String(form.get('email')), String(form.get('password')));
-    onSignedIn(answer.user);
-  }, 'Sign-in failed.');
+
+  const needEmail = () => {
+    if (email.trim() !== '' && email.includes('@')) return true;
+    setError('Enter your e-mail address first.');
+    document.getElementById('email')?.focus();
+    return false;
+  };
+
+  /** The company's identity provider for this address, or a note that there is none. */
+  const startSso = async () => {
+    const found = await sso.start(environment, email.trim());
+    if (found.method === 'sso' && found.authorizationUrl) {
+      setNote('Taking you to your company’s sign-in…');
+      window.location.assign(found.authorizationUrl);
+      return true;
+    }
+    return false;
+  };
+
+  const run = async (way: Way, work: () => Promise<void>) => {
+    setBusy(way);
+    setError(null);
+    setNote('');
+    try {
+      await work();
+    } catch (caught) {
+      setError(messageOf(caught, 'Sign-in failed.'));
+      setBusy(null);
+    }
+  };
+
+  const withPassword = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const password = String(new FormData(event.currentTarget).get('password'));
+    return run('password', async () => {
+      try {
+        onSignedIn((await session.signIn(environment, email, password)).user);
+      } catch (caught) {
+        // A company that made single sign-on mandatory: go there instead of stopping at the refusal.
+        if (caught instanceof ApiError && caught.code === 'sso_required' && (await startSso())) return;
+        if (caught instanceof ApiError && caught.code === 'passkey_required') {
+          throw new Error('This account signs in with its passkey: choose “Use a passkey”.');
+        }
+        throw caught;
+      }
+    });
+  };
+
+  const withPasskey = () => {
+    if (!needEmail()) return;
+    void run('passkey', async () => {
+      if (!passkeysSupported()) throw new Error('This browser cannot use passkeys.');
+      const options = await passkeys.signInOptions(environment, email.trim());
+      const assertion = await signWithPasskey(options);
+      onSignedIn((await passkeys.signIn(environment, assertion)).user);
+    });
+  };
+
+  const withSso = () => {
+    if (!needEmail()) return;
+    void run('sso', async () => {
+      if (await startSso()) return;
+      setBusy(null);
+      setNote('');
+      throw new Error('Your address’s domain has no single sign-on here: use your password or a passkey.');
+    });
+  };
+
   return (
     <main className="centered">
       <div className="card auth-card">
@@ -41,16 +133,43 @@ export function SignIn({ environment, onSignedIn }: SignInProps) {
             {confirmation.text}
           </p>
         ) : null}
-        <form onSubmit={submit}>
+        {ssoFailure ? (
+          <p className="error" role="status">
+            {ssoFailure}
+          </p>
+        ) : null}
+        <form onSubmit={withPassword}>
           <label htmlFor="email">E-mail</label>
-          <input id="email" name="email" type="email" autoComplete="username" required />
+          <input
+            id="email"
+            name="email"
+            type="email"
+            autoComplete="username webauthn"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
           <label htmlFor="password">Password</label>
           <input id="password" name="password" type="password" autoComplete="current-password" required />
           <ErrorAlert error={error} />
-          <button type="submit" disabled={busy}>
-            {busy ? 'Signing in…' : 'Sign in'}
+          <p role="status" className={note ? 'hint' : 'visually-hidden'}>
+            {note}
+          </p>
+          <button type="submit" disabled={busy !== null}>
+            {busy === 'password' ? 'Signing in…' : 'Sign in'}
           </button>
         </form>
+        <section className="other-ways" aria-labelledby="other-ways">
+          <h2 id="other-ways">Other ways to sign in</h2>
+          <div className="other-ways-buttons">
+            <button type="button" className="secondary" disabled={busy !== null} onClick={withPasskey}>
+              {busy === 'passkey' ? 'Waiting for your passkey…' : 'Use a passkey'}
+            </button>
+            <button type="button" className="secondary" disabled={busy !== null} onClick={withSso}>
+              {busy === 'sso' ? 'Finding your company…' : 'Use single sign-on (SSO)'}
+            </button>
+          </div>
+        </section>
         <p>
           New here?{' '}
           <a href="/console/sign-up" onClick={linkHandler('/sign-up')}>

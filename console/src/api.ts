@@ -59,6 +59,24 @@ export interface WebhookDelivery {
   lastStatusCode: number | null;
   lastError: string | null;
   createdAt: string;
+  endpointId: string;
+  succeededAt: string | null;
+  deadLetteredAt: string | null;
+  attempts: WebhookAttempt[];
+}
+
+export interface WebhookAttempt {
+  attempt: number;
+  startedAt: string;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  responseSnippet: string | null;
+}
+
+export interface DeliveryPage {
+  deliveries: WebhookDelivery[];
+  nextCursor: string | null;
 }
 
 export class ApiError extends Error {
@@ -126,6 +144,7 @@ export const team = {
     call<{ member: Member }>(env, 'POST', '/v1/team/invitations', { email, role }),
   changeRole: (env: Environment, id: number, role: Role) =>
     call<{ member: Member }>(env, 'PATCH', `/v1/team/members/${id}`, { role }),
+  remove: (env: Environment, id: number) => call<{ member: Member }>(env, 'DELETE', `/v1/team/members/${id}`),
 };
 
 export const oauthClients = {
@@ -136,6 +155,9 @@ export const oauthClients = {
     call<{ client: OAuthClient }>(env, 'DELETE', `/v1/auth/oauth/clients/${encodeURIComponent(id)}`),
 };
 
+/** Deliveries per page of a delivery log or of the dead-letter queue. */
+export const DELIVERY_PAGE = 25;
+
 export const webhooks = {
   list: (env: Environment) => call<{ endpoints: WebhookEndpoint[] }>(env, 'GET', '/v1/webhooks/endpoints'),
   create: (env: Environment, body: { url: string; description?: string; eventTypes: string[] }) =>
@@ -144,19 +166,68 @@ export const webhooks = {
     call<{ endpoint: WebhookEndpoint }>(env, 'PATCH', `/v1/webhooks/endpoints/${encodeURIComponent(id)}`, {
       enabled,
     }),
-  rotateSecret: (env: Environment, id: string) =>
+  rotateSecret: (env: Environment, id: string, overlapSeconds?: number) =>
     call<{ secret: string; previousSecretExpiresAt: string | null }>(
       env,
       'POST',
       `/v1/webhooks/endpoints/${encodeURIComponent(id)}/rotate-secret`,
-      {},
+      overlapSeconds === undefined ? {} : { overlapSeconds },
     ),
-  deliveries: (env: Environment, id: string) =>
-    call<{ deliveries: WebhookDelivery[] }>(
+  deliveries: (env: Environment, id: string, after?: string) =>
+    call<DeliveryPage>(
       env,
       'GET',
-      `/v1/webhooks/endpoints/${encodeURIComponent(id)}/deliveries?limit=50`,
+      `/v1/webhooks/endpoints/${encodeURIComponent(id)}/deliveries?limit=${DELIVERY_PAGE}${after ? `&after=${encodeURIComponent(after)}` : ''}`,
+    ),
+  eventTypes: (env: Environment) => call<{ eventTypes: string[] }>(env, 'GET', '/v1/webhooks/event-types'),
+  update: (
+    env: Environment,
+    id: string,
+    body: { url?: string; description?: string | null; eventTypes?: string[] },
+  ) =>
+    call<{ endpoint: WebhookEndpoint }>(
+      env,
+      'PATCH',
+      `/v1/webhooks/endpoints/${encodeURIComponent(id)}`,
+      body,
+    ),
+  sendTest: (env: Environment, id: string) =>
+    call<{ eventId: string; eventType: string }>(
+      env,
+      'POST',
+      `/v1/webhooks/endpoints/${encodeURIComponent(id)}/test`,
+      {},
+    ),
+  deadLetters: (
+    env: Environment,
+    query: { endpointId?: string; from?: string; to?: string; after?: string },
+  ) => {
+    const search = new URLSearchParams({ limit: String(DELIVERY_PAGE) });
+    for (const [name, value] of Object.entries(query)) if (value) search.set(name, value);
+    return call<DeliveryPage>(env, 'GET', `/v1/webhooks/dead-letters?${search}`);
+  },
+  replay: (env: Environment, deliveryId: string) =>
+    call<{ delivery: WebhookDelivery }>(
+      env,
+      'POST',
+      `/v1/webhooks/dead-letters/${encodeURIComponent(deliveryId)}/replay`,
+      {},
+    ),
+  replayRange: (env: Environment, body: { endpointId?: string; from: string; to: string }) =>
+    call<{ replayed: number; skipped: number; hasMore: boolean }>(
+      env,
+      'POST',
+      '/v1/webhooks/dead-letters/replay',
+      body,
     ),
   remove: (env: Environment, id: string) =>
     call(env, 'DELETE', `/v1/webhooks/endpoints/${encodeURIComponent(id)}`),
+};
+
+/** Password reset: the mail's link (and an invitation's) opens /console/reset-password?token=…. */
+export const passwordReset = {
+  request: (env: Environment, email: string) =>
+    call<{ message: string }>(env, 'POST', '/v1/auth/password/reset-request', { email }),
+  set: (env: Environment, token: string, password: string) =>
+    call<{ message: string }>(env, 'POST', '/v1/auth/password/reset', { token, password }),
 };

@@ -3,6 +3,7 @@ import { ApiError, type Environment, type SessionUser, session } from './api.ts'
 import { Billing } from './pages/billing.tsx';
 import { Compliance } from './pages/compliance.tsx';
 import { Developers } from './pages/developers.tsx';
+import { ResetPassword } from './pages/reset-password.tsx';
 import { Security } from './pages/security.tsx';
 import { SignIn } from './pages/sign-in.tsx';
 import { SignUp } from './pages/sign-up.tsx';
@@ -20,6 +21,8 @@ function storedEnvironment(): Environment {
 }
 
 const PUBLIC_PAGES = new Set(['/sign-in', '/sign-up']);
+/** Pages shown whether or not someone is signed in (a mail's link may open in a signed-in browser). */
+const OPEN_PAGES = new Set(['/reset-password']);
 
 export function App() {
   const path = usePath();
@@ -50,11 +53,12 @@ export function App() {
   }, []);
 
   useEffect(() => {
-    if (user === undefined) return;
+    if (user === undefined || OPEN_PAGES.has(path)) return;
     if (user === null && !PUBLIC_PAGES.has(path)) navigate('/sign-in');
     if (user !== null && (PUBLIC_PAGES.has(path) || path === '/')) navigate('/settings/developers');
   }, [user, path]);
 
+  if (path === '/reset-password') return <ResetPassword environment={environment} />;
   if (user === undefined) {
     return (
       <main className="centered" aria-busy="true">

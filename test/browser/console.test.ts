@@ -292,6 +292,9 @@ describe('web console in Chromium', () => {
     const before = await secret.count();
     assert.equal(before, 0, 'the first secret is gone from the page');
     await page.getByRole('button', { name: 'Rotate secret of https://hooks.brand.example/dpp' }).click();
+    // The overlap is a choice (the API's default, a day, preselected).
+    assert.equal(await page.getByLabel('The previous secret keeps signing for').inputValue(), '86400');
+    await page.getByRole('button', { name: 'Rotate now' }).click();
     await secret.waitFor();
     assert.match(await secret.inputValue(), /^whsec_/);
     await page.getByText('The previous secret keeps signing too until').waitFor();

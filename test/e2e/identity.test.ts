@@ -122,7 +122,19 @@ describe('accounts: register → e-mail over SMTP → confirm → login → user
     assert.deepEqual(knownReset.body, unknownReset.body);
     const resetMail = await smtp.mailTo('lock@example.com', 1);
     const resetLink = new URL(/https?:\/\/\S+\/reset-password\?token=[\w%-]+/.exec(resetMail.text)![0]);
-    const page = await api.call('GET', `${resetLink.pathname}${resetLink.search}`, { env: null });
+    // The link opens the console's page; without JavaScript, its noscript block links the API's own form.
+    assert.equal(resetLink.pathname, '/console/reset-password');
+    const consolePage = await api.call('GET', `${resetLink.pathname}${resetLink.search}`, { env: null });
+    assert.equal(consolePage.status, 200);
+    assert.equal(consolePage.headers.get('cache-control'), 'no-store');
+    assert.equal(consolePage.headers.get('referrer-policy'), 'same-origin');
+    const fallback = /<noscript>.*<a href="(\/reset-password\?token=[\w-]+)">/.exec(consolePage.text);
+    assert.ok(fallback, 'the console page links the form that works without JavaScript');
+    assert.equal(
+      new URL(fallback[1]!, api.baseUrl).searchParams.get('token'),
+      resetLink.searchParams.get('token'),
+    );
+    const page = await api.call('GET', fallback[1]!, { env: null });
     assert.equal(page.status, 200);
     assert.match(page.text, /<form method="post" action="\/v1\/auth\/password\/reset">/);
     const token = resetLink.searchParams.get('token')!;

@@ -144,7 +144,8 @@ export function accountRoutes(deps: RouteDeps): RouteSpec[] {
           deps.orm.em.fork(),
           mailer,
           body.email,
-          (token) => `${deps.config.publicBaseUrl}/reset-password?token=${encodeURIComponent(token)}`,
+          // The console's page; browsers without JavaScript find a link there to GET /reset-password.
+          (token) => `${deps.config.publicBaseUrl}/console/reset-password?token=${encodeURIComponent(token)}`,
         );
         ctx.status = 202;
         ctx.body = {

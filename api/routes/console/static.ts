@@ -80,6 +80,27 @@ export function consoleStatic(dist = CONSOLE_DIST) {
     }
     ctx.set('Cache-Control', 'no-cache');
     ctx.type = 'text/html; charset=utf-8';
-    ctx.body = index;
+    ctx.body = ctx.path === RESET_PAGE ? resetPageWithoutScript(ctx, index) : index;
   };
+}
+
+/** Where the password mails (a reset, an invitation) lead: the console's page, /reset-password without script. */
+const RESET_PAGE = '/console/reset-password';
+const RESET_TOKEN = /^[A-Za-z0-9_-]{20,100}$/;
+
+/**
+ * The reset page carries its token in the address: not stored by caches, and the same-origin Referrer-Policy
+ * keeps it from other sites. Browsers
+ * without JavaScript get a link to the API's own form (GET /reset-password, which posts without script).
+ */
+function resetPageWithoutScript(ctx: AppContext, index: Buffer): Buffer | string {
+  // Referrer-Policy stays same-origin (securityHeaders): no-referrer would make the page's later writes (a
+  // sign-in from the same document) carry Origin: null, which the cookie writes' origin check refuses.
+  ctx.set('Cache-Control', 'no-store');
+  const token = ctx.query.token;
+  if (typeof token !== 'string' || !RESET_TOKEN.test(token)) return index;
+  const fallback =
+    `<noscript><p>This page needs JavaScript. <a href="/reset-password?token=${token}">Set your password ` +
+    'without JavaScript</a>.</p></noscript>';
+  return index.toString('utf8').replace('<div id="root"></div>', `${fallback}<div id="root"></div>`);
 }

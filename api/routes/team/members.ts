@@ -114,7 +114,7 @@ export function teamRoutes(deps: RouteDeps): RouteSpec[] {
       summary:
         'Invite a person into the company with a role (owners only): they get a mail to set a password.',
       description:
-        `The mail's link (to /reset-password) works once, for ${INVITATION_DAYS} days, sets the password and ` +
+        `The mail's link (to the console's /console/reset-password; without JavaScript, /reset-password) works once, for ${INVITATION_DAYS} days, sets the password and ` +
         'confirms the address; the person then signs in to the console with the role given. Inviting again ' +
         'someone who has not set a password yet sends a new link. An address with an account → 409.' +
         PEOPLE_ONLY,
@@ -147,7 +147,7 @@ export function teamRoutes(deps: RouteDeps): RouteSpec[] {
           email: body.email,
           role: body.role,
           passwordUrl: (token) =>
-            `${deps.config.publicBaseUrl}/reset-password?token=${encodeURIComponent(token)}`,
+            `${deps.config.publicBaseUrl}/console/reset-password?token=${encodeURIComponent(token)}`,
           consoleUrl: `${deps.config.publicBaseUrl}/console`,
         });
         ctx.state.log.info({ memberId: invited.id, role: invited.role }, 'team member invited');

@@ -1,76 +1,82 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { type Environment, type WebhookDelivery, type WebhookEndpoint, webhooks } from '../api.ts';
+import { DeliveryTable } from '../components/delivery-table.tsx';
+import { LiveStatus } from '../components/live-status.tsx';
+import { usePages } from '../hooks/use-pages.ts';
 
 interface DeliveriesProps {
   environment: Environment;
   endpoint: WebhookEndpoint;
+  /** Owners and developers replay dead letters from the log. */
+  mayManage: boolean;
+  /** Changes when the log should read again (a test event was just sent). */
+  refresh: number;
   onFail: (error: unknown) => void;
   onClose: () => void;
 }
 
-const dateTime = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'medium' });
-const STATUS: Record<WebhookDelivery['status'], string> = {
-  pending: 'Pending',
-  succeeded: 'Delivered',
-  dead: 'Dead letter',
-  stopped: 'Stopped',
-};
-
-/** The delivery log of one endpoint: the newest 50 deliveries, their attempts, last answer and next retry. */
-export function Deliveries({ environment, endpoint, onFail, onClose }: DeliveriesProps) {
-  const [deliveries, setDeliveries] = useState<WebhookDelivery[] | null>(null);
+/** The delivery log of one endpoint, newest first, page by page: attempts, last answer, next retry, replay. */
+export function Deliveries({ environment, endpoint, mayManage, refresh, onFail, onClose }: DeliveriesProps) {
   const heading = useRef<HTMLHeadingElement>(null);
+  const [status, setStatus] = useState('');
+  const [busy, setBusy] = useState(false);
+  const fetchPage = useCallback(
+    (after?: string) => webhooks.deliveries(environment, endpoint.id, after),
+    [environment, endpoint.id],
+  );
+  const { items: deliveries, hasMore, loading, reload, more } = usePages(fetchPage, onFail);
   useEffect(() => {
     heading.current?.focus();
-    webhooks.deliveries(environment, endpoint.id).then((answer) => setDeliveries(answer.deliveries), onFail);
-  }, [environment, endpoint.id, onFail]);
+  }, []);
+  useEffect(() => {
+    void refresh;
+    void reload();
+  }, [reload, refresh]);
+
+  const replay = async (delivery: WebhookDelivery) => {
+    setBusy(true);
+    try {
+      await webhooks.replay(environment, delivery.id);
+      setStatus(`Replaying ${delivery.eventType}: a fresh schedule of attempts started.`);
+      await reload();
+    } catch (caught) {
+      onFail(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
   return (
     <section className="card log" aria-labelledby="deliveries-heading">
       <h2 id="deliveries-heading" ref={heading} tabIndex={-1}>
         Deliveries to <code className="wrap">{endpoint.url}</code>
       </h2>
+      <LiveStatus status={status} className="success" />
       {deliveries === null ? (
         <p role="status">Loading deliveries…</p>
       ) : deliveries.length === 0 ? (
         <p>No deliveries yet: they appear as events happen.</p>
       ) : (
-        <table className="keys">
-          <caption className="visually-hidden">Newest deliveries to {endpoint.url}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Status</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Last answer</th>
-              <th scope="col">Next retry</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {deliveries.map((delivery) => (
-              <tr key={delivery.id}>
-                <td data-label="Event">
-                  <code>{delivery.eventType}</code>
-                </td>
-                <td data-label="Status">{STATUS[delivery.status]}</td>
-                <td data-label="Attempts">{delivery.attemptCount}</td>
-                <td data-label="Last answer">
-                  {delivery.lastStatusCode !== null
-                    ? `HTTP ${delivery.lastStatusCode}`
-                    : (delivery.lastError ?? '—')}
-                </td>
-                <td data-label="Next retry">
-                  {delivery.nextAttemptAt ? dateTime.format(new Date(delivery.nextAttemptAt)) : '—'}
-                </td>
-                <td data-label="Created">{dateTime.format(new Date(delivery.createdAt))}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DeliveryTable
+          caption={`Deliveries to ${endpoint.url}, newest first`}
+          deliveries={deliveries}
+          busy={busy}
+          {...(mayManage ? { onReplay: replay } : {})}
+        />
       )}
-      <button type="button" className="secondary" onClick={onClose}>
-        Close the log
-      </button>
+      <div className="actions">
+        {hasMore ? (
+          <button type="button" className="secondary" disabled={loading} onClick={() => void more()}>
+            Older deliveries
+          </button>
+        ) : null}
+        <button type="button" className="secondary" disabled={loading} onClick={() => void reload()}>
+          Refresh the log
+        </button>
+        <button type="button" className="secondary" onClick={onClose}>
+          Close the log
+        </button>
+      </div>
     </section>
   );
 }

@@ -1,5 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { type Environment, type Member, type Role, type SessionUser, team } from '../api.ts';
+import { ActionsHeader } from '../components/actions-header.tsx';
+import { ConfirmRemove } from '../components/confirm-remove.tsx';
 import { ErrorAlert } from '../components/error-alert.tsx';
 import { LiveStatus } from '../components/live-status.tsx';
 import { useAction } from '../hooks/use-action.ts';
@@ -29,6 +31,7 @@ export function Team({ user, environment, onSessionEnded, onOwnRoleChanged }: Te
   const { items: members, setItems: setMembers, load } = useList(listMembers, environment, fail);
   const { busy: inviting, status, setStatus, act } = useAction({ load, fail, onStart: () => setError(null) });
   const [busy, setBusy] = useState<number | null>(null);
+  const [confirming, setConfirming] = useState<number | null>(null);
   const heading = usePageHeading('Team');
   const isOwner = user.role === 'owner';
 
@@ -46,6 +49,21 @@ export function Team({ user, environment, onSessionEnded, onOwnRoleChanged }: Te
       if (member.id === user.id) onOwnRoleChanged(answer.member.role);
     } catch (caught) {
       // The list is unchanged, so each select still shows the role the person has.
+      fail(caught);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const remove = async (member: Member) => {
+    setBusy(member.id);
+    setError(null);
+    try {
+      await team.remove(environment, member.id);
+      setConfirming(null);
+      setMembers((current) => current?.filter((m) => m.id !== member.id) ?? null);
+      setStatus(`${member.email} was removed from ${user.companyName}; their sessions ended.`);
+    } catch (caught) {
       fail(caught);
     } finally {
       setBusy(null);
@@ -106,7 +124,10 @@ export function Team({ user, environment, onSessionEnded, onOwnRoleChanged }: Te
               Send invitation
             </button>
           </form>
-          <p className="hint">They get a mail with a link (valid 7 days) to choose their password.</p>
+          <p className="hint">
+            They get a mail with a link (valid 7 days) to choose their password. Removing a person deletes
+            their account and ends their sessions at once; the company’s keys and data stay.
+          </p>
         </>
       ) : null}
       <LiveStatus status={status} className="success" />
@@ -123,6 +144,7 @@ export function Team({ user, environment, onSessionEnded, onOwnRoleChanged }: Te
               <th scope="col">Role</th>
               <th scope="col">E-mail</th>
               <th scope="col">Joined</th>
+              {isOwner ? <ActionsHeader /> : null}
             </tr>
           </thead>
           <tbody>
@@ -152,6 +174,24 @@ export function Team({ user, environment, onSessionEnded, onOwnRoleChanged }: Te
                 </td>
                 <td data-label="E-mail">{member.emailConfirmed ? 'Confirmed' : 'Not confirmed yet'}</td>
                 <td data-label="Joined">{joined.format(new Date(member.createdAt))}</td>
+                {isOwner ? (
+                  <td>
+                    {member.id === user.id ? null : (
+                      <div className="actions">
+                        <ConfirmRemove
+                          name={member.email}
+                          verb="Remove"
+                          doing="removing"
+                          confirming={confirming === member.id}
+                          busy={busy !== null}
+                          onAsk={() => setConfirming(member.id)}
+                          onCancel={() => setConfirming(null)}
+                          onConfirm={() => void remove(member)}
+                        />
+                      </div>
+                    )}
+                  </td>
+                ) : null}
               </tr>
             ))}
           </tbody>

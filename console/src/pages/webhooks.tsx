@@ -3,13 +3,17 @@ import { type Environment, type SessionUser, type WebhookEndpoint, webhooks } fr
 import { ActionsHeader } from '../components/actions-header.tsx';
 import { ConfirmRemove } from '../components/confirm-remove.tsx';
 import { ErrorAlert } from '../components/error-alert.tsx';
+import { EventTypeChecks } from '../components/event-type-checks.tsx';
 import { LiveStatus } from '../components/live-status.tsx';
 import { useAction } from '../hooks/use-action.ts';
 import { useFailure } from '../hooks/use-failure.ts';
 import { useList } from '../hooks/use-list.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
 import { SecretOnce } from '../secret-once.tsx';
+import { DeadLetters } from './dead-letters.tsx';
 import { Deliveries } from './deliveries.tsx';
+import { EndpointEdit } from './endpoint-edit.tsx';
+import { RotateSecret } from './rotate-secret.tsx';
 
 interface WebhooksProps {
   user: SessionUser;
@@ -17,18 +21,6 @@ interface WebhooksProps {
   onSessionEnded: (error: unknown) => boolean;
 }
 
-/** The spec's event types (src/events/event-types.ts; the API refuses any other). */
-const EVENT_TYPES = [
-  'asset.initialized',
-  'asset.minted',
-  'asset.customs_cleared',
-  'asset.shipped',
-  'asset.delivered',
-  'asset.sold',
-  'asset.transferred',
-  'asset.resold',
-  'asset.recycled',
-];
 const listEndpoints = async (environment: Environment) => (await webhooks.list(environment)).endpoints;
 
 /** Settings › Webhooks: the environment's endpoints; owners and developers add, pause and remove them. */
@@ -41,6 +33,11 @@ export function Webhooks({ user, environment, onSessionEnded }: WebhooksProps) {
   );
   const [confirming, setConfirming] = useState<string | null>(null);
   const [logOf, setLogOf] = useState<WebhookEndpoint | null>(null);
+  const [logRefresh, setLogRefresh] = useState(0);
+  const [editing, setEditing] = useState<WebhookEndpoint | null>(null);
+  const [rotating, setRotating] = useState<WebhookEndpoint | null>(null);
+  // The event types come from the API (src/events/event-types.ts is their one source).
+  const [eventTypes, setEventTypes] = useState<string[] | null>(null);
   const heading = usePageHeading('Webhooks');
   const mayManage = user.role === 'owner' || user.role === 'developer';
 
@@ -48,9 +45,35 @@ export function Webhooks({ user, environment, onSessionEnded }: WebhooksProps) {
     setEndpoints(null);
     setCreated(null);
     setLogOf(null);
+    setEditing(null);
+    setRotating(null);
     setError(null);
     void load();
   }, [load, setEndpoints, setError]);
+
+  useEffect(() => {
+    webhooks.eventTypes(environment).then((answer) => setEventTypes(answer.eventTypes), fail);
+  }, [environment, fail]);
+
+  const rotate = (endpoint: WebhookEndpoint, overlapSeconds: number) =>
+    act(async () => {
+      const rotated = await webhooks.rotateSecret(environment, endpoint.id, overlapSeconds);
+      setRotating(null);
+      setCreated({
+        url: endpoint.url,
+        secret: rotated.secret,
+        ...(rotated.previousSecretExpiresAt ? { previousUntil: rotated.previousSecretExpiresAt } : {}),
+      });
+      return `The secret of ${endpoint.url} was rotated.`;
+    });
+
+  const sendTest = (endpoint: WebhookEndpoint) =>
+    act(async () => {
+      await webhooks.sendTest(environment, endpoint.id);
+      setLogOf(endpoint);
+      setLogRefresh((n) => n + 1);
+      return `A test event is on its way to ${endpoint.url}: it shows in the log below.`;
+    });
 
   const create = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -114,16 +137,7 @@ export function Webhooks({ user, environment, onSessionEnded }: WebhooksProps) {
             />
             <label htmlFor="endpoint-description">Description (optional)</label>
             <input id="endpoint-description" name="description" maxLength={500} />
-            <fieldset>
-              <legend>Event types (none ticked: every type)</legend>
-              <div className="checks">
-                {EVENT_TYPES.map((type) => (
-                  <label key={type} className="check">
-                    <input type="checkbox" name="eventTypes" value={type} /> <code>{type}</code>
-                  </label>
-                ))}
-              </div>
-            </fieldset>
+            <EventTypeChecks eventTypes={eventTypes} idPrefix="new-event" />
             <button type="submit" disabled={busy}>
               Add endpoint
             </button>
@@ -183,20 +197,31 @@ export function Webhooks({ user, environment, onSessionEnded }: WebhooksProps) {
                           type="button"
                           className="secondary"
                           disabled={busy}
+                          aria-label={`Send test event to ${endpoint.url}`}
+                          onClick={() => sendTest(endpoint)}
+                        >
+                          Send test event
+                        </button>
+                        <button
+                          type="button"
+                          className="secondary"
+                          aria-label={`Edit ${endpoint.url}`}
+                          onClick={() => {
+                            setRotating(null);
+                            setEditing(endpoint);
+                          }}
+                        >
+                          Edit
+                        </button>
+                        <button
+                          type="button"
+                          className="secondary"
+                          disabled={busy}
                           aria-label={`Rotate secret of ${endpoint.url}`}
-                          onClick={() =>
-                            act(async () => {
-                              const rotated = await webhooks.rotateSecret(environment, endpoint.id);
-                              setCreated({
-                                url: endpoint.url,
-                                secret: rotated.secret,
-                                ...(rotated.previousSecretExpiresAt
-                                  ? { previousUntil: rotated.previousSecretExpiresAt }
-                                  : {}),
-                              });
-                              return `The secret of ${endpoint.url} was rotated.`;
-                            })
-                          }
+                          onClick={() => {
+                            setEditing(null);
+                            setRotating(endpoint);
+                          }}
                         >
                           Rotate secret
                         </button>
@@ -239,8 +264,44 @@ export function Webhooks({ user, environment, onSessionEnded }: WebhooksProps) {
           </tbody>
         </table>
       )}
+      {editing ? (
+        <EndpointEdit
+          key={`edit-${editing.id}`}
+          endpoint={editing}
+          eventTypes={eventTypes}
+          busy={busy}
+          onCancel={() => setEditing(null)}
+          onSave={(changes) =>
+            act(async () => {
+              const answer = await webhooks.update(environment, editing.id, changes);
+              setEditing(null);
+              return `${answer.endpoint.url} saved.`;
+            })
+          }
+        />
+      ) : null}
+      {rotating ? (
+        <RotateSecret
+          key={`rotate-${rotating.id}`}
+          endpoint={rotating}
+          busy={busy}
+          onCancel={() => setRotating(null)}
+          onRotate={(overlapSeconds) => rotate(rotating, overlapSeconds)}
+        />
+      ) : null}
       {logOf ? (
-        <Deliveries environment={environment} endpoint={logOf} onFail={fail} onClose={() => setLogOf(null)} />
+        <Deliveries
+          key={`log-${logOf.id}`}
+          environment={environment}
+          endpoint={logOf}
+          mayManage={mayManage}
+          refresh={logRefresh}
+          onFail={fail}
+          onClose={() => setLogOf(null)}
+        />
+      ) : null}
+      {endpoints !== null ? (
+        <DeadLetters environment={environment} endpoints={endpoints} mayManage={mayManage} onFail={fail} />
       ) : null}
     </section>
   );

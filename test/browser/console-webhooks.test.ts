@@ -1,0 +1,436 @@
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { freePort } from '../../src/dev/ports.ts';
+import { hashPassword } from '../../src/identity/passwords.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import type { TestTenant } from '../support/api.ts';
+import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
+import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
+import { startTestStack, type TestStack } from '../support/stack.ts';
+import { type Receiver, startReceiver, waitUntil } from '../webhooks/support.ts';
+
+const OWNER = 'owner@hooks.example';
+const DEVELOPER = 'developer@hooks.example';
+const VIEWER = 'viewer@hooks.example';
+const PASSWORD = 'a passphrase long enough for the policy';
+const SHOTS = fileURLToPath(new URL('console/', ARTIFACTS_DIR));
+const PHONE = { width: 390, height: 844 };
+const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
+/** The waits of the spec's retry schedule after attempt 1 (5 m, 15 m, 1 h, 4 h, 12 h): the clock skips them. */
+const RETRY_WAITS = ['5 minutes', '15 minutes', '1 hour', '4 hours', '12 hours'];
+
+/**
+ * Settings › Webhooks and Team in headless Chromium, on the whole stack (API, worker, outbox dispatcher,
+ * time-skipping Temporal, anvil): an endpoint made in the console receives a mint's event and the log shows it
+ * with its attempts; a test event; an endpoint whose receiver answers 500 dead-letters after the whole retry
+ * schedule, and the console replays its dead letters (one, then a range) until they are delivered; an owner
+ * removes a person, whose session ends; a password reset from the mail on the console's own page.
+ */
+describe('console: webhooks and team in Chromium', () => {
+  let stack: TestStack;
+  let tenant: TestTenant;
+  let smtp: SmtpReceiver;
+  let browser: Browser;
+  let origin: string;
+  let good: Receiver;
+  let failing: Receiver;
+  let ownerPage: Page;
+  const violations: string[] = [];
+  const foreignRequests: string[] = [];
+
+  const sql = <T>(query: string, params: unknown[] = []) =>
+    stack.api.db.orm.em.fork().execute<T[]>(query, params);
+  const call = (method: string, path: string, body?: unknown) =>
+    stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
+
+  const person = async (email: string, role: string) => {
+    await sql(
+      `insert into users (company_id, email, password_hash, role, email_confirmed_at, created_at)
+       values (?, ?, ?, ?, now(), now())`,
+      [tenant.companyId, email, await hashPassword(PASSWORD), role],
+    );
+  };
+
+  beforeAll(async () => {
+    smtp = await startSmtpReceiver();
+    const port = await freePort();
+    stack = await startTestStack({
+      temporal: 'time-skipping',
+      apiEnv: { PORT: String(port), SMTP_URL: smtp.url },
+    });
+    origin = `http://localhost:${port}`;
+    tenant = await stack.api.createTenant('Hooks & Co');
+    await person(OWNER, 'owner');
+    await person(DEVELOPER, 'developer');
+    await person(VIEWER, 'viewer');
+    good = await startReceiver();
+    failing = await startReceiver(() => ({ status: 500, body: 'receiver down' }));
+    browser = await launchChromium();
+    await mkdir(SHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+    await good?.close();
+    await failing?.close();
+    await smtp?.close();
+  });
+
+  const newContext = async (viewport = { width: 1280, height: 900 }): Promise<[BrowserContext, Page]> => {
+    const context = await browser.newContext({ viewport, timezoneId: 'UTC' });
+    const page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/^Failed to load resource/.test(message.text())) {
+        void Promise.all(message.args().map((arg) => arg.jsonValue())).then(
+          (args) => violations.push(`${page.url()} ${message.text()} ${JSON.stringify(args).slice(0, 2000)}`),
+          () => violations.push(message.text()),
+        );
+      }
+    });
+    page.on('pageerror', (error) => violations.push(error.message));
+    page.on('request', (request) => {
+      if (!request.url().startsWith(origin) && !request.url().startsWith('data:')) {
+        foreignRequests.push(request.url());
+      }
+    });
+    return [context, page];
+  };
+
+  const accessible = async (page: Page, name: string) => {
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
+    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(
+      bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      [],
+      `${name}: accessibility violations`,
+    );
+  };
+  const fitsWidth = async (page: Page, name: string) => {
+    const { scroll, width } = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      width: window.innerWidth,
+    }));
+    assert.ok(scroll <= width, `${name}: ${scroll}px of content in a ${width}px window`);
+  };
+  const shoot = (page: Page, name: string) =>
+    page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
+
+  const signIn = async (page: Page, email: string, password = PASSWORD) => {
+    await page.goto(`${origin}/console/sign-in`);
+    await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Developers' }).waitFor();
+  };
+  const openWebhooks = async (page: Page) => {
+    await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+  };
+  /** Presses the log's Refresh until a row matching `row` shows (deliveries happen in the background). */
+  const logShows = async (page: Page, row: RegExp) => {
+    const log = page.getByRole('region', { name: /Deliveries to/ });
+    const deadline = Date.now() + 30_000;
+    while ((await log.getByRole('row', { name: row }).count()) === 0) {
+      assert.ok(Date.now() < deadline, `the log shows a row like ${row}`);
+      await log.getByRole('button', { name: 'Refresh the log' }).click();
+      await page.waitForTimeout(300);
+    }
+    return log.getByRole('row', { name: row }).first();
+  };
+  const addEndpoint = async (page: Page, url: string, eventTypes: string[]) => {
+    await page.locator('#endpoint-url').fill(url);
+    for (const type of eventTypes) await page.getByRole('checkbox', { name: type }).first().check();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByLabel('New signing secret').waitFor();
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await page.getByRole('row', { name: new RegExp(url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).waitFor();
+  };
+  const deliveriesTo = (url: string) =>
+    sql<{ id: string; status: string; attempt_count: number }>(
+      `select d.id, d.status, d.attempt_count from webhook_deliveries d
+       join webhook_endpoints e on e.id = d.endpoint_id where e.url = ? order by d.created_at`,
+      [url],
+    );
+
+  test('an endpoint made in the console gets a mint’s event; the log shows it with its attempts', async () => {
+    [, ownerPage] = await newContext();
+    const page = ownerPage;
+    await signIn(page, OWNER);
+    await openWebhooks(page);
+    // The form's event types come from GET /v1/webhooks/event-types (one source: src/events/event-types.ts).
+    const listed = (await call('GET', '/v1/webhooks/event-types')).body.eventTypes as string[];
+    assert.equal(await page.locator('input[name="eventTypes"]').count(), listed.length * 1);
+    await addEndpoint(page, good.url, ['asset.minted']);
+
+    const uid = '04C0501E000001';
+    assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: uid })).status, 201);
+    const tap = generateSun({ uid, counter: 1, keys });
+    const minted = await call('POST', '/v1/dpp/mint', {
+      name: 'Trail Jacket',
+      description: 'Waterproof shell',
+      image: 'https://cdn.hooks.example/jacket.png',
+      chipUid: uid,
+      nfcData: `https://id.hooks.example/tap?picc_data=${tap.piccData}&cmac=${tap.cmac}`,
+      custom_dpp_data: {
+        gtin: '00012345600012',
+        manufacturer_name: 'Hooks & Co',
+        conformity_url: 'https://hooks.example/conformity.pdf',
+        svhc_exists: false,
+      },
+    });
+    assert.ok([201, 202].includes(minted.status), minted.text);
+    await good.waitFor(1, 60_000);
+    assert.equal(JSON.parse(good.requests[0]!.body).eventType, 'asset.minted');
+
+    await page.getByRole('button', { name: `Deliveries to ${good.url}` }).click();
+    const row = await logShows(page, /asset\.minted.*Delivered.*1.*HTTP 200/);
+    await row.getByRole('button', { name: /^Attempts of asset\.minted/ }).click();
+    const attempts = page.getByRole('table', { name: 'Attempts of this delivery' });
+    await attempts.getByRole('row', { name: /^1 .*HTTP 200/ }).waitFor();
+    await accessible(page, 'webhooks-log-attempts');
+    await shoot(page, 'webhooks-log-attempts');
+  });
+
+  test('a test event goes to the endpoint and shows in its log', async () => {
+    const page = ownerPage;
+    const before = good.requests.length;
+    await page.getByRole('button', { name: `Send test event to ${good.url}` }).click();
+    await page.getByText(`A test event is on its way to ${good.url}`).waitFor();
+    await good.waitFor(before + 1);
+    assert.equal(JSON.parse(good.requests[before]!.body).eventType, 'webhook.test');
+    await logShows(page, /webhook\.test.*Delivered.*HTTP 200/);
+    await accessible(page, 'webhooks-test-event');
+    await shoot(page, 'webhooks-test-event');
+  });
+
+  test('edit an endpoint’s event types and rotate its secret with a chosen overlap', async () => {
+    const page = ownerPage;
+    await page.getByRole('button', { name: `Edit ${good.url}` }).click();
+    const form = page.getByRole('region', { name: /^Edit/ });
+    assert.equal(await form.getByRole('checkbox', { name: 'asset.minted' }).isChecked(), true);
+    await form.getByRole('checkbox', { name: 'asset.sold' }).check();
+    await form.getByLabel('Description (optional)').fill('Order system');
+    await accessible(page, 'webhooks-edit');
+    await shoot(page, 'webhooks-edit');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText(`${good.url} saved.`).waitFor();
+    const endpoint = (await call('GET', '/v1/webhooks/endpoints')).body.endpoints.find(
+      (e: { url: string }) => e.url === good.url,
+    );
+    assert.deepEqual(
+      [endpoint.eventTypes, endpoint.description],
+      [['asset.minted', 'asset.sold'], 'Order system'],
+    );
+
+    await page.getByRole('button', { name: `Rotate secret of ${good.url}` }).click();
+    await page.getByLabel('The previous secret keeps signing for').selectOption({ label: '1 hour' });
+    await accessible(page, 'webhooks-rotate-overlap');
+    await shoot(page, 'webhooks-rotate-overlap');
+    await page.getByRole('button', { name: 'Rotate now' }).click();
+    await page.getByLabel('New signing secret').waitFor();
+    const rotated = (await call('GET', `/v1/webhooks/endpoints/${endpoint.id}`)).body.endpoint;
+    const overlap = Date.parse(rotated.secretRotation.previousSecretExpiresAt) - Date.now();
+    assert.ok(overlap > 55 * 60_000 && overlap <= 60 * 60_000, `an hour's overlap (${overlap} ms)`);
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+  });
+
+  test('a receiver answering 500 dead-letters; the console replays one, then a range, and they are delivered', async () => {
+    const page = ownerPage;
+    await addEndpoint(page, failing.url, []);
+    for (const uid of ['04C0501E000002', '04C0501E000003']) {
+      assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: uid })).status, 201);
+    }
+    const atAttempt = (n: number) =>
+      waitUntil(
+        async () => {
+          const rows = await deliveriesTo(failing.url);
+          return rows.length === 2 && rows.every((r) => r.attempt_count >= n);
+        },
+        30_000,
+        `both deliveries at attempt ${n}`,
+      );
+    await atAttempt(1);
+    // While retries are pending, the log says when the next one comes.
+    await page.getByRole('button', { name: `Deliveries to ${failing.url}` }).click();
+    await logShows(page, /asset\.initialized.*Pending.*1.*HTTP 500/);
+    for (const [index, wait] of RETRY_WAITS.entries()) {
+      await stack.temporal.sleep(wait);
+      await atAttempt(index + 2);
+    }
+    await waitUntil(
+      async () => (await deliveriesTo(failing.url)).every((r) => r.status === 'dead'),
+      30_000,
+      'both dead letters',
+    );
+    assert.equal(failing.requests.length, 12, 'six attempts each');
+
+    await page.reload();
+    const queue = page.getByRole('region', { name: 'Dead-letter queue' });
+    await queue
+      .getByRole('row', { name: /asset\.initialized.*Dead letter.*6.*HTTP 500/ })
+      .first()
+      .waitFor();
+    assert.equal(await queue.getByRole('row', { name: /Dead letter/ }).count(), 2);
+    await queue
+      .getByRole('button', { name: /^Attempts of asset\.initialized/ })
+      .first()
+      .click();
+    await queue.getByRole('row', { name: /^6 .*HTTP 500.*receiver down/ }).waitFor();
+    await accessible(page, 'webhooks-dead-letters');
+    await shoot(page, 'webhooks-dead-letters');
+
+    // The receiver is back: replay the first dead letter from its row.
+    failing.reply = () => ({ status: 200 });
+    await queue
+      .getByRole('button', { name: /^Replay asset\.initialized/ })
+      .first()
+      .click();
+    await queue.getByText(/^Replaying asset\.initialized/).waitFor();
+    await waitUntil(
+      async () => (await deliveriesTo(failing.url)).some((r) => r.status === 'succeeded'),
+      30_000,
+      'the replayed delivery delivered',
+    );
+    const [first] = (await deliveriesTo(failing.url)).filter((r) => r.status === 'succeeded');
+    assert.equal(first!.attempt_count, 7, 'attempts numbered on after the six');
+
+    // The other by range: every dead letter of the last hour, of this endpoint.
+    const local = (ms: number) => new Date(ms).toISOString().slice(0, 19);
+    await queue.getByLabel('Dead-lettered from').fill(local(Date.now() - 3_600_000));
+    await queue.getByLabel('until (not included)').fill(local(Date.now() + 3_600_000));
+    await queue.getByLabel('Endpoint').selectOption({ label: failing.url });
+    await accessible(page, 'webhooks-replay-range');
+    await shoot(page, 'webhooks-replay-range');
+    await queue.getByRole('button', { name: 'Replay range' }).click();
+    await queue.getByText('1 dead letter replayed.').waitFor();
+    await waitUntil(
+      async () => (await deliveriesTo(failing.url)).every((r) => r.status === 'succeeded'),
+      30_000,
+      'both delivered',
+    );
+    await queue.getByRole('button', { name: 'Refresh the queue' }).click();
+    await queue.getByText('No dead letters in test.').waitFor();
+    await page.getByRole('button', { name: `Deliveries to ${failing.url}` }).click();
+    await logShows(page, /asset\.initialized.*Delivered.*7.*HTTP 200/);
+    await shoot(page, 'webhooks-replayed');
+  });
+
+  test('a viewer sees the log and the queue but no replay, edit or test button', async () => {
+    const [context, page] = await newContext();
+    await signIn(page, VIEWER);
+    await openWebhooks(page);
+    await page.getByRole('button', { name: `Deliveries to ${failing.url}` }).click();
+    await logShows(page, /asset\.initialized.*Delivered/);
+    for (const name of [/^Replay/, /^Edit/, /^Send test event/, /^Rotate/, 'Replay range']) {
+      assert.equal(await page.getByRole('button', { name }).count(), 0, `no ${name} button`);
+    }
+    await accessible(page, 'webhooks-viewer-log');
+    await context.close();
+  });
+
+  test('at a phone’s width the webhooks and team pages fit and pass the accessibility check', async () => {
+    const [context, page] = await newContext(PHONE);
+    await signIn(page, OWNER);
+    await openWebhooks(page);
+    await page.getByRole('button', { name: `Deliveries to ${good.url}` }).click();
+    const row = await logShows(page, /asset\.minted.*Delivered/);
+    await row.getByRole('button', { name: /^Attempts of/ }).click();
+    await page.getByRole('region', { name: 'Dead-letter queue' }).waitFor();
+    await fitsWidth(page, 'webhooks (phone)');
+    await accessible(page, 'webhooks (phone)');
+    await shoot(page, 'webhooks-log-phone');
+    await page.getByRole('link', { name: 'Team' }).click();
+    await page.getByRole('button', { name: `Remove ${VIEWER}` }).waitFor();
+    await fitsWidth(page, 'team (phone)');
+    await accessible(page, 'team (phone)');
+    await shoot(page, 'team-remove-phone');
+    await context.close();
+  });
+
+  test('an owner removes a person: their open console ends at once', async () => {
+    const [, developerPage] = await newContext();
+    await signIn(developerPage, DEVELOPER);
+    const page = ownerPage;
+    await page.getByRole('link', { name: 'Team' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Team' }).waitFor();
+    // No remove button for oneself (the company keeps its owner).
+    assert.equal(await page.getByRole('button', { name: `Remove ${OWNER}` }).count(), 0);
+    await page.getByRole('button', { name: `Remove ${DEVELOPER}` }).click();
+    await accessible(page, 'team-remove-confirm');
+    await shoot(page, 'team-remove-confirm');
+    await page.getByRole('button', { name: `Confirm removing ${DEVELOPER}` }).click();
+    await page.getByText(`${DEVELOPER} was removed from Hooks & Co; their sessions ended.`).waitFor();
+    assert.equal(await page.getByRole('row', { name: new RegExp(DEVELOPER) }).count(), 0);
+    await shoot(page, 'team-removed');
+
+    await developerPage.reload();
+    await developerPage.getByRole('heading', { level: 1, name: 'Sign in to the console' }).waitFor();
+    await developerPage.getByRole('textbox', { name: 'E-mail', exact: true }).fill(DEVELOPER);
+    await developerPage.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await developerPage.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await developerPage.getByRole('alert').waitFor();
+    assert.equal(new URL(developerPage.url()).pathname, '/console/sign-in');
+  });
+
+  test('password reset from the mail on the console’s page; an invitation’s link lands there too', async () => {
+    const [, page] = await newContext();
+    await page.goto(`${origin}/console/reset-password`);
+    await page.getByRole('heading', { level: 1, name: 'Reset your password' }).waitFor();
+    await accessible(page, 'team-password-request');
+    await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(VIEWER);
+    await page.getByRole('button', { name: 'Send me a link' }).click();
+    await page.getByText('If this address has an account, we sent it a link').waitFor();
+    await shoot(page, 'team-password-requested');
+
+    const link = new URL(
+      /https?:\/\/\S+\/reset-password\?token=[\w%-]+/.exec((await smtp.mailTo(VIEWER)).text)![0],
+    );
+    assert.equal(link.pathname, '/console/reset-password');
+    await page.goto(link.href);
+    await page.getByRole('heading', { level: 1, name: 'Set your password' }).waitFor();
+    await accessible(page, 'team-password-set');
+    await shoot(page, 'team-password-set');
+    const fresh = 'a new passphrase from the mail';
+    await page.getByLabel(/New password/).fill(fresh);
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByText('Your password is set').waitFor();
+    await shoot(page, 'team-password-done');
+    await page.getByRole('link', { name: 'Sign in with it' }).click();
+    await signIn(page, VIEWER, fresh);
+    // The link works once: opened again, the page says so and offers a new one.
+    await page.goto(link.href);
+    await page.getByLabel(/New password/).fill('yet another long passphrase');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByRole('alert').waitFor();
+    await page.getByRole('link', { name: 'Ask for a new link' }).waitFor();
+    await shoot(page, 'team-password-used');
+
+    // An invitation's mail leads to the same page.
+    await ownerPage.getByRole('textbox', { name: 'E-mail', exact: true }).fill('new.hire@hooks.example');
+    await ownerPage.getByRole('button', { name: 'Send invitation' }).click();
+    await ownerPage.getByText('Invitation sent to new.hire@hooks.example.').waitFor();
+    const invitation = new URL(
+      /https?:\/\/\S+\/reset-password\?token=[\w%-]+/.exec(
+        (await smtp.mailTo('new.hire@hooks.example')).text,
+      )![0],
+    );
+    assert.equal(invitation.pathname, '/console/reset-password');
+    const [, invited] = await newContext();
+    await invited.goto(invitation.href);
+    await invited.getByLabel(/New password/).fill(PASSWORD);
+    await invited.getByRole('button', { name: 'Set password' }).click();
+    await invited.getByText('Your password is set').waitFor();
+    await signIn(invited, 'new.hire@hooks.example');
+  });
+
+  test('no CSP violation, no script error and nothing loaded from elsewhere', () => {
+    assert.deepEqual(violations, []);
+    assert.deepEqual(foreignRequests, []);
+  });
+});

@@ -48,6 +48,8 @@ export function Billing({ user, environment, onSessionEnded }: BillingProps) {
     setLink(null);
     try {
       setLink(await work());
+      // A first checkout creates the Stripe customer: the portal is available from now on.
+      await load();
     } catch (caught) {
       fail(caught);
     } finally {
@@ -84,7 +86,7 @@ export function Billing({ user, environment, onSessionEnded }: BillingProps) {
         <>
           <div className="card">
             <h2>Plan</h2>
-            <dl className="facts">
+            <dl className="account-facts">
               <dt>Plan</dt>
               <dd>{plan}</dd>
               <dt>Status</dt>
@@ -131,7 +133,7 @@ export function Billing({ user, environment, onSessionEnded }: BillingProps) {
           </div>
           <div className="card">
             <h2>Usage this period</h2>
-            <dl className="facts">
+            <dl className="account-facts">
               <dt>Period</dt>
               <dd>
                 {day.format(new Date(usage.periodStart))} – {day.format(new Date(usage.periodEnd))}

@@ -172,7 +172,7 @@ export function Compliance({ user, environment, onSessionEnded }: ComplianceProp
       ) : (
         <div className="card">
           <h2>Status</h2>
-          <dl className="facts">
+          <dl className="account-facts">
             <dt>Verification</dt>
             <dd>{STATUS_TEXT[status.status] ?? status.status}</dd>
             <dt>Stripe account</dt>

@@ -178,7 +178,7 @@ export function SsoSettings({ user, environment, onSessionEnded }: SsoSettingsPr
           {connection === null ? (
             <p>No identity provider yet.</p>
           ) : (
-            <dl className="facts">
+            <dl className="account-facts">
               <dt>Protocol</dt>
               <dd>{connection.protocol === 'oidc' ? 'OpenID Connect' : 'SAML 2.0'}</dd>
               <dt>{connection.protocol === 'oidc' ? 'Issuer' : 'Entity id'}</dt>

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { freePort } from '../../src/dev/ports.ts';
 import { hashPassword } from '../../src/identity/passwords.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
+import { startSamlIdp } from '../support/saml-idp.ts';
 import { KYB_SUBMISSION } from './fixtures/connect-accounts.ts';
 
 const PASSWORD = 'console account pages need long passwords';
@@ -272,6 +273,51 @@ describe('console account operations (passkeys, SSO sign-in, billing, KYB, SSO s
       headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: binding!.split(';')[0]! },
     });
     assert.equal(again.headers.get('location'), '/console/sign-in?sso-error=sso_state_invalid');
+  });
+
+  test('SAML sign-in started from the console: the IdP’s signed answer starts a console session', async () => {
+    const globex = await api.createTenant('Globex');
+    const metadata = await api.call('GET', '/v1/auth/sso/saml/metadata', { env: null });
+    const idp = await startSamlIdp(metadata.text);
+    const key = { key: globex.testKey };
+    assert.equal(
+      (await api.call('POST', '/v1/auth/sso/domains', { ...key, body: { domain: 'globex.example' } })).status,
+      201,
+    );
+    await api.db.orm.em
+      .fork()
+      .execute(`update sso_domains set verified_at = now() where domain = 'globex.example'`);
+    const saved = await api.call('PUT', '/v1/auth/sso/saml', {
+      ...key,
+      body: { entityId: idp.entityId, ssoUrl: idp.ssoUrl, certificate: idp.certificate },
+    });
+    assert.equal(saved.status, 200, saved.text);
+
+    const started = await api.call('POST', '/v1/console/session/sso', {
+      body: { email: 'Hank@Globex.example' },
+      headers: { origin },
+    });
+    assert.equal(started.body.protocol, 'saml');
+    const binding = started.headers.getSetCookie()[0]!.split(';')[0]!;
+    const answer = await idp.respond(started.body.authorizationUrl, 'hank@globex.example');
+    const acs = await api.call('POST', '/v1/auth/sso/saml/acs', {
+      env: null,
+      rawBody: new URLSearchParams(answer).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: binding },
+    });
+    assert.equal(acs.status, 303, acs.text);
+    assert.equal(acs.headers.get('location'), '/console/');
+    assert.ok(!acs.text.includes('token'), 'no token in the answer');
+    const session = acs.headers.getSetCookie().find((c) => c.startsWith('dpp_console='));
+    assert.ok(session?.includes('HttpOnly') && session.includes('SameSite=Strict'), String(session));
+    const who = await api.call('GET', '/v1/console/session', {
+      headers: { cookie: session!.split(';')[0]! },
+    });
+    assert.equal(who.status, 200, who.text);
+    assert.deepEqual(
+      { email: who.body.user.email, company: who.body.user.companyName, role: who.body.user.role },
+      { email: 'hank@globex.example', company: 'Globex', role: 'viewer' },
+    );
   });
 
   test('passkeys: the person lists and removes only their own; passkey sign-in checks origin and input', async () => {

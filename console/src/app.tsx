@@ -3,6 +3,8 @@ import { ApiError, type Environment, type SessionUser, session } from './api.ts'
 import { Billing } from './pages/billing.tsx';
 import { Compliance } from './pages/compliance.tsx';
 import { Developers } from './pages/developers.tsx';
+import { Passport } from './pages/passport.tsx';
+import { Passports } from './pages/passports.tsx';
 import { ResetPassword } from './pages/reset-password.tsx';
 import { Security } from './pages/security.tsx';
 import { SignIn } from './pages/sign-in.tsx';
@@ -89,7 +91,17 @@ export function App() {
         navigate('/sign-in');
       }}
     >
-      {path === '/settings/developers' ? (
+      {path === '/passports' ? (
+        <Passports environment={environment} onSessionEnded={onSessionEnded} />
+      ) : path.startsWith('/passports/') ? (
+        <Passport
+          key={path}
+          tokenId={decodeURIComponent(path.slice('/passports/'.length))}
+          user={user}
+          environment={environment}
+          onSessionEnded={onSessionEnded}
+        />
+      ) : path === '/settings/developers' ? (
         <Developers user={user} environment={environment} onSessionEnded={onSessionEnded} />
       ) : path === '/settings/webhooks' ? (
         <Webhooks user={user} environment={environment} onSessionEnded={onSessionEnded} />

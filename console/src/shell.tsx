@@ -71,7 +71,18 @@ export function Shell({ path, user, environment, onSwitch, onSignedOut, children
         </p>
       ) : null}
       <div className="layout">
-        <nav aria-label="Settings">
+        <nav aria-label="Console">
+          <ul className="nav-top">
+            <li>
+              <a
+                href="/console/passports"
+                aria-current={path === '/passports' || path.startsWith('/passports/') ? 'page' : undefined}
+                onClick={linkHandler('/passports')}
+              >
+                Passports
+              </a>
+            </li>
+          </ul>
           <p className="nav-heading">Settings</p>
           <ul>
             {[

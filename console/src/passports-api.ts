@@ -1,0 +1,84 @@
+import { call, type Environment } from './api.ts';
+
+/** The console's calls for Passports (GET /v1/dpp/passports…, mint status, revoke). */
+
+export type PassportStatus = 'ACTIVE' | 'REVOKED' | 'RECYCLED';
+
+export interface PassportSummary {
+  tokenId: string;
+  chipUid: string;
+  name: string | null;
+  gtin: string | null;
+  batch: string | null;
+  productId: string | null;
+  status: string;
+  mintedAt: string;
+}
+
+export interface TimelineEntry {
+  kind: 'minted' | 'event' | 'revoked';
+  action: string;
+  at: string;
+  locationName: string | null;
+  transactionHash: string | null;
+  blockNumber: number | null;
+  reason: string | null;
+}
+
+export interface PassportDetails extends PassportSummary {
+  material: string | null;
+  manufacturer: string | null;
+  revokedAt: string | null;
+  revocationReason: string | null;
+  ownerWallet: string;
+  contractAddress: string;
+  transactionHash: string;
+  mintBlock: number;
+  metadataUrl: string;
+  taps: { count: number; lastAt: string | null };
+  timeline: TimelineEntry[];
+  links: { publicPage: string; digitalLink: string; credential: string };
+}
+
+export interface MintStatus {
+  workflowId: string;
+  status: 'RUNNING' | 'COMPLETED' | 'FAILED';
+  progress?: {
+    step: 'preparing' | 'minting' | 'recording' | 'done';
+    tokenId?: string;
+    transactionHash?: string;
+    attention?: { reason: string; error: string; failedRounds: number };
+  };
+  result?: { blockchain: { tokenId: string; transactionHash: string } };
+  error?: { code: string; message: string };
+}
+
+/** What the search form sends: only the fields filled in. */
+export interface PassportQuery {
+  chipUid?: string;
+  tokenId?: string;
+  gtin?: string;
+  batch?: string;
+  status?: PassportStatus;
+}
+
+export const PAGE_SIZE = 25;
+
+export const passports = {
+  search: (env: Environment, query: PassportQuery, after: string | null) => {
+    const params = new URLSearchParams(query as Record<string, string>);
+    params.set('limit', String(PAGE_SIZE));
+    if (after) params.set('after', after);
+    return call<{ passports: PassportSummary[]; nextCursor: string | null }>(
+      env,
+      'GET',
+      `/v1/dpp/passports?${params}`,
+    );
+  },
+  get: (env: Environment, tokenId: string) =>
+    call<{ passport: PassportDetails }>(env, 'GET', `/v1/dpp/passports/${encodeURIComponent(tokenId)}`),
+  revoke: (env: Environment, tokenId: string, reason: string) =>
+    call<{ revokedAt: string; alreadyRevoked: boolean }>(env, 'POST', '/v1/dpp/revoke', { tokenId, reason }),
+  mintStatus: (env: Environment, chipUid: string) =>
+    call<MintStatus>(env, 'GET', `/v1/dpp/mint/${encodeURIComponent(chipUid)}`),
+};

@@ -1,0 +1,355 @@
+import assert from 'node:assert/strict';
+import { mkdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { freePort } from '../../src/dev/ports.ts';
+import { hashPassword } from '../../src/identity/passwords.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import { RETRY_RECORDING_SIGNAL } from '../../workflows/record-until-done-types.ts';
+import { enrollAndMint, GTIN } from '../e2e/fixtures/passport-helpers.ts';
+import { tap } from '../e2e/fixtures/public-passport.ts';
+import type { TestTenant } from '../support/api.ts';
+import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
+import { startTestStack, type TestStack } from '../support/stack.ts';
+import { seedVolume } from '../support/volume-seed.ts';
+
+const OWNER = 'owner@passports.example';
+const VIEWER = 'viewer@passports.example';
+const PASSWORD = 'a passphrase long enough for the policy';
+const OTHER_GTIN = '09506000134352';
+const SHOTS = fileURLToPath(new URL('console/', ARTIFACTS_DIR));
+const PHONE = { width: 390, height: 844 };
+
+/**
+ * The console's Passports in headless Chromium: passports minted through the API are found by search, a
+ * passport's page shows its facts and on-chain timeline, its credential downloads, an owner revokes it (with a
+ * confirmation), a viewer sees it but cannot revoke; the list pages through many passports; a mint whose
+ * recording fails shows its state and the operator's attention. Every page passes axe-core (WCAG 2.1 A/AA: no
+ * serious or critical violation) and fits a phone's width; screenshots in test-artifacts/console/passports-*.png.
+ */
+describe('console Passports in Chromium', () => {
+  let stack: TestStack;
+  let tenant: TestTenant;
+  let browser: Browser;
+  let origin: string;
+  const minted: Record<string, string> = {};
+  const violations: string[] = [];
+  const foreignRequests: string[] = [];
+  const call = (method: string, path: string, body?: unknown) =>
+    stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
+  const sql = <T>(query: string, params: unknown[] = []) =>
+    stack.api.db.orm.em.fork().execute<T[]>(query, params);
+
+  beforeAll(async () => {
+    const port = await freePort();
+    stack = await startTestStack({ mintWaitMs: 2000, apiEnv: { PORT: String(port) } });
+    origin = `http://localhost:${port}`;
+    tenant = await stack.api.createTenant('Passport Brand');
+    minted.first = await enrollAndMint(call, '04C0FFEE000001', { batch_number: 'LOT-A' });
+    minted.second = await enrollAndMint(call, '04C0FFEE000002', { gtin: OTHER_GTIN, batch_number: 'LOT-B' });
+    for (const [email, role] of [
+      [OWNER, 'owner'],
+      [VIEWER, 'viewer'],
+    ]) {
+      await sql(
+        `insert into users (company_id, email, password_hash, email_confirmed_at, role, created_at)
+         values (?, ?, ?, now(), ?, now())`,
+        [tenant.companyId, email, await hashPassword(PASSWORD), role],
+      );
+    }
+    browser = await launchChromium();
+    await mkdir(SHOTS, { recursive: true });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  const newContext = async (viewport = { width: 1280, height: 800 }): Promise<[BrowserContext, Page]> => {
+    const context = await browser.newContext({ viewport, acceptDownloads: true });
+    const page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error' && new URL(page.url()).pathname.startsWith('/console')) {
+        violations.push(message.text());
+      }
+    });
+    page.on('pageerror', (error) => violations.push(error.message));
+    page.on('request', (request) => {
+      if (!request.url().startsWith(origin) && !request.url().startsWith('data:')) {
+        foreignRequests.push(request.url());
+      }
+    });
+    return [context, page];
+  };
+  const accessible = async (page: Page, name: string) => {
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
+    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(
+      bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      [],
+      `${name}: accessibility violations`,
+    );
+    assert.ok(results.passes.length > 10, `${name}: axe ran its rules`);
+  };
+  const fitsWidth = async (page: Page, name: string) => {
+    const { scroll, width } = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      width: window.innerWidth,
+    }));
+    assert.ok(scroll <= width, `${name}: ${scroll}px of content in a ${width}px window`);
+  };
+  const shoot = (page: Page, name: string) =>
+    page.screenshot({ path: `${SHOTS}passports-${name}.png`, fullPage: true });
+  const signIn = async (page: Page, email: string) => {
+    await page.goto(`${origin}/console/sign-in`);
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Developers' }).waitFor();
+  };
+  /** The token ids in the result table, top to bottom. */
+  const listedTokens = (page: Page) =>
+    page.locator('table.passports tbody tr td:first-child').allInnerTexts();
+
+  let ownerPage: Page;
+
+  test('an owner finds a minted passport by search, opens it, sees its timeline, downloads its credential, revokes it', async () => {
+    const [, page] = await newContext();
+    ownerPage = page;
+    await signIn(page, OWNER);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Passports' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Passports' }).waitFor();
+    await page.locator('table.passports').waitFor();
+    assert.deepEqual(await listedTokens(page), [minted.second, minted.first], 'newest first');
+    await accessible(page, 'passports');
+    await shoot(page, 'list');
+
+    // Search by batch, then by chip UID (lower case is the same chip), then by GTIN and status together.
+    await page.getByLabel('Batch').fill('LOT-B');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('table.passports tbody tr').length === 1);
+    assert.deepEqual(await listedTokens(page), [minted.second]);
+    assert.match(page.url(), /\/console\/passports\?batch=LOT-B$/, 'the search is in the address');
+    await accessible(page, 'passports search');
+    await shoot(page, 'search');
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.getByLabel('Chip UID').fill('04c0ffee000001');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('link', { name: minted.first! }).waitFor();
+    assert.deepEqual(await listedTokens(page), [minted.first]);
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.getByLabel('GTIN').fill(GTIN);
+    await page.getByLabel('Status').selectOption('ACTIVE');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('link', { name: minted.first! }).waitFor();
+    assert.deepEqual(await listedTokens(page), [minted.first]);
+
+    // A shopper taps the chip (the mint's own tap was the first): the page counts both.
+    const tapped = await stack.api.call(
+      'GET',
+      `/test/01/${GTIN}/21/${minted.first}?${tap('04C0FFEE000001', 2)}`,
+      { env: null },
+    );
+    assert.equal(tapped.status, 307, tapped.text);
+    // The passport's page: facts, the timeline with the mint's transaction, taps, links.
+    await page.getByRole('link', { name: minted.first! }).click();
+    await page.getByRole('heading', { level: 1, name: `Passport ${minted.first}` }).waitFor();
+    const facts = (await call('GET', `/v1/dpp/passports/${minted.first}`)).body.passport;
+    const timeline = page.getByRole('list', { name: 'Timeline, oldest first' });
+    await timeline.getByText('Minted').waitFor();
+    await timeline.getByText(facts.transactionHash).waitFor();
+    await page.getByText('04C0FFEE000001').waitFor();
+    await page.getByText('LOT-A').waitFor();
+    assert.equal(facts.taps.count, 2);
+    assert.match(
+      (await page.locator('dt:text-is("Verified taps") + dd').textContent())!,
+      /^2 \(last [A-Z][a-z]{2} \d+, \d{4}/,
+    );
+    assert.equal(
+      await page.getByRole('link', { name: 'Open the public page' }).getAttribute('href'),
+      `${stack.api.config.publicBaseUrl}/test/verify/01/${GTIN}/21/${minted.first}`,
+    );
+    await accessible(page, 'passport');
+    await shoot(page, 'passport');
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download the credential' }).click(),
+    ]);
+    assert.equal(download.suggestedFilename(), `passport-${minted.first}.vc.json`);
+    const credential = JSON.parse(await readFile((await download.path())!, 'utf8'));
+    assert.ok(credential.type.includes('VerifiableCredential'), 'a W3C verifiable credential');
+    assert.ok(credential.proof, 'with its proof');
+
+    // Revoke, with a confirmation first.
+    await page.getByLabel('Reason (shown on the public page)').fill('Withdrawn from sale');
+    await page.getByRole('button', { name: 'Revoke passport' }).click();
+    const confirm = page.getByRole('button', { name: `Confirm revoking passport ${minted.first}` });
+    await confirm.waitFor();
+    assert.equal(
+      (await call('GET', `/v1/dpp/passports/${minted.first}`)).body.passport.status,
+      'ACTIVE',
+      'nothing is revoked before the confirmation',
+    );
+    await accessible(page, 'passport revoke confirmation');
+    await shoot(page, 'revoke-confirm');
+    await confirm.click();
+    await page.getByText(`Passport ${minted.first} revoked`).waitFor();
+    await timeline.getByText('Credential revoked').waitFor();
+    await page.getByText('Withdrawn from sale').first().waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Revoke passport' }).count(), 0);
+    await accessible(page, 'passport revoked');
+    await shoot(page, 'revoked');
+    // Verifiers see it: the public document says REVOKED.
+    const publicView = await stack.api.call('GET', `/test/01/${GTIN}/21/${minted.first}?format=public`, {
+      env: null,
+    });
+    assert.equal(publicView.body.status, 'REVOKED');
+
+    await page.getByRole('link', { name: '← All passports' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Passports' }).waitFor();
+    await page.getByLabel('Status').selectOption('REVOKED');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('table.passports tbody tr').length === 1);
+    assert.deepEqual(await listedTokens(page), [minted.first]);
+    await page.locator('table.passports').getByText('Revoked').waitFor();
+  });
+
+  test('a viewer sees a passport but cannot revoke it (the API refuses too)', async () => {
+    const [, page] = await newContext();
+    await signIn(page, VIEWER);
+    await page.goto(`${origin}/console/passports/${minted.second}`);
+    await page.getByRole('heading', { level: 1, name: `Passport ${minted.second}` }).waitFor();
+    await page.getByRole('list', { name: 'Timeline, oldest first' }).getByText('Minted').waitFor();
+    await page.getByText('only an owner or a developer can revoke it').waitFor();
+    assert.equal(await page.getByRole('button', { name: /Revoke/ }).count(), 0);
+    await page.getByRole('link', { name: 'Download the credential' }).waitFor();
+    await accessible(page, 'passport (viewer)');
+    await shoot(page, 'viewer');
+    const forced = await page.evaluate(async (tokenId) => {
+      const response = await fetch('/v1/dpp/revoke', {
+        method: 'POST',
+        headers: { 'x-service-env': 'test', 'content-type': 'application/json' },
+        body: JSON.stringify({ tokenId, reason: 'forced' }),
+      });
+      return { status: response.status, body: await response.json() };
+    }, minted.second);
+    assert.equal(forced.status, 403);
+    assert.equal(forced.body.code, 'role_forbidden');
+    assert.equal((await call('GET', `/v1/dpp/passports/${minted.second}`)).body.passport.status, 'ACTIVE');
+  });
+
+  test('a mint whose recording fails shows its step and the operator’s attention, then completes', async () => {
+    const uid = '04C0FFEE0000AA';
+    // The database refuses this chip's passport (as a broken migration or a full disk would).
+    await sql(
+      `alter table passports add constraint refuse_console_chip check (chip_uid <> '${uid}') not valid`,
+    );
+    assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: uid })).status, 201);
+    const tap = generateSun({
+      uid,
+      counter: 1,
+      keys: { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY },
+    });
+    const answer = await call('POST', '/v1/dpp/mint', {
+      name: 'Trail Jacket',
+      chipUid: uid,
+      nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
+      custom_dpp_data: { gtin: GTIN, conformity_url: 'https://acme.example/conformity.pdf' },
+    });
+    assert.equal(answer.status, 202, answer.text);
+
+    const page = ownerPage;
+    await page.goto(`${origin}/console/passports?chipUid=${uid}`);
+    await page.getByText('No passport matches this search.').waitFor();
+    await page.getByRole('heading', { level: 2, name: `Mint of chip ${uid}` }).waitFor();
+    await page.getByText('Needs operator attention').waitFor({ timeout: 40_000 });
+    await page.getByText(/step 3 of 4: Recording the passport/).waitFor();
+    await page.getByText('refuse_console_chip').waitFor();
+    await accessible(page, 'passports mint attention');
+    await shoot(page, 'mint-attention');
+
+    // The operator fixes the cause and asks for a retry: the page, asking every 2 s, shows the passport.
+    await sql('alter table passports drop constraint refuse_console_chip');
+    await stack.temporal.client.workflow.getHandle(`mint:test:${uid}`).signal(RETRY_RECORDING_SIGNAL);
+    const open = page.getByRole('link', { name: /^Open passport \d+$/ });
+    await open.waitFor({ timeout: 30_000 });
+    await page.getByText('Completed').waitFor();
+    await shoot(page, 'mint-completed');
+    await open.click();
+    await page.getByRole('heading', { level: 1, name: /^Passport \d+$/ }).waitFor();
+  });
+
+  test('many passports: pages of 25, next and previous', async () => {
+    await seedVolume(
+      stack.api.db.orm.em.fork(),
+      { companyId: tenant.companyId, environment: 'test' },
+      { passports: 60, events: 10, deliveries: 1, resales: 1, users: 1, apiKeys: 1 },
+      'cp',
+    );
+    const page = ownerPage;
+    await page.goto(`${origin}/console/passports`);
+    await page.getByRole('heading', { level: 1, name: 'Passports' }).waitFor();
+    await page.locator('table.passports').waitFor();
+    const first = await listedTokens(page);
+    assert.equal(first.length, 25);
+    const pager = page.getByRole('navigation', { name: 'Pages of passports' });
+    assert.equal(await pager.getByRole('button', { name: 'Previous page' }).isDisabled(), true);
+    await pager.getByRole('button', { name: 'Next page' }).click();
+    await pager.getByText('Page 2').waitFor();
+    await page.locator('table.passports').waitFor();
+    const second = await listedTokens(page);
+    assert.equal(second.length, 25);
+    assert.deepEqual(
+      first.filter((token) => second.includes(token)),
+      [],
+      'no passport on two pages',
+    );
+    await accessible(page, 'passports page 2');
+    await shoot(page, 'page-2');
+    await pager.getByRole('button', { name: 'Next page' }).click();
+    await pager.getByText('Page 3').waitFor();
+    await page.locator('table.passports').waitFor();
+    const third = await listedTokens(page);
+    // 54 seeded (every 10th chip stays unminted) + the 3 minted.
+    assert.equal(first.length + second.length + third.length, 57);
+    assert.ok(third.includes(minted.first!), 'the oldest passports on the last page');
+    assert.equal(await pager.getByRole('button', { name: 'Next page' }).isDisabled(), true);
+    await pager.getByRole('button', { name: 'Previous page' }).click();
+    await pager.getByText('Page 2').waitFor();
+    await page.locator('table.passports').waitFor();
+    assert.deepEqual(await listedTokens(page), second);
+  });
+
+  test('at a phone’s width the list and a passport fit and pass the accessibility check', async () => {
+    const [, page] = await newContext(PHONE);
+    await signIn(page, OWNER);
+    await page.goto(`${origin}/console/passports`);
+    await page.locator('table.passports').waitFor();
+    await fitsWidth(page, 'passports (phone)');
+    await accessible(page, 'passports (phone)');
+    await shoot(page, 'list-phone');
+    await page.goto(`${origin}/console/passports/${minted.first}`);
+    await page
+      .getByRole('list', { name: 'Timeline, oldest first' })
+      .getByText('Credential revoked')
+      .waitFor();
+    await fitsWidth(page, 'passport (phone)');
+    await accessible(page, 'passport (phone)');
+    await shoot(page, 'passport-phone');
+  });
+
+  test('no CSP violation, no script error and nothing loaded from elsewhere', () => {
+    assert.deepEqual(foreignRequests, []);
+    assert.deepEqual(
+      violations.filter(
+        (text) => !/^Failed to load resource: the server responded with a status of 40[134]/.test(text),
+      ),
+      [],
+    );
+  });
+});

@@ -11,6 +11,7 @@ import {
 import { ENVIRONMENTS, type Environment, loadConfig } from '../src/config/config.ts';
 import { Company } from '../src/db/entities/index.ts';
 import { devTap } from '../src/dev/tap.ts';
+import { listAuthorities, registerAuthority, unregisterAuthority } from '../src/disclosure/grants.ts';
 import { createLogger } from '../src/logging/logger.ts';
 import { openDatabase } from '../src/runtime/database.ts';
 
@@ -26,6 +27,13 @@ Commands:
   chain:transactions [--state open|signed|sent|mined|confirmed|reverted|reorged|superseded|abandoned] [--limit <n>]
       The transaction manager's chain transactions, newest first (default 50): nonce, state, fee bumps, drops,
       reorgs, seconds to confirmation, hash. --state open: those not mined and confirmed yet.
+  authority:grant <companyId> [--note <text>]
+      Puts a company in the register of authorities (market surveillance, the European Commission): its API
+      keys, OAuth clients and people read every brand's passports as the authority role (docs/disclosure.md).
+  authority:revoke <companyId>
+      Takes a company off the register.
+  authority:list
+      The register.
   tap <chipUid> [--gtin <gtin> --serial <tokenId>] [--env test|live] [--counter <n>]
       A fresh tap of a development chip (factory all-zero keys): prints its SUN query (for nfcData) and, with
       --gtin and --serial, the URL a phone opens. Each call uses the chip's next read counter (kept in
@@ -51,6 +59,7 @@ const { values, positionals } = parseArgs({
     counter: { type: 'string' },
     state: { type: 'string' },
     limit: { type: 'string' },
+    note: { type: 'string' },
   },
   allowPositionals: true,
   strict: true,
@@ -113,6 +122,22 @@ try {
       values.state === 'open' ? OPEN_STATES : values.state ? [values.state as ChainTransactionState] : [];
     for (const line of formatChainTransactions(await listChainTransactions(database.orm, { states, limit })))
       console.log(line);
+  } else if (command === 'authority:grant' || command === 'authority:revoke') {
+    const companyId = positionals[0];
+    if (!companyId || !/^[0-9a-f-]{36}$/i.test(companyId)) fail(`${command} needs a company id (UUID).`);
+    const company = await em.findOne(Company, { id: companyId });
+    if (!company) fail(`No company ${companyId}.`);
+    if (command === 'authority:grant') {
+      const added = await registerAuthority(em, company.id, values.note ?? '');
+      console.log(`${added ? 'registered' : 'already registered'}  ${company.id}  ${company.name}`);
+    } else {
+      const removed = await unregisterAuthority(em, company.id);
+      console.log(`${removed ? 'removed' : 'was not registered'}  ${company.id}  ${company.name}`);
+    }
+  } else if (command === 'authority:list') {
+    for (const entry of await listAuthorities(em)) {
+      console.log(`${entry.companyId}  ${entry.registeredAt.toISOString()}  ${entry.note}`);
+    }
   } else {
     fail(`Unknown command ${command}.`);
   }

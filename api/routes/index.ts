@@ -13,6 +13,7 @@ import { consolePasskeySessionRoutes } from './console/passkey-session.ts';
 import { consoleSessionRoutes } from './console/session.ts';
 import { consoleSsoSessionRoutes } from './console/sso-session.ts';
 import type { RouteDeps } from './deps.ts';
+import { disclosureGrantRoutes } from './disclosure/grants.ts';
 import { chipKeyRoutes } from './dpp/chip-keys.ts';
 import { claimRoute } from './dpp/claim.ts';
 import { enrollRoute } from './dpp/enroll.ts';
@@ -76,5 +77,6 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...publicPassportRoutes(deps),
     ...dppReadRoutes(deps),
     ...dppContentRoutes(deps),
+    ...disclosureGrantRoutes(deps),
   ];
 }

@@ -39,11 +39,15 @@ export interface CallerContext {
   querystring: string;
 }
 
-/** The passport asked for: its brand (company) and environment; `chipUid` for the customer's tap. */
+/**
+ * The passport asked for: its brand (company) and environment; for the customer's tap its chip, given as
+ * `chipUid` or looked up by `passportId` (only when the request carries SUN parameters).
+ */
 export interface DisclosedPassport {
   companyId: string;
   environment: Environment;
   chipUid?: string | null | undefined;
+  passportId?: number | undefined;
 }
 
 export interface CallerRolesDeps {
@@ -77,14 +81,26 @@ export async function callerRoles(
     for (const role of await grantedRoles(deps.em, passport, principal.companyId)) roles.add(role);
   }
   let tap: TapVerdict | undefined;
-  if (passport.chipUid && hasSunParameters(ctx.query)) {
-    tap = await verifyPassportTap(
-      deps.em,
-      deps.secretBox,
-      { companyId: passport.companyId, environment: passport.environment, chipUid: passport.chipUid },
-      ctx.querystring,
-    );
+  if (hasSunParameters(ctx.query)) {
+    const chipUid = passport.chipUid ?? (await chipOf(deps.em, passport));
+    tap = chipUid
+      ? await verifyPassportTap(
+          deps.em,
+          deps.secretBox,
+          { companyId: passport.companyId, environment: passport.environment, chipUid },
+          ctx.querystring,
+        )
+      : 'forged';
     if (tap === 'authentic') roles.add('customer');
   }
   return { roles, owner: false, ...(tap ? { tap } : {}) };
+}
+
+async function chipOf(em: EntityManager, passport: DisclosedPassport): Promise<string | undefined> {
+  if (passport.passportId === undefined) return undefined;
+  const [row] = await em.execute<{ chip_uid: string | null }[]>(
+    'select chip_uid from passports where id = ? and company_id = ? and environment = ?',
+    [passport.passportId, passport.companyId, passport.environment],
+  );
+  return row?.chip_uid ?? undefined;
 }

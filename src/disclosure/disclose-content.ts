@@ -67,3 +67,36 @@ function discloseObject(
     ? kept
     : undefined;
 }
+
+/**
+ * The data with every leaf the roles may not read replaced by `sentinel` (a scalar by the sentinel, an array
+ * of scalars by `[sentinel]`), structure kept: for mappings that need the whole shape (the AAS submodels are
+ * built from it, then every element holding the sentinel is removed). Leaves without policy are masked too.
+ */
+export function maskContent(
+  data: Record<string, unknown>,
+  policy: DisclosurePolicy,
+  roles: Iterable<Role>,
+  sentinel: string,
+): Record<string, unknown> {
+  const held = new Set(roles);
+  const readable = (pointer: string) =>
+    policy[fieldPattern(pointer)]?.roles.some((role) => held.has(role)) === true;
+  const mask = (value: unknown, pointer: string): unknown => {
+    if (isObject(value)) {
+      return Object.fromEntries(
+        Object.entries(value).map(([name, child]) => [
+          name,
+          mask(child, `${pointer}/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`),
+        ]),
+      );
+    }
+    if (Array.isArray(value) && value.some(isObject)) {
+      return value.map((item, index) => mask(item, `${pointer}/${index}`));
+    }
+    if (readable(pointer)) return value;
+    if (Array.isArray(value)) return value.length > 0 ? [sentinel] : [];
+    return value === undefined ? undefined : sentinel;
+  };
+  return mask(data, '') as Record<string, unknown>;
+}

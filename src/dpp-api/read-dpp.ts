@@ -1,4 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { contentSpecifications } from '../content-specs/content-specification.ts';
+import type { Role } from '../content-specs/disclosure.ts';
+import { discloseContent } from '../disclosure/disclose-content.ts';
 import { DomainError } from '../errors.ts';
 import { publicPart, RESTRICTED_SECTIONS } from '../passports/passport-document.ts';
 import { dppIdOf } from '../passports/passport-header.ts';
@@ -17,16 +20,26 @@ import { dataElement, fullRepresentation } from './full-representation.ts';
 export type Representation = 'compressed' | 'full';
 
 /**
- * Who reads: the owning company's credential sees every content section; anyone else the public ones.
- * `authenticated`: a valid credential was presented (of another company when not `owner`).
+ * Who reads: the owning company's credential sees every content section; anyone else the public ones, with
+ * each product-group section (keyed by its content specification id) cut to the fields `roles` may read
+ * (docs/disclosure.md). `authenticated`: a valid credential was presented (of another company when not
+ * `owner`).
  */
 export interface Reader {
   owner: boolean;
   authenticated: boolean;
+  roles: ReadonlySet<Role>;
 }
 
 function visible(version: PassportVersion, reader: Reader): Record<string, unknown> {
-  return reader.owner ? version.content : publicPart(version.content);
+  if (reader.owner) return version.content;
+  const cut = publicPart(version.content);
+  for (const [key, value] of Object.entries(version.content)) {
+    const specification = contentSpecifications.get(key);
+    if (!specification || typeof value !== 'object' || value === null || Array.isArray(value)) continue;
+    cut[key] = discloseContent(value as Record<string, unknown>, specification.policy, reader.roles);
+  }
+  return cut;
 }
 
 function render(document: Record<string, unknown>, representation: Representation): Record<string, unknown> {
@@ -90,6 +103,20 @@ export async function readDppElement(
   }
   const version = await current(em, ref, publicBaseUrl);
   const selected = selectElement(visible(version, reader), segments);
+  if (!selected && !reader.owner && selectElement(version.content, segments)) {
+    // A field of a product-group section the caller's roles may not read (docs/disclosure.md).
+    throw reader.authenticated
+      ? new DomainError(
+          'forbidden',
+          'not_disclosed',
+          'Your roles for this passport do not include one that may read this element.',
+        )
+      : new DomainError(
+          'unauthenticated',
+          'credential_required',
+          'This element is not public: send a credential of a company holding a role that reads it.',
+        );
+  }
   if (!selected) throw new DomainError('not_found', 'element_not_found', `No element at ${elementPath}.`);
   if (representation === 'compressed') return selected.value;
   const last = segments[segments.length - 1];

@@ -87,9 +87,13 @@ describe('battery passport: content specification battery 1.0.0', () => {
     const read = await call('GET', content(dppId, V1));
     assert.equal(read.status, 200, read.text);
     assert.deepEqual(read.body.data, data);
-    // Another company neither reads nor writes it (as if it did not exist).
+    // Another company without a grant reads only the public fields (test/e2e/disclosure.test.ts has the
+    // whole table) and cannot write (as if the passport did not exist).
     const foreign = await call('GET', content(dppId, V1), undefined, other.testKey);
-    assert.equal(foreign.status, 404, foreign.text);
+    assert.equal(foreign.status, 200, foreign.text);
+    assert.deepEqual(foreign.body.roles, ['public']);
+    assert.equal(foreign.body.data.circularity.sparePartSources, undefined);
+    assert.equal(foreign.body.data.generalProductInformation.batteryCategory, 'ev');
     const foreignWrite = await call('PUT', content(dppId, V1), data, other.testKey);
     assert.equal(foreignWrite.status, 404, foreignWrite.text);
 

@@ -26,6 +26,8 @@ interface Foreign {
   twinId: string;
   /** The passport's digitalProductPassportId (its battery data written). */
   dppId: string;
+  /** A disclosure grant of B's (to A, recycler). */
+  grantId: string;
 }
 
 type Attempt = (ids: Foreign) => { method: string; path: string; body?: unknown };
@@ -117,8 +119,14 @@ const SWEEP: Record<string, Entry> = {
     attempt: (f) => ({ method: 'PUT', path: batteryContentPath(f.dppId), body: fullBatteryData() }),
     refused: notFound,
   },
-  'GET /v1/dpps/:dppId/content/:specId': {
-    attempt: (f) => ({ method: 'GET', path: `${batteryContentPath(f.dppId)}?format=aas` }),
+  'POST /v1/disclosure-grants': {
+    noForeignIds: 'grants a role over the caller’s own passports (the grantee is another company by design)',
+  },
+  'GET /v1/disclosure-grants': {
+    noForeignIds: 'lists the caller’s own grants (test/e2e/disclosure.test.ts)',
+  },
+  'DELETE /v1/disclosure-grants/:id': {
+    attempt: (f) => ({ method: 'DELETE', path: `/v1/disclosure-grants/${f.grantId}` }),
     refused: notFound,
   },
   'POST /v1/dpp/enroll': {
@@ -375,6 +383,10 @@ describe('tenant isolation: every operation with another tenant’s ids, and wit
     const view = await stack.api.call('GET', `/test/01/${GTIN}/21/${tokenId}?format=public`, { env: null });
     const dppId = view.body.dppHeader.digitalProductPassportId;
     assert.equal((await asB('PUT', batteryContentPath(dppId), fullBatteryData())).status, 201);
+    const grant = await asB('POST', '/v1/disclosure-grants', {
+      granteeCompanyId: a.companyId,
+      role: 'recycler',
+    });
     foreign = {
       apiKeyId: apiKey.body.apiKey.id,
       chipUid: '04B0B0B0B0B001',
@@ -389,6 +401,7 @@ describe('tenant isolation: every operation with another tenant’s ids, and wit
       ssoDomain: 'beta.example',
       twinId: twin.body.service_internal_id,
       dppId,
+      grantId: grant.body.grant.id,
     };
     for (const [name, value] of Object.entries(foreign)) assert.ok(value, `set up ${name}`);
     // Quiet before the snapshot: B's anchoring and deliveries are done.

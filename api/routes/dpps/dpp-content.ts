@@ -8,14 +8,18 @@ import {
   requireSpecification,
   writePassportContent,
 } from '../../../src/content-specs/passport-content.ts';
+import { callerRoles } from '../../../src/disclosure/caller-roles.ts';
+import { discloseContent } from '../../../src/disclosure/disclose-content.ts';
 import { findDppById } from '../../../src/dpp-api/find-dpp.ts';
 import { DomainError } from '../../../src/errors.ts';
 import { dppIdOf } from '../../../src/passports/passport-header.ts';
 import { recordPassportVersion } from '../../../src/passports/passport-versions.ts';
 import type { AppContext } from '../../context.ts';
+import { authenticateIfPresent } from '../../middleware/optional-auth.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
+import { allowAnyOrigin, publicEnvironment } from '../gs1/http.ts';
 
 // Product-group content (issue 25, docs/content-specifications.md): the registry of versioned data models
 // (public), and a passport's data of one model, written and read by the owning company.
@@ -51,9 +55,8 @@ const CONTENT_DESCRIPTION =
   'write naming another version of the same product group answers 409 content_specification_pinned. Data not ' +
   'following the pinned version answers 400 content_invalid with one `errors` entry per offending field, ' +
   '`path` an RFC 6901 JSON pointer into the body (`/performanceAndDurability/ratedCapacityAh`). Disclosure: ' +
-  'the specification’s per-field policy says which roles may read each field; until it is enforced, this ' +
-  'data is served only to the owning company (and the public AAS API serves only submodels whose every ' +
-  'field is public).';
+  'the specification’s per-field policy says which roles may read each field; GET serves each caller those ' +
+  'fields only (docs/disclosure.md).';
 
 /** The passport a content operation names, of the caller's company (another company's: 404, as if absent). */
 async function ownPassport(ctx: AppContext, dppId: string) {
@@ -172,28 +175,52 @@ export function dppContentRoutes(deps: RouteDeps) {
       method: 'get',
       path: '/v1/dpps/:dppId/content/:specId',
       operationId: 'getDppContent',
-      summary: 'Read a passport’s product-group data (owning company; ?format=aas: its AAS environment).',
+      summary:
+        'Read a passport’s product-group data as your roles disclose it (?format=aas: its AAS environment).',
       description:
-        'The data as written, with the version the passport is pinned to (which may differ from the version ' +
-        'the path names when the path names another version of the same group: the pin wins). ?format=aas ' +
-        'answers the passport’s AAS v3 environment with every submodel of the product group (for batteries ' +
-        'the IDTA-02035 Battery Nameplate, Technical Data, Product Condition, Circularity and the IDTA-02023 Carbon Footprint), restricted ' +
-        'fields included.',
+        'Anyone may call it; what is served depends on who calls (docs/disclosure.md): every field whose ' +
+        'policy names one of the caller’s roles, nothing else. No credential: the public fields. The owning ' +
+        'company (API key, OAuth token, user token): everything. Another company’s credential: the roles the ' +
+        'brand granted it (POST /v1/disclosure-grants) and authority when the platform’s register lists it. ' +
+        'The SUN parameters of a fresh tap of the passport’s chip in the query (picc_data & cmac, or e & c, as ' +
+        'the chip’s URL carries them) add customer for this request; a tap whose read counter was seen before ' +
+        'adds nothing (`tap` says replayed). `roles` lists the roles the answer was cut for. The version ' +
+        'the passport is pinned to wins over the one the path names (same group). ?format=aas answers the ' +
+        'passport’s AAS v3 environment with the product group’s submodels (for batteries IDTA-02035 Battery ' +
+        'Nameplate, Technical Data, Product Condition, Circularity, IDTA-02023 Carbon Footprint) holding only ' +
+        'the elements the caller may read; a submodel with nothing readable is left out. Environment: ' +
+        'x-service-env when sent, else live; /test/v1/… for test passports.',
       tags: ['dpps'],
-      auth: 'apiKey',
+      auth: 'none',
+      environmentHeader: false,
       params: contentParams,
-      query: z.object({ format: z.enum(['json', 'aas']).default('json') }),
+      query: z
+        .looseObject({ format: z.enum(['json', 'aas']).default('json') })
+        .describe('format, and the SUN parameters of a tap (picc_data, cmac, enc, or e, c).'),
       responses: {
         200: {
-          description: 'The data, or the AAS environment.',
-          schema: z.union([contentBody, z.record(z.string(), z.unknown())]),
+          description: 'The data the caller may read, or the AAS environment.',
+          schema: z.union([
+            contentBody.extend({
+              roles: z.array(z.enum(ROLES)),
+              tap: z.enum(['authentic', 'replayed', 'forged', 'unverifiable']).optional(),
+            }),
+            z.record(z.string(), z.unknown()),
+          ]),
         },
+        401: { description: 'unauthorized: a credential was sent and is not valid.' },
         404: { description: 'dpp_not_found, content_specification_not_found, content_not_found.' },
       },
       handler: async (ctx: AppContext, { params, query }) => {
+        const environment = publicEnvironment(ctx);
+        ctx.set('Vary', 'Authorization, x-service-env');
+        ctx.set('Cache-Control', 'no-store');
         const spec = requireSpecification(contentSpecifications, params.specId);
-        const ref = await ownPassport(ctx, params.dppId);
-        const content = await readPassportContent(ctx.state.em!, ref.passportId, spec.group);
+        const em = deps.orm.em.fork();
+        const ref = await findDppById(em, environment, params.dppId);
+        await authenticateIfPresent(ctx, deps, environment);
+        if (!ctx.state.principal) allowAnyOrigin(ctx);
+        const content = await readPassportContent(em, ref.passportId, spec.group);
         if (!content) {
           throw new DomainError(
             'not_found',
@@ -201,16 +228,24 @@ export function dppContentRoutes(deps: RouteDeps) {
             `No ${spec.group} data was written for this passport.`,
           );
         }
+        const caller = await callerRoles(
+          ctx,
+          { em, secretBox: deps.secretBox },
+          { companyId: ref.companyId, environment, passportId: ref.passportId },
+        );
         if (query.format === 'aas') {
-          ctx.body = await passportAasEnvironment(ctx.state.em!, ref, deps.config.publicBaseUrl);
+          ctx.body = await passportAasEnvironment(em, ref, deps.config.publicBaseUrl, caller.roles);
           return;
         }
+        const pinned = contentSpecifications.get(content.specificationId);
         ctx.body = {
           digitalProductPassportId: dppIdOf(ref.serviceUid),
           contentSpecificationId: content.specificationId,
-          data: content.data,
+          data: discloseContent(content.data, pinned?.policy ?? {}, caller.roles),
           createdAt: content.createdAt.toISOString(),
           updatedAt: content.updatedAt.toISOString(),
+          roles: ROLES.filter((role) => caller.roles.has(role)),
+          ...(caller.tap ? { tap: caller.tap } : {}),
         };
       },
     }),

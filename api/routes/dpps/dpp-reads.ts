@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Environment } from '../../../src/config/config.ts';
+import { callerRoles } from '../../../src/disclosure/caller-roles.ts';
 import {
   type DppRef,
   findDppById,
@@ -16,7 +17,7 @@ import {
 } from '../../../src/dpp-api/read-dpp.ts';
 import { dppIdOf } from '../../../src/passports/passport-header.ts';
 import type { AppContext } from '../../context.ts';
-import { authenticateApiKey } from '../../middleware/api-key-auth.ts';
+import { authenticateIfPresent } from '../../middleware/optional-auth.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { allowAnyOrigin, publicEnvironment } from '../gs1/http.ts';
@@ -28,7 +29,9 @@ import { allowAnyOrigin, publicEnvironment } from '../gs1/http.ts';
 const DESCRIPTION =
   'EN 18222 read (docs/en18222.md). No credential: the public content. With the owning company’s API key: ' +
   'also the operator section (urn:dpp-service:content-specification:product-operator:1.0). Live passports ' +
-  'at /v1/…, test passports at /test/v1/… (or with x-service-env: test).';
+  'at /v1/…, test passports at /test/v1/… (or with x-service-env: test). Product-group sections (keyed by ' +
+  'their content specification id) hold only the fields the caller’s roles read (docs/disclosure.md): ' +
+  'another company’s credential adds the roles granted to it, a fresh tap’s SUN parameters add customer.';
 
 const representation = z
   .enum(['compressed', 'full'])
@@ -81,7 +84,11 @@ const ERRORS = {
   404: { description: 'dpp_not_found, version_not_found, element_not_found.' },
 };
 
-/** Who reads: anonymous, or a valid API key of this environment (owner when of the passport's company). */
+/**
+ * Who reads: anonymous, or a valid credential of this environment (API key, OAuth token, user token; owner
+ * when of the passport's company), with the disclosure roles it holds for the passport (docs/disclosure.md;
+ * a fresh tap's SUN parameters in the query add customer).
+ */
 async function readerOf(
   ctx: AppContext,
   deps: RouteDeps,
@@ -90,12 +97,14 @@ async function readerOf(
 ): Promise<Reader> {
   ctx.set('Vary', 'Authorization, x-service-env');
   ctx.set('Cache-Control', 'no-store');
-  if (ctx.get('authorization') === '') {
-    allowAnyOrigin(ctx);
-    return { owner: false, authenticated: false };
-  }
-  await authenticateApiKey(ctx, deps.orm.em, environment);
-  return { owner: ctx.state.scope!.companyId === ref.companyId, authenticated: true };
+  await authenticateIfPresent(ctx, deps, environment);
+  if (!ctx.state.principal) allowAnyOrigin(ctx);
+  const caller = await callerRoles(
+    ctx,
+    { em: deps.orm.em.fork(), secretBox: deps.secretBox },
+    { companyId: ref.companyId, environment, passportId: ref.passportId },
+  );
+  return { owner: caller.owner, authenticated: ctx.state.principal !== undefined, roles: caller.roles };
 }
 
 function sendJson(ctx: AppContext, value: unknown): void {

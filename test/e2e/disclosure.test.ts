@@ -1,0 +1,331 @@
+import assert from 'node:assert/strict';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { BATTERY_1_0_0 } from '../../src/content-specs/battery/battery-1.0.0.ts';
+import { fieldPattern, ROLES, type Role } from '../../src/content-specs/disclosure.ts';
+import { registerAuthority, unregisterAuthority } from '../../src/disclosure/grants.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import { fullBatteryData } from '../fixtures/battery-passport-data.ts';
+import type { TestTenant } from '../support/api.ts';
+import { startTestStack, type TestStack } from '../support/stack.ts';
+import { enrollAndMint, GTIN } from './fixtures/passport-helpers.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON as served
+type Json = any;
+
+const V1 = 'urn:dpp-service:spec:battery:1.0.0';
+const CHIP = '04D15C105E0001';
+const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
+
+/** Every leaf's JSON pointer in a value (an array of scalars is one leaf, as in the policy). */
+function leafPointers(value: unknown, pointer = ''): string[] {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    return Object.entries(value).flatMap(([name, child]) => leafPointers(child, `${pointer}/${name}`));
+  }
+  if (Array.isArray(value) && value.some((item) => typeof item === 'object' && item !== null)) {
+    return value.flatMap((item, index) => leafPointers(item, `${pointer}/${index}`));
+  }
+  return [pointer];
+}
+
+function leafValue(data: unknown, pointer: string): unknown {
+  return pointer
+    .split('/')
+    .slice(1)
+    .reduce<unknown>((node, segment) => (node as Record<string, unknown>)[segment], data);
+}
+
+const DATA = fullBatteryData() as unknown as Record<string, unknown>;
+const ALL_LEAVES = leafPointers(DATA);
+
+/** The leaves a caller holding `roles` reads: those whose policy names one of them. */
+const readableBy = (roles: readonly Role[]) =>
+  ALL_LEAVES.filter((pointer) =>
+    BATTERY_1_0_0.policy[fieldPattern(pointer)]!.roles.some((role) => roles.includes(role)),
+  ).sort();
+
+/**
+ * The values of the leaves `roles` may not read that no readable leaf shares (so finding one in an answer can
+ * only mean the restricted field leaked), as the strings a serialisation would hold.
+ */
+function secretsFor(roles: readonly Role[]): string[] {
+  const readable = new Set(readableBy(roles));
+  const shown = new Set(
+    [...readable].flatMap((pointer) => [leafValue(DATA, pointer)].flat().map((value) => String(value))),
+  );
+  return ALL_LEAVES.filter((pointer) => !readable.has(pointer))
+    .flatMap((pointer) => [leafValue(DATA, pointer)].flat().map((value) => String(value)))
+    .filter((value) => value.length >= 4 && !shown.has(value) && ![...shown].some((s) => s.includes(value)));
+}
+
+/**
+ * Who may see what, enforced by the server (issue 25 item 1, docs/disclosure.md): a battery passport with the
+ * full data model, read by each audience through every representation that serialises its battery data; each
+ * answer holds exactly the fields the audience's roles read.
+ */
+describe('disclosure: every field of the battery model × every role × every representation', () => {
+  let stack: TestStack;
+  let brand: TestTenant;
+  let repairer: TestTenant;
+  let recycler: TestTenant;
+  let authority: TestTenant;
+  let notifiedBody: TestTenant;
+  let stranger: TestTenant;
+  let dppId: string;
+  let counter = 1;
+  const grants: Record<string, string> = {};
+
+  const contentPath = () => `/v1/dpps/${encodeURIComponent(dppId)}/content/${encodeURIComponent(V1)}`;
+  const freshTap = () => {
+    counter += 1;
+    const sun = generateSun({ uid: CHIP, counter, keys });
+    return `picc_data=${sun.piccData}&cmac=${sun.cmac}`;
+  };
+
+  /** How each audience proves itself on a request: a credential, a fresh tap's query, or nothing. */
+  type Audience = { name: string; roles: Role[]; key?: () => string; tap?: true };
+  const audiences = (): Audience[] => [
+    { name: 'public (no credential)', roles: ['public'] },
+    { name: 'customer (fresh tap)', roles: ['public', 'customer'], tap: true },
+    { name: 'repairer (granted)', roles: ['public', 'repairer'], key: () => repairer.testKey },
+    { name: 'recycler (granted)', roles: ['public', 'recycler'], key: () => recycler.testKey },
+    { name: 'authority (register)', roles: ['public', 'authority'], key: () => authority.testKey },
+    { name: 'notified body (granted)', roles: ['public', 'notifiedBody'], key: () => notifiedBody.testKey },
+    { name: 'another company, no grant', roles: ['public'], key: () => stranger.testKey },
+    { name: 'the brand (operator)', roles: [...ROLES], key: () => brand.testKey },
+  ];
+
+  /** GET as an audience; a tap audience's query carries a fresh SUN message each time. */
+  const read = (audience: Audience, path: string) => {
+    const query = audience.tap ? freshTap() : '';
+    const target = query ? `${path}${path.includes('?') ? '&' : '?'}${query}` : path;
+    return stack.api.call('GET', target, { key: audience.key?.() ?? null });
+  };
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    brand = await stack.api.createTenant('Voltaic Cells');
+    repairer = await stack.api.createTenant('Fix It Garage');
+    recycler = await stack.api.createTenant('Black Mass Recycling');
+    authority = await stack.api.createTenant('Market Surveillance Authority');
+    notifiedBody = await stack.api.createTenant('Notified Body 0123');
+    stranger = await stack.api.createTenant('Someone Else');
+    const asBrand = (method: string, path: string, body?: unknown) =>
+      stack.api.call(method, path, { key: brand.testKey, ...(body === undefined ? {} : { body }) });
+    const tokenId = await enrollAndMint(asBrand, CHIP, { manufacturer_name: 'Voltaic Cells SE' });
+    const view = await stack.api.call('GET', `/test/01/${GTIN}/21/${tokenId}?format=public`, { env: null });
+    dppId = view.body.dppHeader.digitalProductPassportId;
+    assert.equal((await asBrand('PUT', contentPath(), DATA)).status, 201);
+    for (const [tenant, role] of [
+      [repairer, 'repairer'],
+      [recycler, 'recycler'],
+      [notifiedBody, 'notifiedBody'],
+    ] as const) {
+      const granted = await asBrand('POST', '/v1/disclosure-grants', {
+        granteeCompanyId: tenant.companyId,
+        role,
+      });
+      assert.equal(granted.status, 201, granted.text);
+      grants[role] = granted.body.grant.id;
+    }
+    // The operator's register (npm run cli -- authority:grant <companyId>).
+    assert.equal(await registerAuthority(stack.api.db.orm.em.fork(), authority.companyId, 'MSA'), true);
+  }, 600_000);
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  test('the policy names a role for every field of the model (else the table below proves nothing)', () => {
+    for (const pointer of ALL_LEAVES) assert.ok(BATTERY_1_0_0.policy[fieldPattern(pointer)], pointer);
+    assert.equal(readableBy([...ROLES]).length, ALL_LEAVES.length);
+  });
+
+  test.each(audiences().map((audience) => [audience.name, audience] as const))(
+    'GET /v1/dpps/{dppId}/content/{specId} as %s: exactly the fields its roles read',
+    async (_name, audience) => {
+      const answer = await read(audience, contentPath());
+      assert.equal(answer.status, 200, answer.text);
+      assert.deepEqual(leafPointers(answer.body.data).sort(), readableBy(audience.roles));
+      assert.deepEqual([...answer.body.roles].sort(), [...audience.roles].sort());
+      for (const secret of secretsFor(audience.roles)) {
+        assert.ok(!answer.text.includes(secret), `${secret} served to ${audience.name}`);
+      }
+      if (audience.tap) assert.equal(answer.body.tap, 'authentic');
+    },
+  );
+
+  test.each(audiences().map((audience) => [audience.name, audience] as const))(
+    '?format=aas as %s: only the battery submodels and elements its roles read',
+    async (_name, audience) => {
+      const answer = await read(audience, `${contentPath()}?format=aas`);
+      assert.equal(answer.status, 200, answer.text);
+      for (const secret of secretsFor(audience.roles)) {
+        assert.ok(!answer.text.includes(secret), `${secret} served to ${audience.name}`);
+      }
+      const idShorts = answer.body.submodels.map((s: Json) => s.idShort);
+      // Product Condition is the individual battery's use data (tier 4): customer, repairer, recycler, authority.
+      const readsUseData = audience.roles.some((role) =>
+        ['customer', 'repairer', 'recycler', 'authority'].includes(role),
+      );
+      assert.equal(idShorts.includes('BatteryProductCondition'), readsUseData, idShorts.join(', '));
+      for (const always of ['BatteryNameplate', 'BatteryTechnicalData', 'BatteryCarbonFootprint']) {
+        assert.ok(idShorts.includes(always), `${always} in ${idShorts.join(', ')}`);
+      }
+      // The shell lists exactly the submodels served.
+      assert.equal(answer.body.assetAdministrationShells[0].submodels.length, answer.body.submodels.length);
+      const nameplate = JSON.stringify(
+        answer.body.submodels.find((s: Json) => s.idShort === 'BatteryNameplate'),
+      );
+      const testReport = DATA.conformityAndLabels as { testReportsProvingCompliance: string[] };
+      assert.equal(
+        nameplate.includes(testReport.testReportsProvingCompliance[0]!),
+        audience.roles.includes('authority') || audience.roles.includes('notifiedBody'),
+      );
+    },
+  );
+
+  test.each(audiences().map((audience) => [audience.name, audience] as const))(
+    'EN 18222 reads (compressed, full, element by path) as %s: no field its roles do not read',
+    async (_name, audience) => {
+      const path = `/v1/dpps/${encodeURIComponent(dppId)}`;
+      for (const representation of ['compressed', 'full']) {
+        const answer = await read(audience, `${path}?representation=${representation}`);
+        assert.equal(answer.status, 200, answer.text);
+        for (const secret of secretsFor(audience.roles)) {
+          assert.ok(
+            !answer.text.includes(secret),
+            `${secret} served to ${audience.name} (${representation})`,
+          );
+        }
+        if (representation === 'compressed' && answer.body[V1] !== undefined) {
+          assert.deepEqual(leafPointers(answer.body[V1]).sort(), readableBy(audience.roles));
+        }
+      }
+      const document = await read(audience, path);
+      if (document.body[V1] === undefined) return; // product-group sections not in the EN 18222 document yet
+      const element = `$['${V1}']['conformityAndLabels']['testReportsProvingCompliance']`;
+      const answer = await read(audience, `${path}/elements/${encodeURIComponent(element)}`);
+      const reads = audience.roles.includes('authority') || audience.roles.includes('notifiedBody');
+      if (reads) {
+        assert.equal(answer.status, 200, answer.text);
+      } else {
+        assert.equal(answer.status, audience.key ? 403 : 401, answer.text);
+        assert.ok(!answer.text.includes('report-ul-1973'), answer.text);
+      }
+    },
+  );
+
+  test('a replayed tap unlocks nothing; the next fresh tap does, once', async () => {
+    const tap = freshTap();
+    const first = await stack.api.call('GET', `${contentPath()}?${tap}`, { key: null });
+    assert.equal(first.body.tap, 'authentic', first.text);
+    assert.ok(first.body.data.performanceAndDurability.batteryCondition, 'use data for the owner’s tap');
+    const replayed = await stack.api.call('GET', `${contentPath()}?${tap}`, { key: null });
+    assert.equal(replayed.status, 200, replayed.text);
+    assert.equal(replayed.body.tap, 'replayed');
+    assert.deepEqual(replayed.body.roles, ['public']);
+    assert.deepEqual(leafPointers(replayed.body.data).sort(), readableBy(['public']));
+    // An older counter than the last one seen is a replay too.
+    const old = generateSun({ uid: CHIP, counter: 2, keys });
+    const older = await stack.api.call('GET', `${contentPath()}?picc_data=${old.piccData}&cmac=${old.cmac}`, {
+      key: null,
+    });
+    assert.equal(older.body.tap, 'replayed', older.text);
+    assert.equal(older.body.data.performanceAndDurability?.batteryCondition, undefined);
+    // A forged signature: no customer either.
+    const forged = await stack.api.call(
+      'GET',
+      `${contentPath()}?picc_data=${'0'.repeat(32)}&cmac=${'0'.repeat(16)}`,
+      {
+        key: null,
+      },
+    );
+    assert.equal(forged.status, 200, forged.text);
+    assert.notEqual(forged.body.tap, 'authentic');
+    assert.deepEqual(forged.body.roles, ['public']);
+  });
+
+  test('grants API: owner only, idempotent, listed, revoked → the grantee reads only public data', async () => {
+    const asBrand = (method: string, path: string, body?: unknown) =>
+      stack.api.call(method, path, { key: brand.testKey, ...(body === undefined ? {} : { body }) });
+    const again = await asBrand('POST', '/v1/disclosure-grants', {
+      granteeCompanyId: repairer.companyId,
+      role: 'repairer',
+    });
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.body.grant.id, grants.repairer);
+    const list = await asBrand('GET', '/v1/disclosure-grants');
+    assert.equal(list.status, 200, list.text);
+    assert.deepEqual(
+      list.body.grants.map((g: Json) => `${g.role} ${g.granteeCompanyId}`).sort(),
+      [
+        `notifiedBody ${notifiedBody.companyId}`,
+        `recycler ${recycler.companyId}`,
+        `repairer ${repairer.companyId}`,
+      ].sort(),
+    );
+    // The grantee does not see the brand's grants, and cannot revoke them.
+    const theirs = await stack.api.call('GET', '/v1/disclosure-grants', { key: repairer.testKey });
+    assert.deepEqual(theirs.body.grants, []);
+    const notTheirs = await stack.api.call('DELETE', `/v1/disclosure-grants/${grants.repairer}`, {
+      key: repairer.testKey,
+    });
+    assert.equal(notTheirs.status, 404, notTheirs.text);
+    // Refusals: to oneself, to no company, a role that is not granted by brands, no credential.
+    const self = await asBrand('POST', '/v1/disclosure-grants', {
+      granteeCompanyId: brand.companyId,
+      role: 'recycler',
+    });
+    assert.equal(self.status, 400, self.text);
+    assert.equal(self.body.code, 'grant_to_self');
+    const nobody = await asBrand('POST', '/v1/disclosure-grants', {
+      granteeCompanyId: '00000000-0000-4000-8000-000000000000',
+      role: 'recycler',
+    });
+    assert.equal(nobody.status, 404, nobody.text);
+    for (const role of ['authority', 'customer', 'public']) {
+      const refused = await asBrand('POST', '/v1/disclosure-grants', {
+        granteeCompanyId: stranger.companyId,
+        role,
+      });
+      assert.equal(refused.status, 400, `${role}: ${refused.text}`);
+    }
+    const anonymous = await stack.api.call('GET', '/v1/disclosure-grants', { key: null });
+    assert.equal(anonymous.status, 401, anonymous.text);
+    // A grant in the test environment is not one in live.
+    const live = await stack.api.call('GET', '/v1/disclosure-grants', { key: brand.liveKey, env: 'live' });
+    assert.deepEqual(live.body.grants, []);
+
+    const repairerRead = async () =>
+      (await stack.api.call('GET', contentPath(), { key: repairer.testKey })).body;
+    assert.ok((await repairerRead()).data.circularity.sparePartSources);
+    const revoked = await asBrand('DELETE', `/v1/disclosure-grants/${grants.repairer}`);
+    assert.equal(revoked.status, 204, revoked.text);
+    const after = await repairerRead();
+    assert.deepEqual(after.roles, ['public']);
+    assert.deepEqual(leafPointers(after.data).sort(), readableBy(['public']));
+    const twice = await asBrand('DELETE', `/v1/disclosure-grants/${grants.repairer}`);
+    assert.equal(twice.status, 404, twice.text);
+    // Granted again: a new grant, read again.
+    const regrant = await asBrand('POST', '/v1/disclosure-grants', {
+      granteeCompanyId: repairer.companyId,
+      role: 'repairer',
+    });
+    assert.equal(regrant.status, 201, regrant.text);
+    assert.notEqual(regrant.body.grant.id, grants.repairer);
+    assert.deepEqual((await repairerRead()).roles, ['public', 'repairer']);
+    grants.repairer = regrant.body.grant.id;
+  });
+
+  test('off the authority register → public only; a credential that is not valid is refused, not downgraded', async () => {
+    assert.equal(await unregisterAuthority(stack.api.db.orm.em.fork(), authority.companyId), true);
+    const answer = await stack.api.call('GET', contentPath(), { key: authority.testKey });
+    assert.deepEqual(answer.body.roles, ['public']);
+    assert.deepEqual(leafPointers(answer.body.data).sort(), readableBy(['public']));
+    assert.equal(await registerAuthority(stack.api.db.orm.em.fork(), authority.companyId, 'MSA'), true);
+    const bad = await stack.api.call('GET', contentPath(), { key: 'dpp_test_not_a_key' });
+    assert.equal(bad.status, 401, bad.text);
+    // A grantee's live key reads the test passport as nobody special (environments are separate).
+    const otherEnv = await stack.api.call('GET', contentPath(), { key: repairer.liveKey, env: 'live' });
+    assert.equal(otherEnv.status, 404, otherEnv.text);
+  });
+});

@@ -24,6 +24,7 @@ import { releaseRoutes } from './dpp/release.ts';
 import { resaleStatusRoute } from './dpp/resale-status.ts';
 import { verifyChipRoute } from './dpp/verify-chip.ts';
 import { dppContentRoutes } from './dpps/dpp-content.ts';
+import { dppDynamicRoutes } from './dpps/dpp-dynamic.ts';
 import { dppReadRoutes } from './dpps/dpp-reads.ts';
 import { provisionRoutes } from './erp/provision.ts';
 import { bindRoutes } from './factory/bind.ts';
@@ -77,6 +78,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...publicPassportRoutes(deps),
     ...dppReadRoutes(deps),
     ...dppContentRoutes(deps),
+    ...dppDynamicRoutes(deps),
     ...disclosureGrantRoutes(deps),
   ];
 }

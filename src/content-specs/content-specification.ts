@@ -75,7 +75,7 @@ export class ContentSpecificationRegistry {
   }
 }
 
-function violation(error: ErrorObject): ContentViolation {
+export function violation(error: ErrorObject): ContentViolation {
   // `required` and `additionalProperties` name the member in params: point at it, not at its parent.
   const params = error.params as { missingProperty?: string; additionalProperty?: string };
   const member = params.missingProperty ?? params.additionalProperty;

@@ -68,8 +68,10 @@ function children(entries: [string, unknown][]): DataElement[] {
 export function fullRepresentation(document: Record<string, unknown>): Record<string, unknown> {
   const header: Record<string, unknown> = {};
   const elements: DataElement[] = [];
+  // Our own sections, and each product-group section the header lists (urn:dpp-service:spec:battery:1.0.0).
+  const listed = Array.isArray(document.contentSpecificationIds) ? document.contentSpecificationIds : [];
   for (const [key, value] of Object.entries(document)) {
-    if (CONTENT_SPECIFICATION_IDS.includes(key)) {
+    if (CONTENT_SPECIFICATION_IDS.includes(key) || listed.includes(key)) {
       const element = dataElement(key, value);
       if (element) elements.push(element);
     } else {

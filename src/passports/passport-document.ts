@@ -1,10 +1,16 @@
 import { createHash } from 'node:crypto';
 import { formatEther } from 'ethers';
 import type { Environment } from '../config/config.ts';
+import { contentSpecifications } from '../content-specs/content-specification.ts';
+import type { Role } from '../content-specs/disclosure.ts';
+import { discloseContent } from '../disclosure/disclose-content.ts';
+import { digitalLink } from '../gs1/digital-link.ts';
 import { canonicalJson } from '../ipfs/json.ts';
 import { NTAG_424_DNA } from '../sun/index.ts';
 import { maskEmail } from '../supply-chain/mask-email.ts';
 import {
+  CONTENT_SPECIFICATION_IDS,
+  dppIdOf,
   OPERATOR_CONTENT_SPECIFICATION_ID,
   type PassportHeader,
   PUBLIC_CONTENT_SPECIFICATION_ID,
@@ -61,7 +67,45 @@ export interface PassportContentFacts {
   facilityId: string | null;
   /** The product-group content specifications it is pinned to (src/content-specs). */
   productGroupSpecificationIds: string[];
+  /** The product-group data written against each pinned specification (one content section each). */
+  productGroupData: { specificationId: string; data: Record<string, unknown> }[];
+  /** Passports this one is linked to over the product's life (a repurposed battery's original, …). */
+  relatedPassports: RelatedPassportFact[];
   events: ContentEvent[];
+}
+
+/**
+ * A link between two passports of one physical product's life (docs/battery-passport.md, "Repurposing"):
+ * `repurposedFrom`/`remanufacturedFrom` on the new passport name the original, `repurposedAs`/`remanufacturedAs`
+ * on the original name the new one.
+ */
+export interface RelatedPassport {
+  relation: PassportRelation;
+  digitalProductPassportId: string;
+  uniqueProductIdentifier: string;
+  linkedAt: string;
+}
+
+export type PassportRelation = 'repurposedFrom' | 'remanufacturedFrom' | 'repurposedAs' | 'remanufacturedAs';
+
+/** A link as loaded: the other passport's keys (its ids are built with the base URL). */
+export interface RelatedPassportFact {
+  relation: PassportRelation;
+  serviceUid: string;
+  environment: Environment;
+  gtin: string | null;
+  tokenId: string;
+  linkedAt: Date;
+}
+
+/** How a link appears in a document or a linkset. */
+export function relatedPassport(fact: RelatedPassportFact, publicBaseUrl: string): RelatedPassport {
+  return {
+    relation: fact.relation,
+    digitalProductPassportId: dppIdOf(fact.serviceUid),
+    uniqueProductIdentifier: digitalLink(publicBaseUrl, fact.environment, fact.gtin, fact.tokenId),
+    linkedAt: fact.linkedAt.toISOString(),
+  };
 }
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
@@ -108,6 +152,10 @@ export function passportDocument(
         longitude: event.longitude,
         timestamp: event.timestamp.toISOString(),
       })),
+      // Only when there are links, so passports without any keep the document they always had.
+      ...(facts.relatedPassports.length > 0
+        ? { relatedPassports: facts.relatedPassports.map((fact) => relatedPassport(fact, publicBaseUrl)) }
+        : {}),
     },
     [OPERATOR_CONTENT_SPECIFICATION_ID]: {
       tokenId: facts.tokenId,
@@ -139,17 +187,51 @@ export function passportDocument(
         timestamp: event.timestamp.toISOString(),
       })),
     },
+    // One section per pinned product-group specification, named by its id (as the header lists it): the data
+    // as written, dynamic data (state of health, status, use events) included, so each version keeps its values.
+    ...Object.fromEntries(facts.productGroupData.map((entry) => [entry.specificationId, entry.data])),
   };
 }
 
 /** Content sections readable only with the owning company's credential. */
 export const RESTRICTED_SECTIONS: readonly string[] = [OPERATOR_CONTENT_SPECIFICATION_ID];
 
-/** The document without its restricted sections: what anyone may read. */
-export function publicPart(document: Record<string, unknown>): Record<string, unknown> {
-  const copy = { ...document };
-  for (const section of RESTRICTED_SECTIONS) delete copy[section];
+/**
+ * The document as callers holding `roles` (not the owner) may read it: without the restricted sections, each
+ * product-group section cut to the fields its specification's disclosure policy gives one of the roles
+ * (discloseContent; a section of a specification this process does not know is left out: fail closed).
+ */
+export function disclosedPart(
+  document: Record<string, unknown>,
+  roles: Iterable<Role>,
+): Record<string, unknown> {
+  const held = [...roles];
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(document)) {
+    if (RESTRICTED_SECTIONS.includes(key)) continue;
+    const specification = productGroupSectionSpecification(document, key);
+    if (specification === null) {
+      copy[key] = value;
+    } else if (specification) {
+      copy[key] = discloseContent(value as Record<string, unknown>, specification.policy, held);
+    }
+  }
   return copy;
+}
+
+/**
+ * The product-group specification a document member is the section of: null when the member is no product-group
+ * section (a header member or one of our own sections), undefined when it is one of a specification unknown here.
+ */
+export function productGroupSectionSpecification(document: Record<string, unknown>, key: string) {
+  const listed = document.contentSpecificationIds;
+  if (!Array.isArray(listed) || !listed.includes(key) || CONTENT_SPECIFICATION_IDS.includes(key)) return null;
+  return contentSpecifications.get(key);
+}
+
+/** The document without its restricted sections: what anyone may read (product-group data: its public fields). */
+export function publicPart(document: Record<string, unknown>): Record<string, unknown> {
+  return disclosedPart(document, ['public']);
 }
 
 /** Lower-case hex SHA-256 of the UTF-8 bytes of the document's RFC 8785 (JCS) canonical form. */

@@ -9,6 +9,7 @@ import {
   type PassportDocument,
   passportDocument,
   publicPart,
+  type RelatedPassportFact,
 } from './passport-document.ts';
 
 /** One stored version of a passport's content. */
@@ -50,6 +51,8 @@ interface PassportRow {
   economic_operator_id: string | null;
   facility_id: string | null;
   pinned_specifications: unknown;
+  product_group_data: unknown;
+  related_passports: unknown;
 }
 
 interface EventRow {
@@ -82,7 +85,8 @@ export async function loadPassportContent(
        p.erp_serial, p.erp_order_id, p.parent_uid, p.transaction_hash, p.mint_timestamp,
        p.locked_deposit_wei::text as locked_deposit_wei, p.contract_address, p.status, p.revoked_at,
        p.revocation_reason, cs.economic_operator_id, cs.facility_id,
-       ${PINNED_SPECIFICATIONS_SQL} as pinned_specifications
+       ${PINNED_SPECIFICATIONS_SQL} as pinned_specifications, ${PRODUCT_GROUP_DATA_SQL} as product_group_data,
+       ${RELATED_PASSPORTS_SQL} as related_passports
      from passports p
      left join company_settings cs on cs.company_id = p.company_id and cs.environment = p.environment
      where p.id = ?${options.lock ? ' for update of p' : ''}`,
@@ -122,6 +126,11 @@ export async function loadPassportContent(
     economicOperatorId: row.economic_operator_id,
     facilityId: row.facility_id,
     productGroupSpecificationIds: pinnedIds(row.pinned_specifications),
+    productGroupData: jsonArray(row.product_group_data).map((entry) => ({
+      specificationId: String(entry.specificationId),
+      data: entry.data as Record<string, unknown>,
+    })),
+    relatedPassports: relatedPassportFacts(row.related_passports),
     events: events.map(
       (event): ContentEvent => ({
         id: event.id,
@@ -136,6 +145,40 @@ export async function loadPassportContent(
       }),
     ),
   };
+}
+
+/** The passport's product-group data, one entry per pinned specification, in group order (a jsonb array). */
+const PRODUCT_GROUP_DATA_SQL = `coalesce((select jsonb_agg(jsonb_build_object('specificationId', pc.specification_id,
+    'data', pc.data) order by pc.spec_group) from passport_content pc where pc.passport_id = p.id), '[]'::jsonb)`;
+
+/**
+ * The passports this one was made from (repurposedFrom…) and became (repurposedAs…), oldest link first (a jsonb
+ * array of {relation, serviceUid, environment, gtin, tokenId, linkedAt}).
+ */
+const RELATED_PASSPORTS_SQL = `coalesce((select jsonb_agg(r.link order by r.created_at, r.id) from (
+    select l.created_at, l.id, jsonb_build_object('relation', l.relation || 'From', 'serviceUid', o.service_uid,
+      'environment', o.environment, 'gtin', o.gtin, 'tokenId', o.token_id, 'linkedAt', l.created_at) as link
+      from passport_links l join passports o on o.id = l.original_passport_id where l.successor_passport_id = p.id
+    union all
+    select l.created_at, l.id, jsonb_build_object('relation', l.relation || 'As', 'serviceUid', s.service_uid,
+      'environment', s.environment, 'gtin', s.gtin, 'tokenId', s.token_id, 'linkedAt', l.created_at) as link
+      from passport_links l join passports s on s.id = l.successor_passport_id where l.original_passport_id = p.id
+  ) r), '[]'::jsonb)`;
+
+const jsonArray = (value: unknown): Record<string, unknown>[] => {
+  const parsed = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
+  return Array.isArray(parsed) ? (parsed as Record<string, unknown>[]) : [];
+};
+
+function relatedPassportFacts(value: unknown): RelatedPassportFact[] {
+  return jsonArray(value).map((link) => ({
+    relation: link.relation as RelatedPassportFact['relation'],
+    serviceUid: String(link.serviceUid),
+    environment: link.environment as Environment,
+    gtin: (link.gtin as string | null) ?? null,
+    tokenId: String(link.tokenId),
+    linkedAt: new Date(String(link.linkedAt)),
+  }));
 }
 
 interface VersionRow {

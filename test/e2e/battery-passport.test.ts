@@ -302,17 +302,19 @@ describe('battery passport: content specification battery 1.0.0', () => {
     const dppMeta = aas.body.submodels.find((s: Json) => s.idShort === 'DppMeta');
     assert.ok(JSON.stringify(dppMeta).includes(V1), JSON.stringify(dppMeta));
 
-    // Until the policy is enforced, no public form carries battery data (a tier 2 part number, a tier 3
-    // report, a tier 4 reading, even a tier 1 value).
+    // No public form carries restricted battery data (a tier 2 part number, a tier 3 report, a tier 4
+    // reading). The EN 18222 document holds the battery section cut to its public (tier 1) fields.
     for (const [form, body] of [
       ['public', publicView.text],
       ['EN 18222', en18222.text],
       ['UNTP', untp.text],
       ['AAS API', aas.text],
     ] as const) {
-      for (const value of ['BMU-8-2026', 'report-ul-1973', 'Deep discharge', 'NMC811']) {
+      for (const value of ['BMU-8-2026', 'report-ul-1973', 'Deep discharge']) {
         assert.ok(!body.includes(value), `${form} shows ${value}`);
       }
     }
+    assert.equal(en18222.body[V1].materialsAndComposition.chemistry, 'NMC811');
+    assert.equal(en18222.body[V1].materialsAndComposition.detailedComposition, undefined);
   });
 });

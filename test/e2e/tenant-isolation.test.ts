@@ -129,6 +129,27 @@ const SWEEP: Record<string, Entry> = {
     attempt: (f) => ({ method: 'DELETE', path: `/v1/disclosure-grants/${f.grantId}` }),
     refused: notFound,
   },
+  'POST /v1/dpps/:dppId/content/:specId/dynamic': {
+    // Only the brand and companies it granted `repairer` write dynamic data; anyone else: as if absent.
+    attempt: (f) => ({
+      method: 'POST',
+      path: `${batteryContentPath(f.dppId)}/dynamic`,
+      body: { batteryStatus: 'waste' },
+    }),
+    refused: notFound,
+  },
+  'GET /v1/dpps/:dppId/content/:specId/dynamic/:eventId': {
+    attempt: (f) => ({ method: 'GET', path: `${batteryContentPath(f.dppId)}/dynamic/1` }),
+    refused: notFound,
+  },
+  'POST /v1/dpps/:dppId/content/:specId/repurpose': {
+    attempt: (f) => ({
+      method: 'POST',
+      path: `${batteryContentPath(f.dppId)}/repurpose`,
+      body: { successorDppId: f.dppId },
+    }),
+    refused: notFound,
+  },
   'POST /v1/dpp/enroll': {
     // Chip UIDs are hardware: the uniqueness rule answers 409 without saying whose the chip is.
     attempt: (f) => ({ method: 'POST', path: '/v1/dpp/enroll', body: { chipUid: f.chipUid } }),

@@ -1,0 +1,383 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import { contentSpecifications } from '../../../src/content-specs/content-specification.ts';
+import {
+  type DynamicUpdateResult,
+  type DynamicWriter,
+  PRODUCT_DATA_UPDATED,
+  recordDynamicUpdate,
+} from '../../../src/content-specs/dynamic-update.ts';
+import { ContentInvalid, requireSpecification } from '../../../src/content-specs/passport-content.ts';
+import { linkRepurposedPassport } from '../../../src/content-specs/repurpose.ts';
+import { Company, SupplyChainEvent } from '../../../src/db/entities/index.ts';
+import { scopedEntityManager, type TenantScope } from '../../../src/db/tenant-scope.ts';
+import { type DppRef, findDppById } from '../../../src/dpp-api/find-dpp.ts';
+import { DomainError } from '../../../src/errors.ts';
+import { dppIdOf } from '../../../src/passports/passport-header.ts';
+import { requireWorkflows } from '../../../src/temporal/start.ts';
+import type { AppContext } from '../../context.ts';
+import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
+import { Problem } from '../../problem.ts';
+import { defineRoute } from '../../route.ts';
+import type { RouteDeps } from '../deps.ts';
+import { startAnchor } from '../iaas/start-anchor.ts';
+import { writerRoleOf } from './dynamic-writer.ts';
+
+// Dynamic product-group data (issue 25 item 3, docs/battery-passport.md "Dynamic data"): state of health,
+// status and use events appended by the brand or a granted repairer, each a new passport version whose
+// PRODUCT_DATA_UPDATED event is anchored on chain by the supply-chain anchor workflow.
+
+const params = z.object({
+  dppId: z.string().min(1).max(200).describe('The digitalProductPassportId (urn:uuid:…) or its UUID.'),
+  specId: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe(
+      'The pinned content specification id, e.g. urn:dpp-service:spec:battery:1.0.0 (percent-encoded).',
+    ),
+});
+
+const updateView = z.object({
+  digitalProductPassportId: z.string(),
+  contentSpecificationId: z.string(),
+  changedFields: z.array(z.string()).describe('JSON pointers into the data that this update changed.'),
+  writerRole: z.enum(['operator', 'repairer']),
+  version: z.object({ number: z.number().int(), createdAt: z.string(), publicSha256: z.string() }),
+  event: z.object({
+    id: z.number().int(),
+    action: z.literal(PRODUCT_DATA_UPDATED),
+    dataSha256: z.string().describe('SHA-256 (hex) of the RFC 8785 form of the data after this update.'),
+    dataHash: z.string().describe('keccak256 of the event as anchored (docs/supply-chain: eventDataHash).'),
+    transactionHash: z.string().nullable(),
+    blockNumber: z.number().int().nullable(),
+  }),
+});
+
+const UPDATE_DESCRIPTION =
+  'Appends the battery’s dynamic data to the passport’s product-group data: `batteryStatus` (original, ' +
+  'repurposed, reused, remanufactured, waste; waste is final, nothing returns to original), `batteryCondition` ' +
+  '(measured values with their `measuredAt`, merged over the previous ones), `negativeEvents` and ' +
+  '`accidentReports` (appended). Each member is validated against the pinned specification: 400 ' +
+  'content_invalid names every offending member by JSON pointer into this body. Allowed for the brand and for ' +
+  'companies the brand granted `repairer` (others: 404, as if the passport were not theirs to see). Each update ' +
+  'is a new passport version (GET /v1/dpps/{dppId}/versions keeps the earlier values) and a PRODUCT_DATA_UPDATED ' +
+  'supply-chain event anchored on chain (its dataHash commits to the SHA-256 of the new data); follow it on ' +
+  'GET …/dynamic/{eventId}.' +
+  IDEMPOTENCY_DOC;
+
+const RELATIONS = ['repurposed', 'remanufactured'] as const;
+const repurposeBody = z.object({
+  successorDppId: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe('The new battery’s passport (yours, its battery data written), urn:uuid:… or the UUID.'),
+  relation: z.enum(RELATIONS).default('repurposed'),
+});
+const linkedView = z.object({
+  digitalProductPassportId: z.string(),
+  version: updateView.shape.version,
+  event: updateView.shape.event,
+});
+
+const REPURPOSE_DESCRIPTION =
+  'A repurposed or remanufactured battery gets a new passport linked to the original’s (Regulation (EU) ' +
+  '2023/1542 Art. 77(6)). The repurposer mints the new battery’s passport (its own company), writes its battery ' +
+  'data (PUT …/content/{specId}), then calls this on the ORIGINAL passport with `successorDppId`. Allowed for ' +
+  'the original’s brand and companies it granted `repairer`. In one step: the link (the original’s public ' +
+  'section lists `relatedPassports` `repurposedAs`/`remanufacturedAs`, the new one’s `repurposedFrom`/' +
+  '`remanufacturedFrom`; both linksets link the other passport), both batteries’ `batteryStatus` set to the ' +
+  'relation, each a new version with an anchored PRODUCT_DATA_UPDATED event.' +
+  IDEMPOTENCY_DOC;
+
+/** The event as the update's writer and the brand see it (no values: those are in the versions). */
+function eventSummary(event: SupplyChainEvent) {
+  const metadata = event.metadata as { dataSha256?: string };
+  return {
+    id: event.id,
+    action: PRODUCT_DATA_UPDATED,
+    dataSha256: metadata.dataSha256 ?? '',
+    dataHash: event.dataHash ?? '',
+    transactionHash: event.transactionHash ?? null,
+    blockNumber:
+      event.blockNumber === null || event.blockNumber === undefined ? null : Number(event.blockNumber),
+  };
+}
+
+async function writerOf(ctx: AppContext, em: EntityManager, ref: DppRef): Promise<DynamicWriter> {
+  const scope = ctx.state.scope!;
+  const role = await writerRoleOf(ctx, em, ref);
+  if (!role) {
+    throw new DomainError('not_found', 'dpp_not_found', `No passport ${dppIdOf(ref.serviceUid)}.`);
+  }
+  const company = await em.findOneOrFail(Company, { id: scope.companyId }, { fields: ['name'] });
+  return { companyId: scope.companyId, companyName: company.name, role };
+}
+
+export function dppDynamicRoutes(deps: RouteDeps) {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/v1/dpps/:dppId/content/:specId/dynamic',
+      operationId: 'appendDppDynamicData',
+      summary:
+        'Append dynamic product-group data (battery state of health, status, use events): a new version.',
+      description: UPDATE_DESCRIPTION,
+      tags: ['dpps'],
+      auth: 'apiKey',
+      idempotent: true,
+      params,
+      body: z.record(z.string(), z.unknown()),
+      responses: {
+        201: { description: 'Recorded; the event is being anchored on chain.', schema: updateView },
+        400: { description: 'content_invalid (errors[] names each member of the body), invalid_dpp_id.' },
+        404: {
+          description:
+            'dpp_not_found (or a passport the caller may not write), content_not_found, content_specification_not_found.',
+        },
+        409: {
+          description:
+            'content_specification_pinned, battery_status_final, token_recycled, passport_revoked.',
+        },
+      },
+      handler: async (ctx: AppContext, { params: path, body }) => {
+        const workflows = requireWorkflows(deps.workflows);
+        const em = ctx.state.em!;
+        const ref = await findDppById(em, ctx.state.scope!.environment, path.dppId);
+        const writer = await writerOf(ctx, em, ref);
+        let started:
+          | { scope: { companyId: string; environment: typeof ref.environment }; eventId: number }
+          | undefined;
+        await respondIdempotently(
+          ctx,
+          async (tx) => {
+            try {
+              const result = await recordDynamicUpdate(
+                tx,
+                contentSpecifications,
+                ref,
+                path.specId,
+                body,
+                writer,
+                deps.config.publicBaseUrl,
+              );
+              started = { scope: result.passportScope, eventId: result.event.id };
+              return {
+                status: 201,
+                body: {
+                  digitalProductPassportId: dppIdOf(ref.serviceUid),
+                  contentSpecificationId: result.specificationId,
+                  changedFields: result.changed,
+                  writerRole: writer.role,
+                  version: {
+                    number: result.version.number,
+                    createdAt: result.version.createdAt.toISOString(),
+                    publicSha256: result.version.publicSha256,
+                  },
+                  event: eventSummary(result.event),
+                },
+              };
+            } catch (error) {
+              if (!(error instanceof ContentInvalid)) throw error;
+              throw new Problem(400, 'content_invalid', error.message, {
+                errors: error.violations.map((v) => ({
+                  path: v.pointer,
+                  message: v.message,
+                  code: v.keyword,
+                })),
+                extra: { contentSpecificationId: error.specificationId },
+              });
+            }
+          },
+          { atomic: true },
+        );
+        // After the commit (and on a replay too: a running or finished anchor is joined, never repeated).
+        const eventId = started?.eventId ?? (ctx.body as { event: { id: number } }).event.id;
+        const scope = started?.scope ?? { companyId: ref.companyId, environment: ref.environment };
+        try {
+          await startAnchor(workflows, scope, {
+            id: eventId,
+            tokenId: ref.tokenId,
+            action: PRODUCT_DATA_UPDATED,
+          });
+        } catch (error) {
+          // The update is committed: answering an error would invite a duplicate. GET …/dynamic/{id} restarts it.
+          ctx.state.log.error({ err: error, eventId }, 'anchor workflow not started');
+        }
+        ctx.set(
+          'Location',
+          `/v1/dpps/${encodeURIComponent(dppIdOf(ref.serviceUid))}/content/${encodeURIComponent(path.specId)}/dynamic/${eventId}`,
+        );
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/dpps/:dppId/content/:specId/repurpose',
+      operationId: 'linkRepurposedDpp',
+      summary: 'Link a repurposed or remanufactured battery’s new passport to the original’s (both ways).',
+      description: REPURPOSE_DESCRIPTION,
+      tags: ['dpps'],
+      auth: 'apiKey',
+      idempotent: true,
+      params,
+      body: repurposeBody,
+      responses: {
+        201: {
+          description: 'Linked; both status changes are being anchored on chain.',
+          schema: z.object({ relation: z.enum(RELATIONS), original: linkedView, successor: linkedView }),
+        },
+        400: { description: 'invalid_successor (the same passport), invalid_dpp_id.' },
+        404: {
+          description:
+            'dpp_not_found (the original, or one the caller may not write), successor_not_found (not the caller’s), content_not_found.',
+        },
+        409: { description: 'passports_already_linked, battery_status_final (a waste battery).' },
+      },
+      handler: async (ctx: AppContext, { params: path, body }) => {
+        const workflows = requireWorkflows(deps.workflows);
+        const em = ctx.state.em!;
+        const scope = ctx.state.scope!;
+        const original = await findDppById(em, scope.environment, path.dppId);
+        const originalWriter = await writerOf(ctx, em, original);
+        const successor = await findDppById(em, scope.environment, body.successorDppId).catch(
+          () => undefined,
+        );
+        if (!successor || successor.companyId !== scope.companyId) {
+          throw new DomainError(
+            'not_found',
+            'successor_not_found',
+            'successorDppId names no passport of your company (mint the new battery’s passport first).',
+          );
+        }
+        const successorWriter: DynamicWriter = { ...originalWriter, role: 'operator' };
+        const anchors: { scope: TenantScope; eventId: number; tokenId: string }[] = [];
+        await respondIdempotently(
+          ctx,
+          async (tx) => {
+            const result = await linkRepurposedPassport(
+              tx,
+              contentSpecifications,
+              {
+                original,
+                successor,
+                specificationId: path.specId,
+                relation: body.relation,
+                linkedBy: scope.companyId,
+              },
+              { original: originalWriter, successor: successorWriter },
+              deps.config.publicBaseUrl,
+            );
+            const view = (ref: DppRef, update: DynamicUpdateResult) => {
+              anchors.push({ scope: update.passportScope, eventId: update.event.id, tokenId: ref.tokenId });
+              return {
+                digitalProductPassportId: dppIdOf(ref.serviceUid),
+                version: {
+                  number: update.version.number,
+                  createdAt: update.version.createdAt.toISOString(),
+                  publicSha256: update.version.publicSha256,
+                },
+                event: eventSummary(update.event),
+              };
+            };
+            return {
+              status: 201,
+              body: {
+                relation: body.relation,
+                original: view(original, result.original),
+                successor: view(successor, result.successor),
+              },
+            };
+          },
+          { atomic: true },
+        );
+        if (anchors.length === 0) {
+          // A replay: the stored answer names the events; their anchors are joined (or finished already).
+          const answer = ctx.body as {
+            original: { event: { id: number } };
+            successor: { event: { id: number } };
+          };
+          anchors.push(
+            {
+              scope: { companyId: original.companyId, environment: original.environment },
+              eventId: answer.original.event.id,
+              tokenId: original.tokenId,
+            },
+            {
+              scope: { companyId: successor.companyId, environment: successor.environment },
+              eventId: answer.successor.event.id,
+              tokenId: successor.tokenId,
+            },
+          );
+        }
+        for (const anchor of anchors) {
+          await startAnchor(workflows, anchor.scope, {
+            id: anchor.eventId,
+            tokenId: anchor.tokenId,
+            action: PRODUCT_DATA_UPDATED,
+          }).catch((error: unknown) =>
+            ctx.state.log.error({ err: error, eventId: anchor.eventId }, 'anchor workflow not started'),
+          );
+        }
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/dpps/:dppId/content/:specId/dynamic/:eventId',
+      operationId: 'getDppDynamicUpdate',
+      summary: 'One dynamic data update: its event and chain anchor (the brand and the writing company).',
+      description:
+        'The PRODUCT_DATA_UPDATED event of an update with its anchor (transactionHash and blockNumber once ' +
+        'mined). An update whose anchor is not recorded yet has its anchor workflow started again (joined when ' +
+        'running). Readable by the brand and by the company that wrote it; others: 404.',
+      tags: ['dpps'],
+      auth: 'apiKey',
+      params: params.extend({ eventId: z.coerce.number().int().min(1).max(2_147_483_647) }),
+      responses: {
+        200: { description: 'The update.', schema: updateView.omit({ version: true, changedFields: true }) },
+        404: { description: 'dpp_not_found, update_not_found.' },
+      },
+      handler: async (ctx: AppContext, { params: path }) => {
+        const em = ctx.state.em!;
+        const scope = ctx.state.scope!;
+        const spec = requireSpecification(contentSpecifications, path.specId);
+        const ref = await findDppById(em, scope.environment, path.dppId);
+        const [row] = await em.execute<{ id: number }[]>(
+          `select id from supply_chain_events where id = ? and company_id = ? and environment = ? and token_id = ?
+             and action = ? and metadata->>'contentSpecificationId' = ?
+             and (company_id = ? or metadata->>'writerCompanyId' = ?)`,
+          [
+            path.eventId,
+            ref.companyId,
+            ref.environment,
+            ref.tokenId,
+            PRODUCT_DATA_UPDATED,
+            spec.id,
+            scope.companyId,
+            scope.companyId,
+          ],
+        );
+        if (!row)
+          throw new DomainError('not_found', 'update_not_found', `No update ${path.eventId} of yours.`);
+        const owners = scopedEntityManager(em, { companyId: ref.companyId, environment: ref.environment });
+        const event = await owners.findOneOrFail(SupplyChainEvent, { id: row.id });
+        if (!event.transactionHash && deps.workflows) {
+          await startAnchor(
+            deps.workflows,
+            { companyId: ref.companyId, environment: ref.environment },
+            { id: event.id, tokenId: ref.tokenId, action: PRODUCT_DATA_UPDATED },
+          ).catch((error: unknown) =>
+            ctx.state.log.error({ err: error, eventId: event.id }, 'anchor not started'),
+          );
+        }
+        const metadata = event.metadata as { writerRole?: 'operator' | 'repairer' };
+        ctx.body = {
+          digitalProductPassportId: dppIdOf(ref.serviceUid),
+          contentSpecificationId: spec.id,
+          writerRole: metadata.writerRole ?? 'operator',
+          event: eventSummary(event),
+        };
+      },
+    }),
+  ];
+}

@@ -11,6 +11,7 @@ import type { TestTenant } from '../support/api.ts';
 import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
+import { PUBLIC_WEBHOOK_URL, webhookSeeder } from '../support/webhook-seed.ts';
 import { type Receiver, startReceiver, waitUntil } from '../webhooks/support.ts';
 
 const OWNER = 'owner@hooks.example';
@@ -319,6 +320,49 @@ describe('console: webhooks and team in Chromium', () => {
     await page.getByRole('button', { name: `Deliveries to ${failing.url}` }).click();
     await logShows(page, /asset\.initialized.*Delivered.*7.*HTTP 200/);
     await shoot(page, 'webhooks-replayed');
+  });
+
+  test('a long log pages: the newest 25, then the older ones', async () => {
+    const seed = webhookSeeder(stack.api);
+    // Subscribed to an event nothing here emits: the seeded rows are all it will ever have.
+    const endpointId = await seed.createEndpoint(tenant, { eventTypes: ['asset.recycled'] });
+    for (let i = 0; i < 27; i++) {
+      await seed.seedDelivery(tenant, endpointId, {
+        status: 'stopped',
+        attempts: 1,
+        createdAt: new Date(Date.now() - (i + 1) * 60_000).toISOString(),
+      });
+    }
+    const page = ownerPage;
+    await page.reload();
+    await page.getByRole('button', { name: `Deliveries to ${PUBLIC_WEBHOOK_URL}` }).click();
+    const log = page.getByRole('region', { name: /Deliveries to/ });
+    const rows = log.getByRole('button', { name: /^Attempts of/ });
+    await log
+      .getByRole('row', { name: /Stopped/ })
+      .first()
+      .waitFor();
+    assert.equal(await rows.count(), 25);
+    await log.getByRole('button', { name: 'Older deliveries' }).click();
+    await log.getByRole('button', { name: 'Older deliveries' }).waitFor({ state: 'detached' });
+    assert.equal(await rows.count(), 27, 'the older two appended; no further page');
+    await log.getByRole('button', { name: 'Close the log' }).click();
+
+    // The endpoint moves to another URL: its deliveries stay with it.
+    await page.getByRole('button', { name: `Edit ${PUBLIC_WEBHOOK_URL}` }).click();
+    await page.locator('#edit-url').fill(`${PUBLIC_WEBHOOK_URL}/v2`);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText(`${PUBLIC_WEBHOOK_URL}/v2 saved.`).waitFor();
+    await page.getByRole('button', { name: `Deliveries to ${PUBLIC_WEBHOOK_URL}/v2` }).click();
+    await log
+      .getByRole('row', { name: /Stopped/ })
+      .first()
+      .waitFor();
+    assert.equal(
+      (await call('GET', `/v1/webhooks/endpoints/${endpointId}`)).body.endpoint.url,
+      `${PUBLIC_WEBHOOK_URL}/v2`,
+    );
+    await log.getByRole('button', { name: 'Close the log' }).click();
   });
 
   test('a viewer sees the log and the queue but no replay, edit or test button', async () => {

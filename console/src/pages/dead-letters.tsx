@@ -102,33 +102,33 @@ export function DeadLetters({ environment, endpoints, mayManage, onFail }: DeadL
         </button>
       </div>
       {mayManage ? (
-        <form className="inline-form" onSubmit={replayRange} aria-labelledby="replay-range-heading">
-          <h3 id="replay-range-heading" className="form-title">
-            Replay a range
-          </h3>
-          <div className="field">
-            <label htmlFor="replay-from">Dead-lettered from</label>
-            <input id="replay-from" name="from" type="datetime-local" step="1" required />
-          </div>
-          <div className="field">
-            <label htmlFor="replay-to">until (not included)</label>
-            <input id="replay-to" name="to" type="datetime-local" step="1" required />
-          </div>
-          <div className="field">
-            <label htmlFor="replay-endpoint">Endpoint</label>
-            <select id="replay-endpoint" name="endpointId" defaultValue="">
-              <option value="">All endpoints</option>
-              {endpoints.map((endpoint) => (
-                <option key={endpoint.id} value={endpoint.id}>
-                  {endpoint.url}
-                </option>
-              ))}
-            </select>
-          </div>
-          <button type="submit" disabled={busy}>
-            Replay range
-          </button>
-        </form>
+        <>
+          <h3 id="replay-range-heading">Replay a range</h3>
+          <form className="inline-form" onSubmit={replayRange} aria-labelledby="replay-range-heading">
+            <div className="field">
+              <label htmlFor="replay-from">Dead-lettered from</label>
+              <input id="replay-from" name="from" type="datetime-local" step="1" required />
+            </div>
+            <div className="field">
+              <label htmlFor="replay-to">until (not included)</label>
+              <input id="replay-to" name="to" type="datetime-local" step="1" required />
+            </div>
+            <div className="field">
+              <label htmlFor="replay-endpoint">Endpoint</label>
+              <select id="replay-endpoint" name="endpointId" defaultValue="">
+                <option value="">All endpoints</option>
+                {endpoints.map((endpoint) => (
+                  <option key={endpoint.id} value={endpoint.id}>
+                    {endpoint.url}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <button type="submit" disabled={busy}>
+              Replay range
+            </button>
+          </form>
+        </>
       ) : null}
     </section>
   );

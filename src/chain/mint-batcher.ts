@@ -25,6 +25,11 @@ export interface MintSender {
   wait(txHash: string): Promise<TxResult>;
   /** Whether an error is the contract refusing the call (then each order is retried alone). */
   isRefusal(error: unknown): boolean;
+  /**
+   * Resolves once a sent mint transaction is in a block, or once holding on for it is pointless (the chain
+   * went on without it: stuck, dropped, replaced). Never rejects. Without it, nothing is held back.
+   */
+  included?(txHash: string): Promise<void>;
 }
 
 interface Queued {
@@ -39,6 +44,12 @@ interface Queued {
  * transaction, one signature and one receipt serve many passports, which saves gas and lifts the limit of one
  * send per round trip to the node.
  *
+ * While a mint transaction of this batcher waits for its block (a chain with a block time, not a node that mines
+ * each transaction at once), further mints are held back until it is in a block or `maxBatch` of them wait
+ * (Nagle's rule): they would land in the next block either way, and as one `mintBatch` they share its
+ * per-transaction cost (the base fee of a transaction, the contract's per-mint record, counters and owner
+ * balance). On a node that mines instantly this never waits.
+ *
  * A batch is all or nothing on chain. If the contract would refuse it (one chip already minted, say) or
  * refuses it when mined, every order is sent again alone, so each one gets its own answer. Each order's
  * `onSubmitted` sees the hash of the transaction that carries it, so a crash-recovering caller waits for
@@ -50,6 +61,10 @@ export class MintBatcher {
   readonly #maxBatch: number;
   #queue: Queued[] = [];
   #sending = false;
+  /** The last mint transaction sent, until it is in a block (see MintSender.included). */
+  #inFlight: Promise<void> | undefined;
+  /** Wakes a held pump once maxBatch orders wait. */
+  #full: (() => void) | undefined;
 
   constructor(sender: MintSender, maxBatch: number) {
     if (!Number.isInteger(maxBatch) || maxBatch < 1)
@@ -62,6 +77,7 @@ export class MintBatcher {
     this.stats.orders++;
     return new Promise<TxResult>((resolve, reject) => {
       this.#queue.push({ order, resolve, reject });
+      if (this.#queue.length >= this.#maxBatch) this.#full?.();
       // After the current microtasks, so that mints requested together leave together.
       if (!this.#sending) setImmediate(() => this.#pump());
     });
@@ -70,8 +86,9 @@ export class MintBatcher {
   async #pump(): Promise<void> {
     if (this.#sending || this.#queue.length === 0) return;
     this.#sending = true;
-    const taken = this.#queue.splice(0, this.#maxBatch);
     try {
+      await this.#hold();
+      const taken = this.#queue.splice(0, this.#maxBatch);
       if (taken.length === 1) {
         const [only] = taken as [Queued];
         // Sent and waited for outside the pump's turn: only its submission holds the next batch back.
@@ -86,12 +103,36 @@ export class MintBatcher {
     }
   }
 
+  /** Waits while the previous mint transaction is not in a block yet, unless a full batch is waiting. */
+  async #hold(): Promise<void> {
+    const inFlight = this.#inFlight;
+    if (!inFlight || this.#queue.length >= this.#maxBatch) return;
+    await Promise.race([
+      inFlight,
+      new Promise<void>((resolve) => {
+        this.#full = resolve;
+      }),
+    ]);
+    this.#full = undefined;
+  }
+
+  /** Remembers a sent transaction until it is in a block (the hold above). */
+  #sent(txHash: string): void {
+    const included = this.#sender.included?.(txHash).catch(() => {});
+    if (!included) return;
+    const inFlight = included.then(() => {
+      if (this.#inFlight === inFlight) this.#inFlight = undefined;
+    });
+    this.#inFlight = inFlight;
+  }
+
   /** Resolves once the order's transaction is submitted (or it failed); the order settles on its own. */
   #single(queued: Queued): Promise<void> {
     return new Promise<void>((submitted) => {
       const order = {
         ...queued.order,
         onSubmitted: async (txHash: string) => {
+          this.#sent(txHash);
           submitted();
           await queued.order.onSubmitted?.(txHash);
         },
@@ -109,6 +150,7 @@ export class MintBatcher {
       else for (const queued of taken) queued.reject(error);
       return;
     }
+    this.#sent(txHash);
     this.stats.batches++;
     this.stats.batchedOrders += taken.length;
     const announced = taken.map(async (queued) => {

@@ -45,7 +45,10 @@ export function createChainProvider(rpcUrl: string, pollIntervalMs = 1_000): Jso
 /** Block timestamps remembered (blocks of recent writes). */
 const RECENT_BLOCKS = 64;
 
-/** Most passports in one `mintBatch` (each costs ~200k gas; blocks hold 30M or more). */
+/** Longest a sent mint holds later ones back while it waits for its block (MintBatcher). */
+const INCLUSION_WAIT_MS = 10_000;
+
+/** Most passports in one `mintBatch` (each costs ~65k gas; blocks hold 30M or more). */
 const DEFAULT_MINT_BATCH_MAX = 20;
 
 /** A (batch) mint's result as one passport sees it: only the events about its token, when its id is known. */
@@ -119,6 +122,7 @@ export class PassportChain {
         submitBatch: (orders) => this.#submitMintBatch(orders),
         wait: (txHash) => this.waitForTransaction(txHash),
         isRefusal: (error) => isChainRevert(error),
+        included: (txHash) => this.#included(txHash),
       },
       options.mintBatchMax ?? DEFAULT_MINT_BATCH_MAX,
     );
@@ -413,6 +417,28 @@ export class PassportChain {
       });
     } catch (error) {
       throw this.#abi.revert(error) ?? error;
+    }
+  }
+
+  /**
+   * Resolves once the transaction is in a block, or once the chain made two blocks without it (stuck behind a
+   * fee spike, dropped, replaced by a fee bump under another hash), at most after INCLUSION_WAIT_MS. Never
+   * rejects: the mint batcher only uses it to decide how long to collect mints.
+   */
+  async #included(txHash: string): Promise<void> {
+    const deadline = Date.now() + INCLUSION_WAIT_MS;
+    const poll = Math.min(this.#wait.pollIntervalMs, 250);
+    let start: number | undefined;
+    try {
+      while (Date.now() < deadline) {
+        if (await this.provider.getTransactionReceipt(txHash)) return;
+        const head = await this.provider.getBlockNumber();
+        start ??= head;
+        if (head >= start + 2) return;
+        await new Promise((resolve) => setTimeout(resolve, poll));
+      }
+    } catch {
+      // an unreachable node: stop holding mints back
     }
   }
 

@@ -174,8 +174,10 @@ describe('passports of one batch', () => {
     await (await admin.getFunction('authorizeClaim')(42n, buyer)).wait();
     assert.equal(await t.chain.claimantOf(42), buyer);
     assert.equal(await t.chain.claimantOf(41), null);
-    const receipt = await (await admin.getFunction('claimOwnershipFor')(42n, buyer)).wait();
-    const claimed = receipt!.logs
+    const receipt = (await (
+      await admin.getFunction('claimOwnershipFor')(42n, buyer)
+    ).wait()) as ContractTransactionReceipt;
+    const claimed = receipt.logs
       .map((log) => admin.interface.parseLog(log))
       .find((event) => event?.name === 'OwnershipClaimed');
     assert.deepEqual([...(claimed?.args ?? [])], [42n, owner, buyer]);

@@ -4,6 +4,7 @@ import { DomainError } from '../../../src/errors.ts';
 import { discoverLogin, type SsoEndpoints } from '../../../src/identity/sso/sso.ts';
 import type { AppContext } from '../../context.ts';
 import { assertSameOrigin, type ConsoleCookie, consoleCookieFor } from '../../middleware/console-session.ts';
+import { Problem } from '../../problem.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { startConsoleSession } from './start-session.ts';
@@ -64,21 +65,15 @@ export async function finishConsoleSso(
     const { userId } = await complete();
     await startConsoleSession(ctx, em, cookie, userId);
   } catch (error) {
-    const code = error instanceof DomainError || hasCode(error) ? error.code : 'sso_login_failed';
-    location = `/console/sign-in?sso-error=${encodeURIComponent(code)}`;
+    // A refusal (the provider's answer, the login state, the account) is the person's to see on the sign-in
+    // page; anything else is the service's failure and goes to the problem handler (logged, 5xx).
+    const refusal = error instanceof DomainError || (error instanceof Problem && error.status < 500);
+    if (!refusal) throw error;
+    location = `/console/sign-in?sso-error=${encodeURIComponent(error.code)}`;
   }
   ctx.status = 303;
   ctx.set('Location', location);
   ctx.body = '';
-}
-
-function hasCode(error: unknown): error is { code: string } {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    typeof (error as { code?: unknown }).code === 'string' &&
-    /^[a-z_]{1,60}$/.test((error as { code: string }).code)
-  );
 }
 
 /** Discovery from the console's sign-in page: where the e-mail signs in, and the binding cookie for SSO. */

@@ -22,7 +22,7 @@ const SHOTS = fileURLToPath(new URL('console/', ARTIFACTS_DIR));
 const PHONE = { width: 390, height: 844 };
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 /** The waits of the spec's retry schedule after attempt 1 (5 m, 15 m, 1 h, 4 h, 12 h): the clock skips them. */
-const RETRY_WAITS = ['5 minutes', '15 minutes', '1 hour', '4 hours', '12 hours'];
+const RETRY_WAITS = ['5 minutes', '15 minutes', '1 hour', '4 hours', '12 hours'] as const;
 
 /**
  * Settings › Webhooks and Team in headless Chromium, on the whole stack (API, worker, outbox dispatcher,

@@ -144,7 +144,7 @@ export function SignIn({ environment, onSignedIn }: SignInProps) {
             id="email"
             name="email"
             type="email"
-            autoComplete="username webauthn"
+            autoComplete="username"
             required
             value={email}
             onChange={(event) => setEmail(event.target.value)}

@@ -134,6 +134,14 @@ describe('accounts: register → e-mail over SMTP → confirm → login → user
       new URL(fallback[1]!, api.baseUrl).searchParams.get('token'),
       resetLink.searchParams.get('token'),
     );
+    // Only a token's characters make it into the page.
+    const forged = await api.call(
+      'GET',
+      `/console/reset-password?token=${encodeURIComponent('"><script>alert(1)</script>xxxxxxxxxxxx')}`,
+      { env: null },
+    );
+    assert.equal(forged.status, 200);
+    assert.doesNotMatch(forged.text, /<noscript>|alert\(1\)/);
     const page = await api.call('GET', fallback[1]!, { env: null });
     assert.equal(page.status, 200);
     assert.match(page.text, /<form method="post" action="\/v1\/auth\/password\/reset">/);

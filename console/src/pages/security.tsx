@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import '../account.css';
 import { type Passkey, passkeys } from '../account-api.ts';
 import type { Environment, SessionUser } from '../api.ts';
 import { ActionsHeader } from '../components/actions-header.tsx';

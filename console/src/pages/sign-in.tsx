@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import '../account.css';
 import { passkeys, sso } from '../account-api.ts';
 import { ApiError, type Environment, type SessionUser, session } from '../api.ts';
 import { ErrorAlert } from '../components/error-alert.tsx';

@@ -17,11 +17,17 @@ export interface PassportCredentialDeps extends ActorDids {
   publicBaseUrl: string;
 }
 
+/**
+ * A content hash stored already is never replaced by a second signature of itself: API processes that sign the
+ * same new version at once all answer the first one's bytes (STORED_TEXT read back after the insert).
+ */
 const STORE = `insert into passport_credentials (passport_id, content_hash, credential, signed_at, inputs_stamp, etag)
   values (?, ?, ?, ?, ?, ?)
   on conflict (passport_id) do update
     set content_hash = excluded.content_hash, credential = excluded.credential, signed_at = excluded.signed_at,
-      inputs_stamp = excluded.inputs_stamp, etag = excluded.etag`;
+      inputs_stamp = excluded.inputs_stamp, etag = excluded.etag
+    where passport_credentials.content_hash <> excluded.content_hash`;
+const STORED_TEXT = 'select credential from passport_credentials where passport_id = ? and content_hash = ?';
 const RESTAMP = `update passport_credentials set inputs_stamp = ?, etag = ?
   where passport_id = ? and content_hash = ?`;
 
@@ -143,8 +149,10 @@ export async function passportCredentialText(
         credentialSubject: subject,
       };
       const text = JSON.stringify(await deps.issuer.sign(key, unsigned, now));
-      await em.getConnection().execute(STORE, [passport.id, hash, text, now, stamp, etagOf(text)]);
-      return text;
+      const connection = em.getConnection();
+      await connection.execute(STORE, [passport.id, hash, text, now, stamp, etagOf(text)]);
+      const [stored] = await connection.execute<{ credential: string }[]>(STORED_TEXT, [passport.id, hash]);
+      return stored?.credential ?? text;
     })().finally(() => signing.delete(flight));
     signing.set(flight, pending);
   }

@@ -148,9 +148,22 @@ export interface UntpForms {
   jwt: string;
 }
 
-/** Signed forms by passport and content hash: the same content is signed once per process. */
-const signedForms = new Map<string, Promise<UntpForms>>();
-const KEEP = 1000;
+/**
+ * Signed forms are shared by every API process through `untp_credentials` (one row per passport): the first
+ * process to sign a content hash stores its bytes and all others answer those, so two replicas never serve two
+ * signatures (two `validFrom` times) of one passport version. A content hash stored already is never replaced
+ * by a second signature of itself.
+ */
+const STORED = 'select data_integrity, jwt from untp_credentials where passport_id = ? and content_hash = ?';
+const STORE = `insert into untp_credentials (passport_id, content_hash, data_integrity, jwt, signed_at)
+  values (?, ?, ?, ?, ?)
+  on conflict (passport_id) do update
+    set content_hash = excluded.content_hash, data_integrity = excluded.data_integrity, jwt = excluded.jwt,
+      signed_at = excluded.signed_at
+    where untp_credentials.content_hash <> excluded.content_hash`;
+
+/** Requests of this process for a version being signed wait for that signature instead of signing it again. */
+const signing = new Map<string, Promise<UntpForms>>();
 
 /**
  * The facts of the header the passport record does not carry, read as the public view reads them
@@ -242,15 +255,42 @@ export async function untpCredential(
     credentialSubject: subject,
   };
   const hash = contentHash({ untp: content, verificationMethod: key.verificationMethod });
-  const cacheKey = `${passport.id}:${hash}`;
-  let forms = signedForms.get(cacheKey);
-  if (!forms) {
-    forms = sign(deps, key, content, hash);
-    forms.catch(() => signedForms.delete(cacheKey));
-    signedForms.set(cacheKey, forms);
-    if (signedForms.size > KEEP) signedForms.delete(signedForms.keys().next().value!);
+  const stored = await storedForms(em, passport.id, hash);
+  if (stored) return stored;
+  const flight = `${passport.id}:${hash}`;
+  let pending = signing.get(flight);
+  if (!pending) {
+    pending = signAndStore(em, deps, key, content, passport.id, hash).finally(() => signing.delete(flight));
+    signing.set(flight, pending);
   }
-  return forms;
+  return pending;
+}
+
+async function storedForms(em: EntityManager, passportId: number, hash: string): Promise<UntpForms | undefined> {
+  const [row] = await em
+    .getConnection()
+    .execute<{ data_integrity: string; jwt: string }[]>(STORED, [passportId, hash]);
+  return row ? { dataIntegrity: row.data_integrity, jwt: row.jwt } : undefined;
+}
+
+/**
+ * Signs and stores; when another process stored this content hash first, answers its bytes (read back after
+ * our insert found the row), so every process converges on the first signature.
+ */
+async function signAndStore(
+  em: EntityManager,
+  deps: PassportCredentialDeps,
+  key: SigningKey,
+  content: Record<string, unknown> & { '@context': string[] },
+  passportId: number,
+  hash: string,
+): Promise<UntpForms> {
+  const { forms, signedAt } = await sign(deps, key, content, hash);
+  await em
+    .getConnection()
+    .execute(STORE, [passportId, hash, forms.dataIntegrity, forms.jwt, signedAt]);
+  // Ours, the first process's (same hash), or — when a newer version replaced the row meanwhile — ours.
+  return (await storedForms(em, passportId, hash)) ?? forms;
 }
 
 async function sign(
@@ -258,7 +298,7 @@ async function sign(
   key: SigningKey,
   content: Record<string, unknown> & { '@context': string[] },
   hash: string,
-): Promise<UntpForms> {
+): Promise<{ forms: UntpForms; signedAt: Date }> {
   const now = new Date();
   const { '@context': context, ...rest } = content;
   const unsecured = {
@@ -268,5 +308,5 @@ async function sign(
     validFrom: proofTimestamp(now),
   };
   const secured = await deps.issuer.sign(key, unsecured, now);
-  return { dataIntegrity: JSON.stringify(secured), jwt: vcJwt(key, unsecured) };
+  return { forms: { dataIntegrity: JSON.stringify(secured), jwt: vcJwt(key, unsecured) }, signedAt: now };
 }

@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import type { TestTenant } from '../support/api.ts';
+import { type ApiProcess, startApiProcess } from '../support/api-process.ts';
+import { startTestStack, type TestStack } from '../support/stack.ts';
+import { enrollAndMint, GTIN } from './fixtures/passport-helpers.ts';
+import { FULL_PRODUCT, tap } from './fixtures/public-passport.ts';
+
+/**
+ * Two API processes behind one load balancer (each with its own memory, one database) answer the same signed
+ * bytes for one passport version in every signed form: the UNTP credential (Data Integrity and VC-JOSE) and the
+ * passport's W3C credential. A signature's `validFrom`/`created` are the signing second, so a replica that
+ * signed the version again a second later would answer other bytes.
+ */
+describe('signed credentials are identical across API replicas', () => {
+  let stack: TestStack;
+  let tenant: TestTenant;
+  let tokenId: string;
+  const chipUid = '04C1B2C3D4E5B7';
+  const replicas: ApiProcess[] = [];
+  const call = (method: string, path: string, body?: unknown) =>
+    stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
+  const path = (query: string) => `/01/${GTIN}/21/${tokenId}?${query}`;
+
+  /** A public read at one replica, as a verifier makes it; the exact bytes served. */
+  const read = async (replica: ApiProcess, query: string) => {
+    const response = await fetch(`${replica.url}${path(query)}`, { headers: { 'x-service-env': 'test' } });
+    const text = await response.text();
+    assert.equal(response.status, 200, text);
+    return { text, etag: response.headers.get('etag') };
+  };
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    tenant = await stack.api.createTenant('Acme Apparel');
+    tokenId = await enrollAndMint(call, chipUid, FULL_PRODUCT);
+    const env = {
+      DATABASE_URL: stack.api.db.url,
+      TEMPORAL_ADDRESS: stack.temporal.address,
+      PUBLIC_BASE_URL: stack.api.config.publicBaseUrl,
+      IPFS_STORE_DIR: stack.api.config.ipfs.storeDir,
+    };
+    replicas.push(...(await Promise.all([startApiProcess(env), startApiProcess(env)])));
+  }, 180_000);
+  afterAll(async () => {
+    for (const replica of replicas) await replica.stop().catch(() => {});
+    await stack?.close();
+  });
+
+  for (const format of ['untp', 'vc-jwt', 'vc']) {
+    test(`format=${format}: one replica signs, the other answers the same bytes a second later`, async () => {
+      const [first, second] = replicas as [ApiProcess, ApiProcess];
+      const signed = await read(first, `format=${format}`);
+      // Past the signing second: a second signature would carry another validFrom and proof.
+      await pause(1_100);
+      const again = await read(second, `format=${format}`);
+      assert.equal(again.text, signed.text, 'the same credential bytes from both replicas');
+      assert.equal(again.etag, signed.etag);
+      assert.equal((await read(first, `format=${format}`)).text, signed.text);
+      // And the in-process API of the stack, a third replica.
+      const third = await stack.api.call('GET', path(`format=${format}`));
+      assert.equal(third.text, signed.text);
+    }, 60_000);
+  }
+
+  test('a new version requested at both replicas at once: both answer the one signature that was stored', async () => {
+    const before = (await read(replicas[0]!, 'format=vc')).text;
+    // A verified tap changes the credential (verificationCount): a new version to sign.
+    const tapped = await stack.api.call('GET', `/01/${GTIN}/21/${tokenId}?${tap(chipUid, 2)}`, {
+      headers: { accept: 'application/json' },
+    });
+    assert.ok(tapped.status < 400, tapped.text);
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(
+        ['vc', 'untp', 'vc-jwt'].flatMap((format) =>
+          replicas.map(async (replica) => ({ format, text: (await read(replica, `format=${format}`)).text })),
+        ),
+      );
+      for (const format of ['vc', 'untp', 'vc-jwt']) {
+        const texts = new Set(answers.filter((a) => a.format === format).map((a) => a.text));
+        assert.equal(texts.size, 1, `format=${format}: one set of bytes across replicas`);
+      }
+      if (round === 0) {
+        const vc = answers.find((a) => a.format === 'vc')!.text;
+        assert.notEqual(vc, before, 'the tap made a new version');
+      }
+      await pause(1_100);
+    }
+  }, 90_000);
+});

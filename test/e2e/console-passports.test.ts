@@ -137,6 +137,28 @@ describe('passports for the console: search, one passport, mint status, revoke b
     assert.deepEqual(live.body.passports, []);
   });
 
+  test('the OpenAPI document names the console session and user tokens on these operations', async () => {
+    const document = (await stack.api.call('GET', '/openapi.json', { env: null })).body;
+    for (const [path, method] of [
+      ['/v1/dpp/passports', 'get'],
+      ['/v1/dpp/passports/{tokenId}', 'get'],
+      ['/v1/dpp/mint/{chipUid}', 'get'],
+      ['/v1/dpp/revoke', 'post'],
+    ] as const) {
+      const operation = document.paths[path]?.[method];
+      assert.ok(operation, `${method} ${path} documented`);
+      assert.deepEqual(
+        operation.security,
+        [{ apiKey: [] }, { oauthClient: [] }, { userToken: [] }, { consoleSession: [] }],
+        `${method} ${path}`,
+      );
+    }
+    const search = document.paths['/v1/dpp/passports'].get.parameters
+      .filter((p: { in: string }) => p.in === 'query')
+      .map((p: { name: string }) => p.name);
+    assert.deepEqual(search.sort(), ['after', 'batch', 'chipUid', 'gtin', 'limit', 'status', 'tokenId']);
+  });
+
   test('keyset paging: one passport a page, following nextCursor, visits each once', async () => {
     const seen: string[] = [];
     let cursor: string | null = null;

@@ -431,6 +431,13 @@ describe('console: webhooks and team in Chromium', () => {
     await page.getByRole('button', { name: 'Send me a link' }).click();
     await page.getByText('If this address has an account, we sent it a link').waitFor();
     await shoot(page, 'team-password-requested');
+    const [phone, phonePage] = await newContext(PHONE);
+    await phonePage.goto(`${origin}/console/reset-password`);
+    await phonePage.getByRole('heading', { level: 1, name: 'Reset your password' }).waitFor();
+    await fitsWidth(phonePage, 'reset (phone)');
+    await accessible(phonePage, 'reset (phone)');
+    await shoot(phonePage, 'team-password-phone');
+    await phone.close();
 
     const link = new URL(
       /https?:\/\/\S+\/reset-password\?token=[\w%-]+/.exec((await smtp.mailTo(VIEWER)).text)![0],

@@ -126,6 +126,11 @@ describe('console billing and compliance (Chromium, stripe-mock)', () => {
     await page.getByRole('heading', { level: 2, name: 'Plan' }).waitFor();
     assert.equal(await fact(page, 'Plan').textContent(), 'Pro');
     assert.equal(await fact(page, 'Status').textContent(), 'active');
+    assert.equal(
+      await page.getByRole('button', { name: /^Subscribe to/ }).count(),
+      0,
+      'a running plan changes in the portal, not by a second checkout',
+    );
     await page.getByRole('button', { name: 'Manage billing' }).click();
     const portal = page.getByRole('link', { name: 'Continue to the Stripe billing portal' });
     await portal.waitFor();

@@ -14,6 +14,8 @@ interface BillingProps {
 
 const day = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });
 const PLAN_NAMES = { essential: 'Essential', pro: 'Pro' } as const;
+/** Stripe subscription statuses after which a new checkout is the way back to a plan. */
+const ENDED = new Set(['none', 'canceled', 'incomplete_expired']);
 /** Where Stripe sends the person back: this page. */
 const returnUrl = () => `${window.location.origin}/console/settings/billing`;
 
@@ -68,6 +70,8 @@ export function Billing({ user, environment, onSessionEnded }: BillingProps) {
     }));
 
   const plan = status?.plan ? PLAN_NAMES[status.plan] : 'No plan';
+  // With a running subscription the plan is changed or cancelled in Stripe's portal, not by a second checkout.
+  const subscribed = status?.plan != null && !ENDED.has(status.status);
   return (
     <section aria-labelledby="billing-heading">
       <h1 id="billing-heading" ref={heading} tabIndex={-1}>
@@ -101,12 +105,16 @@ export function Billing({ user, environment, onSessionEnded }: BillingProps) {
             {isOwner ? (
               <>
                 <div className="button-row">
-                  <button type="button" disabled={busy} onClick={() => void checkout('essential')}>
-                    Subscribe to Essential
-                  </button>
-                  <button type="button" disabled={busy} onClick={() => void checkout('pro')}>
-                    Subscribe to Pro
-                  </button>
+                  {subscribed ? null : (
+                    <>
+                      <button type="button" disabled={busy} onClick={() => void checkout('essential')}>
+                        Subscribe to Essential
+                      </button>
+                      <button type="button" disabled={busy} onClick={() => void checkout('pro')}>
+                        Subscribe to Pro
+                      </button>
+                    </>
+                  )}
                   {status.customerId ? (
                     <button type="button" className="secondary" disabled={busy} onClick={() => void portal()}>
                       Manage billing
@@ -123,8 +131,9 @@ export function Billing({ user, environment, onSessionEnded }: BillingProps) {
                   )}
                 </p>
                 <p className="hint">
-                  Stripe Checkout and the portal open on Stripe’s site; the plan shows here once Stripe
-                  confirms it.
+                  {subscribed
+                    ? 'Change or cancel the plan, see invoices and the payment method in Stripe’s billing portal.'
+                    : 'Stripe Checkout opens on Stripe’s site; the plan shows here once Stripe confirms it.'}
                 </p>
               </>
             ) : (

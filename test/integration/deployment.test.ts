@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { loadConfig } from '../../src/config/config.ts';
 import {
@@ -48,7 +49,8 @@ async function validate(path: string, version: string) {
     '-kubernetes-version',
     version.slice(1),
     '-skip',
-    'Kustomization',
+    // ServiceMonitor (deploy/k8s/prometheus-operator): a CRD, validated below against its own schema.
+    'Kustomization,ServiceMonitor',
     '-schema-location',
     join(
       schemas,
@@ -89,7 +91,11 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
           'Deployment/dpp-api',
           'Deployment/dpp-worker',
           'HorizontalPodAutoscaler/dpp-api',
+          'Ingress/dpp-api',
           'Namespace/dpp',
+          'NetworkPolicy/dpp-api',
+          'NetworkPolicy/dpp-default-deny',
+          'NetworkPolicy/dpp-worker',
           'PodDisruptionBudget/dpp-api',
           'PodDisruptionBudget/dpp-worker',
           'Secret/dpp-secrets',
@@ -186,6 +192,103 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     });
     assert.equal(loaded.metrics.workerPort, 9464);
     assert.equal(loaded.metrics.requireToken, true, 'NODE_ENV=production: /metrics needs METRICS_TOKEN');
+  });
+
+  test('network policies: everything denied but the API port in, the worker metrics port in, and the dependencies out', async () => {
+    const all = await manifests(
+      ...['api.yaml', 'worker.yaml', 'network-policy.yaml'].map((f) => join(K8S, f)),
+    );
+    const policies = all.filter((m) => m.kind === 'NetworkPolicy');
+    const deny = policies.find((p) => p.metadata.name === 'dpp-default-deny');
+    assert.deepEqual(deny.spec.podSelector, {}, 'every pod of the namespace');
+    assert.deepEqual([...deny.spec.policyTypes].sort(), ['Egress', 'Ingress']);
+    assert.equal(deny.spec.ingress, undefined);
+    assert.equal(deny.spec.egress, undefined);
+    const containerPorts = (name: string) =>
+      all
+        .find((m) => m.kind === 'Deployment' && m.metadata.name === name)
+        .spec.template.spec.containers[0].ports.map((p: Manifest) => p.containerPort);
+    for (const name of ['dpp-api', 'dpp-worker']) {
+      const policy = policies.find((p) => p.metadata.name === name);
+      const labels = all.find((m) => m.kind === 'Deployment' && m.metadata.name === name).spec.template
+        .metadata.labels;
+      for (const [key, value] of Object.entries(policy.spec.podSelector.matchLabels))
+        assert.equal(labels[key], value, `${name}: the policy selects its pods`);
+      // In: only the container's own port(s).
+      const inPorts = policy.spec.ingress.flatMap((rule: Manifest) =>
+        rule.ports.map((p: Manifest) => p.port),
+      );
+      assert.deepEqual(inPorts, containerPorts(name), `${name}: ingress only on its port`);
+      // Out: DNS, Temporal, IPFS, OTLP, PostgreSQL, SMTP, HTTPS (chain RPC, Stripe, webhooks).
+      const outPorts = new Set(
+        policy.spec.egress.flatMap((rule: Manifest) => rule.ports.map((p: Manifest) => p.port)),
+      );
+      for (const port of [53, 7233, 5001, 4318, 5432, 587, 443])
+        assert.ok(outPorts.has(port), `${name}: ${port}`);
+      const https = policy.spec.egress.find((rule: Manifest) =>
+        rule.ports.some((p: Manifest) => p.port === 443),
+      );
+      for (const privateRange of ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16'])
+        assert.ok(https.to[0].ipBlock.except.includes(privateRange), `${name}: no HTTPS to ${privateRange}`);
+    }
+  });
+
+  test('the Ingress sends the public host to the API Service over TLS from a Secret', async () => {
+    const all = await manifests(...['api.yaml', 'ingress.yaml', 'config.yaml'].map((f) => join(K8S, f)));
+    const ingress = all.find((m) => m.kind === 'Ingress');
+    const service = all.find((m) => m.kind === 'Service' && m.metadata.name === 'dpp-api');
+    const host = new URL(all.find((m) => m.kind === 'ConfigMap').data.PUBLIC_BASE_URL).host;
+    assert.deepEqual(ingress.spec.tls, [{ hosts: [host], secretName: 'dpp-tls' }]);
+    const [rule] = ingress.spec.rules;
+    assert.equal(rule.host, host, 'the host credentials and Digital Link URIs are built from');
+    const backend = rule.http.paths[0].backend.service;
+    assert.equal(backend.name, service.metadata.name);
+    assert.ok(service.spec.ports.some((p: Manifest) => p.name === backend.port.name));
+  });
+
+  test('Prometheus Operator overlay: ServiceMonitors valid against the Operator’s CRD schema, scraping both Services with the bearer token', async () => {
+    const overlay = join(K8S, 'prometheus-operator');
+    const [kustomization] = await manifests(join(overlay, 'kustomization.yaml'));
+    assert.deepEqual(kustomization.resources, ['..', 'service-monitors.yaml'], 'the base plus the monitors');
+    const monitors = await manifests(join(overlay, 'service-monitors.yaml'));
+    const base = await manifests(
+      ...['api.yaml', 'worker.yaml', 'secret.example.yaml'].map((f) => join(K8S, f)),
+    );
+    const secret = base.find((m) => m.kind === 'Secret');
+    assert.deepEqual(monitors.map((m) => m.metadata.name).sort(), ['dpp-api', 'dpp-worker']);
+    for (const monitor of monitors) {
+      // The validator @kubernetes-models/prometheus-operator generates from the Operator's CRD OpenAPI schema.
+      new ServiceMonitor(monitor).validate();
+      const service = base.find(
+        (m) =>
+          m.kind === 'Service' &&
+          Object.entries(monitor.spec.selector.matchLabels).every(([k, v]) => m.metadata.labels[k] === v),
+      );
+      assert.ok(service, `${monitor.metadata.name} selects a Service`);
+      for (const endpoint of monitor.spec.endpoints) {
+        assert.ok(
+          service.spec.ports.some((p: Manifest) => p.name === endpoint.port),
+          `${monitor.metadata.name}: port ${endpoint.port} is a named port of ${service.metadata.name}`,
+        );
+        assert.equal(endpoint.path, '/metrics');
+        assert.equal(endpoint.authorization.type, 'Bearer');
+        assert.equal(endpoint.authorization.credentials.name, secret.metadata.name);
+        assert.ok(
+          endpoint.authorization.credentials.key in secret.stringData,
+          'METRICS_TOKEN is a Secret key',
+        );
+      }
+    }
+    // The validator refuses what the Operator's schema refuses.
+    const broken = structuredClone(monitors[0]);
+    broken.spec.endpoints[0].interval = 30;
+    broken.spec.endpoints[0].scheme = 'ftp';
+    assert.throws(
+      () => new ServiceMonitor(broken).validate(),
+      /interval must be string.*|scheme must be equal/s,
+    );
+    delete broken.spec.selector;
+    assert.throws(() => new ServiceMonitor(broken).validate(), /required property selector/);
   });
 
   test('kustomization.yaml lists every manifest but the example Secret', async () => {

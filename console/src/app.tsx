@@ -92,7 +92,8 @@ export function App() {
       }}
     >
       {path === '/passports' ? (
-        <Passports environment={environment} onSessionEnded={onSessionEnded} />
+        // Keyed by the environment: a switch starts again at the first page (cursors are per environment).
+        <Passports key={environment} environment={environment} onSessionEnded={onSessionEnded} />
       ) : path.startsWith('/passports/') ? (
         <Passport
           key={path}

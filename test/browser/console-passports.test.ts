@@ -323,6 +323,14 @@ describe('console Passports in Chromium', () => {
     await pager.getByText('Page 2').waitFor();
     await page.locator('table.passports').waitFor();
     assert.deepEqual(await listedTokens(page), second);
+
+    // The live switch shows the live passports (none) from their first page, and back.
+    await page.getByRole('switch', { name: 'Test mode' }).uncheck();
+    await page.getByText('No live passports yet.').waitFor();
+    assert.equal(await pager.count(), 0);
+    await page.getByRole('switch', { name: 'Test mode' }).check();
+    await page.locator('table.passports').waitFor();
+    assert.deepEqual(await listedTokens(page), first, 'back on the first page of the test passports');
   });
 
   test('at a phone’s width the list and a passport fit and pass the accessibility check', async () => {

@@ -1,8 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { formatEther } from 'ethers';
-import { pinnedSpecificationIds } from '../content-specs/passport-content.ts';
+import { ROLES } from '../content-specs/disclosure.ts';
+import type { ProductGroupEntry } from '../content-specs/pinned-sql.ts';
 import { chainOfCustody } from '../custody/chain-of-custody.ts';
 import { Chip, Passport } from '../db/entities/index.ts';
+import { disclosedProductGroupData } from '../disclosure/product-group-view.ts';
 import { DomainError } from '../errors.ts';
 import { passportHeader } from '../passports/passport-header.ts';
 import { latestPassportVersion } from '../passports/passport-versions.ts';
@@ -57,13 +59,20 @@ export function dppToken(passport: Passport) {
 export async function erpDocument(em: EntityManager, tokenId: string, publicBaseUrl: string) {
   const passport = await em.findOne(Passport, { tokenId });
   if (!passport) throw new DomainError('not_found', 'passport_not_found', `No passport ${tokenId}.`);
-  const [chip, events, settings, latest, pinned] = await Promise.all([
+  const [chip, events, settings, latest, productGroup] = await Promise.all([
     em.findOne(Chip, { id: passport.chipId }),
     tokenEvents(em, tokenId),
     readCompanySettings(em, { companyId: passport.companyId, environment: passport.environment }),
     latestPassportVersion(em, passport.id),
-    pinnedSpecificationIds(em, passport.id),
+    em.execute<{ specification_id: string; data: Record<string, unknown> }[]>(
+      'select specification_id, data from passport_content where passport_id = ? order by spec_group',
+      [passport.id],
+    ),
   ]);
+  const entries: ProductGroupEntry[] = productGroup.map((row) => ({
+    specificationId: row.specification_id,
+    data: row.data,
+  }));
   const verified = (chip?.verificationCount ?? 0) > 0;
   const dppHeader = passportHeader(
     {
@@ -71,7 +80,7 @@ export async function erpDocument(em: EntityManager, tokenId: string, publicBase
       lastUpdated: latest?.createdAt ?? passport.updatedAt,
       economicOperatorId: settings.economicOperatorId,
       facilityId: settings.facilityId,
-      productGroupSpecificationIds: pinned,
+      productGroupSpecificationIds: entries.map((entry) => entry.specificationId),
     },
     publicBaseUrl,
   );
@@ -92,5 +101,7 @@ export async function erpDocument(em: EntityManager, tokenId: string, publicBase
       counter: chip?.sunCounter ?? null,
     },
     dppHeader,
+    // The brand's own view (only its API key reads format=erp): every field (docs/disclosure.md).
+    ...(entries.length > 0 ? { productGroupData: disclosedProductGroupData(entries, ROLES) } : {}),
   };
 }

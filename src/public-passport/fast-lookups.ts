@@ -1,6 +1,12 @@
 import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { Environment } from '../config/config.ts';
-import { PINNED_SPECIFICATIONS_SQL, pinnedIds } from '../content-specs/pinned-sql.ts';
+import {
+  PINNED_SPECIFICATIONS_SQL,
+  PRODUCT_GROUP_DATA_SQL,
+  type ProductGroupEntry,
+  pinnedIds,
+  productGroupEntries,
+} from '../content-specs/pinned-sql.ts';
 import { pgTimestamp } from './pg-values.ts';
 
 /**
@@ -44,6 +50,8 @@ export interface PublicFacts {
   lastUpdated: Date;
   /** The product-group content specifications it is pinned to (src/content-specs). */
   productGroupSpecificationIds: string[];
+  /** Its product-group data (only ever served cut to the public's fields). */
+  productGroupData: ProductGroupEntry[];
 }
 
 export const PUBLIC_FACTS = `select p.token_id, p.gtin, p.metadata_cache->'custom_dpp_data'->>'batch_number' as batch,
@@ -51,7 +59,7 @@ export const PUBLIC_FACTS = `select p.token_id, p.gtin, p.metadata_cache->'custo
   p.service_uid, cs.economic_operator_id, cs.facility_id,
   coalesce((select v.created_at from passport_versions v where v.passport_id = p.id
     order by v.number desc limit 1), p.updated_at) as last_updated,
-  ${PINNED_SPECIFICATIONS_SQL} as pinned_specifications
+  ${PINNED_SPECIFICATIONS_SQL} as pinned_specifications, ${PRODUCT_GROUP_DATA_SQL} as product_group_data
   from passports p join chips c on c.id = p.chip_id
   left join company_settings cs on cs.company_id = p.company_id and cs.environment = p.environment
   where p.environment = $1 and p.token_id = $2`;
@@ -75,6 +83,7 @@ export async function findPublicFacts(
     facility_id: string | null;
     last_updated: string;
     pinned_specifications: unknown;
+    product_group_data: unknown;
   }>(em, 'dpp-public-facts', PUBLIC_FACTS, [environment, tokenId]);
   if (!row) return undefined;
   return {
@@ -91,6 +100,7 @@ export async function findPublicFacts(
     facilityId: row.facility_id,
     lastUpdated: pgTimestamp(row.last_updated),
     productGroupSpecificationIds: pinnedIds(row.pinned_specifications),
+    productGroupData: productGroupEntries(row.product_group_data),
   };
 }
 

@@ -60,6 +60,8 @@ export interface VerifyPageModel {
   timeline: TimelineEntry[];
   verdict: PageVerdict;
   links: { self: string; vc: string; linkset: string; aas: string; linkHeader: string };
+  /** Product-group data (a battery's), cut to the public's fields (docs/disclosure.md); none when unpinned. */
+  productGroups?: { title: string; data: Record<string, unknown> }[];
 }
 
 function text(value: unknown): string | null {

@@ -1,4 +1,5 @@
 import type { Environment } from '../config/config.ts';
+import { disclosedProductGroupData } from '../disclosure/product-group-view.ts';
 import { digitalLink } from '../gs1/digital-link.ts';
 import { passportHeader } from '../passports/passport-header.ts';
 import { NTAG_424_DNA } from '../sun/index.ts';
@@ -18,13 +19,17 @@ export const PUBLIC_CONTEXT = {
   verificationCount: 'idpp:verificationCount',
   /** The EN 18223 passport header, as a JSON literal (its member names are EN 18223's, not RDF terms). */
   dppHeader: { '@id': 'idpp:dppHeader', '@type': '@json' },
+  /** Product-group data (specification id → data), the public's fields only, as a JSON literal. */
+  productGroupData: { '@id': 'idpp:productGroupData', '@type': '@json' },
 } as const;
 
 /**
  * format=public: exactly the spec's members, nothing a brand keeps to itself, and the EN 18223 passport header
- * (`dppHeader`, docs/en18223.md).
+ * (`dppHeader`, docs/en18223.md); a passport pinned to a product-group model adds `productGroupData`, its
+ * data cut to the fields the `public` role reads (docs/disclosure.md): this representation is the public's.
  */
 export function publicDocument(passport: PublicFacts, publicBaseUrl: string, environment: Environment) {
+  const productGroupData = disclosedProductGroupData(passport.productGroupData, ['public']);
   return {
     '@context': PUBLIC_CONTEXT,
     '@type': 'gs1:Product',
@@ -40,5 +45,6 @@ export function publicDocument(passport: PublicFacts, publicBaseUrl: string, env
       verificationCount: passport.verificationCount,
     },
     dppHeader: passportHeader({ ...passport, environment }, publicBaseUrl),
+    ...(Object.keys(productGroupData).length > 0 ? { productGroupData } : {}),
   };
 }

@@ -71,6 +71,7 @@ describe('disclosure: every field of the battery model × every role × every re
   let notifiedBody: TestTenant;
   let stranger: TestTenant;
   let dppId: string;
+  let tokenId: string;
   let counter = 1;
   const grants: Record<string, string> = {};
 
@@ -111,7 +112,7 @@ describe('disclosure: every field of the battery model × every role × every re
     stranger = await stack.api.createTenant('Someone Else');
     const asBrand = (method: string, path: string, body?: unknown) =>
       stack.api.call(method, path, { key: brand.testKey, ...(body === undefined ? {} : { body }) });
-    const tokenId = await enrollAndMint(asBrand, CHIP, { manufacturer_name: 'Voltaic Cells SE' });
+    tokenId = await enrollAndMint(asBrand, CHIP, { manufacturer_name: 'Voltaic Cells SE' });
     const view = await stack.api.call('GET', `/test/01/${GTIN}/21/${tokenId}?format=public`, { env: null });
     dppId = view.body.dppHeader.digitalProductPassportId;
     assert.equal((await asBrand('PUT', contentPath(), DATA)).status, 201);
@@ -213,6 +214,45 @@ describe('disclosure: every field of the battery model × every role × every re
       }
     },
   );
+
+  test('the public view and the verification page are the public’s: exactly the public fields, whoever asks', async () => {
+    // (A tapped URL on the resolver is a tap: it redirects to the verification page, tested elsewhere.)
+    for (const audience of audiences().filter((a) => !a.tap)) {
+      const view = await read(audience, `/test/01/${GTIN}/21/${tokenId}?format=public`);
+      assert.equal(view.status, 200, view.text);
+      assert.deepEqual(leafPointers(view.body.productGroupData[V1]).sort(), readableBy(['public']));
+      for (const secret of secretsFor(['public'])) {
+        assert.ok(!view.text.includes(secret), `${secret} in the public view (${audience.name})`);
+      }
+    }
+    const page = await stack.api.call('GET', `/test/verify/01/${GTIN}/21/${tokenId}`, { env: null });
+    assert.equal(page.status, 200, page.text);
+    assert.match(page.text, /id="product-group-0"/);
+    const publicValues = readableBy(['public']).flatMap((pointer) => [leafValue(DATA, pointer)].flat());
+    for (const value of publicValues.map(String).filter((v) => /^[\w .-]+$/.test(v))) {
+      assert.ok(page.text.includes(value), `public value ${value} on the page`);
+    }
+    for (const secret of secretsFor(['public'])) {
+      assert.ok(!page.text.includes(secret), `${secret} on the verification page`);
+    }
+  });
+
+  test('the ERP view is the brand’s: every field; nobody else reads it', async () => {
+    const erp = await stack.api.call('GET', `/test/01/${GTIN}/21/${tokenId}?format=erp`, {
+      env: null,
+      key: brand.testKey,
+    });
+    assert.equal(erp.status, 200, erp.text);
+    assert.deepEqual(leafPointers(erp.body.productGroupData[V1]).sort(), readableBy([...ROLES]));
+    for (const audience of audiences().filter((a) => a.key && a.name !== 'the brand (operator)')) {
+      const refused = await stack.api.call('GET', `/test/01/${GTIN}/21/${tokenId}?format=erp`, {
+        env: null,
+        key: audience.key!(),
+      });
+      assert.equal(refused.status, 403, `${audience.name}: ${refused.text}`);
+      assert.ok(!refused.text.includes('Voltaic'), refused.text);
+    }
+  });
 
   test('a replayed tap unlocks nothing; the next fresh tap does, once', async () => {
     const tap = freshTap();

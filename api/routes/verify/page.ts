@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { contentSpecifications } from '../../../src/content-specs/content-specification.ts';
+import { disclosedProductGroupData } from '../../../src/disclosure/product-group-view.ts';
 import { findPassportWithHistory, passportGtin } from '../../../src/public-passport/lookup.ts';
 import { pageVerdict, verifyPageModel } from '../../../src/public-passport/page-model.ts';
 import { readVerdict } from '../../../src/public-passport/tap-verdict.ts';
@@ -66,7 +68,25 @@ export function verifyPageRoute(routeDeps: RouteDeps) {
           ? undefined
           : readVerdict(deps.verdictKey, query.tap, { environment, tokenId: params.serial, now: new Date() }),
       );
-      const model = verifyPageModel(found.passport, found.events, verdict, deps.config.publicBaseUrl);
+      // The page is the public's: product-group data cut to the public role (a fresh tap's customer data is
+      // for the reads that carry the tap itself, docs/disclosure.md).
+      const entries = await deps.orm.em
+        .fork()
+        .execute<{ specification_id: string; data: Record<string, unknown> }[]>(
+          'select specification_id, data from passport_content where passport_id = ? order by spec_group',
+          [found.passport.id],
+        );
+      const disclosed = disclosedProductGroupData(
+        entries.map((row) => ({ specificationId: row.specification_id, data: row.data })),
+        ['public'],
+      );
+      const model = {
+        ...verifyPageModel(found.passport, found.events, verdict, deps.config.publicBaseUrl),
+        productGroups: Object.entries(disclosed).map(([id, data]) => ({
+          title: contentSpecifications.get(id)?.title ?? id,
+          data,
+        })),
+      };
       const html = renderVerifyPage(model, PAGE_ASSETS);
       ctx.set('Content-Security-Policy', PAGE_CSP);
       ctx.set('X-Content-Type-Options', 'nosniff');

@@ -146,6 +146,45 @@ function productSection(model: VerifyPageModel): string {
 </section>`;
 }
 
+/** `batteryMassKg` → `Battery mass kg`: a field name as a label. */
+function label(name: string): string {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Product-group data as nested definition lists (field names as labels, values as text). */
+function dataList(value: Record<string, unknown>): string {
+  const rendered = (item: unknown): string => {
+    if (Array.isArray(item)) {
+      return item.every((entry) => typeof entry !== 'object' || entry === null)
+        ? esc(item.join(', '))
+        : `<ol class="data-list">${item.map((entry) => `<li>${rendered(entry)}</li>`).join('')}</ol>`;
+    }
+    if (typeof item === 'object' && item !== null) return dataList(item as Record<string, unknown>);
+    return esc(String(item));
+  };
+  return `<dl class="facts">${Object.entries(value)
+    .map(
+      ([name, item]) =>
+        `<div class="facts__row"><dt>${esc(label(name))}</dt><dd>${rendered(item)}</dd></div>`,
+    )
+    .join('')}</dl>`;
+}
+
+function productGroupSection(model: VerifyPageModel): string {
+  return (model.productGroups ?? [])
+    .map(
+      (
+        group,
+        index,
+      ) => `<section id="product-group-${index}" class="card" aria-labelledby="product-group-${index}-title">
+  <h2 id="product-group-${index}-title">${esc(group.title)}</h2>
+  ${dataList(group.data)}
+</section>`,
+    )
+    .join('\n');
+}
+
 function timelineItem(entry: TimelineEntry): string {
   const place = entry.place
     ? `<p class="timeline__place">${esc(entry.place)}${entry.latitude !== null && entry.longitude !== null ? ` <span class="meta">(${esc(coordinates(entry.latitude, entry.longitude))})</span>` : ''}</p>`
@@ -223,6 +262,7 @@ ${verdictSection(model)}
 ${statusNotice(model)}
 ${SCAN_SECTION}
 ${productSection(model)}
+${productGroupSection(model)}
 ${provenanceSection(model)}
 ${recyclingSection(model)}
 <footer class="footer">

@@ -60,7 +60,9 @@ describe('console sign-in with a passkey and with SSO (Chromium)', () => {
     await new Promise<void>((ready) => proofs.listen(0, '127.0.0.1', ready));
     const port = await freePort();
     origin = `http://localhost:${port}`;
-    idp = await startOpenIdProvider(`${origin}/v1/auth/sso/oidc/callback`);
+    // The provider on another site (127.0.0.1, the console at localhost): it sends the browser back cross-site,
+    // as a company's identity provider does, so the cookies' SameSite attributes are exercised for real.
+    idp = await startOpenIdProvider(`${origin}/v1/auth/sso/oidc/callback`, '127.0.0.1');
     // RP id localhost (WebAuthn refuses IP addresses): the console is opened at http://localhost:<port>.
     api = await startTestApi({
       PORT: String(port),

@@ -13,10 +13,14 @@ export interface TestOpenIdProvider {
  * A real OpenID Provider (the oidc-provider package) on localhost, with one confidential client for `redirectUri`.
  * Its development login page accepts any login: the login becomes the subject and the (verified) e-mail.
  */
-export async function startOpenIdProvider(redirectUri: string): Promise<TestOpenIdProvider> {
+export async function startOpenIdProvider(
+  redirectUri: string,
+  /** 127.0.0.1 puts the provider on another site than a service at localhost (a cross-site return). */
+  host: 'localhost' | '127.0.0.1' = 'localhost',
+): Promise<TestOpenIdProvider> {
   const server: Server = createServer();
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-  const issuer = `http://localhost:${(server.address() as AddressInfo).port}`;
+  const issuer = `http://${host}:${(server.address() as AddressInfo).port}`;
   const client = { id: 'dpp-service', secret: 'a-test-client-secret-of-enough-length' };
   const provider = new Provider(issuer, {
     clients: [

@@ -55,6 +55,36 @@ export function untpExtensionContext(publicBaseUrl: string): Record<string, unkn
   };
 }
 
+export const UNTP_VARIANTS_CONTEXT_PATH = '/contexts/untp-dpp-variants/v1';
+
+/** Where we publish the context of UNTP per-audience variants (see {@link untpVariantsContext}). */
+export function untpVariantsContextUrl(publicBaseUrl: string): string {
+  return `${publicBaseUrl}${UNTP_VARIANTS_CONTEXT_PATH}`;
+}
+
+/**
+ * The context a per-audience variant of a UNTP credential adds (src/public-passport/untp-variants.ts): its
+ * audience (`accessRole`), where the other audiences' variants are (`otherVariants`), the product-group data cut
+ * for the audience (`productGroupData`, a JSON literal: the content specification's own field names) and the
+ * public variant's claim stubs. The UNTP 0.7.0 context we bundle defines none of these. Its content depends only
+ * on the public base URL.
+ */
+export function untpVariantsContext(publicBaseUrl: string): Record<string, unknown> {
+  const vocab = `${publicBaseUrl}/vocab/untp-variants#`;
+  return {
+    '@context': {
+      '@version': 1.1,
+      accessRole: `${vocab}accessRole`,
+      otherVariants: { '@id': `${vocab}otherVariants`, '@container': '@set' },
+      variantURL: { '@id': `${vocab}variantURL`, '@type': '@id' },
+      productGroupData: { '@id': `${vocab}productGroupData`, '@type': '@json' },
+      claimStubs: { '@id': `${vocab}claimStubs`, '@container': '@set' },
+      ClaimStub: `${vocab}ClaimStub`,
+      field: `${vocab}field`,
+    },
+  };
+}
+
 function bundled(file: string): unknown {
   return JSON.parse(readFileSync(new URL(`./contexts/${file}`, import.meta.url), 'utf8'));
 }
@@ -76,6 +106,7 @@ export function documentLoaderFor(publicBaseUrl: string): DocumentLoader {
     [dppContextUrl(publicBaseUrl), CONTEXT_DOCUMENTS.dppV1],
     [UNTP_0_7_0_CONTEXT, CONTEXT_DOCUMENTS.untp070],
     [untpExtensionContextUrl(publicBaseUrl), untpExtensionContext(publicBaseUrl)],
+    [untpVariantsContextUrl(publicBaseUrl), untpVariantsContext(publicBaseUrl)],
   ]);
   return async (url: string): Promise<RemoteDocument> => {
     const document = documents.get(url);

@@ -181,6 +181,20 @@ function relatedPassportFacts(value: unknown): RelatedPassportFact[] {
   }));
 }
 
+/** The passport's links to the passports of the same product's other lives (for the GS1 linkset). */
+export async function loadRelatedPassports(
+  em: EntityManager,
+  passportId: number,
+): Promise<RelatedPassportFact[]> {
+  const [row] = await em
+    .getConnection()
+    .execute<{ related: unknown }[]>(
+      `select ${RELATED_PASSPORTS_SQL} as related from passports p where p.id = ?`,
+      [passportId],
+    );
+  return row ? relatedPassportFacts(row.related) : [];
+}
+
 interface VersionRow {
   number: number;
   sha256: string;

@@ -1,7 +1,9 @@
 import type { Environment } from '../config/config.ts';
 import { digitalLink } from '../gs1/digital-link.ts';
 import { GS1_LINKSET_CONTEXT, GS1_VOCABULARY, LINK_TYPES, type LinkType } from '../gs1/link-types.ts';
+import type { RelatedPassport } from '../passports/passport-document.ts';
 import { type PassportRecord, passportGtin } from './lookup.ts';
+import { type AccessRole, variantUrl } from './untp-variants.ts';
 
 export interface PassportLink {
   linkType: LinkType;
@@ -9,6 +11,8 @@ export interface PassportLink {
   title: string;
   type?: string;
   hreflang?: string[];
+  /** UNTP 0.7.0: the audience of a per-audience variant (UNTP's identity resolver extension of the target). */
+  accessRole?: AccessRole[];
 }
 
 /** The consumer verification page of a passport (test passports' under /test, as their Digital Links). */
@@ -73,6 +77,51 @@ export function untpLinks(anchor: string): Omit<PassportLink, 'linkType'>[] {
   ];
 }
 
+/**
+ * The per-audience UNTP variants of a passport with product-group data (src/public-passport/untp-variants.ts):
+ * for each audience both secured forms, each target naming its `accessRole`.
+ */
+export function untpVariantLinks(
+  anchor: string,
+  audiences: readonly AccessRole[],
+): Omit<PassportLink, 'linkType'>[] {
+  return audiences.flatMap((accessRole) => [
+    {
+      href: variantUrl(anchor, accessRole, 'untp'),
+      title: `Digital Product Passport (UNTP 0.7.0 credential, ${accessRole} variant)`,
+      type: 'application/ld+json',
+      accessRole: [accessRole],
+    },
+    {
+      href: variantUrl(anchor, accessRole, 'vc-jwt'),
+      title: `Digital Product Passport (UNTP 0.7.0 credential, ${accessRole} variant, VC-JOSE)`,
+      type: 'application/vc+jwt',
+      accessRole: [accessRole],
+    },
+  ]);
+}
+
+/**
+ * Links to the passports of the same product's earlier or later life (a repurposed battery's original and new
+ * passport) under the IANA-registered relations `predecessor-version` / `successor-version` (RFC 5829).
+ */
+export function relatedPassportLinks(
+  related: readonly RelatedPassport[],
+): Record<string, { href: string; title: string }[]> {
+  const links: Record<string, { href: string; title: string }[]> = {};
+  for (const link of related) {
+    const successor = link.relation.endsWith('As');
+    const relation = successor ? 'successor-version' : 'predecessor-version';
+    const how = link.relation.startsWith('repurposed') ? 'repurposed' : 'remanufactured';
+    const target = {
+      href: link.uniqueProductIdentifier,
+      title: successor ? `Passport of the ${how} product` : `Passport of the product before it was ${how}`,
+    };
+    links[relation] = [...(links[relation] ?? []), target];
+  }
+  return links;
+}
+
 /** The IANA-registered `dpp` link relation (RFC 8288 registered relations are written by their bare name). */
 export const IANA_DPP_RELATION = 'dpp';
 
@@ -83,16 +132,24 @@ export const IANA_DPP_RELATION = 'dpp';
  * `dpp` relation alike: the seed's credential first (what `linkType=gs1:dpp` redirects to), then the UNTP
  * credential and its VC-JOSE form when `withUntp`.
  */
-export function linksetDocument(passport: PassportRecord, publicBaseUrl: string, withUntp = false) {
+export function linksetDocument(
+  passport: PassportRecord,
+  publicBaseUrl: string,
+  withUntp = false,
+  extra: { variants?: readonly AccessRole[] | undefined; related?: readonly RelatedPassport[] } = {},
+) {
   const anchor = digitalLink(publicBaseUrl, passport.environment, passportGtin(passport), passport.tokenId);
   const name =
     typeof passport.metadata.name === 'string' ? passport.metadata.name : `Passport ${passport.tokenId}`;
   const entry: Record<string, unknown> = { anchor, itemDescription: name };
+  // A passport with product-group data has one UNTP credential per audience (variants); others one for all.
+  const untp = extra.variants ? untpVariantLinks(anchor, extra.variants) : untpLinks(anchor);
   for (const { linkType, ...target } of passportLinks(passport, publicBaseUrl)) {
-    const targets = linkType === 'dpp' && withUntp ? [target, ...untpLinks(anchor)] : [target];
+    const targets = linkType === 'dpp' && withUntp ? [target, ...untp] : [target];
     entry[`${GS1_VOCABULARY}${linkType}`] = targets;
     if (linkType === 'dpp') entry[IANA_DPP_RELATION] = targets;
   }
+  Object.assign(entry, relatedPassportLinks(extra.related ?? []));
   return { linkset: [entry] };
 }
 

@@ -336,6 +336,20 @@ describe('battery passport: dynamic data', () => {
       [['repurposedFrom', original]],
     );
     assert.equal(now[PRODUCT].relatedPassports[0].uniqueProductIdentifier, was.uniqueProductIdentifier);
+    // Both GS1 linksets link the other passport (IANA predecessor-version / successor-version).
+    const linkset = async (upi: string) => {
+      const answer = await stack.api.call('GET', `${new URL(upi).pathname}?linkType=linkset`, { env: null });
+      assert.equal(answer.status, 200, answer.text);
+      return answer.body.linkset[0];
+    };
+    assert.deepEqual(
+      (await linkset(was.uniqueProductIdentifier))['successor-version'].map((t: Json) => t.href),
+      [now.uniqueProductIdentifier],
+    );
+    assert.deepEqual(
+      (await linkset(now.uniqueProductIdentifier))['predecessor-version'].map((t: Json) => t.href),
+      [was.uniqueProductIdentifier],
+    );
     // Each side's version is the one the link made.
     assert.equal(linked.body.original.version.number, (await versions(original)).length);
   });

@@ -4,7 +4,9 @@ import {
   CONTEXT_DOCUMENTS,
   DPP_CONTEXT_PATH,
   UNTP_DPP_EXTENSION_PATH,
+  UNTP_VARIANTS_CONTEXT_PATH,
   untpExtensionContext,
+  untpVariantsContext,
 } from '../../../src/credentials/contexts.ts';
 import { DID_DOCUMENT_PATHS } from '../../../src/credentials/did-web.ts';
 import { statusListCredentialText } from '../../../src/credentials/status-list-credentials.ts';
@@ -24,6 +26,7 @@ export function discoveryRoutes(routeDeps: RouteDeps): RouteSpec[] {
   const deps = publicPassportDeps(routeDeps);
   const base = deps.config.publicBaseUrl;
   const untpExtension = JSON.stringify(untpExtensionContext(base));
+  const untpVariants = JSON.stringify(untpVariantsContext(base));
   const didDocument = (environment: Environment) => async (ctx: AppContext) => {
     allowAnyOrigin(ctx);
     const document = await deps.issuer.keyring.didDocument(environment);
@@ -132,6 +135,21 @@ export function discoveryRoutes(routeDeps: RouteDeps): RouteSpec[] {
       handler: async (ctx: AppContext) => {
         allowAnyOrigin(ctx);
         sendText(ctx, untpExtension, 'application/ld+json', IMMUTABLE);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: UNTP_VARIANTS_CONTEXT_PATH,
+      operationId: 'untpVariantsJsonLdContext',
+      summary:
+        'JSON-LD context of UNTP per-audience variants (accessRole, otherVariants, productGroupData, claim ' +
+        'stubs); it never changes.',
+      tags: ['gs1'],
+      auth: 'none',
+      responses: { 200: { description: 'The context.', contentType: 'application/ld+json' } },
+      handler: async (ctx: AppContext) => {
+        allowAnyOrigin(ctx);
+        sendText(ctx, untpVariants, 'application/ld+json', IMMUTABLE);
       },
     }),
   ];

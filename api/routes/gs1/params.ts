@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { normalizeGtin } from '../../../src/gs1/gtin.ts';
 import { isAi82Value } from '../../../src/gs1/qualifiers.ts';
+import { ACCESS_ROLES } from '../../../src/public-passport/untp-variants.ts';
 import { FORMATS } from './negotiate.ts';
 
 export const gtinParam = z
@@ -50,6 +51,15 @@ export const resolverQuery = z.object({
   cmac: z.string().max(100).optional().describe('SUN MAC of the tap (or c).'),
   c: z.string().max(100).optional(),
   enc: z.string().max(2000).optional().describe('SDMENCFileData, when the chip mirrors encrypted file data.'),
+  accessRole: z
+    .enum(ACCESS_ROLES)
+    .optional()
+    .describe(
+      'UNTP 0.7.0 audience: with format=untp or vc-jwt, that audience’s variant of a passport with product-group ' +
+        'data (Customer: the owner or a fresh tap on this request; Regulator: authority; Recycler: recycler or ' +
+        'repairer; Auditor: notified body; the brand reads all); with linkType=linkset, only that audience’s ' +
+        'variant links.',
+    ),
 });
 
 export type ResolverQuery = z.infer<typeof resolverQuery>;

@@ -1,6 +1,9 @@
 import { resolveShell } from '../../../src/aas/resolve.ts';
 import type { Environment } from '../../../src/config/config.ts';
 import { scopedEntityManager } from '../../../src/db/tenant-scope.ts';
+import { callerRoles } from '../../../src/disclosure/caller-roles.ts';
+import { relatedPassport } from '../../../src/passports/passport-document.ts';
+import { loadRelatedPassports } from '../../../src/passports/passport-versions.ts';
 import { erpDocument } from '../../../src/public-passport/erp-view.ts';
 import { LINKSET_CONTEXT_LINK, linksetDocument } from '../../../src/public-passport/linkset.ts';
 import type {
@@ -10,13 +13,22 @@ import type {
 } from '../../../src/public-passport/lookup.ts';
 import { passportCredentialText } from '../../../src/public-passport/passport-credential.ts';
 import {
+  type UntpForms,
   UntpUnavailable,
   untpCredential,
   untpHeader,
   untpMissing,
 } from '../../../src/public-passport/untp-credential.ts';
+import {
+  ACCESS_ROLES,
+  type AccessRole,
+  mayReadVariant,
+  productGroupData,
+  untpVariant,
+} from '../../../src/public-passport/untp-variants.ts';
 import type { AppContext } from '../../context.ts';
 import { authenticateApiKey } from '../../middleware/api-key-auth.ts';
+import { authenticateIfPresent } from '../../middleware/optional-auth.ts';
 import { Problem } from '../../problem.ts';
 import { sendText } from './http.ts';
 import type { Format } from './negotiate.ts';
@@ -49,8 +61,9 @@ export async function sendRepresentation(
     }
     case 'untp':
     case 'vc-jwt': {
-      // The UNTP 0.7.0 credential: with its Data Integrity proof, or secured with VC-JOSE.
-      const forms = await untpCredential(deps.orm.em.fork(), deps.credentials, passport).catch((error) => {
+      // The UNTP 0.7.0 credential: with its Data Integrity proof, or secured with VC-JOSE; a passport with
+      // product-group data has one per audience (untp-variants.ts).
+      const forms = await untpForms(ctx, deps, passport, environment).catch((error) => {
         if (error instanceof UntpUnavailable) {
           throw new Problem(404, 'untp_data_missing', error.message);
         }
@@ -74,9 +87,19 @@ export async function sendRepresentation(
     }
     case 'linkset': {
       ctx.append('Link', LINKSET_CONTEXT_LINK);
-      const header = await untpHeader(deps.orm.em.fork(), passport, base);
+      const em = deps.orm.em.fork();
+      const header = await untpHeader(em, passport, base);
       const withUntp = untpMissing(passport, header).length === 0;
-      sendText(ctx, JSON.stringify(linksetDocument(passport, base, withUntp)), representation.contentType);
+      const accessRole = requestedAccessRole(ctx);
+      const variants =
+        (await productGroupData(em, passport.id)).length > 0
+          ? ACCESS_ROLES.filter((role) => accessRole === undefined || role === accessRole)
+          : undefined;
+      const related = (await loadRelatedPassports(em, passport.id)).map((fact) =>
+        relatedPassport(fact, base),
+      );
+      const document = linksetDocument(passport, base, withUntp, { variants, related });
+      sendText(ctx, JSON.stringify(document), representation.contentType);
       return;
     }
     case 'erp': {
@@ -94,4 +117,58 @@ export async function sendRepresentation(
       return;
     }
   }
+}
+
+function requestedAccessRole(ctx: AppContext): AccessRole | undefined {
+  const value = ctx.query.accessRole;
+  return typeof value === 'string' && (ACCESS_ROLES as readonly string[]).includes(value)
+    ? (value as AccessRole)
+    : undefined;
+}
+
+/**
+ * The UNTP credential the request asks for: a passport without product-group data has one for everyone (an
+ * accessRole then names no variant: 404); one with product-group data a variant per audience, the public one
+ * without accessRole. A restricted variant needs a caller holding one of its roles (authenticated with an API
+ * key, OAuth or user token, or for Customer a fresh tap on this request): 401 without, 403 with other roles.
+ */
+async function untpForms(
+  ctx: AppContext,
+  deps: PublicPassportDeps,
+  passport: PassportRecord,
+  environment: Environment,
+): Promise<UntpForms> {
+  const em = deps.orm.em.fork();
+  const accessRole = requestedAccessRole(ctx);
+  const hasVariants = (await productGroupData(em, passport.id)).length > 0;
+  if (!hasVariants) {
+    if (accessRole !== undefined && accessRole !== 'Anonymous') {
+      throw new Problem(
+        404,
+        'variant_not_found',
+        'This passport has no product-group data: its one UNTP credential is the same for every audience.',
+      );
+    }
+    return untpCredential(em, deps.credentials, passport);
+  }
+  const audience = accessRole ?? 'Anonymous';
+  if (audience !== 'Anonymous') {
+    await authenticateIfPresent(ctx, deps, environment);
+    const caller = await callerRoles(
+      ctx,
+      { em: deps.orm.em.fork(), secretBox: deps.secretBox },
+      { companyId: passport.companyId, environment, chipUid: passport.chipUid },
+    );
+    if (!mayReadVariant(caller, audience)) {
+      throw ctx.state.principal
+        ? new Problem(403, 'variant_not_disclosed', `Your roles do not include the ${audience} audience.`)
+        : new Problem(
+            401,
+            'credential_required',
+            `The ${audience} variant needs a credential of a company holding that role (or, for Customer, a fresh tap).`,
+          );
+    }
+    ctx.set('Vary', 'Accept, x-service-env, Authorization');
+  }
+  return untpVariant(em, deps.credentials, passport, audience);
 }

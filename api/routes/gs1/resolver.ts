@@ -42,7 +42,8 @@ async function resolve(ctx: AppContext, deps: PublicPassportDeps, key: ItemKey, 
   ctx.set('Vary', query.format === 'erp' ? 'Accept, x-service-env, Authorization' : 'Accept, x-service-env');
   ctx.set('Cache-Control', 'no-store');
   if (query.format !== 'erp') allowAnyOrigin(ctx);
-  const tap = hasSunParameters(ctx.query);
+  // A tap's parameters next to accessRole unlock that audience's UNTP variant (Customer) instead of the page.
+  const tap = hasSunParameters(ctx.query) && query.accessRole === undefined;
   const linkType = !tap && query.linkType !== undefined ? parseLinkType(query.linkType) : undefined;
   const representation = negotiate(ctx, linkType === 'linkset' ? 'linkset' : query.format);
   if (!tap && query.linkType === undefined && representation.kind === 'format') {

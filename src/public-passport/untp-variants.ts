@@ -1,0 +1,270 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { contentSpecifications } from '../content-specs/content-specification.ts';
+import { type DisclosurePolicy, fieldPattern, type Role } from '../content-specs/disclosure.ts';
+import {
+  CREDENTIALS_V2_CONTEXT,
+  UNTP_0_7_0_CONTEXT,
+  untpExtensionContextUrl,
+  untpVariantsContextUrl,
+} from '../credentials/contexts.ts';
+import { proofTimestamp } from '../credentials/data-integrity.ts';
+import { contentHash, uuidFromHash } from '../credentials/issuer.ts';
+import type { SigningKey } from '../credentials/issuer-keys.ts';
+import { ensureStatusEntry } from '../credentials/status-entries.ts';
+import { statusListUrl } from '../credentials/status-list.ts';
+import { vcJwt } from '../credentials/vc-jose.ts';
+import { discloseContent } from '../disclosure/disclose-content.ts';
+import { digitalLink } from '../gs1/digital-link.ts';
+import { type PassportRecord, passportGtin } from './lookup.ts';
+import type { PassportCredentialDeps } from './passport-credential.ts';
+import { type UntpForms, UntpUnavailable, untpHeader, untpMissing, untpProduct } from './untp-credential.ts';
+
+/**
+ * UNTP 0.7.0 per-audience variants of a passport's credential (issue 25, docs/untp.md "Per-audience
+ * variants"): one signed credential per audience (`accessRole`), each carrying the passport's product-group data
+ * cut by the disclosure policy to what that audience reads. The public one (`Anonymous`) carries, instead of the
+ * restricted fields, claim stubs (which restricted data exists and which audiences read it, no values) and
+ * `otherVariants` (where the others are). Passports without product-group data have one credential, as before.
+ */
+export const ACCESS_ROLES = ['Anonymous', 'Customer', 'Regulator', 'Recycler', 'Auditor'] as const;
+export type AccessRole = (typeof ACCESS_ROLES)[number];
+
+/**
+ * The disclosure roles of each audience: the variant holds the fields any of them reads, and a caller holding
+ * one of them (or the passport's own company) may fetch it. Repairers read the Recycler variant: under
+ * Annex XIII they are the same "legitimate interest" audience (the policy gives them the same fields; a unit
+ * test keeps it so).
+ */
+export const VARIANT_ROLES: Readonly<Record<AccessRole, readonly Role[]>> = {
+  Anonymous: ['public'],
+  Customer: ['public', 'customer'],
+  Regulator: ['public', 'authority'],
+  Recycler: ['public', 'recycler', 'repairer'],
+  Auditor: ['public', 'notifiedBody'],
+};
+
+/** Whether a caller with `roles` (owner: every variant) may fetch the variant of `accessRole`. */
+export function mayReadVariant(caller: { owner: boolean; roles: ReadonlySet<Role> }, accessRole: AccessRole) {
+  if (caller.owner || accessRole === 'Anonymous') return true;
+  // `public` is in every variant's roles (its fields are in all of them) but unlocks none beyond Anonymous.
+  return VARIANT_ROLES[accessRole].some((role) => role !== 'public' && caller.roles.has(role));
+}
+
+/** The audiences whose variant a caller may fetch. */
+export function readableVariants(caller: { owner: boolean; roles: ReadonlySet<Role> }): AccessRole[] {
+  return ACCESS_ROLES.filter((accessRole) => mayReadVariant(caller, accessRole));
+}
+
+/** Where a variant is: the Digital Link with `format` (untp or vc-jwt) and, but for the public one, its audience. */
+export function variantUrl(
+  anchor: string,
+  accessRole: AccessRole,
+  format: 'untp' | 'vc-jwt' = 'untp',
+): string {
+  return accessRole === 'Anonymous'
+    ? `${anchor}?format=${format}`
+    : `${anchor}?format=${format}&accessRole=${accessRole}`;
+}
+
+interface ContentRow {
+  specification_id: string;
+  data: Record<string, unknown>;
+}
+
+/** The passport's product-group data, one entry per pinned specification this process knows. */
+export async function productGroupData(em: EntityManager, passportId: number) {
+  const rows = await em
+    .getConnection()
+    .execute<ContentRow[]>(
+      'select specification_id, data from passport_content where passport_id = ? order by spec_group',
+      [passportId],
+    );
+  return rows.flatMap((row) => {
+    const spec = contentSpecifications.get(row.specification_id);
+    return spec ? [{ specificationId: spec.id, policy: spec.policy, data: row.data }] : [];
+  });
+}
+
+/**
+ * Claim stubs of the restricted data the public variant leaves out: one per object holding restricted fields
+ * (its JSON pointer pattern, `*` for array items), naming the audiences that read them — never a value.
+ */
+export function claimStubs(
+  specificationId: string,
+  data: Record<string, unknown>,
+  policy: DisclosurePolicy,
+): Record<string, unknown>[] {
+  const groups = new Map<string, Set<AccessRole>>();
+  for (const pointer of leafPointers(data)) {
+    const pattern = fieldPattern(pointer);
+    const entry = policy[pattern];
+    if (!entry || entry.roles.includes('public')) continue;
+    const parent = pattern.slice(0, pattern.lastIndexOf('/')) || '/';
+    const audiences = groups.get(parent) ?? new Set<AccessRole>();
+    for (const accessRole of ACCESS_ROLES) {
+      if (VARIANT_ROLES[accessRole].some((role) => entry.roles.includes(role))) audiences.add(accessRole);
+    }
+    groups.set(parent, audiences);
+  }
+  return [...groups].map(([pattern, audiences]) => ({
+    type: ['ClaimStub'],
+    id: `${specificationId}#${pattern}`,
+    name: pattern,
+    accessRole: ACCESS_ROLES.filter((accessRole) => audiences.has(accessRole)),
+  }));
+}
+
+function leafPointers(value: unknown, pointer = ''): string[] {
+  if (Array.isArray(value) && value.some((item) => typeof item === 'object' && item !== null)) {
+    return value.flatMap((item, index) => leafPointers(item, `${pointer}/${index}`));
+  }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    return Object.entries(value).flatMap(([name, child]) =>
+      leafPointers(child, `${pointer}/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`),
+    );
+  }
+  return [pointer];
+}
+
+/**
+ * The variant's unsigned credential: UNTP's DigitalProductPassport as `?format=untp` states it, plus the
+ * audience (`accessRole`), the product-group data cut for it (`credentialSubject.productGroupData`, a JSON
+ * literal per specification), and for the public variant `claimStubs` and `otherVariants`.
+ */
+async function variantContent(
+  em: EntityManager,
+  deps: PassportCredentialDeps,
+  passport: PassportRecord,
+  accessRole: AccessRole,
+  key: SigningKey,
+) {
+  const header = await untpHeader(em, passport, deps.publicBaseUrl);
+  const missing = untpMissing(passport, header);
+  if (missing.length > 0) throw new UntpUnavailable(missing);
+  const [entry, groups] = await Promise.all([
+    ensureStatusEntry(em, passport),
+    productGroupData(em, passport.id),
+  ]);
+  const listUrl = statusListUrl(deps.publicBaseUrl, passport.environment, entry.list);
+  const anchor = digitalLink(
+    deps.publicBaseUrl,
+    passport.environment,
+    passportGtin(passport),
+    passport.tokenId,
+  );
+  const roles = VARIANT_ROLES[accessRole];
+  const product = untpProduct(passport, header, deps.publicBaseUrl);
+  const subject: Record<string, unknown> = {
+    ...product,
+    productGroupData: Object.fromEntries(
+      groups.map((group) => [group.specificationId, discloseContent(group.data, group.policy, roles)]),
+    ),
+    ...(accessRole === 'Anonymous'
+      ? { claimStubs: groups.flatMap((g) => claimStubs(g.specificationId, g.data, g.policy)) }
+      : {}),
+  };
+  return {
+    '@context': [
+      CREDENTIALS_V2_CONTEXT,
+      UNTP_0_7_0_CONTEXT,
+      untpExtensionContextUrl(deps.publicBaseUrl),
+      untpVariantsContextUrl(deps.publicBaseUrl),
+    ],
+    type: ['DigitalProductPassport', 'VerifiableCredential'],
+    issuer: {
+      type: ['CredentialIssuer'],
+      id: key.did,
+      name: `Digital Product Passport service (${new URL(deps.publicBaseUrl).host})`,
+    },
+    name: `Digital Product Passport: ${product.name} (${accessRole})`,
+    accessRole,
+    ...(accessRole === 'Anonymous'
+      ? {
+          otherVariants: ACCESS_ROLES.filter((other) => other !== 'Anonymous').map((other) => ({
+            accessRole: other,
+            variantURL: variantUrl(anchor, other),
+          })),
+        }
+      : {}),
+    credentialStatus: {
+      id: `${listUrl}#${entry.index}`,
+      type: 'BitstringStatusListEntry',
+      statusPurpose: 'revocation',
+      statusListIndex: entry.index,
+      statusListCredential: listUrl,
+    },
+    credentialSubject: subject,
+  };
+}
+
+/**
+ * Signed forms are shared by every API process through `untp_variant_credentials` (one row per passport and
+ * audience; Migration20261126200100): the first process to sign a content hash stores its bytes and the others
+ * answer those, so replicas never serve two signatures of one variant of one passport version.
+ */
+const STORED = `select data_integrity, jwt from untp_variant_credentials
+  where passport_id = ? and access_role = ? and content_hash = ?`;
+const STORE = `insert into untp_variant_credentials (passport_id, access_role, content_hash, data_integrity, jwt,
+    signed_at)
+  values (?, ?, ?, ?, ?, ?)
+  on conflict (passport_id, access_role) do update
+    set content_hash = excluded.content_hash, data_integrity = excluded.data_integrity, jwt = excluded.jwt,
+      signed_at = excluded.signed_at
+    where untp_variant_credentials.content_hash <> excluded.content_hash`;
+
+const signing = new Map<string, Promise<UntpForms>>();
+
+/** Both secured forms of one audience's variant (throws UntpUnavailable when UNTP's required facts lack). */
+export async function untpVariant(
+  em: EntityManager,
+  deps: PassportCredentialDeps,
+  passport: PassportRecord,
+  accessRole: AccessRole,
+): Promise<UntpForms> {
+  const key = await deps.issuer.signingKey(passport.environment);
+  const content = await variantContent(em, deps, passport, accessRole, key);
+  const hash = contentHash({ untpVariant: content, verificationMethod: key.verificationMethod });
+  const stored = await storedForms(em, passport.id, accessRole, hash);
+  if (stored) return stored;
+  const flight = `${passport.id}:${accessRole}:${hash}`;
+  let pending = signing.get(flight);
+  if (!pending) {
+    pending = signAndStore(em, deps, key, content, passport.id, accessRole, hash).finally(() =>
+      signing.delete(flight),
+    );
+    signing.set(flight, pending);
+  }
+  return pending;
+}
+
+async function storedForms(em: EntityManager, passportId: number, accessRole: AccessRole, hash: string) {
+  const [row] = await em
+    .getConnection()
+    .execute<{ data_integrity: string; jwt: string }[]>(STORED, [passportId, accessRole, hash]);
+  return row ? { dataIntegrity: row.data_integrity, jwt: row.jwt } : undefined;
+}
+
+async function signAndStore(
+  em: EntityManager,
+  deps: PassportCredentialDeps,
+  key: SigningKey,
+  content: Record<string, unknown> & { '@context': string[] },
+  passportId: number,
+  accessRole: AccessRole,
+  hash: string,
+): Promise<UntpForms> {
+  const now = new Date();
+  const { '@context': context, ...rest } = content;
+  const unsecured = {
+    '@context': context,
+    id: `urn:uuid:${uuidFromHash(hash)}`,
+    ...rest,
+    validFrom: proofTimestamp(now),
+  };
+  const secured = await deps.issuer.sign(key, unsecured, now);
+  const forms = { dataIntegrity: JSON.stringify(secured), jwt: vcJwt(key, unsecured) };
+  await em
+    .getConnection()
+    .execute(STORE, [passportId, accessRole, hash, forms.dataIntegrity, forms.jwt, now]);
+  return (await storedForms(em, passportId, accessRole, hash)) ?? forms;
+}

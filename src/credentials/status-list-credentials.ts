@@ -7,10 +7,13 @@ import { revokedIndexes } from './status-entries.ts';
 import { encodeStatusList, statusListCredential, statusListUrl } from './status-list.ts';
 
 const CACHED = `select content_hash, credential from status_list_credentials where environment = ? and list = ?`;
+// A content hash stored already is never replaced by a second signature of itself: API processes that sign the
+// same new list at once all answer the first one's bytes (read back after the insert).
 const STORE = `insert into status_list_credentials (environment, list, content_hash, credential, signed_at)
   values (?, ?, ?, ?, ?)
   on conflict (environment, list) do update
-    set content_hash = excluded.content_hash, credential = excluded.credential, signed_at = excluded.signed_at`;
+    set content_hash = excluded.content_hash, credential = excluded.credential, signed_at = excluded.signed_at
+    where status_list_credentials.content_hash <> excluded.content_hash`;
 const IN_USE = `select exists (select 1 from passports where environment = ? and status_list = ?) as used`;
 
 /**
@@ -50,5 +53,9 @@ export async function statusListCredentialText(
   });
   const credential = JSON.stringify(await issuer.sign(key, unsigned, now));
   await connection.execute(STORE, [environment, list, hash, credential, now]);
-  return credential;
+  const [stored] = await connection.execute<{ content_hash: string; credential: string }[]>(CACHED, [
+    environment,
+    list,
+  ]);
+  return stored?.content_hash === hash ? stored.credential : credential;
 }

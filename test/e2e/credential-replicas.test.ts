@@ -16,6 +16,8 @@ describe('signed credentials are identical across API replicas', () => {
   let stack: TestStack;
   let tenant: TestTenant;
   let tokenId: string;
+  /** A second passport of the same status list, revoked by the status list test. */
+  let other: string;
   const chipUid = '04C1B2C3D4E5B7';
   const replicas: ApiProcess[] = [];
   const call = (method: string, path: string, body?: unknown) =>
@@ -23,8 +25,9 @@ describe('signed credentials are identical across API replicas', () => {
   const path = (query: string) => `/01/${GTIN}/21/${tokenId}?${query}`;
 
   /** A public read at one replica, as a verifier makes it; the exact bytes served. */
-  const read = async (replica: ApiProcess, query: string) => {
-    const response = await fetch(`${replica.url}${path(query)}`, { headers: { 'x-service-env': 'test' } });
+  const read = async (replica: ApiProcess, query: string) => readPath(replica, path(query));
+  const readPath = async (replica: ApiProcess, target: string) => {
+    const response = await fetch(`${replica.url}${target}`, { headers: { 'x-service-env': 'test' } });
     const text = await response.text();
     assert.equal(response.status, 200, text);
     return { text, etag: response.headers.get('etag') };
@@ -35,6 +38,7 @@ describe('signed credentials are identical across API replicas', () => {
     stack = await startTestStack();
     tenant = await stack.api.createTenant('Acme Apparel');
     tokenId = await enrollAndMint(call, chipUid, FULL_PRODUCT);
+    other = await enrollAndMint(call, '04C1B2C3D4E5B8');
     const env = {
       DATABASE_URL: stack.api.db.url,
       TEMPORAL_ADDRESS: stack.temporal.address,
@@ -63,6 +67,23 @@ describe('signed credentials are identical across API replicas', () => {
       assert.equal(third.text, signed.text);
     }, 60_000);
   }
+
+  test('the status list credential: the same bytes from both replicas, before and after a revocation', async () => {
+    // The other passport's credential gives it its status entry (assigned when first issued).
+    const otherVc = await readPath(replicas[0]!, `/01/${GTIN}/21/${other}?format=vc`);
+    const list = new URL(JSON.parse(otherVc.text).credentialStatus.statusListCredential).pathname;
+    const first = await readPath(replicas[0]!, list);
+    await pause(1_100);
+    assert.equal((await readPath(replicas[1]!, list)).text, first.text);
+    // A revocation changes the list: requested at both replicas at once, one signature for both.
+    const revoked = await call('POST', '/v1/dpp/revoke', { tokenId: other, reason: 'stolen' });
+    assert.equal(revoked.status, 200, revoked.text);
+    const [a, b] = await Promise.all(replicas.map((replica) => readPath(replica, list)));
+    assert.notEqual(a!.text, first.text, 'the revocation is in the list');
+    assert.equal(a!.text, b!.text);
+    await pause(1_100);
+    assert.equal((await readPath(replicas[1]!, list)).text, a!.text);
+  }, 60_000);
 
   test('a new version requested at both replicas at once: both answer the one signature that was stored', async () => {
     const before = (await read(replicas[0]!, 'format=vc')).text;

@@ -68,5 +68,15 @@ describe('the worker process serves /metrics on METRICS_PORT', () => {
       }),
       1,
     );
+    // The funded-balance alarm: each environment's signer (anvil-funded) beside the default threshold, not empty.
+    for (const [environment, signer] of [
+      ['test', stack.chain.platform.address],
+      ['live', stack.chain.others.at(-1)!.address],
+    ] as const) {
+      const balance = sampleValue(families, 'dpp_chain_signer_balance_wei', { environment, signer });
+      assert.ok(balance !== undefined && balance > 1e18, `${environment} signer balance: ${balance}`);
+      assert.equal(sampleValue(families, 'dpp_chain_signer_min_balance_wei', { environment }), 0.05e18);
+      assert.equal(sampleValue(families, 'dpp_chain_signer_empty', { environment, signer }), 0);
+    }
   });
 });

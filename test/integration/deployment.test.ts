@@ -99,6 +99,7 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
           'PodDisruptionBudget/dpp-api',
           'PodDisruptionBudget/dpp-worker',
           'Secret/dpp-secrets',
+          'Secret/dpp-signer-keys',
           'Service/dpp-api',
           'Service/dpp-worker-metrics',
         ],
@@ -138,7 +139,10 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
       );
       assert.deepEqual(
         container.envFrom.map((source: Manifest) => source.configMapRef?.name ?? source.secretRef?.name),
-        ['dpp-config', 'dpp-secrets'],
+        // The signer keys reach the worker only: the API sends no transaction.
+        name === 'dpp-worker'
+          ? ['dpp-config', 'dpp-secrets', 'dpp-signer-keys']
+          : ['dpp-config', 'dpp-secrets'],
       );
       assert.equal(container.securityContext.allowPrivilegeEscalation, false);
       const labels = deployment.spec.template.metadata.labels;
@@ -175,7 +179,14 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     ])
       assert.equal(config[name], undefined, `${name} belongs in the Secret`);
     // The service accepts the ConfigMap with a Secret of the example's keys (real-looking values).
-    const [secret] = await manifests(join(K8S, 'secret.example.yaml'));
+    const [secret, signerKeys] = await manifests(join(K8S, 'secret.example.yaml'));
+    assert.equal(secret.metadata.name, 'dpp-secrets');
+    assert.deepEqual(Object.keys(signerKeys.stringData).sort(), [
+      'CHAIN_PRIVATE_KEY_LIVE',
+      'CHAIN_PRIVATE_KEY_TEST',
+    ]);
+    for (const key of Object.keys(signerKeys.stringData))
+      assert.equal(secret.stringData[key], undefined, `${key} is not in the Secret the API reads`);
     const secretValues = Object.fromEntries(
       Object.entries(secret.stringData as Record<string, string>).map(([key, example]) => [
         key,

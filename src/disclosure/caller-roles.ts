@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment } from '../config/config.ts';
 import { ROLES, type Role } from '../content-specs/disclosure.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
+import { roleOf } from '../identity/roles.ts';
 import { hasSunParameters, verifyPassportTap } from '../public-passport/tap.ts';
 import type { TapVerdict } from '../public-passport/tap-verdict.ts';
 import { grantedRoles } from './grants.ts';
@@ -30,6 +31,8 @@ export interface CallerPrincipal {
   kind: 'apiKey' | 'user' | 'oauth';
   companyId: string;
   environment: Environment;
+  /** A person's id (kind 'user'): their tokens act for the company only while they are one of its people. */
+  userId?: number;
 }
 
 /** The parts of a Koa request context read here (api/context.ts AppContext fits). */
@@ -72,13 +75,11 @@ export async function callerRoles(
   deps: CallerRolesDeps,
   passport: DisclosedPassport,
 ): Promise<CallerRoles> {
-  const principal = ctx.state.principal;
-  if (principal && principal.environment === passport.environment) {
-    if (principal.companyId === passport.companyId) return OWNER;
-  }
+  const company = await actingCompany(deps.em, ctx.state.principal, passport.environment);
+  if (company === passport.companyId) return OWNER;
   const roles = new Set<Role>(['public']);
-  if (principal && principal.environment === passport.environment) {
-    for (const role of await grantedRoles(deps.em, passport, principal.companyId)) roles.add(role);
+  if (company) {
+    for (const role of await grantedRoles(deps.em, passport, company)) roles.add(role);
   }
   let tap: TapVerdict | undefined;
   if (hasSunParameters(ctx.query)) {
@@ -103,4 +104,20 @@ async function chipOf(em: EntityManager, passport: DisclosedPassport): Promise<s
     [passport.passportId, passport.companyId, passport.environment],
   );
   return row?.chip_uid ?? undefined;
+}
+
+/**
+ * The company a principal acts for in the environment: its key's or client's; a person's only while they still
+ * belong to it (a user token outlives a removal from the team until it expires).
+ */
+async function actingCompany(
+  em: EntityManager,
+  principal: CallerPrincipal | undefined,
+  environment: Environment,
+): Promise<string | undefined> {
+  if (!principal || principal.environment !== environment) return undefined;
+  if (principal.kind === 'user' && principal.userId !== undefined) {
+    if ((await roleOf(em, principal.userId, principal.companyId)) === null) return undefined;
+  }
+  return principal.companyId;
 }

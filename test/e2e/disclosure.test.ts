@@ -276,17 +276,47 @@ describe('disclosure: every field of the battery model × every role × every re
     assert.equal(byOauth.status, 200, byOauth.text);
     assert.deepEqual(byOauth.body.roles, ['public', 'recycler']);
     assert.deepEqual(leafPointers(byOauth.body.data).sort(), readableBy(['public', 'recycler']));
-    const userToken = signUserToken(userTokenKeysOf(stack.api.config), {
-      userId: 1,
-      email: 'dismantler@black-mass.example',
-      companyId: recycler.companyId,
-      environment: 'test',
-    });
+    const person = async (companyId: string, email: string, role: string) => {
+      const [row] = await stack.api.db.orm.em
+        .fork()
+        .execute<{ id: number }[]>(
+          'insert into users (company_id, email, role) values (?, ?, ?) returning id',
+          [companyId, email, role],
+        );
+      return {
+        id: row!.id,
+        token: signUserToken(userTokenKeysOf(stack.api.config), {
+          userId: row!.id,
+          email,
+          companyId,
+          environment: 'test',
+        }),
+      };
+    };
+    const dismantler = await person(recycler.companyId, 'dismantler@black-mass.example', 'viewer');
+    const userToken = dismantler.token;
     const byUser = await stack.api.call('GET', `/v1/dpps/${encodeURIComponent(dppId)}`, { key: userToken });
     assert.equal(byUser.status, 200, byUser.text);
     assert.deepEqual(leafPointers(byUser.body[V1]).sort(), readableBy(['public', 'recycler']));
     const content = await stack.api.call('GET', contentPath(), { key: userToken });
     assert.deepEqual(content.body.roles, ['public', 'recycler']);
+    // Removed from the recycler's team: the token (valid until it expires) no longer carries the role.
+    await stack.api.db.orm.em.fork().execute('delete from users where id = ?', [dismantler.id]);
+    const removed = await stack.api.call('GET', contentPath(), { key: userToken });
+    assert.deepEqual(removed.body.roles, ['public']);
+    // At the brand, only owners grant; every role lists.
+    const viewer = await person(brand.companyId, 'viewer@voltaic.example', 'viewer');
+    const refused = await stack.api.call('POST', '/v1/disclosure-grants', {
+      key: viewer.token,
+      body: { granteeCompanyId: stranger.companyId, role: 'repairer' },
+    });
+    assert.equal(refused.status, 403, refused.text);
+    assert.equal(refused.body.code, 'role_forbidden');
+    const listed = await stack.api.call('GET', '/v1/disclosure-grants', { key: viewer.token });
+    assert.equal(listed.status, 200, listed.text);
+    // The brand's own people read everything.
+    const own = await stack.api.call('GET', contentPath(), { key: viewer.token });
+    assert.deepEqual(leafPointers(own.body.data).sort(), readableBy([...ROLES]));
   });
 
   test('a replayed tap unlocks nothing; the next fresh tap does, once', async () => {

@@ -266,7 +266,11 @@ export async function untpCredential(
   return pending;
 }
 
-async function storedForms(em: EntityManager, passportId: number, hash: string): Promise<UntpForms | undefined> {
+async function storedForms(
+  em: EntityManager,
+  passportId: number,
+  hash: string,
+): Promise<UntpForms | undefined> {
   const [row] = await em
     .getConnection()
     .execute<{ data_integrity: string; jwt: string }[]>(STORED, [passportId, hash]);
@@ -286,9 +290,7 @@ async function signAndStore(
   hash: string,
 ): Promise<UntpForms> {
   const { forms, signedAt } = await sign(deps, key, content, hash);
-  await em
-    .getConnection()
-    .execute(STORE, [passportId, hash, forms.dataIntegrity, forms.jwt, signedAt]);
+  await em.getConnection().execute(STORE, [passportId, hash, forms.dataIntegrity, forms.jwt, signedAt]);
   // Ours, the first process's (same hash), or — when a newer version replaced the row meanwhile — ours.
   return (await storedForms(em, passportId, hash)) ?? forms;
 }

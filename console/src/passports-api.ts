@@ -53,6 +53,13 @@ export interface MintStatus {
   error?: { code: string; message: string };
 }
 
+export interface RunningMint {
+  chipUid: string;
+  workflowId: string;
+  startedAt: string;
+  attention: string | null;
+}
+
 /** What the search form sends: only the fields filled in. */
 export interface PassportQuery {
   chipUid?: string;
@@ -79,6 +86,7 @@ export const passports = {
     call<{ passport: PassportDetails }>(env, 'GET', `/v1/dpp/passports/${encodeURIComponent(tokenId)}`),
   revoke: (env: Environment, tokenId: string, reason: string) =>
     call<{ revokedAt: string; alreadyRevoked: boolean }>(env, 'POST', '/v1/dpp/revoke', { tokenId, reason }),
+  running: (env: Environment) => call<{ mints: RunningMint[]; more: boolean }>(env, 'GET', '/v1/dpp/mints'),
   mintStatus: (env: Environment, chipUid: string) =>
     call<MintStatus>(env, 'GET', `/v1/dpp/mint/${encodeURIComponent(chipUid)}`),
 };

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { freePort } from '../../src/dev/ports.ts';
 import { hashPassword } from '../../src/identity/passwords.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import { RETRY_RECORDING_SIGNAL } from '../../workflows/record-until-done-types.ts';
 import type { TestTenant } from '../support/api.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { enrollAndMint, GTIN } from './fixtures/passport-helpers.ts';
@@ -49,7 +51,7 @@ describe('passports for the console: search, one passport, mint status, revoke b
 
   beforeAll(async () => {
     const port = await freePort();
-    stack = await startTestStack({ apiEnv: { PORT: String(port) } });
+    stack = await startTestStack({ mintWaitMs: 2000, apiEnv: { PORT: String(port) } });
     origin = `http://localhost:${port}`;
     brand = await stack.api.createTenant('Brand');
     other = await stack.api.createTenant('Other');
@@ -143,6 +145,7 @@ describe('passports for the console: search, one passport, mint status, revoke b
       ['/v1/dpp/passports', 'get'],
       ['/v1/dpp/passports/{tokenId}', 'get'],
       ['/v1/dpp/mint/{chipUid}', 'get'],
+      ['/v1/dpp/mints', 'get'],
       ['/v1/dpp/revoke', 'post'],
     ] as const) {
       const operation = document.paths[path]?.[method];
@@ -305,5 +308,66 @@ describe('passports for the console: search, one passport, mint status, revoke b
       (await as('owner@other.example', 'GET', `/v1/dpp/passports/${foreignToken}`)).body.passport.status,
       'ACTIVE',
     );
+  });
+
+  test('running mints: listed for their company with the operator’s attention, gone once recorded', async () => {
+    const uid = '04A1000000AA0F';
+    const sql = (query: string) => stack.api.db.orm.em.fork().execute(query);
+    await sql(
+      `alter table passports add constraint refuse_listed_chip check (chip_uid <> '${uid}') not valid`,
+    );
+    const key = { key: brand.testKey };
+    assert.equal(
+      (await stack.api.call('POST', '/v1/dpp/enroll', { ...key, body: { chipUid: uid } })).status,
+      201,
+    );
+    const tap = generateSun({
+      uid,
+      counter: 1,
+      keys: { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY },
+    });
+    const started = await stack.api.call('POST', '/v1/dpp/mint', {
+      ...key,
+      body: {
+        name: 'Trail Jacket',
+        chipUid: uid,
+        nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
+        custom_dpp_data: { conformity_url: 'https://acme.example/conformity.pdf' },
+      },
+    });
+    assert.equal(started.status, 202, started.text);
+    type Listed = { chipUid: string; workflowId: string; attention: string | null };
+    let listed: Listed[] = [];
+    for (let i = 0; i < 150; i++) {
+      const res = await as('viewer@brand.example', 'GET', '/v1/dpp/mints');
+      assert.equal(res.status, 200, res.text);
+      listed = res.body.mints;
+      if (listed.some((mint) => mint.chipUid === uid && mint.attention === 'record_failed')) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    assert.deepEqual(
+      listed.map((mint) => [mint.chipUid, mint.workflowId, mint.attention]),
+      [[uid, `mint:test:${uid}`, 'record_failed']],
+    );
+    // Not another company's, not the other environment's; an API key sees it too.
+    assert.deepEqual((await as('owner@other.example', 'GET', '/v1/dpp/mints')).body.mints, []);
+    const live = await stack.api.call('GET', '/v1/dpp/mints', {
+      env: 'live',
+      headers: { cookie: cookies['owner@brand.example']!, origin },
+    });
+    assert.deepEqual(live.body.mints, []);
+    assert.equal((await stack.api.call('GET', '/v1/dpp/mints', key)).body.mints.length, 1);
+    assert.equal((await stack.api.call('GET', '/v1/dpp/mints')).status, 401);
+
+    await sql('alter table passports drop constraint refuse_listed_chip');
+    const handle = stack.temporal.client.workflow.getHandle(`mint:test:${uid}`);
+    await handle.signal(RETRY_RECORDING_SIGNAL);
+    await handle.result();
+    for (let i = 0; i < 100 && listed.length > 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      listed = (await as('viewer@brand.example', 'GET', '/v1/dpp/mints')).body.mints;
+    }
+    assert.deepEqual(listed, [], 'a recorded mint is no longer running');
+    assert.deepEqual(chipsOf(await search(`?chipUid=${uid}`)), [uid]);
   });
 });

@@ -192,6 +192,9 @@ const SWEEP: Record<string, Entry> = {
   'GET /v1/dpp/passports': {
     noForeignIds: 'searches the caller’s passports only (another company’s token id finds nothing)',
   },
+  'GET /v1/dpp/mints': {
+    noForeignIds: 'lists the caller’s running mints only (by the company and environment search attributes)',
+  },
   'GET /v1/dpp/passports/:tokenId': {
     attempt: (f) => ({ method: 'GET', path: `/v1/dpp/passports/${f.tokenId}` }),
     refused: notFound,

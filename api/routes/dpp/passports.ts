@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { canonicalChipUid } from '../../../src/chips/enroll.ts';
 import { normalizeGtin } from '../../../src/gs1/gtin.ts';
 import { passportOverview } from '../../../src/passports/passport-overview.ts';
+import { RUNNING_MINTS_MAX, runningMints } from '../../../src/passports/running-mints.ts';
 import {
   listPassports,
   PASSPORT_SEARCH_MAX,
   PASSPORT_STATUSES,
 } from '../../../src/passports/search-passports.ts';
+import { requireWorkflows } from '../../../src/temporal/start.ts';
 import type { AppContext } from '../../context.ts';
 import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute } from '../../route.ts';
@@ -85,7 +87,7 @@ const overview = summary.extend({
 const PEOPLE =
   'API keys and OAuth clients, and the company’s people (user token or console session) in every role.';
 
-/** GET /v1/dpp/passports (search) and GET /v1/dpp/passports/{tokenId} (one passport): the console's Passports. */
+/** GET /v1/dpp/passports (search), GET /v1/dpp/passports/{tokenId} (one passport), GET /v1/dpp/mints: the console's Passports. */
 export function passportRoutes(deps: RouteDeps) {
   return [
     defineRoute({
@@ -146,6 +148,46 @@ export function passportRoutes(deps: RouteDeps) {
           success: true,
           passport: await passportOverview(ctx.state.em!, params.tokenId, deps.config.publicBaseUrl),
         };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/dpp/mints',
+      operationId: 'listRunningMints',
+      summary:
+        'The company’s mints under way in this environment, newest first, with any operator attention.',
+      description:
+        `Up to ${RUNNING_MINTS_MAX} (\`more\` says whether there are others), from the workflow service's ` +
+        'visibility (eventually consistent: a mint started a moment ago may show a moment later). Each mint’s ' +
+        `step and transaction: GET /v1/dpp/mint/{chipUid}. ${PEOPLE}`,
+      tags: ['dpp'],
+      auth: 'apiKeyOrUser',
+      responses: {
+        503: { description: 'workflows_unavailable: this process runs without the workflow service.' },
+        200: {
+          description: 'The running mints.',
+          schema: z.object({
+            success: z.literal(true),
+            mints: z.array(
+              z.object({
+                chipUid: z.string(),
+                workflowId: z.string(),
+                startedAt: z.string(),
+                attention: z
+                  .string()
+                  .nullable()
+                  .describe('record_failed: on chain, but recording it keeps failing (it retries).'),
+              }),
+            ),
+            more: z.boolean(),
+          }),
+        },
+      },
+      handler: async (ctx: AppContext) => {
+        await requireRight(ctx, 'read', 'see mints');
+        const running = await runningMints(requireWorkflows(deps.workflows).client, ctx.state.scope!);
+        running.mints.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+        ctx.body = { success: true, ...running };
       },
     }),
   ];

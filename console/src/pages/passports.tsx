@@ -2,6 +2,7 @@ import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import type { Environment } from '../api.ts';
 import { ErrorAlert } from '../components/error-alert.tsx';
 import { MintProgress } from '../components/mint-progress.tsx';
+import { RunningMints } from '../components/running-mints.tsx';
 import { StatusBadge } from '../components/status-badge.tsx';
 import { useFailure } from '../hooks/use-failure.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
@@ -75,6 +76,12 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
     setQuery({});
     setCursors([null]);
   };
+  /** A running mint's chip: search it (no passport yet, so its mint's progress shows). */
+  const openMint = (chipUid: string) => {
+    window.history.replaceState(null, '', `${BASE}/passports?chipUid=${encodeURIComponent(chipUid)}`);
+    setQuery({ chipUid });
+    setCursors([null]);
+  };
   const filtered = Object.keys(query).length > 0;
 
   return (
@@ -138,6 +145,7 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
         </form>
       </search>
       <ErrorAlert error={error} />
+      {filtered ? null : <RunningMints environment={environment} onOpen={openMint} onFail={fail} />}
 
       {page === null ? (
         <p role="status">Loading passports…</p>

@@ -18,6 +18,7 @@ const ACTION_LABELS: Record<string, string> = {
   AUTHORIZE_CLAIM: 'Resale authorised',
   CLAIM_OWNERSHIP: 'Ownership claimed',
   RECYCLE_TRANSFER: 'Recycled, deposit released',
+  PRODUCT_DATA_UPDATED: 'Product data updated (state of health, status or use)',
 };
 
 export interface TimelineEntry {

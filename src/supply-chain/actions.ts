@@ -2,7 +2,8 @@ import type { EventType } from '../events/event-types.ts';
 
 /**
  * Actions a client may log through POST /v1/iaas/log-event. MINT, AUTHORIZE_CLAIM, CLAIM_OWNERSHIP and
- * RECYCLE_TRANSFER are written by our own workflows only.
+ * RECYCLE_TRANSFER are written by our own workflows only, PRODUCT_DATA_UPDATED by the dynamic data API
+ * (src/content-specs/dynamic-update.ts).
  */
 export const LOGGABLE_ACTIONS = [
   'QC_PASSED',

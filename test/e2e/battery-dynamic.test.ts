@@ -221,6 +221,14 @@ describe('battery passport: dynamic data', () => {
     // The status is public (tier 1): the public read shows it.
     const shown = await stack.api.call('GET', `/v1/dpps/${encodeURIComponent(dppId)}`, { env: 'test' });
     assert.equal(shown.body[V1].generalProductInformation.batteryStatus, 'waste');
+    // The verification page's timeline names the updates (not their values).
+    const page = await stack.api.call(
+      'GET',
+      new URL(shown.body.uniqueProductIdentifier).pathname.replace('/test/01/', '/test/verify/01/'),
+      { env: null, headers: { accept: 'text/html' } },
+    );
+    assert.equal(page.status, 200, page.text.slice(0, 300));
+    assert.ok(page.text.includes('Product data updated'), 'timeline label');
     await Promise.all([repurposed, waste].map((r) => anchored(r.body.event.id)));
   });
 

@@ -12,7 +12,8 @@ export const logEventBody = z.object({
   action: z
     .enum(LOGGABLE_ACTIONS)
     .describe(
-      'MINT, AUTHORIZE_CLAIM, CLAIM_OWNERSHIP and RECYCLE_TRANSFER are written by the service itself.',
+      'MINT, AUTHORIZE_CLAIM, CLAIM_OWNERSHIP, RECYCLE_TRANSFER and PRODUCT_DATA_UPDATED are written by the ' +
+        'service itself.',
     ),
   locationName: z.string().trim().min(1).max(200),
   latitude: z.number().min(-90).max(90).describe('Decimal degrees, −90 … 90.'),

@@ -424,8 +424,10 @@ describe('console: webhooks and team in Chromium', () => {
 
   test('password reset from the mail on the console’s page; an invitation’s link lands there too', async () => {
     const [, page] = await newContext();
-    await page.goto(`${origin}/console/reset-password`);
+    await page.goto(`${origin}/console/sign-in`);
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await page.getByRole('heading', { level: 1, name: 'Reset your password' }).waitFor();
+    assert.equal(new URL(page.url()).pathname, '/console/reset-password');
     await accessible(page, 'team-password-request');
     await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(VIEWER);
     await page.getByRole('button', { name: 'Send me a link' }).click();

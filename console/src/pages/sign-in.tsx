@@ -172,6 +172,11 @@ export function SignIn({ environment, onSignedIn }: SignInProps) {
           </div>
         </section>
         <p>
+          <a href="/console/reset-password" onClick={linkHandler('/reset-password')}>
+            Forgot your password?
+          </a>
+        </p>
+        <p>
           New here?{' '}
           <a href="/console/sign-up" onClick={linkHandler('/sign-up')}>
             Create an account

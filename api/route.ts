@@ -27,6 +27,11 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
    */
   auth: 'apiKey' | 'user' | 'apiKeyOrUser' | 'none';
   /**
+   * With `auth: 'none'`: the handler also takes a credential when one is sent (api/middleware/optional-auth.ts)
+   * and answers by it (docs/disclosure.md); OpenAPI lists anonymous and the credentials as alternatives.
+   */
+  optionalCredential?: true;
+  /**
    * false: a /v1 route that is called without `x-service-env` (a payment provider's webhook) and tells the
    * environment itself.
    */

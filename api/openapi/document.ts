@@ -212,7 +212,9 @@ export function buildOpenApiDocument(
       parameters: parametersOf(route),
       security:
         route.auth === 'none'
-          ? []
+          ? route.optionalCredential
+            ? [{}, { apiKey: [] }, { oauthClient: [] }, { userToken: [] }]
+            : []
           : route.auth === 'apiKey'
             ? [{ apiKey: [] }, { oauthClient: [] }]
             : route.auth === 'user'

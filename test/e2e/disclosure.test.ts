@@ -258,6 +258,31 @@ describe('disclosure: every field of the battery model × every role × every re
     }
   });
 
+  test('OpenAPI: the reads take anonymous callers or a credential; the grants a credential', async () => {
+    const doc = (await stack.api.call('GET', '/openapi.json', { env: null })).body;
+    const content = doc.paths['/v1/dpps/{dppId}/content/{specId}'].get;
+    assert.deepEqual(content.security, [{}, { apiKey: [] }, { oauthClient: [] }, { userToken: [] }]);
+    assert.deepEqual(doc.paths['/v1/dpps/{dppId}'].get.security, content.security);
+    for (const [path, method] of [
+      ['/v1/disclosure-grants', 'post'],
+      ['/v1/disclosure-grants', 'get'],
+      ['/v1/disclosure-grants/{id}', 'delete'],
+    ] as const) {
+      const operation = doc.paths[path][method];
+      assert.ok(operation, `${method} ${path}`);
+      assert.ok(
+        operation.security.some((s: Json) => 'apiKey' in s),
+        `${method} ${path}: ${JSON.stringify(operation.security)}`,
+      );
+      assert.ok(!operation.security.some((s: Json) => Object.keys(s).length === 0), 'never anonymous');
+    }
+    assert.deepEqual(
+      doc.paths['/v1/disclosure-grants'].post.requestBody.content['application/json'].schema.properties.role
+        .enum,
+      ['repairer', 'recycler', 'notifiedBody'],
+    );
+  });
+
   test('a grantee’s OAuth client token and its people’s user tokens hold the role too', async () => {
     const client = await stack.api.call('POST', '/v1/auth/oauth/clients', {
       key: recycler.testKey,

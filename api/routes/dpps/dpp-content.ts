@@ -192,6 +192,7 @@ export function dppContentRoutes(deps: RouteDeps) {
         'x-service-env when sent, else live; /test/v1/… for test passports.',
       tags: ['dpps'],
       auth: 'none',
+      optionalCredential: true,
       environmentHeader: false,
       params: contentParams,
       query: z

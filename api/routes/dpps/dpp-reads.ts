@@ -118,6 +118,8 @@ export function dppReadRoutes(deps: RouteDeps) {
   const base = deps.config.publicBaseUrl;
   const em = () => deps.orm.em.fork();
   const common = { tags: ['dpps'], auth: 'none' as const, environmentHeader: false as const };
+  // The reads answer by the caller's credential, when one is sent (the ids lookups do not look at it).
+  const reads = { ...common, optionalCredential: true as const };
 
   const byId = async (ctx: AppContext, dppId: string) => {
     const environment = publicEnvironment(ctx);
@@ -128,7 +130,7 @@ export function dppReadRoutes(deps: RouteDeps) {
 
   return [
     defineRoute({
-      ...common,
+      ...reads,
       method: 'get',
       path: '/v1/dpps/:dppId',
       operationId: 'readDPPById',
@@ -143,7 +145,7 @@ export function dppReadRoutes(deps: RouteDeps) {
       },
     }),
     defineRoute({
-      ...common,
+      ...reads,
       method: 'get',
       path: '/v1/dppsByProductId/:productId',
       operationId: 'readDPPByProductId',
@@ -220,7 +222,7 @@ export function dppReadRoutes(deps: RouteDeps) {
       }),
     ),
     defineRoute({
-      ...common,
+      ...reads,
       method: 'get',
       path: '/v1/dpps/:dppId/versions',
       operationId: 'listDPPVersions',
@@ -258,7 +260,7 @@ export function dppReadRoutes(deps: RouteDeps) {
       },
     }),
     defineRoute({
-      ...common,
+      ...reads,
       method: 'get',
       path: '/v1/dpps/:dppId/versions/:number',
       operationId: 'readDPPVersion',
@@ -276,7 +278,7 @@ export function dppReadRoutes(deps: RouteDeps) {
       },
     }),
     defineRoute({
-      ...common,
+      ...reads,
       method: 'get',
       path: '/v1/dppsByIdAndDate/:dppId',
       operationId: 'readDPPVersionByIdAndDate',
@@ -295,7 +297,7 @@ export function dppReadRoutes(deps: RouteDeps) {
       },
     }),
     defineRoute({
-      ...common,
+      ...reads,
       method: 'get',
       path: '/v1/dpps/:dppId/elements/:elementPath',
       operationId: 'readDataElement',

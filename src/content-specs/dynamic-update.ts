@@ -84,6 +84,26 @@ export async function recordDynamicUpdate(
   const update = body as BatteryDynamicUpdate;
 
   return em.transactional(async (tx) => {
+    // Lock order as every content write's (PUT: the content row, then the passport row for its version), so
+    // concurrent writers of one passport queue instead of deadlocking.
+    const [row] = await tx.execute<ContentRow[]>(
+      'select specification_id, data from passport_content where passport_id = ? and spec_group = ? for update',
+      [ref.passportId, spec.group],
+    );
+    if (!row) {
+      throw new DomainError(
+        'not_found',
+        'content_not_found',
+        `No ${spec.group} data was written for this passport: the brand writes it first (PUT …/content/{specId}).`,
+      );
+    }
+    if (row.specification_id !== spec.id) {
+      throw new DomainError(
+        'conflict',
+        'content_specification_pinned',
+        `This passport follows ${row.specification_id}; its ${spec.group} data is written against that version.`,
+      );
+    }
     const [passport] = await tx.execute<{ status: string; revoked_at: Date | null }[]>(
       'select status, revoked_at from passports where id = ? for update',
       [ref.passportId],
@@ -102,24 +122,6 @@ export async function recordDynamicUpdate(
         'conflict',
         'passport_revoked',
         'The passport is revoked; its data no longer changes.',
-      );
-    }
-    const [row] = await tx.execute<ContentRow[]>(
-      'select specification_id, data from passport_content where passport_id = ? and spec_group = ? for update',
-      [ref.passportId, spec.group],
-    );
-    if (!row) {
-      throw new DomainError(
-        'not_found',
-        'content_not_found',
-        `No ${spec.group} data was written for this passport: the brand writes it first (PUT …/content/{specId}).`,
-      );
-    }
-    if (row.specification_id !== spec.id) {
-      throw new DomainError(
-        'conflict',
-        'content_specification_pinned',
-        `This passport follows ${row.specification_id}; its ${spec.group} data is written against that version.`,
       );
     }
     const general = row.data.generalProductInformation as Record<string, unknown> | undefined;

@@ -206,6 +206,37 @@ describe('battery passport: dynamic data', () => {
     assert.equal((await versions(dppId)).length, count);
   });
 
+  test('concurrent updates of one passport queue: none lost, versions numbered one by one; a rewrite meanwhile is no deadlock', async () => {
+    const dppId = await mintBattery('04D1D2D3D4D507');
+    const before = (await versions(dppId)).length;
+    const event = (n: number) => ({
+      negativeEvents: [{ description: `Overheating ${n}`, occurredAt: `2026-11-24T0${n}:00:00Z` }],
+    });
+    const answers = await Promise.all([1, 2, 3, 4].map((n) => call('POST', dynamic(dppId), event(n))));
+    for (const answer of answers) assert.equal(answer.status, 201, answer.text);
+    const numbers = answers.map((answer) => answer.body.version.number as number).sort((a, b) => a - b);
+    assert.deepEqual(numbers, [before + 1, before + 2, before + 3, before + 4]);
+    const events = (await call('GET', content(dppId))).body.data[CONDITION].batteryCondition.negativeEvents;
+    assert.deepEqual(
+      events
+        .map((e: Json) => e.description)
+        .filter((d: string) => d.startsWith('Overheating'))
+        .sort(),
+      ['Overheating 1', 'Overheating 2', 'Overheating 3', 'Overheating 4'],
+    );
+    // The brand's rewrite and updates at once: each waits for the other (same lock order), none fails.
+    const mixed = await Promise.all([
+      call('PUT', content(dppId), fullBatteryData()),
+      call('POST', dynamic(dppId), event(5)),
+      call('POST', dynamic(dppId), event(6)),
+    ]);
+    assert.deepEqual(
+      mixed.map((answer) => answer.status),
+      [200, 201, 201],
+      mixed.map((answer) => answer.text).join('\n'),
+    );
+  });
+
   test('the status follows the battery’s life: repurposed, then waste, which is final', async () => {
     const dppId = await mintBattery('04D1D2D3D4D503');
     const repurposed = await call('POST', dynamic(dppId), { batteryStatus: 'repurposed' });

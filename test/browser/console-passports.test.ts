@@ -365,6 +365,37 @@ describe('console Passports in Chromium', () => {
     await shoot(page, 'passport-phone');
   });
 
+  test('keyboard only: search from the heading, open a result, reach the credential', async () => {
+    const [, page] = await newContext();
+    await signIn(page, OWNER);
+    await page.goto(`${origin}/console/passports`);
+    await page.getByRole('heading', { level: 1, name: 'Passports' }).waitFor();
+    await page.locator('table.passports').waitFor();
+    const focused = () =>
+      page.evaluate(() => {
+        const element = document.activeElement as HTMLElement | null;
+        return `${element?.tagName} ${element?.id || element?.textContent?.trim() || ''}`;
+      });
+    assert.equal(await focused(), 'H1 passports-heading', 'the heading has the focus on arrival');
+    await page.keyboard.press('Tab');
+    assert.equal(await focused(), 'INPUT search-chip');
+    await page.keyboard.type('04C0FFEE000002');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelectorAll('table.passports tbody tr').length === 1);
+    // Tab on to the one result's link, then open it with Enter.
+    for (let i = 0; i < 20 && (await focused()) !== `A ${minted.second}`; i++)
+      await page.keyboard.press('Tab');
+    assert.equal(await focused(), `A ${minted.second}`);
+    const ring = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+    assert.notEqual(ring, 'none', 'a visible focus ring');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: `Passport ${minted.second}` }).waitFor();
+    for (let i = 0; i < 20 && (await focused()) !== 'A Download the credential'; i++) {
+      await page.keyboard.press('Tab');
+    }
+    assert.equal(await focused(), 'A Download the credential');
+  });
+
   test('no CSP violation, no script error and nothing loaded from elsewhere', () => {
     assert.deepEqual(foreignRequests, []);
     assert.deepEqual(

@@ -4,6 +4,9 @@ import { PINNED_SPECIFICATIONS_SQL, pinnedIds } from '../content-specs/pinned-sq
 
 /** What the AAS API reads of a passport, its chip and its company: one row, all of it public. */
 export interface AasPassportRow {
+  /** Internal ids: the passport's row and its brand (for its product-group data and the caller's roles). */
+  passportId: number;
+  companyId: string;
   tokenId: string;
   serviceUid: string;
   environment: Environment;
@@ -32,7 +35,7 @@ export interface AasPassportRow {
   productGroupSpecificationIds?: string[] | undefined;
 }
 
-const COLUMNS = `p.token_id, p.service_uid, p.environment, p.gtin, p.chip_uid, p.status, p.revoked_at,
+const COLUMNS = `p.id as passport_id, p.company_id, p.token_id, p.service_uid, p.environment, p.gtin, p.chip_uid, p.status, p.revoked_at,
   p.metadata_cache, p.product_id, p.material, p.locked_deposit_wei::text as locked_deposit_wei,
   p.contract_address, p.transaction_hash, p.metadata_url, p.mint_timestamp, p.updated_at,
   co.name as company_name, c.verification_count, c.last_verified_at, cs.economic_operator_id, cs.facility_id,
@@ -48,6 +51,8 @@ const FROM = `from passports p join chips c on c.id = p.chip_id join companies c
 const LISTED = `p.status = 'ACTIVE' and p.revoked_at is null`;
 
 interface Row {
+  passport_id: number | string;
+  company_id: string;
   token_id: string;
   service_uid: string;
   environment: Environment;
@@ -77,6 +82,8 @@ const date = (value: Date | string) => (value instanceof Date ? value : new Date
 
 function toPassport(row: Row): AasPassportRow {
   return {
+    passportId: Number(row.passport_id),
+    companyId: row.company_id,
     tokenId: row.token_id,
     serviceUid: row.service_uid,
     environment: row.environment,
@@ -111,25 +118,57 @@ function toPassport(row: Row): AasPassportRow {
 export async function listAasPassports(
   em: EntityManager,
   environment: Environment,
-  page: { limit: number; after?: string | undefined; from?: string | undefined },
+  page: {
+    limit: number;
+    after?: string | undefined;
+    from?: string | undefined;
+    /** Only passports holding data of this product group (passport_content, by its primary key). */
+    group?: string | undefined;
+  },
 ): Promise<AasPassportRow[]> {
   const start = page.after ?? page.from;
   const comparison = page.after === undefined ? '>=' : '>';
-  const rows =
-    start === undefined
-      ? await em
-          .getConnection()
-          .execute<Row[]>(
-            `select ${COLUMNS} ${FROM} where p.environment = ? and ${LISTED} order by p.token_id limit ?`,
-            [environment, page.limit],
-          )
-      : await em
-          .getConnection()
-          .execute<Row[]>(
-            `select ${COLUMNS} ${FROM} where p.environment = ? and p.token_id ${comparison} ? and ${LISTED} order by p.token_id limit ?`,
-            [environment, start, page.limit],
-          );
+  const where = [`p.environment = ?`, LISTED];
+  const params: unknown[] = [environment];
+  if (start !== undefined) {
+    where.push(`p.token_id ${comparison} ?`);
+    params.push(start);
+  }
+  if (page.group !== undefined) {
+    where.push(
+      'exists (select 1 from passport_content pc where pc.passport_id = p.id and pc.spec_group = ?)',
+    );
+    params.push(page.group);
+  }
+  const rows = await em
+    .getConnection()
+    .execute<Row[]>(`select ${COLUMNS} ${FROM} where ${where.join(' and ')} order by p.token_id limit ?`, [
+      ...params,
+      page.limit,
+    ]);
   return rows.map(toPassport);
+}
+
+/**
+ * The product-group data of `group` of these passports (the public AAS API cuts it per caller before it
+ * serialises anything), by passport id.
+ */
+export async function aasPassportContents(
+  em: EntityManager,
+  passportIds: number[],
+  group: string,
+): Promise<Map<number, { specificationId: string; data: Record<string, unknown> }>> {
+  if (passportIds.length === 0) return new Map();
+  const rows = await em
+    .getConnection()
+    .execute<{ passport_id: number | string; specification_id: string; data: Record<string, unknown> }[]>(
+      `select passport_id, specification_id, data from passport_content
+        where passport_id in (${passportIds.map(() => '?').join(', ')}) and spec_group = ?`,
+      [...passportIds, group],
+    );
+  return new Map(
+    rows.map((row) => [Number(row.passport_id), { specificationId: row.specification_id, data: row.data }]),
+  );
 }
 
 /** One passport of the environment by token id, whatever its state (undefined when there is none). */

@@ -1,6 +1,7 @@
 import type { Environment } from '../config/config.ts';
 import { DomainError } from '../errors.ts';
 import { SUBMODEL_ID_SHORTS } from './aas-v3.ts';
+import { BATTERY_SUBMODEL_ID_SHORTS } from './battery/battery-served.ts';
 import { shellId } from './shell.ts';
 
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
@@ -49,16 +50,19 @@ export function tokenIdOfShellId(
   return TOKEN_ID.test(tokenId) ? tokenId : undefined;
 }
 
-/** The token id and submodel a submodel id of this environment names (`{shell id}/submodels/{idShort}`). */
+/**
+ * The token id and submodel a submodel id of this environment names (`{shell id}/submodels/{idShort}`): one
+ * of every passport's four or of a battery passport's (whether that passport has it is the caller's to check).
+ */
 export function parseSubmodelId(
   id: string,
   publicBaseUrl: string,
   environment: Environment,
-): { tokenId: string; idShort: (typeof SUBMODEL_ID_SHORTS)[number] } | undefined {
+): { tokenId: string; idShort: string } | undefined {
   const match = /^(.*)\/submodels\/([A-Za-z]+)$/.exec(id);
   if (!match) return undefined;
   const tokenId = tokenIdOfShellId(match[1]!, publicBaseUrl, environment);
-  const idShort = SUBMODEL_ID_SHORTS.find((name) => name === match[2]);
+  const idShort = [...SUBMODEL_ID_SHORTS, ...BATTERY_SUBMODEL_ID_SHORTS].find((name) => name === match[2]);
   return tokenId && idShort ? { tokenId, idShort } : undefined;
 }
 

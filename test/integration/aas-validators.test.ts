@@ -18,6 +18,8 @@ const PUBLIC_BASE = 'https://dpp.example.com';
 
 function passport(overrides: Partial<AasPassportRow> = {}): AasPassportRow {
   return {
+    passportId: 1,
+    companyId: '00000000-0000-4000-8000-000000000001',
     tokenId: '42',
     serviceUid: '3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
     environment: 'live',

@@ -1,7 +1,11 @@
 import { z } from 'zod';
+import type { AasPassportRow } from '../../../src/aas/aas-passports.ts';
 import type { AasScope } from '../../../src/aas/aas-repository.ts';
 import { AAS_API_BASE } from '../../../src/aas/aas-result.ts';
+import type { Role } from '../../../src/content-specs/disclosure.ts';
+import { type CallerContext, callerRoles } from '../../../src/disclosure/caller-roles.ts';
 import type { AppContext } from '../../context.ts';
+import { authenticateIfPresent } from '../../middleware/optional-auth.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { allowAnyOrigin, publicEnvironment } from '../gs1/http.ts';
@@ -25,6 +29,15 @@ const ERRORS = {
     description: 'An identifier that is not base64url, a malformed cursor, limit, level or extent.',
     schema: aasResultSchema,
   },
+  401: {
+    description:
+      'A credential that is not valid; or, without a credential, a battery submodel or element that is not public.',
+    schema: aasResultSchema,
+  },
+  403: {
+    description: 'A battery submodel or element the roles of the credential sent do not read.',
+    schema: aasResultSchema,
+  },
   404: { description: 'No such shell, submodel or element.', schema: aasResultSchema },
   429: { description: 'Too many requests from this address.', schema: aasResultSchema },
   503: { description: 'The database cannot be reached right now.', schema: aasResultSchema },
@@ -46,19 +59,52 @@ export const looseJson = z.unknown();
 export const pagedSchema = (item: z.ZodType) =>
   z.object({ paging_metadata: z.object({ cursor: z.string().optional() }), result: z.array(item) });
 
-/** Where the environment comes from: test under `/test/api/v3.0`, else x-service-env when sent, else live. */
-export function aasScope(ctx: AppContext, deps: RouteDeps): AasScope {
+/**
+ * Where the environment comes from: test under `/test/api/v3.0`, else x-service-env when sent, else live. Who
+ * the caller is: the credential it sent, if any (api/middleware/optional-auth.ts: one that is not valid is a
+ * 401/403), and from it, per passport's brand, its disclosure roles (src/disclosure/caller-roles.ts), which
+ * decide the battery submodels it is served (docs/aas-api.md). A fresh tap of a chip (its SUN parameters in
+ * the query) counts only on operations that name one shell or submodel (`tap`), never on a listing.
+ */
+export async function aasScope(
+  ctx: AppContext,
+  deps: RouteDeps,
+  options: { tap?: boolean } = {},
+): Promise<AasScope> {
+  const environment = publicEnvironment(ctx);
+  await authenticateIfPresent(ctx, deps, environment);
+  const em = deps.orm.em.fork();
+  const caller: CallerContext = options.tap
+    ? ctx
+    : { state: ctx.state as CallerContext['state'], query: {}, querystring: '' };
+  const roles = new Map<string, Promise<ReadonlySet<Role>>>();
   return {
-    em: deps.orm.em.fork(),
-    environment: publicEnvironment(ctx),
+    em,
+    environment,
     publicBaseUrl: deps.config.publicBaseUrl,
+    credential: ctx.state.principal !== undefined,
+    // Roles depend on the brand (grants) and, with a tap, on the chip: asked once per request for each.
+    rolesFor: (passport: AasPassportRow) => {
+      const key = options.tap ? `${passport.companyId} ${passport.chipUid}` : passport.companyId;
+      let held = roles.get(key);
+      if (!held) {
+        held = callerRoles(
+          caller,
+          { em, secretBox: deps.secretBox },
+          { companyId: passport.companyId, environment: passport.environment, chipUid: passport.chipUid },
+        ).then((answer) => answer.roles);
+        roles.set(key, held);
+      }
+      return held;
+    },
   };
 }
 
 export function sendJson(ctx: AppContext, body: unknown): void {
   allowAnyOrigin(ctx);
   ctx.set('Cache-Control', 'no-store');
-  ctx.set('Vary', 'x-service-env');
+  // What a caller is served depends on its credential (battery submodels by disclosure role).
+  ctx.set('Vary', 'x-service-env, Authorization');
   ctx.status = 200;
   // Set as text: a ValueOnly value may be a bare string or number, which must still go out as JSON.
   ctx.set('Content-Type', 'application/json; charset=utf-8');
@@ -71,7 +117,9 @@ export function paged(page: { result: unknown[]; cursor?: string }): unknown {
 
 const DESCRIPTION =
   'AAS Part 2 HTTP/REST API v3.0 (IDTA-01002), read profiles AssetAdministrationShellRepositoryServiceSpecification/' +
-  'SSP-002 and SubmodelRepositoryServiceSpecification/SSP-002. Public, no credential. Live passports under ' +
+  'SSP-002 and SubmodelRepositoryServiceSpecification/SSP-002. Public, no credential needed; a credential ' +
+  '(Authorization: Bearer, API key, OAuth or user token) of a company granted a disclosure role is served the ' +
+  'battery submodels that role reads. Live passports under ' +
   '/api/v3.0, test passports under /test/api/v3.0 (or x-service-env: test). Identifiers in paths and queries are ' +
   'base64url-encoded (no padding); errors answer an AAS Result (messages). docs/aas-api.md.';
 

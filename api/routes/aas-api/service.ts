@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { shellsAndSubmodels } from '../../../src/aas/aas-repository.ts';
+import { BATTERY_SUBMODEL_ID_SHORTS } from '../../../src/aas/battery/battery-served.ts';
 import { conceptDescriptionsOf } from '../../../src/aas/concept-descriptions.ts';
+import type { AasV3Submodel } from '../../../src/aas/elements.ts';
 import type { RouteDeps } from '../deps.ts';
 import { aasRoute, aasScope, looseJson, sendJson } from './common.ts';
 
@@ -16,6 +18,8 @@ const ids = z
   .transform((value) =>
     value === undefined ? [] : (Array.isArray(value) ? value : [value]).flatMap((v) => v.split(',')),
   );
+
+const BATTERY_ID_SHORTS: ReadonlySet<string> = new Set(BATTERY_SUBMODEL_ID_SHORTS);
 
 export function serviceRoutes(deps: RouteDeps) {
   return [
@@ -46,13 +50,19 @@ export function serviceRoutes(deps: RouteDeps) {
       schema: looseJson,
       handler: async (ctx, { query }) => {
         const { shells, submodels } = await shellsAndSubmodels(
-          aasScope(ctx, deps),
+          // A fresh tap (the chip's SUN parameters) counts when the request names one shell only.
+          await aasScope(ctx, deps, {
+            tap: query.aasIds.length === 1 && query.submodelIds.length === 0,
+          }),
           query.aasIds,
           query.submodelIds,
         );
         // The AAS JSON schema allows no empty lists: a list without members is left out.
         const concepts = /^true$/i.test(query.includeConceptDescriptions ?? '')
-          ? conceptDescriptionsOf(submodels)
+          ? // Only our own concepts are described; the battery submodels use none (their ids are IDTA's).
+            conceptDescriptionsOf(
+              submodels.filter((s): s is AasV3Submodel => !BATTERY_ID_SHORTS.has(s.idShort)),
+            )
           : [];
         sendJson(ctx, {
           ...(shells.length > 0 ? { assetAdministrationShells: shells } : {}),

@@ -60,7 +60,7 @@ const shellParams = z.object({ aasIdentifier: identifierParam });
 export function shellRoutes(deps: RouteDeps) {
   const list = async (ctx: Parameters<typeof aasScope>[0], query: z.infer<typeof listQuery>) =>
     listShells(
-      aasScope(ctx, deps),
+      await aasScope(ctx, deps),
       { limit: query.limit ?? 100, cursor: query.cursor },
       { idShort: query.idShort, assetIds: assetIdsOf(query.assetIds) },
     );
@@ -91,7 +91,7 @@ export function shellRoutes(deps: RouteDeps) {
       params: shellParams,
       schema: looseJson,
       handler: async (ctx, { params }) =>
-        sendJson(ctx, await getShell(aasScope(ctx, deps), params.aasIdentifier)),
+        sendJson(ctx, await getShell(await aasScope(ctx, deps, { tap: true }), params.aasIdentifier)),
     }),
     aasRoute({
       path: '/shells/:aasIdentifier/$reference',
@@ -100,7 +100,7 @@ export function shellRoutes(deps: RouteDeps) {
       params: shellParams,
       schema: looseJson,
       handler: async (ctx, { params }) => {
-        const shell = await getShell(aasScope(ctx, deps), params.aasIdentifier);
+        const shell = await getShell(await aasScope(ctx, deps, { tap: true }), params.aasIdentifier);
         sendJson(ctx, shellReference(shell.id));
       },
     }),
@@ -111,7 +111,10 @@ export function shellRoutes(deps: RouteDeps) {
       params: shellParams,
       schema: looseJson,
       handler: async (ctx, { params }) =>
-        sendJson(ctx, (await getShell(aasScope(ctx, deps), params.aasIdentifier)).assetInformation),
+        sendJson(
+          ctx,
+          (await getShell(await aasScope(ctx, deps, { tap: true }), params.aasIdentifier)).assetInformation,
+        ),
     }),
     aasRoute({
       path: '/shells/:aasIdentifier/asset-information/thumbnail',
@@ -120,7 +123,7 @@ export function shellRoutes(deps: RouteDeps) {
       params: shellParams,
       schema: looseJson,
       handler: async (_ctx, { params }) => {
-        await getShell(aasScope(_ctx, deps), params.aasIdentifier);
+        await getShell(await aasScope(_ctx, deps, { tap: true }), params.aasIdentifier);
         throw new DomainError('not_found', 'no_thumbnail', 'This shell has no thumbnail.');
       },
     }),
@@ -132,7 +135,7 @@ export function shellRoutes(deps: RouteDeps) {
       query: z.object({ limit: limitQuery, cursor: cursorQuery }),
       schema: pagedSchema(looseJson),
       handler: async (ctx, { params, query }) => {
-        const shell = await getShell(aasScope(ctx, deps), params.aasIdentifier);
+        const shell = await getShell(await aasScope(ctx, deps, { tap: true }), params.aasIdentifier);
         sendJson(ctx, paged(pageOf(shell.submodels, query.limit, query.cursor)));
       },
     }),

@@ -1,17 +1,18 @@
 import { z } from 'zod';
-import { getSubmodel, listSubmodels } from '../../../src/aas/aas-repository.ts';
+import { getSubmodel, getSubmodelElement, listSubmodels } from '../../../src/aas/aas-repository.ts';
 import { submodelReference } from '../../../src/aas/aas-v3.ts';
 import { decodeIdentifier } from '../../../src/aas/identifiers.ts';
 import {
   atLevel,
-  elementAt,
   elementMetadata,
   elementReference,
   idShortPaths,
   type Level,
+  pathsBelow,
   submodelAtLevel,
   submodelMetadata,
   submodelValue,
+  type ViewElement,
   valueOnly,
 } from '../../../src/aas/submodel-views.ts';
 import { DomainError } from '../../../src/errors.ts';
@@ -50,7 +51,7 @@ const listQuery = z.object({
 export function submodelRepositoryRoutes(deps: RouteDeps): RouteSpec[] {
   const list = async (ctx: AppContext, query: z.infer<typeof listQuery>) =>
     listSubmodels(
-      aasScope(ctx, deps),
+      await aasScope(ctx, deps),
       { limit: query.limit ?? 100, cursor: query.cursor },
       {
         idShort: query.idShort,
@@ -125,8 +126,16 @@ function submodelRoutes(deps: RouteDeps, under: 'repository' | 'shell'): RouteSp
         })
       : z.object({ submodelIdentifier: identifierParam, idShortPath: z.string().min(1).max(1000) });
   type Params = { aasIdentifier?: string; submodelIdentifier: string; idShortPath?: string };
-  const load = (ctx: AppContext, p: Params) =>
-    getSubmodel(aasScope(ctx, deps), p.submodelIdentifier, p.aasIdentifier);
+  const load = async (ctx: AppContext, p: Params) =>
+    getSubmodel(await aasScope(ctx, deps, { tap: true }), p.submodelIdentifier, p.aasIdentifier);
+  // An element the caller's cut does not hold but the brand's does: 401/403, not 404.
+  const loadElement = async (ctx: AppContext, p: Params) =>
+    getSubmodelElement(
+      await aasScope(ctx, deps, { tap: true }),
+      p.submodelIdentifier,
+      p.idShortPath!,
+      p.aasIdentifier,
+    );
   const levelOnly = z.object({ level: levelQuery, extent: extentQuery });
   const pageQuery = z.object({
     limit: limitQuery,
@@ -192,7 +201,7 @@ function submodelRoutes(deps: RouteDeps, under: 'repository' | 'shell'): RouteSp
       pageQuery,
       async (ctx, p, q) => {
         const submodel = await load(ctx, p);
-        const page = pageOf(submodel.submodelElements, q.limit, q.cursor);
+        const page = pageOf<ViewElement>(submodel.submodelElements, q.limit, q.cursor);
         return paged({ ...page, result: page.result.map((e) => atLevel(e, q.level ?? 'deep')) });
       },
     ),
@@ -202,7 +211,7 @@ function submodelRoutes(deps: RouteDeps, under: 'repository' | 'shell'): RouteSp
       'a submodel’s elements without values',
       pageQuery,
       async (ctx, p, q) => {
-        const page = pageOf((await load(ctx, p)).submodelElements, q.limit, q.cursor);
+        const page = pageOf<ViewElement>((await load(ctx, p)).submodelElements, q.limit, q.cursor);
         return paged({ ...page, result: page.result.map(elementMetadata) });
       },
     ),
@@ -212,10 +221,10 @@ function submodelRoutes(deps: RouteDeps, under: 'repository' | 'shell'): RouteSp
       'a submodel’s element values',
       pageQuery,
       async (ctx, p, q) => {
-        const page = pageOf((await load(ctx, p)).submodelElements, q.limit, q.cursor);
+        const page = pageOf<ViewElement>((await load(ctx, p)).submodelElements, q.limit, q.cursor);
         return paged({
           ...page,
-          result: page.result.map((e) => ({ [e.idShort]: valueOnly(e, q.level ?? 'deep') })),
+          result: page.result.map((e) => ({ [e.idShort ?? '']: valueOnly(e, q.level ?? 'deep') })),
         });
       },
     ),
@@ -226,8 +235,11 @@ function submodelRoutes(deps: RouteDeps, under: 'repository' | 'shell'): RouteSp
       pageQuery,
       async (ctx, p, q) => {
         const submodel = await load(ctx, p);
-        const page = pageOf(submodel.submodelElements, q.limit, q.cursor);
-        return paged({ ...page, result: page.result.map((e) => elementReference(submodel, e.idShort)) });
+        const page = pageOf<ViewElement>(submodel.submodelElements, q.limit, q.cursor);
+        return paged({
+          ...page,
+          result: page.result.map((e) => elementReference(submodel, e.idShort ?? '')),
+        });
       },
     ),
     route<PageQ>(
@@ -237,7 +249,7 @@ function submodelRoutes(deps: RouteDeps, under: 'repository' | 'shell'): RouteSp
       pageQuery,
       async (ctx, p, q) => {
         const submodel = await load(ctx, p);
-        const page = pageOf(submodel.submodelElements, q.limit, q.cursor);
+        const page = pageOf<ViewElement>(submodel.submodelElements, q.limit, q.cursor);
         return paged({ ...page, result: page.result.flatMap((e) => idShortPaths([e], q.level ?? 'deep')) });
       },
     ),
@@ -246,7 +258,7 @@ function submodelRoutes(deps: RouteDeps, under: 'repository' | 'shell'): RouteSp
       'GetSubmodelElementByPath',
       'one submodel element',
       levelOnly,
-      async (ctx, p, q) => atLevel(elementAt(await load(ctx, p), p.idShortPath!), q.level ?? 'deep'),
+      async (ctx, p, q) => atLevel((await loadElement(ctx, p)).element, q.level ?? 'deep'),
       true,
     ),
     route<undefined>(
@@ -254,7 +266,7 @@ function submodelRoutes(deps: RouteDeps, under: 'repository' | 'shell'): RouteSp
       'GetSubmodelElementByPathMetadata',
       'one element without its value',
       undefined,
-      async (ctx, p) => elementMetadata(elementAt(await load(ctx, p), p.idShortPath!)),
+      async (ctx, p) => elementMetadata((await loadElement(ctx, p)).element),
       true,
     ),
     route<LevelQ>(
@@ -263,9 +275,11 @@ function submodelRoutes(deps: RouteDeps, under: 'repository' | 'shell'): RouteSp
       'one element’s value',
       levelOnly,
       async (ctx, p, q) => {
-        // ValueOnly of one element: `{idShort: value}` (a JSON object even for a Property).
-        const element = elementAt(await load(ctx, p), p.idShortPath!);
-        return { [element.idShort]: valueOnly(element, q.level ?? 'deep') };
+        // ValueOnly of one element: `{idShort: value}` (a JSON object even for a Property); a list item has no
+        // idShort: its value alone.
+        const { element } = await loadElement(ctx, p);
+        const value = valueOnly(element, q.level ?? 'deep');
+        return element.idShort === undefined ? value : { [element.idShort]: value };
       },
       true,
     ),
@@ -275,8 +289,7 @@ function submodelRoutes(deps: RouteDeps, under: 'repository' | 'shell'): RouteSp
       'a reference to one element',
       undefined,
       async (ctx, p) => {
-        const submodel = await load(ctx, p);
-        elementAt(submodel, p.idShortPath!);
+        const { submodel } = await loadElement(ctx, p);
         return elementReference(submodel, p.idShortPath!);
       },
       true,
@@ -287,15 +300,25 @@ function submodelRoutes(deps: RouteDeps, under: 'repository' | 'shell'): RouteSp
       'the idShort paths below a collection',
       levelOnly,
       async (ctx, p, q) => {
-        const element = elementAt(await load(ctx, p), p.idShortPath!);
-        if (element.modelType !== 'SubmodelElementCollection') {
+        const { element } = await loadElement(ctx, p);
+        if (
+          element.modelType !== 'SubmodelElementCollection' &&
+          element.modelType !== 'SubmodelElementList'
+        ) {
           throw new DomainError(
             'invalid',
             'not_a_container',
             `${p.idShortPath} is a ${element.modelType}: it has no paths below it.`,
           );
         }
-        return [p.idShortPath!, ...idShortPaths(element.value, q.level ?? 'deep', `${p.idShortPath}.`)];
+        // core: the direct children only.
+        const below = pathsBelow(element, p.idShortPath!);
+        const depth = (path: string) => path.split(/\.|(?=\[)/).length;
+        const first = depth(p.idShortPath!) + 1;
+        return [
+          p.idShortPath!,
+          ...((q.level ?? 'deep') === 'core' ? below.filter((path) => depth(path) === first) : below),
+        ];
       },
       true,
     ),
@@ -305,11 +328,11 @@ function submodelRoutes(deps: RouteDeps, under: 'repository' | 'shell'): RouteSp
       'a File element’s content (passports have none)',
       undefined,
       async (ctx, p) => {
-        const element = elementAt(await load(ctx, p), p.idShortPath!);
+        const { element } = await loadElement(ctx, p);
         throw new DomainError(
           'not_found',
           'no_attachment',
-          `${element.idShort} is a ${element.modelType}, not a File.`,
+          `${p.idShortPath} is a ${element.modelType}, not a File.`,
         );
       },
       true,

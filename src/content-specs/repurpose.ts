@@ -41,6 +41,14 @@ export async function linkRepurposedPassport(
     throw new DomainError('invalid', 'invalid_successor', 'A passport is not its own successor.');
   }
   return em.transactional(async (tx) => {
+    // Every lock up front in the order content writers take them (content rows, then passport rows; each by
+    // id), so the link's foreign-key locks on the passports never meet an update of either waiting the other way.
+    const ids = [link.original.passportId, link.successor.passportId];
+    await tx.execute(
+      'select passport_id from passport_content where passport_id in (?, ?) and spec_group = ? order by passport_id for update',
+      [...ids, spec.group],
+    );
+    await tx.execute('select id from passports where id in (?, ?) order by id for update', ids);
     const [successorPin] = await tx.execute<{ specification_id: string }[]>(
       'select specification_id from passport_content where passport_id = ? and spec_group = ?',
       [link.successor.passportId, spec.group],

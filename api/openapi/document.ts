@@ -213,7 +213,7 @@ export function buildOpenApiDocument(
       security:
         route.auth === 'none'
           ? route.optionalCredential
-            ? [{}, { apiKey: [] }, { oauthClient: [] }, { userToken: [] }]
+            ? [{}, { apiKey: [] }, { oauthClient: [] }, { userToken: [] }, { consoleSession: [] }]
             : []
           : route.auth === 'apiKey'
             ? [{ apiKey: [] }, { oauthClient: [] }]

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { BATTERY_1_0_0 } from '../../src/content-specs/battery/battery-1.0.0.ts';
 import { fieldPattern, ROLES, type Role } from '../../src/content-specs/disclosure.ts';
 import { registerAuthority } from '../../src/disclosure/grants.ts';
+import { createConsoleSession } from '../../src/identity/console-sessions.ts';
 import { signUserToken } from '../../src/identity/user-token.ts';
 import { userTokenKeysOf } from '../../src/identity/user-token-keys.ts';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
@@ -261,7 +262,13 @@ describe('disclosure: every field of the battery model × every role × every re
   test('OpenAPI: the reads take anonymous callers or a credential; the grants a credential', async () => {
     const doc = (await stack.api.call('GET', '/openapi.json', { env: null })).body;
     const content = doc.paths['/v1/dpps/{dppId}/content/{specId}'].get;
-    assert.deepEqual(content.security, [{}, { apiKey: [] }, { oauthClient: [] }, { userToken: [] }]);
+    assert.deepEqual(content.security, [
+      {},
+      { apiKey: [] },
+      { oauthClient: [] },
+      { userToken: [] },
+      { consoleSession: [] },
+    ]);
     assert.deepEqual(doc.paths['/v1/dpps/{dppId}'].get.security, content.security);
     for (const [path, method] of [
       ['/v1/disclosure-grants', 'post'],
@@ -342,6 +349,28 @@ describe('disclosure: every field of the battery model × every role × every re
     // The brand's own people read everything.
     const own = await stack.api.call('GET', contentPath(), { key: viewer.token });
     assert.deepEqual(leafPointers(own.body.data).sort(), readableBy([...ROLES]));
+  });
+
+  test('the console’s session cookie: the brand’s people read everything when the call names the environment', async () => {
+    const em = stack.api.db.orm.em.fork();
+    const [row] = await em.execute<{ id: number }[]>(
+      "insert into users (company_id, email, role) values (?, 'engineer@voltaic.example', 'developer') returning id",
+      [brand.companyId],
+    );
+    const { secret } = await createConsoleSession(em, row!.id);
+    const cookie = { cookie: `dpp_console=${secret}` };
+    const viaConsole = await stack.api.call('GET', contentPath(), { headers: cookie });
+    assert.equal(viaConsole.status, 200, viaConsole.text);
+    assert.deepEqual(leafPointers(viaConsole.body.data).sort(), readableBy([...ROLES]));
+    // A page the browser opens (no x-service-env): the public's answer, cookie or not.
+    const opened = await stack.api.call('GET', `/test${contentPath()}`, { env: null, headers: cookie });
+    assert.equal(opened.status, 200, opened.text);
+    assert.deepEqual(opened.body.roles, ['public']);
+    // An ended session is refused, not downgraded.
+    const ended = await stack.api.call('GET', contentPath(), {
+      headers: { cookie: 'dpp_console=dpp_cs_gone' },
+    });
+    assert.equal(ended.status, 401, ended.text);
   });
 
   test('a replayed tap unlocks nothing; the next fresh tap does, once', async () => {

@@ -341,8 +341,14 @@ export async function listSubmodels(
   );
   let from: { tokenId: string; next: number } | undefined;
   if (page.cursor !== undefined) {
-    const match = /^(\d+)\.([A-Za-z]+)$/.exec(decodeCursor(page.cursor));
-    const index = match ? ALL_SUBMODEL_ID_SHORTS.indexOf(match[2]!) : -1;
+    // `tokenId.idShort`; `tokenId.n` (an index into the four of every passport) is the form of earlier pages.
+    const match = /^(\d+)\.(\d|[A-Za-z]+)$/.exec(decodeCursor(page.cursor));
+    const named = match?.[2] ?? '';
+    const index = /^\d$/.test(named)
+      ? Number(named) < SUBMODEL_ID_SHORTS.length
+        ? Number(named)
+        : -1
+      : ALL_SUBMODEL_ID_SHORTS.indexOf(named);
     if (!match || !isTokenId(match[1]!) || index < 0) throw invalidCursor();
     from = { tokenId: match[1]!, next: index + 1 };
   }

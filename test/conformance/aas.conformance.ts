@@ -14,6 +14,7 @@ import {
   obtainAasTools,
 } from '../../src/dev/aas-tools.ts';
 import { http, stack } from '../journeys/client.ts';
+import { conformanceBattery } from './support/battery-passport.ts';
 import { standard } from './support/clause.ts';
 import { type ConformancePassport, conformancePassport } from './support/passport.ts';
 
@@ -61,9 +62,11 @@ standard(
   (clause) => {
     beforeAll(async () => {
       await obtainAasTools();
-      // The profiles' paging checks need two shells in the repository.
+      // The profiles' paging checks need two shells in the repository; a battery passport's IDTA-02035
+      // submodels (SubmodelElementLists; those the public reads) are among what the profiles judge.
       await conformancePassport(1);
       await conformancePassport(2);
+      await conformanceBattery();
     }, 300_000);
 
     clause(

@@ -70,6 +70,21 @@ export async function listGrants(
   return rows.map(toGrant);
 }
 
+/** The active grants other companies made to `grantee` in the environment, oldest first (with the brand's name). */
+export async function listReceivedGrants(
+  em: EntityManager,
+  grantee: { companyId: string; environment: Environment },
+): Promise<(DisclosureGrant & { brandCompanyId: string; brandName: string })[]> {
+  const rows = await em.execute<(GrantRow & { company_id: string; name: string })[]>(
+    `select g.id, g.grantee_company_id, g.role, g.created_at, g.company_id, c.name
+     from disclosure_grants g join companies c on c.id = g.company_id
+     where g.grantee_company_id = ? and g.environment = ? and g.revoked_at is null
+     order by g.created_at, g.id limit 1000`,
+    [grantee.companyId, grantee.environment],
+  );
+  return rows.map((row) => ({ ...toGrant(row), brandCompanyId: row.company_id, brandName: row.name }));
+}
+
 /** Revokes one of the brand's active grants; false when there is none with this id. */
 export async function revokeGrant(
   em: EntityManager,

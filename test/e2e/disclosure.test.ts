@@ -422,9 +422,19 @@ describe('disclosure: every field of the battery model × every role × every re
         `repairer ${repairer.companyId}`,
       ].sort(),
     );
-    // The grantee does not see the brand's grants, and cannot revoke them.
+    // The grantee does not see the brand's grants, and cannot revoke them; it sees what it received.
     const theirs = await stack.api.call('GET', '/v1/disclosure-grants', { key: repairer.testKey });
     assert.deepEqual(theirs.body.grants, []);
+    const received = await stack.api.call('GET', '/v1/disclosure-grants/received', { key: repairer.testKey });
+    assert.equal(received.status, 200, received.text);
+    assert.deepEqual(
+      received.body.grants.map((g: Json) => [g.role, g.brandCompanyId, g.brandName]),
+      [['repairer', brand.companyId, 'Voltaic Cells']],
+    );
+    const strangerReceived = await stack.api.call('GET', '/v1/disclosure-grants/received', {
+      key: stranger.testKey,
+    });
+    assert.deepEqual(strangerReceived.body.grants, []);
     const notTheirs = await stack.api.call('DELETE', `/v1/disclosure-grants/${grants.repairer}`, {
       key: repairer.testKey,
     });
@@ -461,6 +471,10 @@ describe('disclosure: every field of the battery model × every role × every re
     assert.equal(revoked.status, 204, revoked.text);
     const after = await repairerRead();
     assert.deepEqual(after.roles, ['public']);
+    const receivedAfter = await stack.api.call('GET', '/v1/disclosure-grants/received', {
+      key: repairer.testKey,
+    });
+    assert.deepEqual(receivedAfter.body.grants, []);
     assert.deepEqual(leafPointers(after.data).sort(), readableBy(['public']));
     const twice = await asBrand('DELETE', `/v1/disclosure-grants/${grants.repairer}`);
     assert.equal(twice.status, 404, twice.text);

@@ -125,6 +125,9 @@ const SWEEP: Record<string, Entry> = {
   'GET /v1/disclosure-grants': {
     noForeignIds: 'lists the caller’s own grants (test/e2e/disclosure.test.ts)',
   },
+  'GET /v1/disclosure-grants/received': {
+    noForeignIds: 'lists the grants made to the caller’s own company (test/e2e/disclosure.test.ts)',
+  },
   'DELETE /v1/disclosure-grants/:id': {
     attempt: (f) => ({ method: 'DELETE', path: `/v1/disclosure-grants/${f.grantId}` }),
     refused: notFound,

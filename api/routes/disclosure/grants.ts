@@ -4,6 +4,7 @@ import {
   GRANTABLE_ROLES,
   grantRole,
   listGrants,
+  listReceivedGrants,
   revokeGrant,
 } from '../../../src/disclosure/grants.ts';
 import { DomainError } from '../../../src/errors.ts';
@@ -104,6 +105,40 @@ export function disclosureGrantRoutes(deps: RouteDeps) {
         const grants = await listGrants(deps.orm.em.fork(), ctx.state.scope!);
         ctx.set('Cache-Control', 'no-store');
         ctx.body = { success: true, grants: grants.map(view) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/disclosure-grants/received',
+      operationId: 'listReceivedDisclosureGrants',
+      summary: 'The disclosure roles other companies (brands) have granted your company (active ones).',
+      description:
+        'What your API keys, OAuth clients and people may read beyond the public fields: per brand, the role ' +
+        'it granted (its passports of this environment). The authority role from the platform’s register is ' +
+        'not listed here. docs/disclosure.md.',
+      tags: ['disclosure'],
+      auth: 'apiKeyOrUser',
+      responses: {
+        200: {
+          description: 'The grants received, oldest first.',
+          schema: z.object({
+            success: z.literal(true),
+            grants: z.array(grant.extend({ brandCompanyId: z.uuid(), brandName: z.string() })),
+          }),
+        },
+      },
+      handler: async (ctx: AppContext) => {
+        await requireRight(ctx, 'read', 'see the disclosure grants');
+        const grants = await listReceivedGrants(deps.orm.em.fork(), ctx.state.scope!);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = {
+          success: true,
+          grants: grants.map((g) => ({
+            ...view(g),
+            brandCompanyId: g.brandCompanyId,
+            brandName: g.brandName,
+          })),
+        };
       },
     }),
     defineRoute({

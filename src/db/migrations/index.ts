@@ -34,6 +34,7 @@ import { Migration20261125400000_console_sessions } from './Migration20261125400
 import { Migration20261125500000_passport_content } from './Migration20261125500000_passport_content.ts';
 import { Migration20261125600000_passport_search } from './Migration20261125600000_passport_search.ts';
 import { Migration20261126100000_disclosure_grants } from './Migration20261126100000_disclosure_grants.ts';
+import { Migration20261126100100_disclosure_grants_received } from './Migration20261126100100_disclosure_grants_received.ts';
 import { Migration20261126200000_passport_links } from './Migration20261126200000_passport_links.ts';
 import { Migration20261126200100_untp_variant_credentials } from './Migration20261126200100_untp_variant_credentials.ts';
 import { Migration20261126500000_untp_credentials } from './Migration20261126500000_untp_credentials.ts';
@@ -90,6 +91,10 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261125500000_passport_content', class: Migration20261125500000_passport_content },
   { name: 'Migration20261125600000_passport_search', class: Migration20261125600000_passport_search },
   { name: 'Migration20261126100000_disclosure_grants', class: Migration20261126100000_disclosure_grants },
+  {
+    name: 'Migration20261126100100_disclosure_grants_received',
+    class: Migration20261126100100_disclosure_grants_received,
+  },
   { name: 'Migration20261126200000_passport_links', class: Migration20261126200000_passport_links },
   {
     name: 'Migration20261126200100_untp_variant_credentials',

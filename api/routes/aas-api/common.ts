@@ -142,6 +142,8 @@ export function aasRoute<Q = undefined, P = undefined>(spec: {
     description: spec.description ? `${spec.description} ${DESCRIPTION}` : DESCRIPTION,
     tags: ['aas-api'],
     auth: 'none',
+    // A credential, when sent, decides a battery passport's submodels (docs/aas-api.md).
+    optionalCredential: true,
     ...(spec.query ? { query: spec.query } : {}),
     ...(spec.params ? { params: spec.params } : {}),
     responses: { 200: { description: 'The answer.', schema: spec.schema }, ...ERRORS },

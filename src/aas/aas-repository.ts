@@ -60,7 +60,7 @@ interface PassportView {
   /** Submodels that exist for the brand but are not served to this caller. */
   withheld: string[];
   /** The battery submodels uncut (to tell a withheld element from one that does not exist). */
-  full: BatterySubmodel[];
+  full: () => BatterySubmodel[];
 }
 
 type Contents = Awaited<ReturnType<typeof aasPassportContents>>;
@@ -85,7 +85,7 @@ async function viewOf(scope: AasScope, passport: AasPassportRow, contents?: Cont
   const shell = passportShell(passport, scope.publicBaseUrl);
   const content = (contents ?? (await contentsOf(scope, [passport]))).get(passport.passportId);
   let battery: { served: BatterySubmodel[]; withheld: string[] } = { served: [], withheld: [] };
-  let full: BatterySubmodel[] = [];
+  let full: () => BatterySubmodel[] = () => [];
   if (content) {
     const facts = {
       shellId: shell.id,
@@ -94,7 +94,7 @@ async function viewOf(scope: AasScope, passport: AasPassportRow, contents?: Cont
     };
     const roles = scope.rolesFor ? await scope.rolesFor(passport) : PUBLIC_ROLES;
     battery = servedBatterySubmodels(facts, content, roles);
-    full = servedBatterySubmodels(facts, content, new Set(ROLES)).served;
+    full = () => servedBatterySubmodels(facts, content, new Set(ROLES)).served;
   }
   const submodels: ServedSubmodel[] = [...base, ...battery.served];
   return {
@@ -291,7 +291,7 @@ export async function getSubmodelElement(
   try {
     return { submodel, element: elementAt(submodel, idShortPath) };
   } catch (error) {
-    const full = view.full.find((candidate) => candidate.id === submodel.id);
+    const full = view.full().find((candidate) => candidate.id === submodel.id);
     if (!(error instanceof DomainError) || error.kind !== 'not_found' || !full) throw error;
     try {
       elementAt(full, idShortPath);

@@ -179,6 +179,11 @@ const NOT_HOT: Record<string, string> = {
   listEndpoints: 'a handful of endpoints per company',
   listEventDeliveries: 'one event: one delivery per endpoint (unique (event_id, endpoint_id))',
   listToolboxKeys: 'a handful of factory keys per company',
+  listGrants:
+    'a brand’s disclosure grants: one per partner company and role, on disclosure_grants_active, at most 1,000',
+  listReceivedGrants: 'the grants made to one company: its brand partners, on disclosure_grants_grantee',
+  listAuthorities: 'the operator’s register of market surveillance authorities: tens of rows, at most 10,000',
+  listPasskeys: 'one person’s passkeys: a handful, on passkeys_user',
   listDppVersions:
     'one passport’s versions (one per content change), a page at a time by the unique (passport_id, number) index',
 };

@@ -156,6 +156,8 @@ const HOT: Record<string, Run> = {
     listAasPassports(scoped, scope.environment, { limit: 101, after: seeded.tokens[1]! }),
   'listAasPassports: from a submodel cursor (AAS API /submodels)': ({ scoped, scope, seeded }) =>
     listAasPassports(scoped, scope.environment, { limit: 27, from: seeded.tokens[2]! }),
+  'listAasPassports: battery passports only (AAS API /submodels?idShort=Battery…)': ({ scoped, scope }) =>
+    listAasPassports(scoped, scope.environment, { limit: 101, group: 'battery' }),
   'findAasPassport (AAS API, one shell)': ({ scoped, scope, seeded }) =>
     findAasPassport(scoped, scope.environment, seeded.tokens[1]!),
   'listShells: a page by cursor (GET /api/v3.0/shells)': ({ scoped, scope, seeded }) =>

@@ -2,14 +2,12 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { freePort } from '../../src/dev/ports.ts';
-import { hashPassword } from '../../src/identity/passwords.ts';
 import { accountUpdated } from '../e2e/fixtures/connect-accounts.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { launchChromium } from '../support/browser.ts';
-import { consoleChecks } from '../support/console-browser.ts';
+import { addConsoleUser, consoleChecks } from '../support/console-browser.ts';
 import { postStripeEvent, signedStripeEvent, TEST_STRIPE } from '../support/stripe.ts';
 
-const PASSWORD = 'a passphrase long enough for the policy';
 const OWNER = 'owner@billing.example';
 const VIEWER = 'viewer@billing.example';
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
@@ -30,13 +28,7 @@ describe('console billing and compliance (Chromium, stripe-mock)', () => {
     () => origin,
   );
 
-  const signIn = async (page: Page, email: string) => {
-    await page.goto(`${origin}/console/sign-in`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: 'Developers' }).waitFor();
-  };
+  const { signIn } = checks;
   /** A value of the page's fact list (dt → dd). */
   const fact = (page: Page, term: string) =>
     page
@@ -48,16 +40,8 @@ describe('console billing and compliance (Chromium, stripe-mock)', () => {
     origin = `http://localhost:${port}`;
     api = await startTestApi({ PORT: String(port) });
     companyId = (await api.createTenant('Billing Brand')).companyId;
-    for (const [email, role] of [
-      [OWNER, 'owner'],
-      [VIEWER, 'viewer'],
-    ]) {
-      await api.db.orm.em.fork().execute(
-        `insert into users (company_id, email, password_hash, email_confirmed_at, role, created_at)
-         values (?, ?, ?, now(), ?, now())`,
-        [companyId, email, await hashPassword(PASSWORD), role],
-      );
-    }
+    await addConsoleUser(api, companyId, OWNER, 'owner');
+    await addConsoleUser(api, companyId, VIEWER, 'viewer');
     browser = await launchChromium();
   });
   afterAll(async () => {

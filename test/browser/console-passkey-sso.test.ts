@@ -4,13 +4,11 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { freePort } from '../../src/dev/ports.ts';
-import { hashPassword } from '../../src/identity/passwords.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { launchChromium } from '../support/browser.ts';
-import { consoleChecks } from '../support/console-browser.ts';
+import { addConsoleUser, consoleChecks, CONSOLE_PASSWORD as PASSWORD } from '../support/console-browser.ts';
 import { startOpenIdProvider, type TestOpenIdProvider } from '../support/oidc-provider.ts';
 
-const PASSWORD = 'a passphrase long enough for the policy';
 const KEY_OWNER = 'keys@passkey.example';
 const SSO_OWNER = 'owner@acme.example';
 
@@ -31,20 +29,8 @@ describe('console sign-in with a passkey and with SSO (Chromium)', () => {
     () => origin,
   );
 
-  const owner = async (companyId: string, email: string) => {
-    await api.db.orm.em.fork().execute(
-      `insert into users (company_id, email, password_hash, email_confirmed_at, role, created_at)
-       values (?, ?, ?, now(), 'owner', now())`,
-      [companyId, email, await hashPassword(PASSWORD)],
-    );
-  };
-  const signInWithPassword = async (page: Page, email: string) => {
-    await page.goto(`${origin}/console/sign-in`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: 'Developers' }).waitFor();
-  };
+  const owner = (companyId: string, email: string) => addConsoleUser(api, companyId, email, 'owner');
+  const signInWithPassword = checks.signIn;
   /** Who the browser's session is, asked the way the console asks (same origin, its cookie). */
   const sessionOf = (page: Page) =>
     page.evaluate(async () => {

@@ -1,26 +1,21 @@
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { readFile } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { freePort } from '../../src/dev/ports.ts';
-import { hashPassword } from '../../src/identity/passwords.ts';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
 import { RETRY_RECORDING_SIGNAL } from '../../workflows/record-until-done-types.ts';
 import { enrollAndMint, GTIN } from '../e2e/fixtures/passport-helpers.ts';
 import { tap } from '../e2e/fixtures/public-passport.ts';
 import type { TestTenant } from '../support/api.ts';
-import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
+import { launchChromium } from '../support/browser.ts';
+import { addConsoleUser, consoleChecks, PHONE } from '../support/console-browser.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { seedVolume } from '../support/volume-seed.ts';
 
 const OWNER = 'owner@passports.example';
 const VIEWER = 'viewer@passports.example';
-const PASSWORD = 'a passphrase long enough for the policy';
 const OTHER_GTIN = '09506000134352';
-const SHOTS = fileURLToPath(new URL('console/', ARTIFACTS_DIR));
-const PHONE = { width: 390, height: 844 };
 
 /**
  * The console's Passports in headless Chromium: passports minted through the API are found by search, a
@@ -35,8 +30,6 @@ describe('console Passports in Chromium', () => {
   let browser: Browser;
   let origin: string;
   const minted: Record<string, string> = {};
-  const violations: string[] = [];
-  const foreignRequests: string[] = [];
   const call = (method: string, path: string, body?: unknown) =>
     stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
   const sql = <T>(query: string, params: unknown[] = []) =>
@@ -49,68 +42,21 @@ describe('console Passports in Chromium', () => {
     tenant = await stack.api.createTenant('Passport Brand');
     minted.first = await enrollAndMint(call, '04C0FFEE000001', { batch_number: 'LOT-A' });
     minted.second = await enrollAndMint(call, '04C0FFEE000002', { gtin: OTHER_GTIN, batch_number: 'LOT-B' });
-    for (const [email, role] of [
-      [OWNER, 'owner'],
-      [VIEWER, 'viewer'],
-    ]) {
-      await sql(
-        `insert into users (company_id, email, password_hash, email_confirmed_at, role, created_at)
-         values (?, ?, ?, now(), ?, now())`,
-        [tenant.companyId, email, await hashPassword(PASSWORD), role],
-      );
-    }
+    await addConsoleUser(stack.api, tenant.companyId, OWNER, 'owner');
+    await addConsoleUser(stack.api, tenant.companyId, VIEWER, 'viewer');
     browser = await launchChromium();
-    await mkdir(SHOTS, { recursive: true });
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
     await stack?.close();
   });
 
-  const newContext = async (viewport = { width: 1280, height: 800 }): Promise<[BrowserContext, Page]> => {
-    const context = await browser.newContext({ viewport, acceptDownloads: true });
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error' && new URL(page.url()).pathname.startsWith('/console')) {
-        violations.push(message.text());
-      }
-    });
-    page.on('pageerror', (error) => violations.push(error.message));
-    page.on('request', (request) => {
-      if (!request.url().startsWith(origin) && !request.url().startsWith('data:')) {
-        foreignRequests.push(request.url());
-      }
-    });
-    return [context, page];
-  };
-  const accessible = async (page: Page, name: string) => {
-    const results = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
-    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(
-      bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      [],
-      `${name}: accessibility violations`,
-    );
-    assert.ok(results.passes.length > 10, `${name}: axe ran its rules`);
-  };
-  const fitsWidth = async (page: Page, name: string) => {
-    const { scroll, width } = await page.evaluate(() => ({
-      scroll: document.documentElement.scrollWidth,
-      width: window.innerWidth,
-    }));
-    assert.ok(scroll <= width, `${name}: ${scroll}px of content in a ${width}px window`);
-  };
-  const shoot = (page: Page, name: string) =>
-    page.screenshot({ path: `${SHOTS}passports-${name}.png`, fullPage: true });
-  const signIn = async (page: Page, email: string) => {
-    await page.goto(`${origin}/console/sign-in`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: 'Developers' }).waitFor();
-  };
+  const checks = consoleChecks(
+    () => browser,
+    () => origin,
+    { shotPrefix: 'passports-', contextOptions: { acceptDownloads: true }, foreignFromEveryPage: true },
+  );
+  const { newContext, accessible, fitsWidth, shoot, signIn } = checks;
   /** The token ids in the result table, top to bottom. */
   const listedTokens = (page: Page) =>
     page.locator('table.passports tbody tr td:first-child').allInnerTexts();
@@ -397,9 +343,9 @@ describe('console Passports in Chromium', () => {
   });
 
   test('no CSP violation, no script error and nothing loaded from elsewhere', () => {
-    assert.deepEqual(foreignRequests, []);
+    assert.deepEqual(checks.foreignRequests, []);
     assert.deepEqual(
-      violations.filter(
+      checks.errors.filter(
         (text) => !/^Failed to load resource: the server responded with a status of 40[134]/.test(text),
       ),
       [],

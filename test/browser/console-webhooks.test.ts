@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { freePort } from '../../src/dev/ports.ts';
-import { hashPassword } from '../../src/identity/passwords.ts';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
-import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
+import { launchChromium } from '../support/browser.ts';
+import {
+  addConsoleUser,
+  consoleChecks,
+  CONSOLE_PASSWORD as PASSWORD,
+  PHONE,
+} from '../support/console-browser.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { PUBLIC_WEBHOOK_URL, webhookSeeder } from '../support/webhook-seed.ts';
@@ -17,9 +19,6 @@ import { type Receiver, startReceiver, waitUntil } from '../webhooks/support.ts'
 const OWNER = 'owner@hooks.example';
 const DEVELOPER = 'developer@hooks.example';
 const VIEWER = 'viewer@hooks.example';
-const PASSWORD = 'a passphrase long enough for the policy';
-const SHOTS = fileURLToPath(new URL('console/', ARTIFACTS_DIR));
-const PHONE = { width: 390, height: 844 };
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 /** The waits of the spec's retry schedule after attempt 1 (5 m, 15 m, 1 h, 4 h, 12 h): the clock skips them. */
 const RETRY_WAITS = ['5 minutes', '15 minutes', '1 hour', '4 hours', '12 hours'] as const;
@@ -40,21 +39,13 @@ describe('console: webhooks and team in Chromium', () => {
   let good: Receiver;
   let failing: Receiver;
   let ownerPage: Page;
-  const violations: string[] = [];
-  const foreignRequests: string[] = [];
 
   const sql = <T>(query: string, params: unknown[] = []) =>
     stack.api.db.orm.em.fork().execute<T[]>(query, params);
   const call = (method: string, path: string, body?: unknown) =>
     stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
 
-  const person = async (email: string, role: string) => {
-    await sql(
-      `insert into users (company_id, email, password_hash, role, email_confirmed_at, created_at)
-       values (?, ?, ?, ?, now(), now())`,
-      [tenant.companyId, email, await hashPassword(PASSWORD), role],
-    );
-  };
+  const person = (email: string, role: string) => addConsoleUser(stack.api, tenant.companyId, email, role);
 
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
@@ -71,7 +62,6 @@ describe('console: webhooks and team in Chromium', () => {
     good = await startReceiver();
     failing = await startReceiver(() => ({ status: 500, body: 'receiver down' }));
     browser = await launchChromium();
-    await mkdir(SHOTS, { recursive: true });
   });
   afterAll(async () => {
     await browser?.close();
@@ -81,54 +71,24 @@ describe('console: webhooks and team in Chromium', () => {
     await smtp?.close();
   });
 
-  const newContext = async (viewport = { width: 1280, height: 900 }): Promise<[BrowserContext, Page]> => {
-    const context = await browser.newContext({ viewport, timezoneId: 'UTC' });
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/^Failed to load resource/.test(message.text())) {
+  const checks = consoleChecks(
+    () => browser,
+    () => origin,
+    {
+      viewport: { width: 1280, height: 900 },
+      contextOptions: { timezoneId: 'UTC' },
+      foreignFromEveryPage: true,
+      // Any page's error but a failed load (a removed person's 401s), with its arguments to find its cause.
+      recordConsoleError: (message, page, errors) => {
+        if (/^Failed to load resource/.test(message.text())) return;
         void Promise.all(message.args().map((arg) => arg.jsonValue())).then(
-          (args) => violations.push(`${page.url()} ${message.text()} ${JSON.stringify(args).slice(0, 2000)}`),
-          () => violations.push(message.text()),
+          (args) => errors.push(`${page.url()} ${message.text()} ${JSON.stringify(args).slice(0, 2000)}`),
+          () => errors.push(message.text()),
         );
-      }
-    });
-    page.on('pageerror', (error) => violations.push(error.message));
-    page.on('request', (request) => {
-      if (!request.url().startsWith(origin) && !request.url().startsWith('data:')) {
-        foreignRequests.push(request.url());
-      }
-    });
-    return [context, page];
-  };
-
-  const accessible = async (page: Page, name: string) => {
-    const results = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
-    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(
-      bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      [],
-      `${name}: accessibility violations`,
-    );
-  };
-  const fitsWidth = async (page: Page, name: string) => {
-    const { scroll, width } = await page.evaluate(() => ({
-      scroll: document.documentElement.scrollWidth,
-      width: window.innerWidth,
-    }));
-    assert.ok(scroll <= width, `${name}: ${scroll}px of content in a ${width}px window`);
-  };
-  const shoot = (page: Page, name: string) =>
-    page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
-
-  const signIn = async (page: Page, email: string, password = PASSWORD) => {
-    await page.goto(`${origin}/console/sign-in`);
-    await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: 'Developers' }).waitFor();
-  };
+      },
+    },
+  );
+  const { newContext, accessible, fitsWidth, shoot, signIn } = checks;
   const openWebhooks = async (page: Page) => {
     await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
@@ -483,7 +443,7 @@ describe('console: webhooks and team in Chromium', () => {
   });
 
   test('no CSP violation, no script error and nothing loaded from elsewhere', () => {
-    assert.deepEqual(violations, []);
-    assert.deepEqual(foreignRequests, []);
+    assert.deepEqual(checks.errors, []);
+    assert.deepEqual(checks.foreignRequests, []);
   });
 });

@@ -1,22 +1,20 @@
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { freePort } from '../../src/dev/ports.ts';
-import { hashPassword } from '../../src/identity/passwords.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
-import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
+import { launchChromium } from '../support/browser.ts';
+import {
+  addConsoleUser,
+  consoleChecks,
+  CONSOLE_PASSWORD as PASSWORD,
+  PHONE,
+} from '../support/console-browser.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { webhookSeeder } from '../support/webhook-seed.ts';
 
 const OWNER = 'founder@brand.example';
 const VIEWER = 'auditor@brand.example';
-const PASSWORD = 'a passphrase long enough for the policy';
-/** Every page's screenshot, kept as a test artefact (gitignored). */
-const SHOTS = fileURLToPath(new URL('console/', ARTIFACTS_DIR));
-const PHONE = { width: 390, height: 844 };
 
 /**
  * The web console in headless Chromium, as a brand uses it: sign up, confirm from the mail, sign in, create a
@@ -28,9 +26,6 @@ describe('web console in Chromium', () => {
   let smtp: SmtpReceiver;
   let browser: Browser;
   let origin: string;
-  const violations: string[] = [];
-  const foreignRequests: string[] = [];
-  const failedResponses: string[] = [];
 
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
@@ -38,7 +33,6 @@ describe('web console in Chromium', () => {
     api = await startTestApi({ PORT: String(port), SMTP_URL: smtp.url });
     origin = `http://localhost:${port}`;
     browser = await launchChromium();
-    await mkdir(SHOTS, { recursive: true });
   });
   afterAll(async () => {
     await browser?.close();
@@ -46,61 +40,12 @@ describe('web console in Chromium', () => {
     await smtp?.close();
   });
 
-  /** A fresh browser profile that records CSP violations, script errors and any request leaving the origin. */
-  const newContext = async (viewport = { width: 1280, height: 800 }): Promise<[BrowserContext, Page]> => {
-    const context = await browser.newContext({ viewport });
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      // Pages outside the console (the JSON confirmation link: Chromium asks it for /favicon.ico) do not count.
-      if (message.type() === 'error' && new URL(page.url()).pathname.startsWith('/console')) {
-        violations.push(message.text());
-      }
-    });
-    page.on('pageerror', (error) => violations.push(error.message));
-    page.on('response', (response) => {
-      if (response.status() >= 400) failedResponses.push(`${response.status()} ${response.url()}`);
-    });
-    page.on('request', (request) => {
-      if (!request.url().startsWith(origin) && !request.url().startsWith('data:')) {
-        foreignRequests.push(request.url());
-      }
-    });
-    return [context, page];
-  };
-
-  /** axe-core on the page as it is now (WCAG 2.1 A and AA): no serious or critical violation. */
-  const accessible = async (page: Page, name: string) => {
-    const results = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
-    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(
-      bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      [],
-      `${name}: accessibility violations`,
-    );
-    assert.ok(results.passes.length > 10, `${name}: axe ran its rules`);
-  };
-
-  /** Nothing wider than the screen: no sideways scrolling at a phone's width. */
-  const fitsWidth = async (page: Page, name: string) => {
-    const { scroll, width } = await page.evaluate(() => ({
-      scroll: document.documentElement.scrollWidth,
-      width: window.innerWidth,
-    }));
-    assert.ok(scroll <= width, `${name}: ${scroll}px of content in a ${width}px window`);
-  };
-
-  const shoot = (page: Page, name: string) =>
-    page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
-
-  const signIn = async (page: Page, email: string) => {
-    await page.goto(`${origin}/console/sign-in`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Developers' }).waitFor();
-  };
+  const checks = consoleChecks(
+    () => browser,
+    () => origin,
+    { foreignFromEveryPage: true },
+  );
+  const { newContext, accessible, fitsWidth, shoot, signIn } = checks;
 
   let ownerPage: Page;
   /** A GET as the owner's browser makes it (its session cookie, same origin). */
@@ -322,11 +267,7 @@ describe('web console in Chromium', () => {
       [OWNER],
     );
     // Invitations are not built yet (issue 22, Team): the viewer is added directly.
-    await em.execute(
-      `insert into users (company_id, email, password_hash, email_confirmed_at, role, created_at)
-       values (?, ?, ?, now(), 'viewer', now())`,
-      [owner!.company_id, VIEWER, await hashPassword(PASSWORD)],
-    );
+    await addConsoleUser(api, owner!.company_id, VIEWER, 'viewer');
     const [, page] = await newContext();
     await signIn(page, VIEWER);
     await page.getByRole('row', { name: /Shop backend/ }).waitFor();
@@ -470,13 +411,13 @@ describe('web console in Chromium', () => {
     // check of a signed-out browser (401), the last owner stepping down (409). Each also shows as a failed-resource message.
     const expected = /^(401|403) .*\/v1\/(console\/session|auth\/api-keys)$|^409 .*\/v1\/team\/members\/\d+$/;
     assert.deepEqual(
-      failedResponses.filter((line) => !expected.test(line)),
+      checks.failedResponses.filter((line) => !expected.test(line)),
       [],
     );
-    const unexpected = violations.filter(
+    const unexpected = checks.errors.filter(
       (text) => !/^Failed to load resource: the server responded with a status of 40[139]/.test(text),
     );
     assert.deepEqual(unexpected, []);
-    assert.deepEqual(foreignRequests, []);
+    assert.deepEqual(checks.foreignRequests, []);
   });
 });

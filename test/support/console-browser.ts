@@ -2,31 +2,68 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, ConsoleMessage, Page } from 'playwright-core';
+import { hashPassword } from '../../src/identity/passwords.ts';
+import type { TestApi } from './api.ts';
 import { ARTIFACTS_DIR } from './browser.ts';
 
 /** Every console page's screenshot, kept as a test artefact (gitignored). */
 export const CONSOLE_SHOTS = fileURLToPath(new URL('console/', ARTIFACTS_DIR));
 export const PHONE = { width: 390, height: 844 };
+/** The password every console test's people sign in with. */
+export const CONSOLE_PASSWORD = 'a passphrase long enough for the policy';
+
+/** A person of the company who can sign in to the console at once (e-mail confirmed, CONSOLE_PASSWORD). */
+export async function addConsoleUser(api: TestApi, companyId: string, email: string, role: string) {
+  await api.db.orm.em.fork().execute(
+    `insert into users (company_id, email, password_hash, email_confirmed_at, role, created_at)
+     values (?, ?, ?, now(), ?, now())`,
+    [companyId, email, await hashPassword(CONSOLE_PASSWORD), role],
+  );
+}
+
+/** How one test file's checks differ from the rest; each left out keeps the default. */
+export interface ConsoleCheckOptions {
+  /** Put before every screenshot's file name. */
+  shotPrefix?: string;
+  /** A new context's window, unless the test names one (default 1280×800). */
+  viewport?: { width: number; height: number };
+  /** More of Playwright's context options (acceptDownloads, timezoneId). */
+  contextOptions?: BrowserContextOptions;
+  /** Requests to other origins count from every page, not only while the page is on the console's origin. */
+  foreignFromEveryPage?: boolean;
+  /** Records a console error in `errors` its own way (default: its text, when the page is under /console). */
+  recordConsoleError?: (message: ConsoleMessage, page: Page, errors: string[]) => void;
+}
+
+const recordOnConsolePages = (message: ConsoleMessage, page: Page, errors: string[]) => {
+  // Pages outside the console (a JSON link: Chromium asks it for /favicon.ico) do not count.
+  if (new URL(page.url()).pathname.startsWith('/console')) errors.push(message.text());
+};
 
 /**
  * What the console's browser tests check on every page: axe-core (WCAG 2.1 A/AA, no serious or critical
  * violation), nothing wider than a phone's screen, a screenshot; and, over the whole run, script errors,
  * failed responses and requests to other origins.
  */
-export function consoleChecks(browser: () => Browser, origin: () => string) {
+export function consoleChecks(
+  browser: () => Browser,
+  origin: () => string,
+  options: ConsoleCheckOptions = {},
+) {
+  const recordConsoleError = options.recordConsoleError ?? recordOnConsolePages;
   const errors: string[] = [];
   const failedResponses: string[] = [];
   const foreignRequests: string[] = [];
 
-  const newContext = async (viewport = { width: 1280, height: 800 }): Promise<[BrowserContext, Page]> => {
+  const newContext = async (
+    viewport = options.viewport ?? { width: 1280, height: 800 },
+  ): Promise<[BrowserContext, Page]> => {
     await mkdir(CONSOLE_SHOTS, { recursive: true });
-    const context = await browser().newContext({ viewport });
+    const context = await browser().newContext({ ...options.contextOptions, viewport });
     const page = await context.newPage();
     page.on('console', (message) => {
-      if (message.type() === 'error' && new URL(page.url()).pathname.startsWith('/console')) {
-        errors.push(message.text());
-      }
+      if (message.type() === 'error') recordConsoleError(message, page, errors);
     });
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('response', (response) => {
@@ -35,8 +72,8 @@ export function consoleChecks(browser: () => Browser, origin: () => string) {
     page.on('request', (request) => {
       const url = request.url();
       // Only what the console's pages load (an identity provider's own page may load what it likes).
-      const onConsole = page.url().startsWith(origin());
-      if (onConsole && !url.startsWith(origin()) && !url.startsWith('data:')) foreignRequests.push(url);
+      const counts = options.foreignFromEveryPage || page.url().startsWith(origin());
+      if (counts && !url.startsWith(origin()) && !url.startsWith('data:')) foreignRequests.push(url);
     });
     return [context, page];
   };
@@ -63,7 +100,16 @@ export function consoleChecks(browser: () => Browser, origin: () => string) {
   };
 
   const shoot = (page: Page, name: string) =>
-    page.screenshot({ path: `${CONSOLE_SHOTS}${name}.png`, fullPage: true });
+    page.screenshot({ path: `${CONSOLE_SHOTS}${options.shotPrefix ?? ''}${name}.png`, fullPage: true });
+
+  /** Signs in on the console's sign-in page with e-mail and password; the Developers page opens. */
+  const signIn = async (page: Page, email: string, password = CONSOLE_PASSWORD) => {
+    await page.goto(`${origin()}/console/sign-in`);
+    await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Developers' }).waitFor();
+  };
 
   /** axe, screenshot, and the same page at a phone's width (fits, axe, screenshot `<name>-phone`). */
   const checkPage = async (page: Page, name: string) => {
@@ -77,5 +123,15 @@ export function consoleChecks(browser: () => Browser, origin: () => string) {
     if (viewport) await page.setViewportSize(viewport);
   };
 
-  return { errors, failedResponses, foreignRequests, newContext, accessible, fitsWidth, shoot, checkPage };
+  return {
+    errors,
+    failedResponses,
+    foreignRequests,
+    newContext,
+    accessible,
+    fitsWidth,
+    shoot,
+    checkPage,
+    signIn,
+  };
 }

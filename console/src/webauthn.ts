@@ -39,6 +39,27 @@ function ceremonyFailure(error: unknown): Error {
   return new Error('This browser could not use a passkey.');
 }
 
+/** Runs the browser's ceremony; a cancelled or refused one becomes an error said in words. */
+async function ceremony(run: () => Promise<Credential | null>): Promise<PublicKeyCredential> {
+  try {
+    return (await run()) as PublicKeyCredential;
+  } catch (error) {
+    throw ceremonyFailure(error);
+  }
+}
+
+/** The credential as the API's JSON, around the ceremony's own `response` fields. */
+const credentialJson = (credential: PublicKeyCredential, response: Json): Json => ({
+  id: credential.id,
+  rawId: toBase64url(credential.rawId),
+  type: 'public-key',
+  response,
+  clientExtensionResults: {},
+  ...(credential.authenticatorAttachment
+    ? { authenticatorAttachment: credential.authenticatorAttachment }
+    : {}),
+});
+
 /** Creates a passkey from the API's registration options; answers the JSON the API verifies. */
 export async function createPasskey(options: Json): Promise<Json> {
   const user = options.user as { id: string; name: string; displayName: string };
@@ -48,27 +69,13 @@ export async function createPasskey(options: Json): Promise<Json> {
     user: { ...user, id: fromBase64url(user.id) },
     excludeCredentials: descriptors(options.excludeCredentials),
   };
-  let credential: PublicKeyCredential;
-  try {
-    credential = (await navigator.credentials.create({ publicKey })) as PublicKeyCredential;
-  } catch (error) {
-    throw ceremonyFailure(error);
-  }
+  const credential = await ceremony(() => navigator.credentials.create({ publicKey }));
   const response = credential.response as AuthenticatorAttestationResponse;
-  return {
-    id: credential.id,
-    rawId: toBase64url(credential.rawId),
-    type: 'public-key',
-    response: {
-      clientDataJSON: toBase64url(response.clientDataJSON),
-      attestationObject: toBase64url(response.attestationObject),
-      transports: typeof response.getTransports === 'function' ? response.getTransports() : [],
-    },
-    clientExtensionResults: {},
-    ...(credential.authenticatorAttachment
-      ? { authenticatorAttachment: credential.authenticatorAttachment }
-      : {}),
-  };
+  return credentialJson(credential, {
+    clientDataJSON: toBase64url(response.clientDataJSON),
+    attestationObject: toBase64url(response.attestationObject),
+    transports: typeof response.getTransports === 'function' ? response.getTransports() : [],
+  });
 }
 
 /** Signs the API's sign-in challenge with a passkey; answers the JSON the API verifies. */
@@ -78,26 +85,12 @@ export async function signWithPasskey(options: Json): Promise<Json> {
     challenge: fromBase64url(String(options.challenge)),
     allowCredentials: descriptors(options.allowCredentials),
   };
-  let credential: PublicKeyCredential;
-  try {
-    credential = (await navigator.credentials.get({ publicKey })) as PublicKeyCredential;
-  } catch (error) {
-    throw ceremonyFailure(error);
-  }
+  const credential = await ceremony(() => navigator.credentials.get({ publicKey }));
   const response = credential.response as AuthenticatorAssertionResponse;
-  return {
-    id: credential.id,
-    rawId: toBase64url(credential.rawId),
-    type: 'public-key',
-    response: {
-      clientDataJSON: toBase64url(response.clientDataJSON),
-      authenticatorData: toBase64url(response.authenticatorData),
-      signature: toBase64url(response.signature),
-      ...(response.userHandle ? { userHandle: toBase64url(response.userHandle) } : {}),
-    },
-    clientExtensionResults: {},
-    ...(credential.authenticatorAttachment
-      ? { authenticatorAttachment: credential.authenticatorAttachment }
-      : {}),
-  };
+  return credentialJson(credential, {
+    clientDataJSON: toBase64url(response.clientDataJSON),
+    authenticatorData: toBase64url(response.authenticatorData),
+    signature: toBase64url(response.signature),
+    ...(response.userHandle ? { userHandle: toBase64url(response.userHandle) } : {}),
+  });
 }

@@ -6,15 +6,18 @@ interface ActionOptions {
   fail: (error: unknown) => void;
   /** Runs as a change starts, e.g. to clear the previous error. */
   onStart?: () => void;
+  /** Clears the previous status line as a change starts. */
+  clearStatus?: boolean;
 }
 
 /** A change made from a page: busy while it runs; its answer becomes the status line, then the list reloads. */
-export function useAction({ load, fail, onStart }: ActionOptions) {
+export function useAction({ load, fail, onStart, clearStatus }: ActionOptions) {
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState('');
   const act = async (work: () => Promise<string>) => {
     setBusy(true);
     onStart?.();
+    if (clearStatus) setStatus('');
     try {
       setStatus(await work());
       await load();

@@ -4,6 +4,7 @@ import { type DocumentType, type KybStatus, kyb } from '../account-api.ts';
 import type { Environment, SessionUser } from '../api.ts';
 import { ErrorAlert } from '../components/error-alert.tsx';
 import { LiveStatus } from '../components/live-status.tsx';
+import { useAction } from '../hooks/use-action.ts';
 import { useFailure } from '../hooks/use-failure.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
 
@@ -82,8 +83,6 @@ function AddressFields({ prefix, legend }: { prefix: string; legend: string }) {
 export function Compliance({ user, environment, onSessionEnded }: ComplianceProps) {
   const { error, setError, fail } = useFailure(onSessionEnded);
   const [status, setStatus] = useState<KybStatus | null>(null);
-  const [done, setDone] = useState('');
-  const [busy, setBusy] = useState(false);
   const heading = usePageHeading('Compliance');
   const isOwner = user.role === 'owner';
 
@@ -98,19 +97,11 @@ export function Compliance({ user, environment, onSessionEnded }: ComplianceProp
     void load();
   }, [load]);
 
-  const act = async (work: () => Promise<string>) => {
-    setBusy(true);
-    setError(null);
-    setDone('');
-    try {
-      setDone(await work());
-      await load();
-    } catch (caught) {
-      fail(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const {
+    busy,
+    status: done,
+    act,
+  } = useAction({ load, fail, onStart: () => setError(null), clearStatus: true });
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -1,7 +1,8 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useCallback, useEffect } from 'react';
 import { type Environment, type WebhookDelivery, type WebhookEndpoint, webhooks } from '../api.ts';
 import { DeliveryTable } from '../components/delivery-table.tsx';
 import { LiveStatus } from '../components/live-status.tsx';
+import { useAction } from '../hooks/use-action.ts';
 import { usePages } from '../hooks/use-pages.ts';
 
 interface DeadLettersProps {
@@ -19,8 +20,6 @@ const isoOf = (local: string) => new Date(local).toISOString();
  * every dead letter of a time range (of one endpoint or all).
  */
 export function DeadLetters({ environment, endpoints, mayManage, onFail }: DeadLettersProps) {
-  const [status, setStatus] = useState('');
-  const [busy, setBusy] = useState(false);
   const fetchPage = useCallback(
     (after?: string) => webhooks.deadLetters(environment, { after }),
     [environment],
@@ -32,18 +31,7 @@ export function DeadLetters({ environment, endpoints, mayManage, onFail }: DeadL
   const urlOf = (delivery: WebhookDelivery) =>
     endpoints.find((endpoint) => endpoint.id === delivery.endpointId)?.url ?? 'a deleted endpoint';
 
-  const run = async (work: () => Promise<string>) => {
-    setBusy(true);
-    setStatus('');
-    try {
-      setStatus(await work());
-      await reload();
-    } catch (caught) {
-      onFail(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, status, act: run } = useAction({ load: reload, fail: onFail, clearStatus: true });
 
   const replayRange = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

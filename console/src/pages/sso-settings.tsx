@@ -5,6 +5,7 @@ import type { Environment, SessionUser } from '../api.ts';
 import { ActionsHeader } from '../components/actions-header.tsx';
 import { ErrorAlert } from '../components/error-alert.tsx';
 import { LiveStatus } from '../components/live-status.tsx';
+import { useAction } from '../hooks/use-action.ts';
 import { useFailure } from '../hooks/use-failure.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
 
@@ -20,8 +21,6 @@ const text = (form: FormData, name: string) => String(form.get(name) ?? '').trim
 export function SsoSettings({ user, environment, onSessionEnded }: SsoSettingsProps) {
   const { error, setError, fail } = useFailure(onSessionEnded);
   const [settings, setSettings] = useState<Settings | null>(null);
-  const [done, setDone] = useState('');
-  const [busy, setBusy] = useState(false);
   const [protocol, setProtocol] = useState<'oidc' | 'saml'>('oidc');
   const heading = usePageHeading('Single sign-on');
   const isOwner = user.role === 'owner';
@@ -39,19 +38,11 @@ export function SsoSettings({ user, environment, onSessionEnded }: SsoSettingsPr
     void load();
   }, [load]);
 
-  const act = async (work: () => Promise<string>) => {
-    setBusy(true);
-    setError(null);
-    setDone('');
-    try {
-      setDone(await work());
-      await load();
-    } catch (caught) {
-      fail(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const {
+    busy,
+    status: done,
+    act,
+  } = useAction({ load, fail, onStart: () => setError(null), clearStatus: true });
 
   const claim = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

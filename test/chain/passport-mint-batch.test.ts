@@ -1,29 +1,17 @@
 import assert from 'node:assert/strict';
-import {
-  Contract,
-  type ContractTransactionReceipt,
-  id,
-  type JsonFragment,
-  parseEther,
-  Wallet,
-  ZeroAddress,
-  ZeroHash,
-} from 'ethers';
+import { type Contract, parseEther, Wallet, ZeroAddress, ZeroHash } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { chipHash } from '../../src/chain/chip-hash.ts';
-import { decodeRevert } from '../../src/chain/errors.ts';
 import { assertReverts, startTestChain, type TestChain } from '../support/anvil.ts';
-
-const MINTER_ROLE = id('MINTER_ROLE');
-const ADMIN_ROLE = ZeroHash;
-
-interface MintOrder {
-  to: string;
-  tokenId: bigint;
-  metadataUri: string;
-  chipHash: string;
-  deposit: bigint;
-}
+import {
+  ADMIN_ROLE,
+  depositsOf,
+  grantRole,
+  MINTER_ROLE,
+  type MintOrder,
+  rawPassport,
+  sendMintBatch,
+} from '../support/passport-contract.ts';
 
 let t: TestChain;
 /**
@@ -36,19 +24,13 @@ let outsider: Contract;
 /** others[6]: DEFAULT_ADMIN_ROLE only (no MINTER_ROLE). */
 let adminOnly: Contract;
 
-const connectRaw = (privateKey: string) =>
-  new Contract(
-    t.contractAddress,
-    t.chain.artifact.abi as JsonFragment[],
-    new Wallet(privateKey, t.chain.provider),
-  );
+const connectRaw = (privateKey: string) => rawPassport(t, privateKey);
 
 beforeAll(async () => {
   t = await startTestChain();
   // every raw send of the platform (admin) account happens here, before the adapter sends anything
-  const admin = connectRaw(t.platform.privateKey);
-  await (await admin.getFunction('grantRole')(MINTER_ROLE, t.others[8]!.address)).wait();
-  await (await admin.getFunction('grantRole')(ADMIN_ROLE, t.others[6]!.address)).wait();
+  await grantRole(t, MINTER_ROLE, t.others[8]!.address);
+  await grantRole(t, ADMIN_ROLE, t.others[6]!.address);
   batcher = connectRaw(t.others[8]!.privateKey);
   outsider = connectRaw(t.others[7]!.privateKey);
   adminOnly = connectRaw(t.others[6]!.privateKey);
@@ -57,28 +39,16 @@ afterAll(() => t.stop());
 
 const uid = (n: number) => `04BA7C0000${n.toString(16).padStart(4, '0').toUpperCase()}`;
 const balance = (address: string) => t.chain.provider.getBalance(address);
-const sum = (orders: readonly MintOrder[]) => orders.reduce((total, o) => total + o.deposit, 0n);
+const sum = depositsOf;
 
 /** The order of chip `n` under token id `n` (unless given), URI ipfs://batch-n. */
 function order(n: number, to: string, deposit = 0n, tokenId: bigint = BigInt(n)): MintOrder {
   return { to, tokenId, metadataUri: `ipfs://batch-${n}`, chipHash: chipHash(uid(n)), deposit };
 }
 
-/** Sends mintBatch and waits for it; a revert (found while estimating gas) becomes a ChainRevert. */
-async function mintBatch(
-  orders: readonly MintOrder[],
-  value = sum(orders),
-  from = batcher,
-): Promise<ContractTransactionReceipt> {
-  try {
-    const tx = await from.getFunction('mintBatch')(orders, { value });
-    const receipt = (await tx.wait()) as ContractTransactionReceipt | null;
-    assert.ok(receipt);
-    return receipt;
-  } catch (error) {
-    throw decodeRevert(from.interface, error) ?? error;
-  }
-}
+/** Sends mintBatch (from the batcher unless `from`) and waits for it; a revert becomes a ChainRevert. */
+const mintBatch = (orders: readonly MintOrder[], value = sum(orders), from = batcher) =>
+  sendMintBatch(from, orders, value);
 
 /**
  * Sends mintBatch with a fixed gas limit (no estimate), so that a failing batch is mined as a

@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
-import {
-  Contract,
-  type ContractTransactionReceipt,
-  id,
-  type JsonFragment,
-  parseEther,
-  Wallet,
-  ZeroAddress,
-} from 'ethers';
+import { type Contract, type ContractTransactionReceipt, parseEther, Wallet, ZeroAddress } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { chipHash } from '../../src/chain/chip-hash.ts';
 import { decodeRevert } from '../../src/chain/errors.ts';
 import { assertReverts, startTestChain, type TestChain } from '../support/anvil.ts';
+import {
+  ADMIN_ROLE,
+  grantRole,
+  MINTER_ROLE,
+  type MintOrder,
+  rawPassport,
+  sendMintBatch,
+} from '../support/passport-contract.ts';
 
 // The contract keeps what a passport never changes (chip hash, first owner, deposit, URI) in one data record per
 // mint transaction, the owner only once a token moved, and per token only an index entry and the chip's slot.
@@ -19,32 +19,18 @@ import { assertReverts, startTestChain, type TestChain } from '../support/anvil.
 // claimed and recycled alone, ids of two batches interleaved, every URI as ordered, chips unique across batch
 // and single mints, and the gas a batched passport saves.
 
-interface MintOrder {
-  to: string;
-  tokenId: bigint;
-  metadataUri: string;
-  chipHash: string;
-  deposit: bigint;
-}
-
 let t: TestChain;
 /** others[8] with MINTER_ROLE (raw sends; the platform account belongs to the adapter's nonce manager). */
 let minter: Contract;
 /** others[6] with DEFAULT_ADMIN_ROLE (claims). */
 let admin: Contract;
 
-const connect = (privateKey: string) =>
-  new Contract(
-    t.contractAddress,
-    t.chain.artifact.abi as JsonFragment[],
-    new Wallet(privateKey, t.chain.provider),
-  );
+const connect = (privateKey: string) => rawPassport(t, privateKey);
 
 beforeAll(async () => {
   t = await startTestChain();
-  const platform = connect(t.platform.privateKey);
-  await (await platform.getFunction('grantRole')(id('MINTER_ROLE'), t.others[8]!.address)).wait();
-  await (await platform.getFunction('grantRole')(`0x${'00'.repeat(32)}`, t.others[6]!.address)).wait();
+  await grantRole(t, MINTER_ROLE, t.others[8]!.address);
+  await grantRole(t, ADMIN_ROLE, t.others[6]!.address);
   minter = connect(t.others[8]!.privateKey);
   admin = connect(t.others[6]!.privateKey);
 });
@@ -60,16 +46,7 @@ function order(n: number, to: string, deposit = 0n, metadataUri = cid(n)): MintO
   return { to, tokenId: BigInt(n), metadataUri, chipHash: chipHash(uid(n)), deposit };
 }
 
-async function mintBatch(orders: readonly MintOrder[]): Promise<ContractTransactionReceipt> {
-  const value = orders.reduce((sum, o) => sum + o.deposit, 0n);
-  try {
-    const receipt = await (await minter.getFunction('mintBatch')(orders, { value })).wait();
-    assert.ok(receipt);
-    return receipt as ContractTransactionReceipt;
-  } catch (error) {
-    throw decodeRevert(minter.interface, error) ?? error;
-  }
-}
+const mintBatch = (orders: readonly MintOrder[]) => sendMintBatch(minter, orders);
 
 async function mintOne(o: MintOrder): Promise<ContractTransactionReceipt> {
   try {

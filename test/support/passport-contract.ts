@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { Contract, type ContractTransactionReceipt, id, type JsonFragment, Wallet, ZeroHash } from 'ethers';
+import { decodeRevert } from '../../src/chain/errors.ts';
+import type { TestChain } from './anvil.ts';
+
+export const MINTER_ROLE = id('MINTER_ROLE');
+export const ADMIN_ROLE = ZeroHash;
+
+/** One order of the contract's `mintBatch`, as the contract takes it. */
+export interface MintOrder {
+  to: string;
+  tokenId: bigint;
+  metadataUri: string;
+  chipHash: string;
+  deposit: bigint;
+}
+
+/**
+ * The passport contract sent to directly by one of anvil's accounts (its own wallet, not the adapter's nonce
+ * manager: raw sends of the platform account must all happen before the adapter sends anything).
+ */
+export const rawPassport = (t: TestChain, privateKey: string) =>
+  new Contract(
+    t.contractAddress,
+    t.chain.artifact.abi as JsonFragment[],
+    new Wallet(privateKey, t.chain.provider),
+  );
+
+/** The platform account grants `role` to `account` (a raw send, waited for). */
+export async function grantRole(t: TestChain, role: string, account: string): Promise<void> {
+  await (await rawPassport(t, t.platform.privateKey).getFunction('grantRole')(role, account)).wait();
+}
+
+/** What the orders' deposits add up to: the value `mintBatch` wants. */
+export const depositsOf = (orders: readonly MintOrder[]) =>
+  orders.reduce((total, o) => total + o.deposit, 0n);
+
+/** Sends mintBatch from `from` and waits for it; a revert (found while estimating gas) becomes a ChainRevert. */
+export async function sendMintBatch(
+  from: Contract,
+  orders: readonly MintOrder[],
+  value = depositsOf(orders),
+): Promise<ContractTransactionReceipt> {
+  try {
+    const tx = await from.getFunction('mintBatch')(orders, { value });
+    const receipt = (await tx.wait()) as ContractTransactionReceipt | null;
+    assert.ok(receipt);
+    return receipt;
+  } catch (error) {
+    throw decodeRevert(from.interface, error) ?? error;
+  }
+}

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { freePort } from '../../src/dev/ports.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
-import { launchChromium } from '../support/browser.ts';
+import { addVirtualAuthenticator, launchChromium } from '../support/browser.ts';
 import { addConsoleUser, consoleChecks, CONSOLE_PASSWORD as PASSWORD } from '../support/console-browser.ts';
 import { startOpenIdProvider, type TestOpenIdProvider } from '../support/oidc-provider.ts';
 
@@ -68,18 +68,7 @@ describe('console sign-in with a passkey and with SSO (Chromium)', () => {
     const tenant = await api.createTenant('Passkey & Co');
     await owner(tenant.companyId, KEY_OWNER);
     const [context, page] = await checks.newContext();
-    const devtools = await context.newCDPSession(page);
-    await devtools.send('WebAuthn.enable');
-    await devtools.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    await addVirtualAuthenticator(context, page);
 
     await page.goto(`${origin}/console/sign-in`);
     await page.getByRole('heading', { level: 1, name: 'Sign in to the console' }).waitFor();

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { freePort } from '../../src/dev/ports.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
-import { launchChromium } from '../support/browser.ts';
+import { addVirtualAuthenticator, launchChromium } from '../support/browser.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 
 const EMAIL = 'passkey.user@example.com';
@@ -25,18 +25,7 @@ describe('passkeys in Chromium with a virtual authenticator (DevTools WebAuthn)'
     browser = await launchChromium();
     const context = await browser.newContext();
     page = await context.newPage();
-    const devtools = await context.newCDPSession(page);
-    await devtools.send('WebAuthn.enable');
-    await devtools.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    await addVirtualAuthenticator(context, page);
   });
   afterAll(async () => {
     await browser?.close();

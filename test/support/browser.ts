@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 /** Debian's Chromium (test/support/global-setup.ts installs it where it can), or CHROMIUM_PATH. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -28,5 +28,24 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-sync',
       '--no-first-run',
     ],
+  });
+}
+
+/**
+ * A virtual platform authenticator (DevTools WebAuthn) for the page: holds resident keys, verifies the user and
+ * answers every prompt by itself, as a phone's or laptop's built-in passkey store does.
+ */
+export async function addVirtualAuthenticator(context: BrowserContext, page: Page): Promise<void> {
+  const devtools = await context.newCDPSession(page);
+  await devtools.send('WebAuthn.enable');
+  await devtools.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
 }

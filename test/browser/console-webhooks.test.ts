@@ -126,7 +126,9 @@ describe('console: webhooks and team in Chromium', () => {
     await openWebhooks(page);
     // The form's event types come from GET /v1/webhooks/event-types (one source: src/events/event-types.ts).
     const listed = (await call('GET', '/v1/webhooks/event-types')).body.eventTypes as string[];
-    assert.equal(await page.locator('input[name="eventTypes"]').count(), listed.length * 1);
+    // The page loads them after it renders: wait for the last one before counting.
+    await page.getByRole('checkbox', { name: listed.at(-1)!, exact: true }).waitFor();
+    assert.equal(await page.locator('input[name="eventTypes"]').count(), listed.length);
     await addEndpoint(page, good.url, ['asset.minted']);
 
     const uid = '04C0501E000001';

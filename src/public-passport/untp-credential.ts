@@ -5,16 +5,14 @@ import {
   UNTP_0_7_0_CONTEXT,
   untpExtensionContextUrl,
 } from '../credentials/contexts.ts';
-import { proofTimestamp } from '../credentials/data-integrity.ts';
-import { contentHash, uuidFromHash } from '../credentials/issuer.ts';
-import type { SigningKey } from '../credentials/issuer-keys.ts';
+import { contentHash } from '../credentials/issuer.ts';
 import { ensureStatusEntry } from '../credentials/status-entries.ts';
 import { statusListUrl } from '../credentials/status-list.ts';
-import { vcJwt } from '../credentials/vc-jose.ts';
 import { digitalLink } from '../gs1/digital-link.ts';
 import { type PassportHeader, passportHeader } from '../passports/passport-header.ts';
 import { type PassportRecord, passportGtin } from './lookup.ts';
 import type { PassportCredentialDeps } from './passport-credential.ts';
+import { signedOnce } from './untp-signed-once.ts';
 
 /**
  * The passport as a UNTP 0.7.0 DigitalProductPassport credential (UN Transparency Protocol; schema
@@ -162,9 +160,6 @@ const STORE = `insert into untp_credentials (passport_id, content_hash, data_int
       signed_at = excluded.signed_at
     where untp_credentials.content_hash <> excluded.content_hash`;
 
-/** Requests of this process for a version being signed wait for that signature instead of signing it again. */
-const signing = new Map<string, Promise<UntpForms>>();
-
 /**
  * The facts of the header the passport record does not carry, read as the public view reads them
  * (fast-lookups.ts PUBLIC_FACTS): the service UID, the company's header settings, the latest version's time.
@@ -255,60 +250,5 @@ export async function untpCredential(
     credentialSubject: subject,
   };
   const hash = contentHash({ untp: content, verificationMethod: key.verificationMethod });
-  const stored = await storedForms(em, passport.id, hash);
-  if (stored) return stored;
-  const flight = `${passport.id}:${hash}`;
-  let pending = signing.get(flight);
-  if (!pending) {
-    pending = signAndStore(em, deps, key, content, passport.id, hash).finally(() => signing.delete(flight));
-    signing.set(flight, pending);
-  }
-  return pending;
-}
-
-async function storedForms(
-  em: EntityManager,
-  passportId: number,
-  hash: string,
-): Promise<UntpForms | undefined> {
-  const [row] = await em
-    .getConnection()
-    .execute<{ data_integrity: string; jwt: string }[]>(STORED, [passportId, hash]);
-  return row ? { dataIntegrity: row.data_integrity, jwt: row.jwt } : undefined;
-}
-
-/**
- * Signs and stores; when another process stored this content hash first, answers its bytes (read back after
- * our insert found the row), so every process converges on the first signature.
- */
-async function signAndStore(
-  em: EntityManager,
-  deps: PassportCredentialDeps,
-  key: SigningKey,
-  content: Record<string, unknown> & { '@context': string[] },
-  passportId: number,
-  hash: string,
-): Promise<UntpForms> {
-  const { forms, signedAt } = await sign(deps, key, content, hash);
-  await em.getConnection().execute(STORE, [passportId, hash, forms.dataIntegrity, forms.jwt, signedAt]);
-  // Ours, the first process's (same hash), or — when a newer version replaced the row meanwhile — ours.
-  return (await storedForms(em, passportId, hash)) ?? forms;
-}
-
-async function sign(
-  deps: PassportCredentialDeps,
-  key: SigningKey,
-  content: Record<string, unknown> & { '@context': string[] },
-  hash: string,
-): Promise<{ forms: UntpForms; signedAt: Date }> {
-  const now = new Date();
-  const { '@context': context, ...rest } = content;
-  const unsecured = {
-    '@context': context,
-    id: `urn:uuid:${uuidFromHash(hash)}`,
-    ...rest,
-    validFrom: proofTimestamp(now),
-  };
-  const secured = await deps.issuer.sign(key, unsecured, now);
-  return { forms: { dataIntegrity: JSON.stringify(secured), jwt: vcJwt(key, unsecured) }, signedAt: now };
+  return signedOnce(em, deps, key, content, hash, { read: STORED, write: STORE, key: [passport.id] });
 }

@@ -7,17 +7,16 @@ import {
   untpExtensionContextUrl,
   untpVariantsContextUrl,
 } from '../credentials/contexts.ts';
-import { proofTimestamp } from '../credentials/data-integrity.ts';
-import { contentHash, uuidFromHash } from '../credentials/issuer.ts';
+import { contentHash } from '../credentials/issuer.ts';
 import type { SigningKey } from '../credentials/issuer-keys.ts';
 import { ensureStatusEntry } from '../credentials/status-entries.ts';
 import { statusListUrl } from '../credentials/status-list.ts';
-import { vcJwt } from '../credentials/vc-jose.ts';
 import { discloseContent } from '../disclosure/disclose-content.ts';
 import { digitalLink } from '../gs1/digital-link.ts';
 import { type PassportRecord, passportGtin } from './lookup.ts';
 import type { PassportCredentialDeps } from './passport-credential.ts';
 import { type UntpForms, UntpUnavailable, untpHeader, untpMissing, untpProduct } from './untp-credential.ts';
+import { signedOnce } from './untp-signed-once.ts';
 
 /**
  * UNTP 0.7.0 per-audience variants of a passport's credential (issue 25, docs/untp.md "Per-audience
@@ -212,8 +211,6 @@ const STORE = `insert into untp_variant_credentials (passport_id, access_role, c
       signed_at = excluded.signed_at
     where untp_variant_credentials.content_hash <> excluded.content_hash`;
 
-const signing = new Map<string, Promise<UntpForms>>();
-
 /** Both secured forms of one audience's variant (throws UntpUnavailable when UNTP's required facts lack). */
 export async function untpVariant(
   em: EntityManager,
@@ -224,47 +221,9 @@ export async function untpVariant(
   const key = await deps.issuer.signingKey(passport.environment);
   const content = await variantContent(em, deps, passport, accessRole, key);
   const hash = contentHash({ untpVariant: content, verificationMethod: key.verificationMethod });
-  const stored = await storedForms(em, passport.id, accessRole, hash);
-  if (stored) return stored;
-  const flight = `${passport.id}:${accessRole}:${hash}`;
-  let pending = signing.get(flight);
-  if (!pending) {
-    pending = signAndStore(em, deps, key, content, passport.id, accessRole, hash).finally(() =>
-      signing.delete(flight),
-    );
-    signing.set(flight, pending);
-  }
-  return pending;
-}
-
-async function storedForms(em: EntityManager, passportId: number, accessRole: AccessRole, hash: string) {
-  const [row] = await em
-    .getConnection()
-    .execute<{ data_integrity: string; jwt: string }[]>(STORED, [passportId, accessRole, hash]);
-  return row ? { dataIntegrity: row.data_integrity, jwt: row.jwt } : undefined;
-}
-
-async function signAndStore(
-  em: EntityManager,
-  deps: PassportCredentialDeps,
-  key: SigningKey,
-  content: Record<string, unknown> & { '@context': string[] },
-  passportId: number,
-  accessRole: AccessRole,
-  hash: string,
-): Promise<UntpForms> {
-  const now = new Date();
-  const { '@context': context, ...rest } = content;
-  const unsecured = {
-    '@context': context,
-    id: `urn:uuid:${uuidFromHash(hash)}`,
-    ...rest,
-    validFrom: proofTimestamp(now),
-  };
-  const secured = await deps.issuer.sign(key, unsecured, now);
-  const forms = { dataIntegrity: JSON.stringify(secured), jwt: vcJwt(key, unsecured) };
-  await em
-    .getConnection()
-    .execute(STORE, [passportId, accessRole, hash, forms.dataIntegrity, forms.jwt, now]);
-  return (await storedForms(em, passportId, accessRole, hash)) ?? forms;
+  return signedOnce(em, deps, key, content, hash, {
+    read: STORED,
+    write: STORE,
+    key: [passport.id, accessRole],
+  });
 }

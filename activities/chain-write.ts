@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { isChainRevert } from '../src/chain/errors.ts';
-import { withOperationKey } from '../src/chain/operation-key.ts';
-import type { PassportChain } from '../src/chain/passport-chain.ts';
+import { isChainRevert } from '../src/adapters/chain/errors.ts';
+import { withOperationKey } from '../src/adapters/chain/operation-key.ts';
+import type { PassportChain } from '../src/adapters/chain/passport-chain.ts';
 
 export interface ChainWrite {
   /** The transaction an earlier attempt of this activity submitted, if the node still knows it. */

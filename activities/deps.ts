@@ -1,13 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/activity';
-import type { PassportChain } from '../src/chain/passport-chain.ts';
-import type { Environment } from '../src/config/config.ts';
-import type { SecretBox } from '../src/crypto/secret-box.ts';
-import type { Orm } from '../src/db/orm.ts';
-import { scopedEntityManager, type TenantScope } from '../src/db/tenant-scope.ts';
-import type { ContentStore } from '../src/ipfs/store.ts';
-import type { Logger } from '../src/logging/logger.ts';
-import type { StripeGateway } from '../src/payments/stripe-gateway.ts';
+import type { PassportChain } from '../src/adapters/chain/passport-chain.ts';
+import type { ContentStore } from '../src/adapters/ipfs/store.ts';
+import type { StripeGateway } from '../src/adapters/payments/stripe-gateway.ts';
+import type { Environment } from '../src/platform/config/config.ts';
+import type { Orm } from '../src/platform/db/orm.ts';
+import { scopedEntityManager, type TenantScope } from '../src/platform/db/tenant-scope.ts';
+import type { Logger } from '../src/platform/logging/logger.ts';
+import type { SecretBox } from '../src/platform/secret-box.ts';
 import type { Resolver, UrlPolicy } from '../src/webhooks/url-safety.ts';
 
 /**

@@ -1,16 +1,19 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import Koa from 'koa';
-import type { Config } from '../src/config/config.ts';
-import { SecretBox } from '../src/crypto/secret-box.ts';
-import { userTokenKeysOf } from '../src/identity/user-token-keys.ts';
-import { createContentStore } from '../src/ipfs/create.ts';
-import type { ContentStore } from '../src/ipfs/store.ts';
-import type { Logger } from '../src/logging/logger.ts';
-import { type MetricsSource, registerDatabaseMetrics } from '../src/observability/metrics-endpoint.ts';
-import { SignerBalances } from '../src/observability/signer-balance.ts';
-import { StripeGateway } from '../src/payments/stripe-gateway.ts';
-import { chainReadiness } from '../src/runtime/readiness.ts';
-import type { WorkflowGateway } from '../src/temporal/start.ts';
+import { userTokenKeysOf } from '../src/accounts/identity/user-token-keys.ts';
+import { createContentStore } from '../src/adapters/ipfs/create.ts';
+import type { ContentStore } from '../src/adapters/ipfs/store.ts';
+import { StripeGateway } from '../src/adapters/payments/stripe-gateway.ts';
+import type { WorkflowGateway } from '../src/adapters/temporal/start.ts';
+import type { Config } from '../src/platform/config/config.ts';
+import type { Logger } from '../src/platform/logging/logger.ts';
+import {
+  type MetricsSource,
+  registerDatabaseMetrics,
+} from '../src/platform/observability/metrics-endpoint.ts';
+import { SignerBalances } from '../src/platform/observability/signer-balance.ts';
+import { chainReadiness } from '../src/platform/runtime/readiness.ts';
+import { SecretBox } from '../src/platform/secret-box.ts';
 import type { AppContext, AppState } from './context.ts';
 import { clientAddress, TrustedProxies } from './middleware/client-address.ts';
 import { consoleCookieFor } from './middleware/console-session.ts';

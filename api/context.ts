@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Context, DefaultState, ParameterizedContext } from 'koa';
-import type { Environment } from '../src/config/config.ts';
-import type { TenantScope } from '../src/db/tenant-scope.ts';
-import type { Role } from '../src/identity/roles.ts';
-import type { Logger } from '../src/logging/logger.ts';
+import type { Role } from '../src/accounts/identity/roles.ts';
+import type { Environment } from '../src/platform/config/config.ts';
+import type { TenantScope } from '../src/platform/db/tenant-scope.ts';
+import type { Logger } from '../src/platform/logging/logger.ts';
 
 export type Principal =
   | { kind: 'apiKey'; apiKeyId: string; companyId: string; environment: Environment }

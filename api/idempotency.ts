@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { requestHash, runIdempotent, type StoredResponse } from '../src/http-idempotency/store.ts';
+import { requestHash, runIdempotent, type StoredResponse } from '../src/platform/idempotency/store.ts';
 import type { AppContext } from './context.ts';
 import { Problem } from './problem.ts';
 

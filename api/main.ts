@@ -1,13 +1,14 @@
 // Production entry point of the HTTP API (docker-compose `api` service). `npm start` runs scripts/dev/launcher.ts.
-import { loadConfig } from '../src/config/config.ts';
-import { SecretBox } from '../src/crypto/secret-box.ts';
-import { createLogger } from '../src/logging/logger.ts';
-import { installTracing } from '../src/observability/tracing.ts';
-import { openDatabase } from '../src/runtime/database.ts';
-import { temporalCheck } from '../src/runtime/readiness.ts';
-import { onShutdown } from '../src/runtime/shutdown.ts';
-import { connectClient } from '../src/temporal/connection.ts';
-import { installTemporalRuntime } from '../src/temporal/runtime.ts';
+
+import { connectClient } from '../src/adapters/temporal/connection.ts';
+import { installTemporalRuntime } from '../src/adapters/temporal/runtime.ts';
+import { loadConfig } from '../src/platform/config/config.ts';
+import { createLogger } from '../src/platform/logging/logger.ts';
+import { installTracing } from '../src/platform/observability/tracing.ts';
+import { openDatabase } from '../src/platform/runtime/database.ts';
+import { temporalCheck } from '../src/platform/runtime/readiness.ts';
+import { onShutdown } from '../src/platform/runtime/shutdown.ts';
+import { SecretBox } from '../src/platform/secret-box.ts';
 import { createApp } from './app.ts';
 import { listen } from './server.ts';
 

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Next } from 'koa';
-import type { UserTokenKeys } from '../src/identity/user-token.ts';
+import type { UserTokenKeys } from '../src/accounts/identity/user-token.ts';
 import type { AppContext, AppState } from './context.ts';
 import { authenticateApiKey } from './middleware/api-key-auth.ts';
 import {

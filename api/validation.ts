@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { unstorableReason } from '../src/text/storable-text.ts';
+import { unstorableReason } from '../src/platform/storable-text.ts';
 import { type FieldError, Problem } from './problem.ts';
 
 export type InputSource = 'body' | 'query' | 'path';
@@ -35,7 +35,7 @@ const MAX_SEGMENT_CHARS = 100;
 
 const LONE_SURROGATES = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-/** Why PostgreSQL could not store `text`, as a field error (the rule: src/text/storable-text.ts). */
+/** Why PostgreSQL could not store `text`, as a field error (the rule: src/platform/storable-text.ts). */
 export function textProblem(text: string): Pick<FieldError, 'message' | 'code'> | undefined {
   const reason = unstorableReason(text);
   if (reason === 'nul_character') {

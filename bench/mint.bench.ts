@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { Contract, parseEther, Wallet } from 'ethers';
-import { chipHash } from '../src/chain/chip-hash.ts';
-import { createChainProvider } from '../src/chain/passport-chain.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../src/sun/index.ts';
-import { bundlerLogger } from '../src/temporal/runtime.ts';
+import { chipHash } from '../src/adapters/chain/chip-hash.ts';
+import { createChainProvider } from '../src/adapters/chain/passport-chain.ts';
+import { bundlerLogger } from '../src/adapters/temporal/runtime.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../src/standards/sun/index.ts';
 import { startTestStack } from '../test/support/stack.ts';
 import { startWorkerProcess } from '../test/support/worker-process.ts';
 import { workerTuning } from '../worker/worker.ts';

@@ -1,4 +1,4 @@
-import { newServiceInternalId } from '../src/erp/service-id.ts';
+import { newServiceInternalId } from '../src/passport/record/service-id.ts';
 import { startTestApi } from '../test/support/api.ts';
 import { rate, report } from './setup.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { freePort, isListening } from '../src/dev/ports.ts';
+import { freePort, isListening } from '../src/platform/runtime/ports.ts';
 import { enrollAndMint, GTIN } from '../test/e2e/fixtures/passport-helpers.ts';
 import { startTestStack } from '../test/support/stack.ts';
 import { sampleThreads } from './cpu.ts';

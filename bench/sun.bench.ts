@@ -1,4 +1,4 @@
-import { FACTORY_DEFAULT_KEY, generateSun, verifySun } from '../src/sun/index.ts';
+import { FACTORY_DEFAULT_KEY, generateSun, verifySun } from '../src/standards/sun/index.ts';
 import { startTestApi } from '../test/support/api.ts';
 import { rate, report } from './setup.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
-import { VOLUME_INDEXES } from '../src/db/migrations/Migration20261124900000_volume_indexes.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../src/sun/index.ts';
+import { VOLUME_INDEXES } from '../src/platform/db/migrations/Migration20261124900000_volume_indexes.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../src/standards/sun/index.ts';
 import { enrollAndMint, GTIN } from '../test/e2e/fixtures/passport-helpers.ts';
 import { startTestStack } from '../test/support/stack.ts';
 import { type SeededVolume, scaledSizes, seedVolume, type VolumeSizes } from '../test/support/volume-seed.ts';

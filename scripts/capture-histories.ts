@@ -6,13 +6,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { prepareBenchDatabase } from '../bench/setup.ts';
-import { obtainStripeMock, startStripeMock } from '../src/dev/stripe-mock.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../src/sun/index.ts';
+import { CLAIM_UPDATE } from '../src/processes/resale.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../src/standards/sun/index.ts';
 import { verifiedCompanyAccount } from '../test/e2e/fixtures/connect-accounts.ts';
 import { startTestStack, type TestStack } from '../test/support/stack.ts';
 import { postStripeEvent, signedStripeEvent } from '../test/support/stripe.ts';
 import { startReceiver } from '../test/webhooks/support.ts';
-import { CLAIM_UPDATE } from '../workflows/resale-types.ts';
+import { obtainStripeMock, startStripeMock } from './dev/stripe-mock.ts';
 
 const OUT = new URL('../test/fixtures/histories/', import.meta.url);
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };

@@ -1,19 +1,23 @@
 // Operator commands: npm run cli -- <command> [options]. Run without arguments for help.
 import { parseArgs } from 'node:util';
-import { createCompanyWithKey } from '../src/accounts/companies.ts';
-import { createApiKey } from '../src/auth/api-keys.ts';
-import type { ChainTransactionState } from '../src/chain/transaction-manager.ts';
+import { createCompanyWithKey } from '../src/accounts/companies/companies.ts';
+import { createApiKey } from '../src/accounts/keys/api-keys.ts';
+import type { ChainTransactionState } from '../src/adapters/chain/transaction-manager.ts';
 import {
   formatChainTransactions,
   listChainTransactions,
   OPEN_STATES,
-} from '../src/chain/transaction-report.ts';
-import { ENVIRONMENTS, type Environment, loadConfig } from '../src/config/config.ts';
-import { Company } from '../src/db/entities/index.ts';
-import { devTap } from '../src/dev/tap.ts';
-import { listAuthorities, registerAuthority, unregisterAuthority } from '../src/disclosure/grants.ts';
-import { createLogger } from '../src/logging/logger.ts';
-import { openDatabase } from '../src/runtime/database.ts';
+} from '../src/adapters/chain/transaction-report.ts';
+import {
+  listAuthorities,
+  registerAuthority,
+  unregisterAuthority,
+} from '../src/passport/disclosure/grants.ts';
+import { ENVIRONMENTS, type Environment, loadConfig } from '../src/platform/config/config.ts';
+import { Company } from '../src/platform/db/entities/index.ts';
+import { createLogger } from '../src/platform/logging/logger.ts';
+import { openDatabase } from '../src/platform/runtime/database.ts';
+import { devTap } from './dev/tap.ts';
 
 const HELP = `Usage: npm run cli -- <command> [options]
 

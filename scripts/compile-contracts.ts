@@ -1,4 +1,4 @@
-// Compiles the passport contract and writes src/chain/artifacts/DigitalProductPassport.json
+// Compiles the passport contract and writes src/adapters/chain/artifacts/DigitalProductPassport.json
 // (`--check`: only verify that the committed artifact matches the sources; exit 1 if not).
 import { relative } from 'node:path';
 import {
@@ -7,7 +7,7 @@ import {
   PASSPORT_ARTIFACT_PATH,
   readPassportArtifact,
   writePassportArtifact,
-} from '../src/chain/compile.ts';
+} from '../src/adapters/chain/compile.ts';
 
 const path = relative(process.cwd(), PASSPORT_ARTIFACT_PATH);
 if (process.argv.includes('--check')) {

@@ -1,7 +1,7 @@
 // Applies committed migrations to DATABASE_URL (or the embedded database when it is unset).
-import { loadConfig } from '../src/config/config.ts';
-import { createLogger } from '../src/logging/logger.ts';
-import { openDatabase } from '../src/runtime/database.ts';
+import { loadConfig } from '../src/platform/config/config.ts';
+import { createLogger } from '../src/platform/logging/logger.ts';
+import { openDatabase } from '../src/platform/runtime/database.ts';
 
 const config = loadConfig();
 const database = await openDatabase(config, createLogger(config.logLevel === 'silent' ? 'silent' : 'info'));

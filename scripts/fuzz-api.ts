@@ -10,11 +10,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { prepareBenchDatabase } from '../bench/setup.ts';
-import { obtainStripeMock, startStripeMock } from '../src/dev/stripe-mock.ts';
-import { runTool, TOOL_CACHE } from '../src/dev/tool-cache.ts';
 import { enrollAndMint } from '../test/e2e/fixtures/passport-helpers.ts';
 import { startSmtpReceiver } from '../test/support/smtp-receiver.ts';
 import { startTestStack } from '../test/support/stack.ts';
+import { obtainStripeMock, startStripeMock } from './dev/stripe-mock.ts';
+import { runTool, TOOL_CACHE } from './dev/tool-cache.ts';
 
 const SCHEMATHESIS_VERSION = '4.32.5';
 

@@ -4,7 +4,7 @@ import {
   obtainTemporalCli,
   obtainTemporalTestServer,
   TemporalBinaryUnavailable,
-} from '../src/dev/temporal-binaries.ts';
+} from './dev/temporal-binaries.ts';
 
 const log = (line: string) => console.log(line);
 try {

@@ -1,9 +1,9 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { canConnect } from '../src/db/admin.ts';
-import { type EmbeddedDatabase, startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
-import { freePort, isListening } from '../src/dev/ports.ts';
+import { canConnect } from '../src/platform/db/admin.ts';
+import { type EmbeddedDatabase, startEmbeddedPostgres } from '../src/platform/db/embedded-postgres.ts';
+import { freePort, isListening } from '../src/platform/runtime/ports.ts';
 
 const MACHINE_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
 const EMBEDDED_TEST_PORT = 54330;

@@ -1,12 +1,12 @@
 import { parseEther } from 'ethers';
 import type { EnvironmentDeps } from '../activities/index.ts';
-import type { PassportChains } from '../src/chain/environment-chains.ts';
-import { type Config, ENVIRONMENTS, type Environment } from '../src/config/config.ts';
-import type { SecretBox } from '../src/crypto/secret-box.ts';
-import type { Orm } from '../src/db/orm.ts';
-import type { ContentStore } from '../src/ipfs/store.ts';
-import type { Logger } from '../src/logging/logger.ts';
-import { StripeGateway } from '../src/payments/stripe-gateway.ts';
+import type { PassportChains } from '../src/adapters/chain/environment-chains.ts';
+import type { ContentStore } from '../src/adapters/ipfs/store.ts';
+import { StripeGateway } from '../src/adapters/payments/stripe-gateway.ts';
+import { type Config, ENVIRONMENTS, type Environment } from '../src/platform/config/config.ts';
+import type { Orm } from '../src/platform/db/orm.ts';
+import type { Logger } from '../src/platform/logging/logger.ts';
+import type { SecretBox } from '../src/platform/secret-box.ts';
 import { urlPolicyFor } from '../src/webhooks/url-safety.ts';
 
 /** The activities' dependencies for each environment, from configuration and opened resources. */

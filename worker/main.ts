@@ -1,22 +1,22 @@
 // Production entry point of the worker (docker-compose `worker` service). `npm start` runs it in-process.
 import { writeFile } from 'node:fs/promises';
-import { openPassportChains } from '../src/chain/environment-chains.ts';
-import { loadConfig } from '../src/config/config.ts';
-import { SecretBox } from '../src/crypto/secret-box.ts';
-import { freePort } from '../src/dev/ports.ts';
-import { createContentStore } from '../src/ipfs/create.ts';
-import { createLogger } from '../src/logging/logger.ts';
+import { openPassportChains } from '../src/adapters/chain/environment-chains.ts';
+import { createContentStore } from '../src/adapters/ipfs/create.ts';
+import { connectClient } from '../src/adapters/temporal/connection.ts';
+import { installTemporalRuntime } from '../src/adapters/temporal/runtime.ts';
+import { loadConfig } from '../src/platform/config/config.ts';
+import { createLogger } from '../src/platform/logging/logger.ts';
 import {
   httpMetricsSource,
   registerDatabaseMetrics,
   startMetricsServer,
-} from '../src/observability/metrics-endpoint.ts';
-import { SignerBalances } from '../src/observability/signer-balance.ts';
-import { installTracing } from '../src/observability/tracing.ts';
-import { openDatabase } from '../src/runtime/database.ts';
-import { onShutdown } from '../src/runtime/shutdown.ts';
-import { connectClient } from '../src/temporal/connection.ts';
-import { installTemporalRuntime } from '../src/temporal/runtime.ts';
+} from '../src/platform/observability/metrics-endpoint.ts';
+import { SignerBalances } from '../src/platform/observability/signer-balance.ts';
+import { installTracing } from '../src/platform/observability/tracing.ts';
+import { openDatabase } from '../src/platform/runtime/database.ts';
+import { freePort } from '../src/platform/runtime/ports.ts';
+import { onShutdown } from '../src/platform/runtime/shutdown.ts';
+import { SecretBox } from '../src/platform/secret-box.ts';
 import { startWorkerRole } from './worker-role.ts';
 
 const READY_FILE = '/tmp/worker-ready';

@@ -2,15 +2,15 @@ import { fileURLToPath } from 'node:url';
 import type { NativeConnection } from '@temporalio/worker';
 import { Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type EnvironmentDeps } from '../activities/index.ts';
-import type { Environment } from '../src/config/config.ts';
-import { ENVIRONMENTS } from '../src/config/config.ts';
-import { currentTracing } from '../src/observability/tracing.ts';
+import { bundlerLogger } from '../src/adapters/temporal/runtime.ts';
+import type { Environment } from '../src/platform/config/config.ts';
+import { ENVIRONMENTS } from '../src/platform/config/config.ts';
+import { currentTracing } from '../src/platform/observability/tracing.ts';
 import {
   workerObservability,
   workflowInterceptorModules,
-} from '../src/observability/worker-observability.ts';
-import { bundlerLogger } from '../src/temporal/runtime.ts';
-import { taskQueueFor } from '../src/temporal/task-queues.ts';
+} from '../src/platform/observability/worker-observability.ts';
+import { taskQueueFor } from '../src/processes/task-queues.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -33,7 +33,7 @@ export interface WorkerSetup {
 
 /**
  * One worker per environment's task queue; the workflow code is bundled once (with our and the SDK's
- * OpenTelemetry workflow interceptors) and shared. Metrics and traces: src/observability/.
+ * OpenTelemetry workflow interceptors) and shared. Metrics and traces: src/platform/observability/.
  */
 export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
   const { bundleWorkflowCode } = await import('@temporalio/worker');

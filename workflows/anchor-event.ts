@@ -1,12 +1,12 @@
 import { defineQuery, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import { chainStep, databaseStep, recordingRound } from './activity-options.ts';
 import {
   ANCHOR_PROGRESS_QUERY,
   type AnchorEventInput,
   type AnchorEventProgress,
   type AnchorEventResult,
-} from './anchor-event-types.ts';
+} from '../src/processes/anchor-event.ts';
+import { chainStep, databaseStep, recordingRound } from './activity-options.ts';
 import { recordUntilDone } from './record-until-done.ts';
 
 export const anchorProgressQuery = defineQuery<AnchorEventProgress>(ANCHOR_PROGRESS_QUERY);

@@ -10,15 +10,15 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import { searchAttributes } from '../src/temporal/search-attributes.ts';
-import { chainStep, databaseStep, localDatabaseStep } from './activity-options.ts';
 import {
   MINT_PROGRESS_QUERY,
   type MintInput,
   type MintProgress,
   type MintResult,
   RETRY_RECORDING_SIGNAL,
-} from './mint-types.ts';
+} from '../src/processes/mint.ts';
+import { searchAttributes } from '../src/processes/search-attributes.ts';
+import { chainStep, databaseStep, localDatabaseStep } from './activity-options.ts';
 import { recordRetryWait } from './record-until-done.ts';
 
 export const mintProgressQuery = defineQuery<MintProgress>(MINT_PROGRESS_QUERY);

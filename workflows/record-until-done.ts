@@ -1,8 +1,8 @@
 import type { Duration } from '@temporalio/common';
 import { condition, defineSignal, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
-import { searchAttributes } from '../src/temporal/search-attributes.ts';
-import { RETRY_RECORDING_SIGNAL } from './mint-types.ts';
-import type { RecordAttention } from './record-until-done-types.ts';
+import { RETRY_RECORDING_SIGNAL } from '../src/processes/mint.ts';
+import type { RecordAttention } from '../src/processes/record-until-done.ts';
+import { searchAttributes } from '../src/processes/search-attributes.ts';
 
 export const retryRecordingSignal = defineSignal(RETRY_RECORDING_SIGNAL);
 

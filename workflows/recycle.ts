@@ -1,13 +1,13 @@
 import { defineQuery, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import { chainStep, databaseStep, recordingRound } from './activity-options.ts';
-import { recordUntilDone } from './record-until-done.ts';
 import {
   RECYCLE_PROGRESS_QUERY,
   type RecycleInput,
   type RecycleProgress,
   type RecycleResult,
-} from './recycle-types.ts';
+} from '../src/processes/recycle.ts';
+import { chainStep, databaseStep, recordingRound } from './activity-options.ts';
+import { recordUntilDone } from './record-until-done.ts';
 
 export const recycleProgressQuery = defineQuery<RecycleProgress>(RECYCLE_PROGRESS_QUERY);
 

@@ -1,8 +1,8 @@
 import { proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import { searchAttributes } from '../src/temporal/search-attributes.ts';
+import type { ResaleInput } from '../src/processes/resale.ts';
+import { searchAttributes } from '../src/processes/search-attributes.ts';
 import { payoutStep } from './activity-options.ts';
-import type { ResaleInput } from './resale-types.ts';
 
 const payouts = proxyActivities<Activities>(payoutStep());
 

@@ -11,9 +11,6 @@ import {
   startChild,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import { chainStep, databaseStep, paymentStep, recordingRound } from './activity-options.ts';
-import { recordUntilDone } from './record-until-done.ts';
-import { resalePayout } from './resale-payout.ts';
 import {
   CLAIM_UPDATE,
   type ClaimRequest,
@@ -24,7 +21,10 @@ import {
   type ResaleInput,
   type ResaleProgress,
   type ResaleResult,
-} from './resale-types.ts';
+} from '../src/processes/resale.ts';
+import { chainStep, databaseStep, paymentStep, recordingRound } from './activity-options.ts';
+import { recordUntilDone } from './record-until-done.ts';
+import { resalePayout } from './resale-payout.ts';
 
 export const resaleProgressQuery = defineQuery<ResaleProgress>(RESALE_PROGRESS_QUERY);
 export const paymentSucceededSignal = defineSignal<[PaymentSucceeded]>(PAYMENT_SUCCEEDED_SIGNAL);

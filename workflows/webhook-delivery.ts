@@ -14,7 +14,7 @@ import {
   type DeliveryProgress,
   type WebhookDeliveryInput,
   type WebhookDeliveryResult,
-} from '../src/webhooks/delivery-types.ts';
+} from '../src/processes/webhook-delivery.ts';
 
 export { ATTEMPT_DELAYS_MS };
 

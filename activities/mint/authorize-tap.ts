@@ -2,11 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/activity';
 import { enrollChip } from '../../src/chips/enroll.ts';
 import { type SunPayload, type TapVerification, verifyTap } from '../../src/chips/verify-tap.ts';
-import type { SecretBox } from '../../src/crypto/secret-box.ts';
-import { AssetTwin, Chip } from '../../src/db/entities/index.ts';
-import type { TenantScope } from '../../src/db/tenant-scope.ts';
-import { DomainError } from '../../src/errors.ts';
-import { verifyToolboxSignature } from '../../src/factory/toolbox-keys.ts';
+import { verifyToolboxSignature } from '../../src/lifecycle/bind/toolbox-keys.ts';
+import { AssetTwin, Chip } from '../../src/platform/db/entities/index.ts';
+import type { TenantScope } from '../../src/platform/db/tenant-scope.ts';
+import { DomainError } from '../../src/platform/errors.ts';
+import type { SecretBox } from '../../src/platform/secret-box.ts';
 
 /**
  * A mint needs proof that the physical chip is there: the tap it carries (shape A, its counter accepted

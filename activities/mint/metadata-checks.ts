@@ -1,9 +1,9 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { parseIpfsUrl } from '../../src/ipfs/json.ts';
-import type { ContentStore } from '../../src/ipfs/store.ts';
-import type { MintProduct, PassportMetadata } from '../../src/passports/metadata.ts';
-import { ESPR_CONFORMITY_MESSAGE, hasConformity } from '../../src/passports/mint-request.ts';
-import { findUnstorableText } from '../../src/text/storable-text.ts';
+import type { ContentStore } from '../../src/adapters/ipfs/store.ts';
+import { ESPR_CONFORMITY_MESSAGE, hasConformity } from '../../src/lifecycle/mint/mint-request.ts';
+import type { MintProduct, PassportMetadata } from '../../src/passport/record/metadata.ts';
+import { findUnstorableText } from '../../src/platform/storable-text.ts';
+import { parseIpfsUrl } from '../../src/standards/ipfs/json.ts';
 
 /**
  * Refuses, before anything irreversible, a product whose passport could not be recorded afterwards (text

@@ -1,9 +1,9 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { formatEther, getAddress } from 'ethers';
-import { isChainRevert } from '../../src/chain/errors.ts';
-import { findRecycle, type RecycleRecord } from '../../src/recycling/find-recycle.ts';
-import { recordRecycle } from '../../src/recycling/record-recycle.ts';
-import type { RecycleInput } from '../../workflows/recycle-types.ts';
+import { isChainRevert } from '../../src/adapters/chain/errors.ts';
+import { findRecycle, type RecycleRecord } from '../../src/lifecycle/recycling/find-recycle.ts';
+import { recordRecycle } from '../../src/lifecycle/recycling/record-recycle.ts';
+import type { RecycleInput } from '../../src/processes/recycle.ts';
 import { runChainWrite } from '../chain-write.ts';
 import { type EnvironmentDeps, scopedFor } from '../deps.ts';
 

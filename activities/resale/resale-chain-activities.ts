@@ -1,6 +1,6 @@
 import { getAddress } from 'ethers';
-import { isChainRevert } from '../../src/chain/errors.ts';
-import { findClaim } from '../../src/resale/find-claim.ts';
+import { isChainRevert } from '../../src/adapters/chain/errors.ts';
+import { findClaim } from '../../src/lifecycle/resale/find-claim.ts';
 import { runChainWrite } from '../chain-write.ts';
 import type { EnvironmentDeps } from '../deps.ts';
 

@@ -1,14 +1,14 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { payoutAccount } from '../../src/compliance/connect-accounts.ts';
-import type { Logger } from '../../src/logging/logger.ts';
-import { providerRefusal, redactProviderMessage } from '../../src/payments/provider-errors.ts';
-import { payOutSale } from '../../src/resale/payout.ts';
+import { payoutAccount } from '../../src/accounts/compliance/connect-accounts.ts';
+import { providerRefusal, redactProviderMessage } from '../../src/adapters/payments/provider-errors.ts';
+import { payOutSale } from '../../src/lifecycle/resale/payout.ts';
 import {
   createResaleCheckout,
   expireResaleCheckout,
   refundResalePayment,
-} from '../../src/resale/resale-checkout.ts';
-import type { ResaleTerms } from '../../src/resale/resale-terms.ts';
+} from '../../src/lifecycle/resale/resale-checkout.ts';
+import type { Logger } from '../../src/platform/logging/logger.ts';
+import type { ResaleTerms } from '../../src/processes/resale-terms.ts';
 import type { EnvironmentDeps } from '../deps.ts';
 
 /** The resale's Stripe calls. Each one carries a Stripe idempotency key, so a retry never repeats its effect. */

@@ -3,8 +3,8 @@ import {
   recordBuyerAuthorized,
   recordClaim,
   updateResale,
-} from '../../src/resale/resale-records.ts';
-import type { ResaleTerms } from '../../src/resale/resale-terms.ts';
+} from '../../src/lifecycle/resale/resale-records.ts';
+import type { ResaleTerms } from '../../src/processes/resale-terms.ts';
 import { type EnvironmentDeps, scopedFor } from '../deps.ts';
 
 /** The resale's database steps. Each one is idempotent. */

@@ -1,9 +1,9 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import type { TenantScope } from '../../src/db/tenant-scope.ts';
-import { findLoggedEvent } from '../../src/supply-chain/find-anchor.ts';
-import { findPassport } from '../../src/supply-chain/log-event.ts';
-import { findEvent, recordEventAnchor } from '../../src/supply-chain/record-anchor.ts';
-import type { AnchorEventInput } from '../../workflows/anchor-event-types.ts';
+import { findLoggedEvent } from '../../src/lifecycle/supply-chain/find-anchor.ts';
+import { findPassport } from '../../src/lifecycle/supply-chain/log-event.ts';
+import { findEvent, recordEventAnchor } from '../../src/lifecycle/supply-chain/record-anchor.ts';
+import type { TenantScope } from '../../src/platform/db/tenant-scope.ts';
+import type { AnchorEventInput } from '../../src/processes/anchor-event.ts';
 import { runChainWrite } from '../chain-write.ts';
 import { type EnvironmentDeps, scopedFor } from '../deps.ts';
 

@@ -1,14 +1,14 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { scopedEntityManager } from '../../src/db/tenant-scope.ts';
-import { sendAttempt, type WebhookSender } from '../../src/webhooks/attempt-delivery.ts';
-import { deadLetterRow, loadAttemptContext, openDeliveryRow } from '../../src/webhooks/delivery-records.ts';
+import { scopedEntityManager } from '../../src/platform/db/tenant-scope.ts';
 import type {
   AttemptInput,
   AttemptOutcome,
   DeliveryRef,
   OpenedDelivery,
   WebhookDeliveryInput,
-} from '../../src/webhooks/delivery-types.ts';
+} from '../../src/processes/webhook-delivery.ts';
+import { sendAttempt, type WebhookSender } from '../../src/webhooks/attempt-delivery.ts';
+import { deadLetterRow, loadAttemptContext, openDeliveryRow } from '../../src/webhooks/delivery-records.ts';
 import { urlPolicyFor } from '../../src/webhooks/url-safety.ts';
 import type { EnvironmentDeps } from '../deps.ts';
 

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { checkApiKey } from '../../src/auth/api-keys.ts';
-import type { Environment } from '../../src/config/config.ts';
-import { scopedEntityManager } from '../../src/db/tenant-scope.ts';
-import { checkAccessToken, looksLikeAccessToken } from '../../src/identity/oauth.ts';
+import { checkAccessToken, looksLikeAccessToken } from '../../src/accounts/identity/oauth.ts';
+import { checkApiKey } from '../../src/accounts/keys/api-keys.ts';
+import type { Environment } from '../../src/platform/config/config.ts';
+import { scopedEntityManager } from '../../src/platform/db/tenant-scope.ts';
 import type { AppContext } from '../context.ts';
 import { Problem } from '../problem.ts';
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Environment } from '../../src/config/config.ts';
-import { scopedEntityManager } from '../../src/db/tenant-scope.ts';
-import { ABSOLUTE_SECONDS, checkConsoleSession } from '../../src/identity/console-sessions.ts';
+import { ABSOLUTE_SECONDS, checkConsoleSession } from '../../src/accounts/identity/console-sessions.ts';
+import type { Environment } from '../../src/platform/config/config.ts';
+import { scopedEntityManager } from '../../src/platform/db/tenant-scope.ts';
 import type { AppContext } from '../context.ts';
 import { Problem } from '../problem.ts';
 

@@ -1,6 +1,6 @@
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Next } from 'koa';
-import { observeHttpRequest } from '../../src/observability/metrics.ts';
+import { observeHttpRequest } from '../../src/platform/observability/metrics.ts';
 import type { AppContext } from '../context.ts';
 
 const tracer = trace.getTracer('dpp-api');

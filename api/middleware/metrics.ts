@@ -5,12 +5,12 @@ import {
   type MetricsSource,
   metricsText,
   metricsVerdict,
-} from '../../src/observability/metrics-endpoint.ts';
+} from '../../src/platform/observability/metrics-endpoint.ts';
 import type { AppContext } from '../context.ts';
 import { Problem } from '../problem.ts';
 
 /**
- * GET /metrics: the Prometheus exposition of this process (src/observability/metrics.ts) plus `sources`, for
+ * GET /metrics: the Prometheus exposition of this process (src/platform/observability/metrics.ts) plus `sources`, for
  * operators only (who may read it: MetricsAccess). Outside the router: no API key, no environment header, no
  * rate limit (a scraper every few seconds), not in the OpenAPI document (it is not part of the API).
  */

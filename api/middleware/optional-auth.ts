@@ -1,5 +1,5 @@
-import type { Environment } from '../../src/config/config.ts';
-import { userTokenKeysOf } from '../../src/identity/user-token-keys.ts';
+import { userTokenKeysOf } from '../../src/accounts/identity/user-token-keys.ts';
+import type { Environment } from '../../src/platform/config/config.ts';
 import type { AppContext } from '../context.ts';
 import type { RouteDeps } from '../routes/deps.ts';
 import { authenticateApiKey } from './api-key-auth.ts';

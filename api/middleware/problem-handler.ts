@@ -1,8 +1,8 @@
 import type { Next } from 'koa';
-import { aasResult, isAasApiPath } from '../../src/aas/aas-result.ts';
-import { isDatabaseUnavailable } from '../../src/db/availability.ts';
-import { DomainError } from '../../src/errors.ts';
-import { stableCode } from '../../src/payments/provider-errors.ts';
+import { stableCode } from '../../src/adapters/payments/provider-errors.ts';
+import { isDatabaseUnavailable } from '../../src/platform/db/availability.ts';
+import { DomainError } from '../../src/platform/errors.ts';
+import { aasResult, isAasApiPath } from '../../src/standards/aas/aas-result.ts';
 import type { AppContext } from '../context.ts';
 import { PROBLEM_CONTENT_TYPE, Problem, problemBody } from '../problem.ts';
 

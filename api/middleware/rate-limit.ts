@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Logger } from '../../src/logging/logger.ts';
+import type { Logger } from '../../src/platform/logging/logger.ts';
 import type { AppContext } from '../context.ts';
 import { Problem } from '../problem.ts';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Next } from 'koa';
-import type { Logger } from '../../src/logging/logger.ts';
+import type { Logger } from '../../src/platform/logging/logger.ts';
 import type { AppContext } from '../context.ts';
 
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;

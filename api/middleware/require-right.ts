@@ -1,4 +1,4 @@
-import { assertRight, type Right, roleOf } from '../../src/identity/roles.ts';
+import { assertRight, type Right, roleOf } from '../../src/accounts/identity/roles.ts';
 import type { AppContext } from '../context.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { ENVIRONMENTS, type Environment } from '../../src/config/config.ts';
+import { ENVIRONMENTS, type Environment } from '../../src/platform/config/config.ts';
 import type { AppContext } from '../context.ts';
 import { Problem } from '../problem.ts';
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Environment } from '../../src/config/config.ts';
-import { scopedEntityManager } from '../../src/db/tenant-scope.ts';
-import { type UserTokenKeys, verifyUserToken } from '../../src/identity/user-token.ts';
+import { type UserTokenKeys, verifyUserToken } from '../../src/accounts/identity/user-token.ts';
+import type { Environment } from '../../src/platform/config/config.ts';
+import { scopedEntityManager } from '../../src/platform/db/tenant-scope.ts';
 import type { AppContext } from '../context.ts';
 import { Problem } from '../problem.ts';
 

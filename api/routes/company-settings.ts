@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { httpUrl } from '../../src/passports/mint-request.ts';
 import {
   type CompanySettings,
   DEFAULT_WARRANTY_MONTHS,
@@ -8,7 +7,8 @@ import {
   MAX_WARRANTY_MONTHS,
   readCompanySettings,
   updateCompanySettings,
-} from '../../src/settings/company-settings.ts';
+} from '../../src/accounts/settings/company-settings.ts';
+import { httpUrl } from '../../src/lifecycle/mint/mint-request.ts';
 import type { AppContext } from '../context.ts';
 import { defineRoute } from '../route.ts';
 

@@ -1,8 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Config } from '../../src/config/config.ts';
-import type { SecretBox } from '../../src/crypto/secret-box.ts';
-import type { StripeGateway } from '../../src/payments/stripe-gateway.ts';
-import type { WorkflowGateway } from '../../src/temporal/start.ts';
+import type { StripeGateway } from '../../src/adapters/payments/stripe-gateway.ts';
+import type { WorkflowGateway } from '../../src/adapters/temporal/start.ts';
+import type { Config } from '../../src/platform/config/config.ts';
+import type { SecretBox } from '../../src/platform/secret-box.ts';
 import type { ReadinessCheck, ReadinessWarnings } from './health.ts';
 
 /** What route handlers may use beside the request's scoped entity manager. */

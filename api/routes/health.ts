@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ReadinessCheck } from '../../src/runtime/readiness.ts';
+import type { ReadinessCheck } from '../../src/platform/runtime/readiness.ts';
 import type { AppContext } from '../context.ts';
 import { Problem } from '../problem.ts';
 import { defineRoute, type RouteSpec } from '../route.ts';

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
-import { cidToKey, parseCid } from '../../src/ipfs/cid.ts';
-import { ContentIntegrityError, IpfsUnavailableError } from '../../src/ipfs/errors.ts';
-import type { ContentStore, StoredContent } from '../../src/ipfs/store.ts';
+import { ContentIntegrityError, IpfsUnavailableError } from '../../src/adapters/ipfs/errors.ts';
+import type { ContentStore, StoredContent } from '../../src/adapters/ipfs/store.ts';
+import { cidToKey, parseCid } from '../../src/standards/ipfs/cid.ts';
 import type { AppContext, AppState } from '../context.ts';
 import { Problem } from '../problem.ts';
 

@@ -1,32 +1,32 @@
 import { createApp } from '../../api/app.ts';
 import { listen } from '../../api/server.ts';
-import { ensureDemoCompany } from '../../src/accounts/demo.ts';
-import { openPassportChains } from '../../src/chain/environment-chains.ts';
-import { type Config, ConfigError, loadConfig } from '../../src/config/config.ts';
-import { SecretBox } from '../../src/crypto/secret-box.ts';
-import { startDevMail } from '../../src/dev/mail.ts';
-import { freePort } from '../../src/dev/ports.ts';
-import { startDevStripe } from '../../src/dev/stripe.ts';
-import { startDevTemporal } from '../../src/dev/temporal.ts';
-import { createContentStore } from '../../src/ipfs/create.ts';
-import { createLogger, type Logger } from '../../src/logging/logger.ts';
-import { httpMetricsSource, type MetricsSource } from '../../src/observability/metrics-endpoint.ts';
-import { installTracing } from '../../src/observability/tracing.ts';
-import { StripeGateway } from '../../src/payments/stripe-gateway.ts';
-import { openDatabase } from '../../src/runtime/database.ts';
-import { chainCheck, temporalCheck } from '../../src/runtime/readiness.ts';
-import { onShutdown, type ShutdownStep } from '../../src/runtime/shutdown.ts';
-import { connectClient } from '../../src/temporal/connection.ts';
-import { installTemporalRuntime } from '../../src/temporal/runtime.ts';
+import { ensureDemoCompany } from '../../src/accounts/companies/demo.ts';
+import { openPassportChains } from '../../src/adapters/chain/environment-chains.ts';
+import { createContentStore } from '../../src/adapters/ipfs/create.ts';
+import { StripeGateway } from '../../src/adapters/payments/stripe-gateway.ts';
+import { connectClient } from '../../src/adapters/temporal/connection.ts';
+import { installTemporalRuntime } from '../../src/adapters/temporal/runtime.ts';
+import { type Config, ConfigError, loadConfig } from '../../src/platform/config/config.ts';
+import { createLogger, type Logger } from '../../src/platform/logging/logger.ts';
+import { httpMetricsSource, type MetricsSource } from '../../src/platform/observability/metrics-endpoint.ts';
+import { installTracing } from '../../src/platform/observability/tracing.ts';
+import { openDatabase } from '../../src/platform/runtime/database.ts';
+import { freePort } from '../../src/platform/runtime/ports.ts';
+import { chainCheck, temporalCheck } from '../../src/platform/runtime/readiness.ts';
+import { onShutdown, type ShutdownStep } from '../../src/platform/runtime/shutdown.ts';
+import { SecretBox } from '../../src/platform/secret-box.ts';
 import { startWorkerRole } from '../../worker/worker-role.ts';
 import { ensureConsoleBuilt } from '../console-build.ts';
+import { startDevMail } from './mail.ts';
+import { startDevStripe } from './stripe.ts';
+import { startDevTemporal } from './temporal.ts';
 
 /** `npm start`: the whole service on embedded defaults, in one process. */
 export async function launch(): Promise<void> {
   const started = Date.now();
   let config: Config;
   try {
-    // npm start is development: its defaults include the development conveniences (src/config/config.ts).
+    // npm start is development: its defaults include the development conveniences (src/platform/config/config.ts).
     config = loadConfig(process.env, { developmentDefaults: true });
   } catch (error) {
     if (error instanceof ConfigError) {

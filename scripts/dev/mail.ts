@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Config } from '../config/config.ts';
-import type { Logger } from '../logging/logger.ts';
+import type { Config } from '../../src/platform/config/config.ts';
+import type { Logger } from '../../src/platform/logging/logger.ts';
 import { startSmtpServer } from './smtp-server.ts';
 
 export interface DevMail {

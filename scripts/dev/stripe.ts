@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Config } from '../config/config.ts';
-import type { Logger } from '../logging/logger.ts';
+import type { Config } from '../../src/platform/config/config.ts';
+import type { Logger } from '../../src/platform/logging/logger.ts';
 import { obtainStripeMock, startStripeMock } from './stripe-mock.ts';
 
 export interface DevStripe {

@@ -1,8 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Environment } from '../config/config.ts';
-import { normalizeChipUid } from '../sun/chip-uid.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../sun/index.ts';
+import type { Environment } from '../../src/platform/config/config.ts';
+import { normalizeChipUid } from '../../src/standards/sun/chip-uid.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 
 export interface DevTap {
   chipUid: string;

@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { searchAttributes } from '../temporal/search-attributes.ts';
-import { freePort, isListening } from './ports.ts';
+import { freePort, isListening } from '../../src/platform/runtime/ports.ts';
+import { searchAttributes } from '../../src/processes/search-attributes.ts';
 
 export interface DevServerOptions {
-  /** The Temporal CLI (src/dev/temporal-binaries.ts). */
+  /** The Temporal CLI (scripts/dev/temporal-binaries.ts). */
   cliPath: string;
   /** gRPC port; 0 picks a free one. */
   port: number;

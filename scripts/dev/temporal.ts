@@ -1,6 +1,6 @@
-import type { Config } from '../config/config.ts';
-import type { Logger } from '../logging/logger.ts';
-import { freePort, isListening } from './ports.ts';
+import type { Config } from '../../src/platform/config/config.ts';
+import type { Logger } from '../../src/platform/logging/logger.ts';
+import { freePort, isListening } from '../../src/platform/runtime/ports.ts';
 import { obtainTemporalCli } from './temporal-binaries.ts';
 import { startDevServer } from './temporal-dev-server.ts';
 
@@ -13,7 +13,7 @@ export interface DevTemporal {
 
 /**
  * Temporal for `npm start`: TEMPORAL_ADDRESS when set; else the official dev server (Temporal CLI, obtained
- * by src/dev/temporal-binaries.ts) with its SQLite database in the data directory, so workflows and their
+ * by scripts/dev/temporal-binaries.ts) with its SQLite database in the data directory, so workflows and their
  * histories survive a restart, and the Web UI.
  */
 export async function startDevTemporal(config: Config, logger: Logger): Promise<DevTemporal> {

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { SecretBox } from '../crypto/secret-box.ts';
-import type { FileReadKeyDiversification } from '../db/entities/chip-keys.ts';
-import { ChipKeys } from '../db/entities/index.ts';
-import type { TenantScope } from '../db/tenant-scope.ts';
-import { DomainError } from '../errors.ts';
-import { FACTORY_DEFAULT_KEY, type SunKeys } from '../sun/index.ts';
+import type { FileReadKeyDiversification } from '../platform/db/entities/chip-keys.ts';
+import { ChipKeys } from '../platform/db/entities/index.ts';
+import type { TenantScope } from '../platform/db/tenant-scope.ts';
+import { DomainError } from '../platform/errors.ts';
+import type { SecretBox } from '../platform/secret-box.ts';
+import { FACTORY_DEFAULT_KEY, type SunKeys } from '../standards/sun/index.ts';
 
 function context(scope: TenantScope, which: string): string {
   return `chip-keys:${scope.companyId}:${scope.environment}:${which}`;

@@ -1,9 +1,9 @@
 import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
-import { Chip } from '../db/entities/index.ts';
-import { ownedBy, TENANT_FILTER, type TenantScope } from '../db/tenant-scope.ts';
-import { DomainError } from '../errors.ts';
-import { recordEvent } from '../events/outbox.ts';
-import { normalizeChipUid } from '../sun/index.ts';
+import { Chip } from '../platform/db/entities/index.ts';
+import { ownedBy, TENANT_FILTER, type TenantScope } from '../platform/db/tenant-scope.ts';
+import { DomainError } from '../platform/errors.ts';
+import { normalizeChipUid } from '../standards/sun/index.ts';
+import { recordEvent } from '../webhooks/outbox.ts';
 
 /** Canonical chip UID (14 uppercase hex digits) or a 400-class domain error naming what is wrong. */
 export function canonicalChipUid(input: string): string {

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../db/tenant-scope.ts';
+import type { TenantScope } from '../platform/db/tenant-scope.ts';
 
 export interface InventoryItem {
   tokenId: string | null;

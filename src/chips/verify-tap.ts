@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { SecretBox } from '../crypto/secret-box.ts';
-import type { FileReadKeyDiversification } from '../db/entities/chip-keys.ts';
-import type { TenantScope } from '../db/tenant-scope.ts';
-import { DomainError } from '../errors.ts';
-import { NTAG_424_DNA, verifyTapInEitherMode } from '../sun/index.ts';
+import type { FileReadKeyDiversification } from '../platform/db/entities/chip-keys.ts';
+import type { TenantScope } from '../platform/db/tenant-scope.ts';
+import { DomainError } from '../platform/errors.ts';
+import type { SecretBox } from '../platform/secret-box.ts';
+import { NTAG_424_DNA, verifyTapInEitherMode } from '../standards/sun/index.ts';
 import { openSunKeys, type SealedSunKeys } from './chip-keys.ts';
 import { canonicalChipUid } from './enroll.ts';
 
@@ -35,7 +35,7 @@ export interface SunPayload {
   macInput?: string | undefined;
 }
 
-/** The parts verifyTap needs of a parsed SUN message (src/sun: parseSunMessage). */
+/** The parts verifyTap needs of a parsed SUN message (src/standards/sun: parseSunMessage). */
 export function sunPayloadOf(parsed: {
   piccData: string;
   cmac: string;

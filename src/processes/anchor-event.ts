@@ -1,5 +1,5 @@
-import type { TenantScope } from '../src/db/tenant-scope.ts';
-import type { RecordAttention } from './record-until-done-types.ts';
+import type { TenantScope } from '../platform/db/tenant-scope.ts';
+import type { RecordAttention } from './record-until-done.ts';
 
 /** Name of the query that reports a running anchor's progress. */
 export const ANCHOR_PROGRESS_QUERY = 'anchorProgress';

@@ -1,6 +1,6 @@
-import type { SunPayload } from '../src/chips/verify-tap.ts';
-import type { TenantScope } from '../src/db/tenant-scope.ts';
-import type { MintProduct, NfcProof } from '../src/passports/metadata.ts';
+import type { SunPayload } from '../chips/verify-tap.ts';
+import type { MintProduct, NfcProof } from '../passport/record/metadata.ts';
+import type { TenantScope } from '../platform/db/tenant-scope.ts';
 
 /** Name of the query that reports a running mint's progress. */
 export const MINT_PROGRESS_QUERY = 'mintProgress';

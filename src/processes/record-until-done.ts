@@ -8,4 +8,4 @@ export interface RecordAttention {
   failedRounds: number;
 }
 
-export { RETRY_RECORDING_SIGNAL } from './mint-types.ts';
+export { RETRY_RECORDING_SIGNAL } from './mint.ts';

@@ -1,4 +1,4 @@
-import type { TenantScope } from '../db/tenant-scope.ts';
+import type { TenantScope } from '../platform/db/tenant-scope.ts';
 
 /** Who sells: the brand (its custodial wallet) or a consumer (their invisible wallet). */
 export type Seller = { kind: 'company'; companyId: string } | { kind: 'user'; userId: string };

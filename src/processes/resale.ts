@@ -1,4 +1,4 @@
-import type { RecordAttention } from './record-until-done-types.ts';
+import type { RecordAttention } from './record-until-done.ts';
 
 export const RESALE_PROGRESS_QUERY = 'resaleProgress';
 /** Sent by the payment webhook (payment_intent.succeeded) once its signature and event id are checked. */
@@ -6,7 +6,7 @@ export const PAYMENT_SUCCEEDED_SIGNAL = 'paymentSucceeded';
 /** The buyer's claim (POST /v1/dpp/claim, after the tap verified): answered with the claim's transaction. */
 export const CLAIM_UPDATE = 'claim';
 
-export type { ResaleTerms as ResaleInput, Seller } from '../src/resale/resale-terms.ts';
+export type { ResaleTerms as ResaleInput, Seller } from './resale-terms.ts';
 
 export type ResaleState =
   | 'AUTHORIZING'

@@ -1,4 +1,4 @@
-import type { Environment } from '../config/config.ts';
+import type { Environment } from '../platform/config/config.ts';
 
 /**
  * One namespace, one task queue per environment (`dpp-live`, `dpp-test`): the worker gives each queue

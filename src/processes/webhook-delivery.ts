@@ -1,4 +1,4 @@
-import type { Environment } from '../config/config.ts';
+import type { Environment } from '../platform/config/config.ts';
 
 /**
  * Types shared by the delivery workflow (`webhook:{eventId}:{endpointId}`), its activities and the code

@@ -1,4 +1,4 @@
-import type { Environment } from '../config/config.ts';
+import type { Environment } from '../platform/config/config.ts';
 
 /**
  * Workflow ids are business ids an operator can type into the Temporal UI. Starting a workflow with an id

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { SecretBox } from '../crypto/secret-box.ts';
-import { DomainError } from '../errors.ts';
-import { countWebhookAttempt } from '../observability/metrics.ts';
+import { DomainError } from '../platform/errors.ts';
+import { countWebhookAttempt } from '../platform/observability/metrics.ts';
+import type { SecretBox } from '../platform/secret-box.ts';
+import type { AttemptInput, AttemptOutcome } from '../processes/webhook-delivery.ts';
 import { type AttemptContext, recordAttempt } from './delivery-records.ts';
-import type { AttemptInput, AttemptOutcome } from './delivery-types.ts';
 import { activeSigningSecrets } from './endpoint-secrets.ts';
 import { postWebhook, privateAnswerExcerpt } from './http-post.ts';
 import {

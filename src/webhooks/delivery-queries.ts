@@ -1,6 +1,6 @@
 import { type EntityManager, raw } from '@mikro-orm/postgresql';
-import { OutboxEvent, WebhookAttempt, WebhookDelivery } from '../db/entities/index.ts';
-import { DomainError } from '../errors.ts';
+import { OutboxEvent, WebhookAttempt, WebhookDelivery } from '../platform/db/entities/index.ts';
+import { DomainError } from '../platform/errors.ts';
 import { getEndpoint } from './endpoints.ts';
 
 export interface AttemptView {

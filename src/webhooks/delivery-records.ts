@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { DeliveryMode, DeliveryRef, DeliveryStatus } from './delivery-types.ts';
+import type { DeliveryMode, DeliveryRef, DeliveryStatus } from '../processes/webhook-delivery.ts';
 import { storableText } from './http-post.ts';
 
 /**

@@ -1,7 +1,7 @@
 import pg from 'pg';
-import type { Orm } from '../db/orm.ts';
-import type { Logger } from '../logging/logger.ts';
-import type { WorkflowGateway } from '../temporal/start.ts';
+import type { WorkflowGateway } from '../adapters/temporal/start.ts';
+import type { Orm } from '../platform/db/orm.ts';
+import type { Logger } from '../platform/logging/logger.ts';
 import type { FirstAttemptSender } from './first-attempts.ts';
 import { type DispatchHooks, dispatchOutboxBatch } from './outbox-dispatch.ts';
 

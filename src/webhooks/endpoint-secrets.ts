@@ -1,5 +1,5 @@
-import type { SecretBox } from '../crypto/secret-box.ts';
-import type { WebhookEndpoint } from '../db/entities/index.ts';
+import type { WebhookEndpoint } from '../platform/db/entities/index.ts';
+import type { SecretBox } from '../platform/secret-box.ts';
 
 export const DEFAULT_ROTATION_OVERLAP_SECONDS = 86_400;
 export const MAX_ROTATION_OVERLAP_SECONDS = 604_800;

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { type EntityManager, raw } from '@mikro-orm/postgresql';
-import type { SecretBox } from '../crypto/secret-box.ts';
-import { WebhookEndpoint } from '../db/entities/index.ts';
-import { ownedBy, type TenantScope } from '../db/tenant-scope.ts';
-import { DomainError } from '../errors.ts';
-import type { EventType } from '../events/event-types.ts';
+import { WebhookEndpoint } from '../platform/db/entities/index.ts';
+import { ownedBy, type TenantScope } from '../platform/db/tenant-scope.ts';
+import { DomainError } from '../platform/errors.ts';
+import type { SecretBox } from '../platform/secret-box.ts';
 import { inRotationOverlap, sealWebhookSecret } from './endpoint-secrets.ts';
+import type { EventType } from './event-types.ts';
 import { generateWebhookSecret } from './signing.ts';
 import { checkWebhookUrlForRegistration, type Resolver, type UrlPolicy } from './url-safety.ts';
 

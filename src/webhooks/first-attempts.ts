@@ -1,11 +1,11 @@
-import type { Environment } from '../config/config.ts';
-import type { Orm } from '../db/orm.ts';
-import { scopedEntityManager } from '../db/tenant-scope.ts';
-import type { Logger } from '../logging/logger.ts';
-import type { WorkflowGateway } from '../temporal/start.ts';
+import type { WorkflowGateway } from '../adapters/temporal/start.ts';
+import type { Environment } from '../platform/config/config.ts';
+import type { Orm } from '../platform/db/orm.ts';
+import { scopedEntityManager } from '../platform/db/tenant-scope.ts';
+import type { Logger } from '../platform/logging/logger.ts';
+import { ATTEMPT_DELAYS_MS, type DeliveryRef } from '../processes/webhook-delivery.ts';
 import { sendAttempt, type WebhookSender } from './attempt-delivery.ts';
 import { deadLetterRow } from './delivery-records.ts';
-import { ATTEMPT_DELAYS_MS, type DeliveryRef } from './delivery-types.ts';
 import type { ClaimedFirstAttempt, FirstAttemptClaims } from './outbox-dispatch.ts';
 import { startDeliveryWorkflow } from './start-delivery.ts';
 

@@ -1,4 +1,9 @@
-import { AddressRefused, pinnedRequest, resolveVetted, type VettedAddress } from '../http/pinned-request.ts';
+import {
+  AddressRefused,
+  pinnedRequest,
+  resolveVetted,
+  type VettedAddress,
+} from '../adapters/http/pinned-request.ts';
 
 export interface WebhookPost {
   url: URL;
@@ -46,7 +51,7 @@ export function privateAnswerExcerpt(text: string): string {
 }
 
 /**
- * One POST over the shared pinned path (src/http/pinned-request.ts): never following redirects, over a fresh
+ * One POST over the shared pinned path (src/adapters/http/pinned-request.ts): never following redirects, over a fresh
  * connection each time (no stale keep-alive socket can fail an attempt), with one deadline from connect to
  * the last byte kept. Never rejects: every outcome, including a network error or the deadline, comes back as
  * a WebhookResponse.

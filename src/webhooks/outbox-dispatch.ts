@@ -1,8 +1,8 @@
-import type { Environment } from '../config/config.ts';
-import type { Orm } from '../db/orm.ts';
-import type { WorkflowGateway } from '../temporal/start.ts';
+import type { WorkflowGateway } from '../adapters/temporal/start.ts';
+import type { Environment } from '../platform/config/config.ts';
+import type { Orm } from '../platform/db/orm.ts';
+import type { DeliveryRef } from '../processes/webhook-delivery.ts';
 import { ATTEMPT_CONTEXT_COLUMNS, type AttemptContext, attemptContextOf } from './delivery-records.ts';
-import type { DeliveryRef } from './delivery-types.ts';
 import { startDeliveryWorkflow } from './start-delivery.ts';
 import { TEST_EVENT_TYPE } from './test-event.ts';
 

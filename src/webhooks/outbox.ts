@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { OutboxEvent } from '../db/entities/index.ts';
-import { ownedBy, type TenantScope } from '../db/tenant-scope.ts';
+import { OutboxEvent } from '../platform/db/entities/index.ts';
+import { ownedBy, type TenantScope } from '../platform/db/tenant-scope.ts';
 import type { EventType } from './event-types.ts';
 
 /**

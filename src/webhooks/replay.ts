@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { WebhookDelivery, WebhookEndpoint } from '../db/entities/index.ts';
-import { DomainError } from '../errors.ts';
-import type { WorkflowGateway } from '../temporal/start.ts';
+import type { WorkflowGateway } from '../adapters/temporal/start.ts';
+import { WebhookDelivery, WebhookEndpoint } from '../platform/db/entities/index.ts';
+import { DomainError } from '../platform/errors.ts';
 import { type DeadLetterFilter, deadLetterWhere } from './delivery-queries.ts';
 import { endpointNotFound } from './endpoints.ts';
 import { startDeliveryWorkflow } from './start-delivery.ts';

@@ -1,14 +1,14 @@
 import { WorkflowExecutionAlreadyStartedError, type WorkflowStartOptions } from '@temporalio/client';
-import { searchAttributePairs } from '../temporal/search-attributes.ts';
-import type { WorkflowGateway } from '../temporal/start.ts';
-import { taskQueueFor } from '../temporal/task-queues.ts';
-import { workflowIds } from '../temporal/workflow-ids.ts';
+import type { WorkflowGateway } from '../adapters/temporal/start.ts';
+import { searchAttributePairs } from '../processes/search-attributes.ts';
+import { taskQueueFor } from '../processes/task-queues.ts';
 import type {
   DeliveryMode,
   DeliveryRef,
   WebhookDeliveryInput,
   WebhookDeliveryResult,
-} from './delivery-types.ts';
+} from '../processes/webhook-delivery.ts';
+import { workflowIds } from '../processes/workflow-ids.ts';
 
 type WebhookDeliveryWorkflow = (input: WebhookDeliveryInput) => Promise<WebhookDeliveryResult>;
 

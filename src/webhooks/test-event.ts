@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { OutboxEvent } from '../db/entities/index.ts';
-import { ownedBy, type TenantScope } from '../db/tenant-scope.ts';
-import { DomainError } from '../errors.ts';
+import { OutboxEvent } from '../platform/db/entities/index.ts';
+import { ownedBy, type TenantScope } from '../platform/db/tenant-scope.ts';
+import { DomainError } from '../platform/errors.ts';
 import { getEndpoint } from './endpoints.ts';
 
 /** Sent only on request to one endpoint (`data.endpointId`); not one of the nine spec types. */

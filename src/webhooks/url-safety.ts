@@ -1,6 +1,4 @@
-import type { Environment } from '../config/config.ts';
-import { DomainError } from '../errors.ts';
-import { isForbiddenAddress } from '../http/address-policy.ts';
+import { isForbiddenAddress } from '../adapters/http/address-policy.ts';
 import {
   AddressRefused,
   bareHost,
@@ -8,7 +6,9 @@ import {
   type Resolver,
   resolveVetted,
   type VettedAddress,
-} from '../http/pinned-request.ts';
+} from '../adapters/http/pinned-request.ts';
+import type { Environment } from '../platform/config/config.ts';
+import { DomainError } from '../platform/errors.ts';
 
 export { isForbiddenAddress, pinnedLookup, type Resolver, type VettedAddress };
 

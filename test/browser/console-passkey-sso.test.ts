@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { freePort } from '../../src/dev/ports.ts';
+import { freePort } from '../../src/platform/runtime/ports.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { addVirtualAuthenticator, launchChromium } from '../support/browser.ts';
 import { addConsoleUser, consoleChecks, CONSOLE_PASSWORD as PASSWORD } from '../support/console-browser.ts';

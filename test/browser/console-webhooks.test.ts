@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { freePort } from '../../src/dev/ports.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import { freePort } from '../../src/platform/runtime/ports.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
 import { launchChromium } from '../support/browser.ts';
 import {
@@ -124,7 +124,7 @@ describe('console: webhooks and team in Chromium', () => {
     const page = ownerPage;
     await signIn(page, OWNER);
     await openWebhooks(page);
-    // The form's event types come from GET /v1/webhooks/event-types (one source: src/events/event-types.ts).
+    // The form's event types come from GET /v1/webhooks/event-types (one source: src/webhooks/event-types.ts).
     const listed = (await call('GET', '/v1/webhooks/event-types')).body.eventTypes as string[];
     // The page loads them after it renders: wait for the last one before counting.
     await page.getByRole('checkbox', { name: listed.at(-1)!, exact: true }).waitFor();

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { freePort } from '../../src/dev/ports.ts';
+import { freePort } from '../../src/platform/runtime/ports.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 import { launchChromium } from '../support/browser.ts';
 import { startOpenIdProvider, type TestOpenIdProvider } from '../support/oidc-provider.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { freePort } from '../../src/dev/ports.ts';
-import { devTap } from '../../src/dev/tap.ts';
+import { devTap } from '../../scripts/dev/tap.ts';
+import { freePort } from '../../src/platform/runtime/ports.ts';
 import { enrollAndMint, GTIN } from '../e2e/fixtures/passport-helpers.ts';
 import { FULL_PRODUCT } from '../e2e/fixtures/public-passport.ts';
 import type { TestTenant } from '../support/api.ts';

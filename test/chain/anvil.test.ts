@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { parseEther } from 'ethers';
 import { test } from 'vitest';
-import { ANVIL_CHAIN_ID, findAnvilBinary, startAnvil } from '../../src/chain/anvil.ts';
-import { createChainProvider } from '../../src/chain/passport-chain.ts';
+import { ANVIL_CHAIN_ID, findAnvilBinary, startAnvil } from '../../src/adapters/chain/anvil.ts';
+import { createChainProvider } from '../../src/adapters/chain/passport-chain.ts';
 
 const isRunning = (pid: number) => {
   try {

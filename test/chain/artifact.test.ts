@@ -11,8 +11,8 @@ import {
   PASSPORT_SOURCE_UNIT,
   readPassportArtifact,
   writePassportArtifact,
-} from '../../src/chain/compile.ts';
-import { compilerVersion } from '../../src/chain/solidity-compiler.ts';
+} from '../../src/adapters/chain/compile.ts';
+import { compilerVersion } from '../../src/adapters/chain/solidity-compiler.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'dpp-artifact-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -21,7 +21,7 @@ describe('committed contract artifact', () => {
   const committed = readPassportArtifact();
 
   test('exists and matches the current sources and compiler (else: npm run build:contracts)', () => {
-    assert.ok(committed, 'src/chain/artifacts/DigitalProductPassport.json is missing');
+    assert.ok(committed, 'src/adapters/chain/artifacts/DigitalProductPassport.json is missing');
     assert.equal(committed.compiler.version, compilerVersion());
     assert.ok(committed.sourceUnits.includes(PASSPORT_SOURCE_UNIT));
     assert.ok(committed.sourceUnits.some((unit) => unit.startsWith('@openzeppelin/contracts/')));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, test } from 'vitest';
-import type { PassportChain } from '../../src/chain/passport-chain.ts';
+import type { PassportChain } from '../../src/adapters/chain/passport-chain.ts';
 import { startTestChain, type TestChain } from '../support/anvil.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 

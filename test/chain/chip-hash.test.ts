@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { keccak256, toUtf8Bytes } from 'ethers';
 import { test } from 'vitest';
-import { chipHash } from '../../src/chain/chip-hash.ts';
+import { chipHash } from '../../src/adapters/chain/chip-hash.ts';
 
 test('chip hash is keccak256 of the canonical uppercase hex UID, whatever the input spelling', () => {
   const expected = keccak256(toUtf8Bytes('04DE5F1EACC040'));

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Wallet } from 'ethers';
 import { afterAll, describe, test } from 'vitest';
-import { startAnvil } from '../../src/chain/anvil.ts';
-import { DEPLOYMENTS_FILE, ensurePassportDeployment } from '../../src/chain/deployment.ts';
-import { openPassportChains } from '../../src/chain/environment-chains.ts';
-import { createChainProvider, PassportChain } from '../../src/chain/passport-chain.ts';
-import { loadConfig } from '../../src/config/config.ts';
+import { startAnvil } from '../../src/adapters/chain/anvil.ts';
+import { DEPLOYMENTS_FILE, ensurePassportDeployment } from '../../src/adapters/chain/deployment.ts';
+import { openPassportChains } from '../../src/adapters/chain/environment-chains.ts';
+import { createChainProvider, PassportChain } from '../../src/adapters/chain/passport-chain.ts';
+import { loadConfig } from '../../src/platform/config/config.ts';
 import { startTestChain } from '../support/anvil.ts';
 import { LIVE_TEST_SECRETS } from '../support/secrets.ts';
 

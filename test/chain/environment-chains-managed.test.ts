@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, test } from 'vitest';
-import { openPassportChains } from '../../src/chain/environment-chains.ts';
-import { listChainTransactions } from '../../src/chain/transaction-report.ts';
-import { loadConfig } from '../../src/config/config.ts';
-import { metricsRegistry } from '../../src/observability/metrics.ts';
+import { openPassportChains } from '../../src/adapters/chain/environment-chains.ts';
+import { listChainTransactions } from '../../src/adapters/chain/transaction-report.ts';
+import { loadConfig } from '../../src/platform/config/config.ts';
+import { metricsRegistry } from '../../src/platform/observability/metrics.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 
 let db: TestDatabase;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, test } from 'vitest';
-import type { TxResult } from '../../src/chain/passport-types.ts';
+import type { TxResult } from '../../src/adapters/chain/passport-types.ts';
 import { type RealisticChain, startRealisticChain } from '../support/realistic-chain.ts';
 
 // On a chain with a block time, mints that arrive one after the other while a mint transaction waits for its

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Contract, type JsonFragment, Wallet } from 'ethers';
 import { afterAll, beforeAll, test } from 'vitest';
-import { createChainProvider } from '../../src/chain/passport-chain.ts';
+import { createChainProvider } from '../../src/adapters/chain/passport-chain.ts';
 import { assertReverts, startTestChain, type TestChain } from '../support/anvil.ts';
 
 let t: TestChain;

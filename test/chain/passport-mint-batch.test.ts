@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { type Contract, parseEther, Wallet, ZeroAddress, ZeroHash } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { chipHash } from '../../src/chain/chip-hash.ts';
+import { chipHash } from '../../src/adapters/chain/chip-hash.ts';
 import { assertReverts, startTestChain, type TestChain } from '../support/anvil.ts';
 import {
   ADMIN_ROLE,

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { Contract, type JsonFragment, keccak256, toUtf8Bytes, Wallet, ZeroAddress, ZeroHash } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { chipHash } from '../../src/chain/chip-hash.ts';
-import { decodeRevert } from '../../src/chain/errors.ts';
+import { chipHash } from '../../src/adapters/chain/chip-hash.ts';
+import { decodeRevert } from '../../src/adapters/chain/errors.ts';
 import { assertReverts, startTestChain, type TestChain } from '../support/anvil.ts';
 
 let t: TestChain;

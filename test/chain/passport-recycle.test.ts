@@ -12,8 +12,8 @@ import {
   ZeroHash,
 } from 'ethers';
 import { afterAll, beforeAll, test } from 'vitest';
-import { decodeRevert } from '../../src/chain/errors.ts';
-import { compileSolidity } from '../../src/chain/solidity-compiler.ts';
+import { decodeRevert } from '../../src/adapters/chain/errors.ts';
+import { compileSolidity } from '../../src/adapters/chain/solidity-compiler.ts';
 import { assertReverts, startTestChain, type TestChain } from '../support/anvil.ts';
 
 let t: TestChain;

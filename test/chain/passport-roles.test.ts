@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { id, ZeroHash } from 'ethers';
 import { afterAll, beforeAll, test } from 'vitest';
-import type { PassportChain } from '../../src/chain/passport-chain.ts';
+import type { PassportChain } from '../../src/adapters/chain/passport-chain.ts';
 import { assertReverts, startTestChain, type TestChain } from '../support/anvil.ts';
 
 const ADMIN_ROLE = ZeroHash;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { Interface, type InterfaceAbi, JsonRpcProvider, Wallet } from 'ethers';
 import { afterAll, beforeAll, beforeEach, test } from 'vitest';
-import type { PassportChain } from '../../src/chain/passport-chain.ts';
-import { TransactionManager } from '../../src/chain/transaction-manager.ts';
+import type { PassportChain } from '../../src/adapters/chain/passport-chain.ts';
+import { TransactionManager } from '../../src/adapters/chain/transaction-manager.ts';
 import { startTestChain, type TestChain } from '../support/anvil.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, test } from 'vitest';
-import type { PassportChain } from '../../src/chain/passport-chain.ts';
-import { type Orm, openOrm } from '../../src/db/orm.ts';
+import type { PassportChain } from '../../src/adapters/chain/passport-chain.ts';
+import { type Orm, openOrm } from '../../src/platform/db/orm.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { type RealisticChain, startRealisticChain } from '../support/realistic-chain.ts';
 

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { Interface, type InterfaceAbi, id as keccakText } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import type { FailoverJsonRpcProvider } from '../../src/chain/failover-provider.ts';
-import type { PassportChain } from '../../src/chain/passport-chain.ts';
-import { reorgRecordReconciler } from '../../src/chain/reorg-records.ts';
-import type { ReorgChange } from '../../src/chain/transaction-manager.ts';
-import { openOrm } from '../../src/db/orm.ts';
+import type { FailoverJsonRpcProvider } from '../../src/adapters/chain/failover-provider.ts';
+import type { PassportChain } from '../../src/adapters/chain/passport-chain.ts';
+import { reorgRecordReconciler } from '../../src/adapters/chain/reorg-records.ts';
+import type { ReorgChange } from '../../src/adapters/chain/transaction-manager.ts';
+import { openOrm } from '../../src/platform/db/orm.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { type RealisticChain, startRealisticChain } from '../support/realistic-chain.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Interface, type InterfaceAbi } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.ts';

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import { type ApiProcess, startApiProcess } from '../support/api-process.ts';
 import { mintLedger } from '../support/chain-ledger.ts';
 import { sleep, waitUntil } from '../support/chain-load.ts';

@@ -12,7 +12,7 @@ import {
   checkAasServer,
   checkSubmodelTemplates,
   obtainAasTools,
-} from '../../src/dev/aas-tools.ts';
+} from '../../scripts/dev/aas-tools.ts';
 import { http, stack } from '../journeys/client.ts';
 import { conformanceBattery } from './support/battery-passport.ts';
 import { standard } from './support/clause.ts';

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { obtainAasTools } from '../../src/dev/aas-tools.ts';
+import { obtainAasTools } from '../../scripts/dev/aas-tools.ts';
 import { startNpmStart } from '../journeys/global-setup.ts';
 import { obtainDppvalidator } from './support/dppvalidator.ts';
 

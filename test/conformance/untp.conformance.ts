@@ -10,7 +10,10 @@ import { DPPVALIDATOR_VERSION, type DppvalidatorReport, runDppvalidator } from '
 import { type ConformancePassport, conformancePassport } from './support/passport.ts';
 
 const UNTP_CONTEXT = 'https://vocabulary.uncefact.org/untp/0.7.0/context/';
-const UNTP_CONTEXT_COPY = new URL('../../src/credentials/contexts/untp-0.7.0.jsonld', import.meta.url);
+const UNTP_CONTEXT_COPY = new URL(
+  '../../src/standards/credentials/contexts/untp-0.7.0.jsonld',
+  import.meta.url,
+);
 
 // biome-ignore lint/suspicious/noExplicitAny: documents as the service answers them
 type Json = any;

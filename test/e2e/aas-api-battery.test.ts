@@ -4,17 +4,17 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { BATTERY_1_0_0 } from '../../src/content-specs/battery/battery-1.0.0.ts';
-import { fieldPattern, ROLES, type Role } from '../../src/content-specs/disclosure.ts';
 import {
   AAS_READ_PROFILES,
   checkAasFile,
   checkAasServer,
   checkSubmodelTemplates,
   obtainAasTools,
-} from '../../src/dev/aas-tools.ts';
-import { registerAuthority } from '../../src/disclosure/grants.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+} from '../../scripts/dev/aas-tools.ts';
+import { BATTERY_1_0_0 } from '../../src/passport/content/battery/battery-1.0.0.ts';
+import { fieldPattern, ROLES, type Role } from '../../src/passport/content/disclosure.ts';
+import { registerAuthority } from '../../src/passport/disclosure/grants.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import { fullBatteryData } from '../fixtures/battery-passport-data.ts';
 import type { TestTenant } from '../support/api.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { AAS_READ_PROFILES, checkAasServer } from '../../src/dev/aas-tools.ts';
+import { AAS_READ_PROFILES, checkAasServer } from '../../scripts/dev/aas-tools.ts';
 import type { TestTenant } from '../support/api.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { enrollAndMint, GTIN } from './fixtures/passport-helpers.ts';

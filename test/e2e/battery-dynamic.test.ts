@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import canonicalizeModule from 'canonicalize';
 import { Interface, type JsonFragment } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { registerAuthority } from '../../src/disclosure/grants.ts';
+import { registerAuthority } from '../../src/passport/disclosure/grants.ts';
 import { fullBatteryData } from '../fixtures/battery-passport-data.ts';
 import type { TestTenant } from '../support/api.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { reportUsage } from '../../src/billing/usage.ts';
+import { reportUsage } from '../../src/accounts/billing/usage.ts';
 import type { TestTenant } from '../support/api.ts';
 import { LIVE_TEST_SECRETS } from '../support/secrets.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { signUserToken } from '../../src/identity/user-token.ts';
-import { userTokenKeysOf } from '../../src/identity/user-token-keys.ts';
+import { signUserToken } from '../../src/accounts/identity/user-token.ts';
+import { userTokenKeysOf } from '../../src/accounts/identity/user-token-keys.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 import { postStripeEvent } from '../support/stripe.ts';
 import { accountUpdated, BERLIN as address, KYB_SUBMISSION } from './fixtures/connect-accounts.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { freePort } from '../../src/dev/ports.ts';
-import { hashPassword } from '../../src/identity/passwords.ts';
+import { hashPassword } from '../../src/accounts/identity/passwords.ts';
+import { freePort } from '../../src/platform/runtime/ports.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { startSamlIdp } from '../support/saml-idp.ts';
 import { KYB_SUBMISSION } from './fixtures/connect-accounts.ts';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { freePort } from '../../src/dev/ports.ts';
-import { hashPassword } from '../../src/identity/passwords.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
-import { RETRY_RECORDING_SIGNAL } from '../../workflows/record-until-done-types.ts';
+import { hashPassword } from '../../src/accounts/identity/passwords.ts';
+import { freePort } from '../../src/platform/runtime/ports.ts';
+import { RETRY_RECORDING_SIGNAL } from '../../src/processes/record-until-done.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { enrollAndMint, GTIN } from './fixtures/passport-helpers.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { consoleCookieFor, sessionCookieHeader } from '../../api/middleware/console-session.ts';
-import { freePort } from '../../src/dev/ports.ts';
-import { hashPassword } from '../../src/identity/passwords.ts';
+import { hashPassword } from '../../src/accounts/identity/passwords.ts';
+import { freePort } from '../../src/platform/runtime/ports.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import canonicalizeModule from 'canonicalize';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { loadPassportContent } from '../../src/passports/passport-versions.ts';
+import { loadPassportContent } from '../../src/passport/record/passport-versions.ts';
 import type { TestTenant } from '../support/api.ts';
 import { EN_18223_MANDATORY_HEADER } from '../support/en-18223-header.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
 import { startTestStack, TEST_DEPOSIT, type TestStack } from '../support/stack.ts';
 import { RECYCLING_SITE } from './fixtures/passport-helpers.ts';

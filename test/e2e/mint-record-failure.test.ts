@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { WorkflowFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
-import { searchAttributes } from '../../src/temporal/search-attributes.ts';
-import { taskQueueFor } from '../../src/temporal/task-queues.ts';
+import { RETRY_RECORDING_SIGNAL } from '../../src/processes/mint.ts';
+import { searchAttributes } from '../../src/processes/search-attributes.ts';
+import { taskQueueFor } from '../../src/processes/task-queues.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { mintPassport } from '../../workflows/mint.ts';
-import { RETRY_RECORDING_SIGNAL } from '../../workflows/mint-types.ts';
 import type { TestTenant } from '../support/api.ts';
 import { assertChainAgreesWithDatabase } from '../support/chain-agreement.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { canonicalJsonBytes, ipfsUrl, JSON_CONTENT_TYPE } from '../../src/ipfs/json.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
-import { companyCustodyAddress } from '../../src/wallets/custody.ts';
+import { companyCustodyAddress } from '../../src/accounts/wallets/custody.ts';
+import { canonicalJsonBytes, ipfsUrl, JSON_CONTENT_TYPE } from '../../src/standards/ipfs/json.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
 import { assertChainAgreesWithDatabase } from '../support/chain-agreement.ts';
 import { startTestStack, TEST_DEPOSIT, type TestStack } from '../support/stack.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { formatEther } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
-import { companyCustodyAddress } from '../../src/wallets/custody.ts';
+import { companyCustodyAddress } from '../../src/accounts/wallets/custody.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
 import { assertChainAgreesWithDatabase } from '../support/chain-agreement.ts';
 import { referenceCid } from '../support/reference-cid.ts';

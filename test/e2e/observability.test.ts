@@ -5,9 +5,9 @@ import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@o
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createApp } from '../../api/app.ts';
 import { listen, type RunningHttpServer } from '../../api/server.ts';
-import { createLogger } from '../../src/logging/logger.ts';
-import { installTracing } from '../../src/observability/tracing.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import { createLogger } from '../../src/platform/logging/logger.ts';
+import { installTracing } from '../../src/platform/observability/tracing.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
 import { parseExposition, sampleValue } from '../support/prometheus-text.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';

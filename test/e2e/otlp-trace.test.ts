@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { installTracing, type Tracing } from '../../src/observability/tracing.ts';
+import { installTracing, type Tracing } from '../../src/platform/observability/tracing.ts';
 import type { TestTenant } from '../support/api.ts';
 import type { TestStack } from '../support/stack.ts';
 import {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { formatEther, parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { companyCustodyAddress } from '../../src/wallets/custody.ts';
+import { companyCustodyAddress } from '../../src/accounts/wallets/custody.ts';
 import type { TestTenant } from '../support/api.ts';
 import { startTestStack, TEST_DEPOSIT, type TestStack } from '../support/stack.ts';
 import { enrollAndMint, RECYCLING_SITE } from './fixtures/passport-helpers.ts';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { getAddress } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { StripeGateway } from '../../src/payments/stripe-gateway.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
-import { userWalletAddress } from '../../src/wallets/user-wallet.ts';
+import { userWalletAddress } from '../../src/accounts/wallets/user-wallet.ts';
+import { StripeGateway } from '../../src/adapters/payments/stripe-gateway.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
 import { LIVE_TEST_SECRETS } from '../support/secrets.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';

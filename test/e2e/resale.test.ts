@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { getAddress } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
-import { userWalletAddress } from '../../src/wallets/user-wallet.ts';
-import { RESALE_PROGRESS_QUERY } from '../../workflows/resale-types.ts';
+import { userWalletAddress } from '../../src/accounts/wallets/user-wallet.ts';
+import { RESALE_PROGRESS_QUERY } from '../../src/processes/resale.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';

@@ -4,7 +4,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { Interface, type JsonFragment, keccak256, toBeHex, toUtf8Bytes } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 

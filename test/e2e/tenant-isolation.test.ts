@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { allRoutes } from '../../api/routes/index.ts';
-import { SecretBox } from '../../src/crypto/secret-box.ts';
-import { StripeGateway } from '../../src/payments/stripe-gateway.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import { StripeGateway } from '../../src/adapters/payments/stripe-gateway.ts';
+import { SecretBox } from '../../src/platform/secret-box.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import { fullBatteryData } from '../fixtures/battery-passport-data.ts';
 import type { CallResult, TestTenant } from '../support/api.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { compactVerify, importJWK } from 'jose';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { base58btcDecode } from '../../src/credentials/multibase.ts';
+import { base58btcDecode } from '../../src/standards/credentials/multibase.ts';
 import { runDppvalidator } from '../conformance/support/dppvalidator.ts';
 import { checkGs1Linkset } from '../conformance/support/linkset-schema.ts';
 import type { TestTenant } from '../support/api.ts';
@@ -42,7 +42,10 @@ describe('UNTP 0.7.0 credential (format=untp), its VC-JOSE form (application/vc+
       publicBaseUrl: stack.api.config.publicBaseUrl,
     });
     const untpContext = JSON.parse(
-      readFileSync(new URL('../../src/credentials/contexts/untp-0.7.0.jsonld', import.meta.url), 'utf8'),
+      readFileSync(
+        new URL('../../src/standards/credentials/contexts/untp-0.7.0.jsonld', import.meta.url),
+        'utf8',
+      ),
     );
     // Our extension context, as the service publishes it (fetched over HTTP like the seed's context).
     const extensionUrl = `${stack.api.config.publicBaseUrl}/contexts/untp-dpp/v1`;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { registerAuthority } from '../../src/disclosure/grants.ts';
+import { registerAuthority } from '../../src/passport/disclosure/grants.ts';
 import { fullBatteryData } from '../fixtures/battery-passport-data.ts';
 import type { TestTenant } from '../support/api.ts';
 import { localDocumentLoader, verifyWithDigitalBazaar } from '../support/credential-verifier.ts';
@@ -46,7 +46,10 @@ describe('UNTP per-audience variants of a battery passport', () => {
       [
         UNTP_CONTEXT,
         JSON.parse(
-          readFileSync(new URL('../../src/credentials/contexts/untp-0.7.0.jsonld', import.meta.url), 'utf8'),
+          readFileSync(
+            new URL('../../src/standards/credentials/contexts/untp-0.7.0.jsonld', import.meta.url),
+            'utf8',
+          ),
         ),
       ],
     ]);

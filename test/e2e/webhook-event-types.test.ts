@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { EVENT_TYPES } from '../../src/events/event-types.ts';
+import { EVENT_TYPES } from '../../src/webhooks/event-types.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 
-/** The list the console's endpoint form offers comes from the API, so src/events/event-types.ts is its one source. */
+/** The list the console's endpoint form offers comes from the API, so src/webhooks/event-types.ts is its one source. */
 describe('GET /v1/webhooks/event-types', () => {
   let api: TestApi;
   let tenant: TestTenant;

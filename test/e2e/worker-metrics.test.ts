@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { freePort } from '../../src/dev/ports.ts';
+import { freePort } from '../../src/platform/runtime/ports.ts';
 import type { TestTenant } from '../support/api.ts';
 import { parseExposition, sampleValue } from '../support/prometheus-text.ts';
 import type { TestStack } from '../support/stack.ts';

@@ -3,10 +3,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import type { AasPassportRow } from '../../src/aas/aas-passports.ts';
-import { passportShell, passportSubmodels } from '../../src/aas/aas-v3.ts';
-import { conceptDescriptionsOf } from '../../src/aas/concept-descriptions.ts';
-import { checkAasFile, checkSubmodelTemplates, obtainAasTools } from '../../src/dev/aas-tools.ts';
+import { checkAasFile, checkSubmodelTemplates, obtainAasTools } from '../../scripts/dev/aas-tools.ts';
+import type { AasPassportRow } from '../../src/passport/aas/aas-passports.ts';
+import { passportShell, passportSubmodels } from '../../src/passport/aas/aas-v3.ts';
+import { conceptDescriptionsOf } from '../../src/standards/aas/concept-descriptions.ts';
 
 /**
  * The AAS environment we export (shells and submodels as /api/v3.0/serialization serves them) judged by

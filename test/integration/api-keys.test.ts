@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { hashApiKey } from '../../src/auth/api-key-format.ts';
+import { hashApiKey } from '../../src/accounts/keys/api-key-format.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 
 describe('API keys over HTTP', () => {

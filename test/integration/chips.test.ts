@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { verifyTap } from '../../src/chips/verify-tap.ts';
-import { SecretBox } from '../../src/crypto/secret-box.ts';
-import { scopedEntityManager, type TenantScope } from '../../src/db/tenant-scope.ts';
-import { chipKey, FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import { scopedEntityManager, type TenantScope } from '../../src/platform/db/tenant-scope.ts';
+import { SecretBox } from '../../src/platform/secret-box.ts';
+import { chipKey, FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };

@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createApp } from '../../api/app.ts';
 import { listen, type RunningHttpServer } from '../../api/server.ts';
-import { createCompanyWithKey } from '../../src/accounts/companies.ts';
-import { loadConfig } from '../../src/config/config.ts';
-import { type EmbeddedDatabase, startEmbeddedPostgres } from '../../src/db/embedded-postgres.ts';
-import { migrate, type Orm, openOrm } from '../../src/db/orm.ts';
-import { freePort } from '../../src/dev/ports.ts';
-import { createLogger } from '../../src/logging/logger.ts';
+import { createCompanyWithKey } from '../../src/accounts/companies/companies.ts';
+import { loadConfig } from '../../src/platform/config/config.ts';
+import { type EmbeddedDatabase, startEmbeddedPostgres } from '../../src/platform/db/embedded-postgres.ts';
+import { migrate, type Orm, openOrm } from '../../src/platform/db/orm.ts';
+import { createLogger } from '../../src/platform/logging/logger.ts';
+import { freePort } from '../../src/platform/runtime/ports.ts';
 
 // A PostgreSQL of its own, so stopping it disturbs no other test file.
 describe('the database stops and starts again under the API', () => {

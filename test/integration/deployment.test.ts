@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { loadConfig } from '../../src/config/config.ts';
+import { loadConfig } from '../../src/platform/config/config.ts';
 import {
   KUBERNETES_VERSIONS,
   obtainKubeconform,

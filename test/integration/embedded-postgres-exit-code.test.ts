@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'vitest';
-import { freePort } from '../../src/dev/ports.ts';
+import { freePort } from '../../src/platform/runtime/ports.ts';
 
-const MODULE = fileURLToPath(new URL('../../src/db/embedded-postgres.ts', import.meta.url));
+const MODULE = fileURLToPath(new URL('../../src/platform/db/embedded-postgres.ts', import.meta.url));
 
 // The embedded-postgres package's exit hook called process.exit(0) on beforeExit: every process that had
 // started an embedded server (the test runner's global setup among them) exited 0 whatever it had set, so a

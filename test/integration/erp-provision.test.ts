@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { withCheckDigit } from '../../src/gs1/gtin.ts';
-import { purgeExpiredKeys } from '../../src/http-idempotency/purge.ts';
+import { purgeExpiredKeys } from '../../src/platform/idempotency/purge.ts';
+import { withCheckDigit } from '../../src/standards/gs1/gtin.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 
 const ID = /^svc_[a-z2-7]{20}$/;

@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { openApiPath } from '../../api/route.ts';
 import { allRoutes } from '../../api/routes/index.ts';
-import { SecretBox } from '../../src/crypto/secret-box.ts';
-import { signUserToken } from '../../src/identity/user-token.ts';
-import { userTokenKeysOf } from '../../src/identity/user-token-keys.ts';
-import { StripeGateway } from '../../src/payments/stripe-gateway.ts';
+import { signUserToken } from '../../src/accounts/identity/user-token.ts';
+import { userTokenKeysOf } from '../../src/accounts/identity/user-token-keys.ts';
+import { StripeGateway } from '../../src/adapters/payments/stripe-gateway.ts';
+import { SecretBox } from '../../src/platform/secret-box.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 
 // Every operation of the OpenAPI document (generated from the route table) gets hostile input built from its

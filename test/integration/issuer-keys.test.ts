@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { CONTEXT_DOCUMENTS, CREDENTIALS_V2_CONTEXT } from '../../src/credentials/contexts.ts';
-import { proofTimestamp } from '../../src/credentials/data-integrity.ts';
-import { CredentialIssuer } from '../../src/credentials/issuer.ts';
-import { IssuerKeyring } from '../../src/credentials/issuer-keys.ts';
-import { encodeStatusList, statusListCredential } from '../../src/credentials/status-list.ts';
-import { SecretBox } from '../../src/crypto/secret-box.ts';
+import { SecretBox } from '../../src/platform/secret-box.ts';
+import { CONTEXT_DOCUMENTS, CREDENTIALS_V2_CONTEXT } from '../../src/standards/credentials/contexts.ts';
+import { proofTimestamp } from '../../src/standards/credentials/data-integrity.ts';
+import { CredentialIssuer } from '../../src/standards/credentials/issuer.ts';
+import { IssuerKeyring } from '../../src/standards/credentials/issuer-keys.ts';
+import { encodeStatusList, statusListCredential } from '../../src/standards/credentials/status-list.ts';
 import { eddsaRdfc2022Suite } from '../support/credential-verifier.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'vitest';
-import { adminQuery, withDatabase } from '../../src/db/admin.ts';
-import { migrations } from '../../src/db/migrations/index.ts';
-import { migrate, openOrm } from '../../src/db/orm.ts';
+import { adminQuery, withDatabase } from '../../src/platform/db/admin.ts';
+import { migrations } from '../../src/platform/db/migrations/index.ts';
+import { migrate, openOrm } from '../../src/platform/db/orm.ts';
 
 const outsideTransaction = (cls: unknown) =>
   (

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { afterAll, test } from 'vitest';
-import { adminQuery, withDatabase } from '../../src/db/admin.ts';
-import { migrateExclusively } from '../../src/db/migrate-lock.ts';
-import { migrations } from '../../src/db/migrations/index.ts';
-import { type Orm, openOrm } from '../../src/db/orm.ts';
+import { adminQuery, withDatabase } from '../../src/platform/db/admin.ts';
+import { migrateExclusively } from '../../src/platform/db/migrate-lock.ts';
+import { migrations } from '../../src/platform/db/migrations/index.ts';
+import { type Orm, openOrm } from '../../src/platform/db/orm.ts';
 
 const admin = process.env.TEST_DATABASE_URL!;
 const name = `dpp_replicas_${randomBytes(4).toString('hex')}`;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, test } from 'vitest';
-import { OUTBOX_LAG } from '../../src/observability/metrics-endpoint.ts';
+import { OUTBOX_LAG } from '../../src/platform/observability/metrics-endpoint.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 import { parseExposition, sampleValue } from '../support/prometheus-text.ts';
 

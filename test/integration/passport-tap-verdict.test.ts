@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { SecretBox } from '../../src/crypto/secret-box.ts';
-import { verifyPassportTap } from '../../src/public-passport/tap.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import { verifyPassportTap } from '../../src/passport/views/tap.ts';
+import { SecretBox } from '../../src/platform/secret-box.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };

@@ -6,8 +6,8 @@ import { describe, test } from 'vitest';
 import { problemHandler } from '../../api/middleware/problem-handler.ts';
 import { resaleFailureToDomainError } from '../../api/routes/dpp/resale-failures.ts';
 import { listen } from '../../api/server.ts';
-import { createLogger } from '../../src/logging/logger.ts';
-import { redactProviderMessage } from '../../src/payments/provider-errors.ts';
+import { redactProviderMessage } from '../../src/adapters/payments/provider-errors.ts';
+import { createLogger } from '../../src/platform/logging/logger.ts';
 
 const KEY = 'sk_test_Qz9f8e7d6c5b4a3210KqWvXy';
 /** What stripe-mock (and, in part, Stripe) answers about a key it refuses: the request's own header, quoted. */

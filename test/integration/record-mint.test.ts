@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { scopedEntityManager, type TenantScope } from '../../src/db/tenant-scope.ts';
-import type { MintProduct, PassportMetadata } from '../../src/passports/metadata.ts';
-import { type MintedPassport, recordMint } from '../../src/passports/record-mint.ts';
+import { type MintedPassport, recordMint } from '../../src/lifecycle/mint/record-mint.ts';
+import type { MintProduct, PassportMetadata } from '../../src/passport/record/metadata.ts';
+import { scopedEntityManager, type TenantScope } from '../../src/platform/db/tenant-scope.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 
 describe('recording a mined mint', () => {

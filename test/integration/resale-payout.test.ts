@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import Stripe from 'stripe';
 import { beforeAll, describe, test } from 'vitest';
-import { payOutSale } from '../../src/resale/payout.ts';
+import { payOutSale } from '../../src/lifecycle/resale/payout.ts';
 import { TEST_STRIPE } from '../support/stripe.ts';
 
 describe('the 94/5/1 payout against stripe-mock', () => {

@@ -3,9 +3,9 @@ import { fileURLToPath } from 'node:url';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { DomainError } from '../../src/errors.ts';
-import { startOrJoin, type WorkflowGateway } from '../../src/temporal/start.ts';
-import { taskQueueFor } from '../../src/temporal/task-queues.ts';
+import { startOrJoin, type WorkflowGateway } from '../../src/adapters/temporal/start.ts';
+import { DomainError } from '../../src/platform/errors.ts';
+import { taskQueueFor } from '../../src/processes/task-queues.ts';
 import { createTestWorkflowEnvironment } from '../support/temporal.ts';
 import type { heldOpen } from './fixtures/held-open-workflow.ts';
 

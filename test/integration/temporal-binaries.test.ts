@@ -9,7 +9,7 @@ import {
   obtainTemporalTestServer,
   TEMPORAL_CLI_VERSION,
   TemporalBinaryUnavailable,
-} from '../../src/dev/temporal-binaries.ts';
+} from '../../scripts/dev/temporal-binaries.ts';
 
 describe('obtaining the official Temporal servers', () => {
   const saved = { ...process.env };

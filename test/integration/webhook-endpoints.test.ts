@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { SecretBox } from '../../src/crypto/secret-box.ts';
-import { WebhookEndpoint } from '../../src/db/entities/index.ts';
-import { TENANT_FILTER } from '../../src/db/tenant-scope.ts';
+import { WebhookEndpoint } from '../../src/platform/db/entities/index.ts';
+import { TENANT_FILTER } from '../../src/platform/db/tenant-scope.ts';
+import { SecretBox } from '../../src/platform/secret-box.ts';
 import { activeSigningSecrets } from '../../src/webhooks/endpoint-secrets.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 

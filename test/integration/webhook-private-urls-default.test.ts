@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { createCompanyWithKey } from '../../src/accounts/companies.ts';
+import { createCompanyWithKey } from '../../src/accounts/companies/companies.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { type ApiProcess, startApiProcess } from '../support/api-process.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';

@@ -11,7 +11,7 @@ import {
   normalizeCid,
   parseCid,
   RAW_CODEC,
-} from '../../src/ipfs/cid.ts';
+} from '../../src/standards/ipfs/cid.ts';
 import { referenceCid } from '../support/reference-cid.ts';
 
 /** Deterministic, non-repeating filler so that no two leaves are equal. */

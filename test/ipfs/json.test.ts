@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
-import { computeCid } from '../../src/ipfs/cid.ts';
-import { canonicalJson, canonicalJsonBytes, ipfsUrl, parseIpfsUrl } from '../../src/ipfs/json.ts';
+import { computeCid } from '../../src/standards/ipfs/cid.ts';
+import { canonicalJson, canonicalJsonBytes, ipfsUrl, parseIpfsUrl } from '../../src/standards/ipfs/json.ts';
 
 describe('canonicalJson', () => {
   test('sorts keys at every depth and drops whitespace', () => {

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { DomainError } from '../../src/errors.ts';
-import { CHUNK_SIZE, computeCid, normalizeCid } from '../../src/ipfs/cid.ts';
-import { InvalidCidError, IpfsUnavailableError } from '../../src/ipfs/errors.ts';
-import { canonicalJsonBytes } from '../../src/ipfs/json.ts';
-import { KuboContentStore, kuboStoreFromEnv, sniffContentType } from '../../src/ipfs/kubo.ts';
+import { InvalidCidError, IpfsUnavailableError } from '../../src/adapters/ipfs/errors.ts';
+import { KuboContentStore, kuboStoreFromEnv, sniffContentType } from '../../src/adapters/ipfs/kubo.ts';
+import { DomainError } from '../../src/platform/errors.ts';
+import { CHUNK_SIZE, computeCid, normalizeCid } from '../../src/standards/ipfs/cid.ts';
+import { canonicalJsonBytes } from '../../src/standards/ipfs/json.ts';
 import { referenceCid } from '../support/reference-cid.ts';
 
 interface FakeKubo {

@@ -9,11 +9,11 @@ import { problemHandler } from '../../api/middleware/problem-handler.ts';
 import { requestId } from '../../api/middleware/request-id.ts';
 import { ipfsRouter } from '../../api/routes/ipfs.ts';
 import { listen, type RunningHttpServer } from '../../api/server.ts';
-import { CHUNK_SIZE, computeCid, importBytes } from '../../src/ipfs/cid.ts';
-import { IpfsUnavailableError } from '../../src/ipfs/errors.ts';
-import { canonicalJsonBytes } from '../../src/ipfs/json.ts';
-import { type ContentStore, EmbeddedContentStore } from '../../src/ipfs/store.ts';
-import { createLogger } from '../../src/logging/logger.ts';
+import { IpfsUnavailableError } from '../../src/adapters/ipfs/errors.ts';
+import { type ContentStore, EmbeddedContentStore } from '../../src/adapters/ipfs/store.ts';
+import { createLogger } from '../../src/platform/logging/logger.ts';
+import { CHUNK_SIZE, computeCid, importBytes } from '../../src/standards/ipfs/cid.ts';
+import { canonicalJsonBytes } from '../../src/standards/ipfs/json.ts';
 
 async function serve(store: ContentStore): Promise<RunningHttpServer> {
   const app = new Koa<AppState, AppContext>();

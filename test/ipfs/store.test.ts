@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { CID } from 'multiformats/cid';
 import { sha512 } from 'multiformats/hashes/sha2';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { CHUNK_SIZE, computeCid, importBytes } from '../../src/ipfs/cid.ts';
-import { createContentStore } from '../../src/ipfs/create.ts';
-import { ContentIntegrityError, InvalidCidError } from '../../src/ipfs/errors.ts';
-import { canonicalJsonBytes, JSON_CONTENT_TYPE } from '../../src/ipfs/json.ts';
-import { KuboContentStore } from '../../src/ipfs/kubo.ts';
-import { EmbeddedContentStore } from '../../src/ipfs/store.ts';
+import { createContentStore } from '../../src/adapters/ipfs/create.ts';
+import { ContentIntegrityError, InvalidCidError } from '../../src/adapters/ipfs/errors.ts';
+import { KuboContentStore } from '../../src/adapters/ipfs/kubo.ts';
+import { EmbeddedContentStore } from '../../src/adapters/ipfs/store.ts';
+import { CHUNK_SIZE, computeCid, importBytes } from '../../src/standards/ipfs/cid.ts';
+import { canonicalJsonBytes, JSON_CONTENT_TYPE } from '../../src/standards/ipfs/json.ts';
 
 async function listFiles(directory: string): Promise<string[]> {
   const entries = await readdir(directory, { recursive: true, withFileTypes: true });

@@ -2,7 +2,7 @@ import { chmod, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { freePort } from '../../src/dev/ports.ts';
+import { freePort } from '../../src/platform/runtime/ports.ts';
 import { ensureChromium } from '../support/chromium-install.ts';
 import { type ServiceProcess, startServiceProcess } from '../support/service-process.ts';
 

@@ -5,14 +5,14 @@ import {
   type AnvilInstance,
   type StartAnvilOptions,
   startAnvil,
-} from '../../src/chain/anvil.ts';
-import { deployPassport, type PassportRoles } from '../../src/chain/deployment.ts';
-import { ChainRevert } from '../../src/chain/errors.ts';
+} from '../../src/adapters/chain/anvil.ts';
+import { deployPassport, type PassportRoles } from '../../src/adapters/chain/deployment.ts';
+import { ChainRevert } from '../../src/adapters/chain/errors.ts';
 import {
   createChainProvider,
   PassportChain,
   type PassportChainOptions,
-} from '../../src/chain/passport-chain.ts';
+} from '../../src/adapters/chain/passport-chain.ts';
 
 export interface TestChain {
   anvil: AnvilInstance;

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../src/dev/ports.ts';
+import { freePort } from '../../src/platform/runtime/ports.ts';
 
 const API_MAIN = fileURLToPath(new URL('../../api/main.ts', import.meta.url));
 

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AppDeps, createApp } from '../../api/app.ts';
 import { listen, type RunningHttpServer } from '../../api/server.ts';
-import { createCompanyWithKey } from '../../src/accounts/companies.ts';
-import { createApiKey } from '../../src/auth/api-keys.ts';
-import { type Config, loadConfig } from '../../src/config/config.ts';
-import { createLogger } from '../../src/logging/logger.ts';
+import { createCompanyWithKey } from '../../src/accounts/companies/companies.ts';
+import { createApiKey } from '../../src/accounts/keys/api-keys.ts';
+import { type Config, loadConfig } from '../../src/platform/config/config.ts';
+import { createLogger } from '../../src/platform/logging/logger.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { stripeTestEnv } from './stripe.ts';
 

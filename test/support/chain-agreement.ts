@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { parseIpfsUrl } from '../../src/ipfs/json.ts';
+import { parseIpfsUrl } from '../../src/standards/ipfs/json.ts';
 import type { TestStack } from './stack.ts';
 
 /**

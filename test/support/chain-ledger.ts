@@ -1,7 +1,7 @@
 import { Interface, type InterfaceAbi, JsonRpcProvider, type Log } from 'ethers';
-import { chipHash } from '../../src/chain/chip-hash.ts';
-import { loadPassportArtifact } from '../../src/chain/compile.ts';
-import type { Orm } from '../../src/db/orm.ts';
+import { chipHash } from '../../src/adapters/chain/chip-hash.ts';
+import { loadPassportArtifact } from '../../src/adapters/chain/compile.ts';
+import type { Orm } from '../../src/platform/db/orm.ts';
 
 /**
  * Counts business operations twice, independently: on the canonical chain (the contract's logs and views, read

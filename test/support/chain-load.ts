@@ -1,4 +1,4 @@
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { CallResult } from './api.ts';
 
 /** How a test or bench calls the API with its tenant's key (a test stack's in-process API or an API process). */

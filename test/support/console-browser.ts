@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, BrowserContextOptions, ConsoleMessage, Page } from 'playwright-core';
-import { hashPassword } from '../../src/identity/passwords.ts';
+import { hashPassword } from '../../src/accounts/identity/passwords.ts';
 import type { TestApi } from './api.ts';
 import { ARTIFACTS_DIR } from './browser.ts';
 

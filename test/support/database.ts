@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { adminQuery, withDatabase } from '../../src/db/admin.ts';
-import { migrate, type Orm, openOrm } from '../../src/db/orm.ts';
+import { adminQuery, withDatabase } from '../../src/platform/db/admin.ts';
+import { migrate, type Orm, openOrm } from '../../src/platform/db/orm.ts';
 
 export interface TestDatabase {
   url: string;

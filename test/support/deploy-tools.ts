@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildInto, goInstall, isExecutable, runTool, TOOL_CACHE } from '../../src/dev/tool-cache.ts';
+import { buildInto, goInstall, isExecutable, runTool, TOOL_CACHE } from '../../scripts/dev/tool-cache.ts';
 
 /**
  * The deployment checks' tools, built from published sources into `.cache/` on first use:

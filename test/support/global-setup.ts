@@ -1,13 +1,13 @@
 import { ensureConsoleBuilt } from '../../scripts/console-build.ts';
+import { obtainStripeMock, startStripeMock } from '../../scripts/dev/stripe-mock.ts';
+import { obtainTemporalCli, obtainTemporalTestServer } from '../../scripts/dev/temporal-binaries.ts';
 import { resolveTestDatabaseServer } from '../../scripts/test-database.ts';
-import { obtainStripeMock, startStripeMock } from '../../src/dev/stripe-mock.ts';
-import { obtainTemporalCli, obtainTemporalTestServer } from '../../src/dev/temporal-binaries.ts';
 import { ensureChromium } from './chromium-install.ts';
 
 /**
  * Once per run, before any test file:
  * - the PostgreSQL server every file creates its own database on (scripts/test-database.ts says which);
- * - the official Temporal servers (src/dev/temporal-binaries.ts: cached, downloaded or built once);
+ * - the official Temporal servers (scripts/dev/temporal-binaries.ts: cached, downloaded or built once);
  * - Debian's Chromium for the browser tests;
  * - stripe-mock (stateless, so one serves every file);
  * - the web console's build (scripts/console-build.ts: only when console/ changed, about 2 s).

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Contract, type ContractTransactionReceipt, id, type JsonFragment, Wallet, ZeroHash } from 'ethers';
-import { decodeRevert } from '../../src/chain/errors.ts';
+import { decodeRevert } from '../../src/adapters/chain/errors.ts';
 import type { TestChain } from './anvil.ts';
 
 export const MINTER_ROLE = id('MINTER_ROLE');

@@ -1,5 +1,5 @@
-import type { PassportChain, PassportChainOptions } from '../../src/chain/passport-chain.ts';
-import type { Orm } from '../../src/db/orm.ts';
+import type { PassportChain, PassportChainOptions } from '../../src/adapters/chain/passport-chain.ts';
+import type { Orm } from '../../src/platform/db/orm.ts';
 import { startTestChain, type TestChain } from './anvil.ts';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
 

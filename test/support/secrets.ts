@@ -1,5 +1,5 @@
 /**
- * The secrets a configuration with the live environment must set (src/config/config.ts refuses to start
+ * The secrets a configuration with the live environment must set (src/platform/config/config.ts refuses to start
  * without them): for tests that configure live chains or keys. Test-only values.
  */
 export const LIVE_TEST_SECRETS = {

@@ -1,4 +1,4 @@
-import { startSmtpServer } from '../../src/dev/smtp-server.ts';
+import { startSmtpServer } from '../../scripts/dev/smtp-server.ts';
 
 export interface ReceivedMail {
   from: string;

@@ -9,18 +9,18 @@ import {
 import { parseEther } from 'ethers';
 import { createActivities, type EnvironmentDeps } from '../../activities/index.ts';
 import { webhookSenderFor } from '../../activities/webhooks/webhook-activities.ts';
-import { reorgRecordReconciler } from '../../src/chain/reorg-records.ts';
-import { SecretBox } from '../../src/crypto/secret-box.ts';
-import { EmbeddedContentStore } from '../../src/ipfs/store.ts';
-import { createLogger } from '../../src/logging/logger.ts';
-import { currentTracing } from '../../src/observability/tracing.ts';
+import { reorgRecordReconciler } from '../../src/adapters/chain/reorg-records.ts';
+import { EmbeddedContentStore } from '../../src/adapters/ipfs/store.ts';
+import { StripeGateway } from '../../src/adapters/payments/stripe-gateway.ts';
+import { clientInterceptors } from '../../src/adapters/temporal/connection.ts';
+import { createLogger } from '../../src/platform/logging/logger.ts';
+import { currentTracing } from '../../src/platform/observability/tracing.ts';
 import {
   workerObservability,
   workflowInterceptorModules,
-} from '../../src/observability/worker-observability.ts';
-import { StripeGateway } from '../../src/payments/stripe-gateway.ts';
-import { clientInterceptors } from '../../src/temporal/connection.ts';
-import { taskQueueFor } from '../../src/temporal/task-queues.ts';
+} from '../../src/platform/observability/worker-observability.ts';
+import { SecretBox } from '../../src/platform/secret-box.ts';
+import { taskQueueFor } from '../../src/processes/task-queues.ts';
 import { type OutboxDispatcher, startOutboxDispatcher } from '../../src/webhooks/dispatcher.ts';
 import { firstAttemptSender } from '../../src/webhooks/first-attempts.ts';
 import { workerTuning, workflowsPath } from '../../worker/worker.ts';

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { STRIPE_MOCK_KEYS } from '../../src/dev/stripe.ts';
+import { STRIPE_MOCK_KEYS } from '../../scripts/dev/stripe.ts';
 import type { CallResult, TestApi } from './api.ts';
 
 /**

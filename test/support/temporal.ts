@@ -1,11 +1,11 @@
 import proto from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { obtainTemporalCli, obtainTemporalTestServer } from '../../src/dev/temporal-binaries.ts';
-import { startDevServer } from '../../src/dev/temporal-dev-server.ts';
-import { createLogger } from '../../src/logging/logger.ts';
-import { registerSearchAttributes } from '../../src/temporal/register-search-attributes.ts';
-import { searchAttributes } from '../../src/temporal/search-attributes.ts';
+import { obtainTemporalCli, obtainTemporalTestServer } from '../../scripts/dev/temporal-binaries.ts';
+import { startDevServer } from '../../scripts/dev/temporal-dev-server.ts';
+import { registerSearchAttributes } from '../../src/adapters/temporal/register-search-attributes.ts';
+import { createLogger } from '../../src/platform/logging/logger.ts';
+import { searchAttributes } from '../../src/processes/search-attributes.ts';
 
 /**
  * Which official server a suite runs on:

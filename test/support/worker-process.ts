@@ -4,7 +4,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/sun/index.ts';
+import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { CallResult, TestTenant } from './api.ts';
 import { LIVE_TEST_SECRETS } from './secrets.ts';
 import { startTestStack, TEST_DEPOSIT, type TestStack } from './stack.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'vitest';
-import { apiKeyMatches, generateApiKey, parseApiKey } from '../../src/auth/api-key-format.ts';
+import { apiKeyMatches, generateApiKey, parseApiKey } from '../../src/accounts/keys/api-key-format.ts';
 
 test('keys carry their environment in the prefix and are unique', () => {
   const live = generateApiKey('live');

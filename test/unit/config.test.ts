@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/config.ts';
+import { ConfigError, loadConfig } from '../../src/platform/config/config.ts';
 import { LIVE_TEST_SECRETS } from '../support/secrets.ts';
 
 test('defaults give a runnable local configuration', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
-import { customDppDataSchema } from '../../src/passports/mint-request.ts';
+import { customDppDataSchema } from '../../src/lifecycle/mint/mint-request.ts';
 
 const base = { conformity_url: 'https://acme.example/conformity.pdf' };
 

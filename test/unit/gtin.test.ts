@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'vitest';
-import { gs1CheckDigit, isValidGtin14, withCheckDigit } from '../../src/gs1/gtin.ts';
+import { gs1CheckDigit, isValidGtin14, withCheckDigit } from '../../src/standards/gs1/gtin.ts';
 
 test('GS1 check digits match published examples', () => {
   // GS1 General Specifications example: GTIN-13 629104150021 → check digit 3.

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
 import { resolveClientAddress, TrustedProxies } from '../../api/middleware/client-address.ts';
 import { checkInput, inputProblems } from '../../api/validation.ts';
-import { ConfigError, loadConfig } from '../../src/config/config.ts';
+import { ConfigError, loadConfig } from '../../src/platform/config/config.ts';
 
 const limits = { maxDepth: 32, maxObjectKeys: 1000 };
 

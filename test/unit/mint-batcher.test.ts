@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'vitest';
-import { MintBatcher, type MintOrder, type MintSender } from '../../src/chain/mint-batcher.ts';
-import type { TxResult } from '../../src/chain/passport-types.ts';
+import { MintBatcher, type MintOrder, type MintSender } from '../../src/adapters/chain/mint-batcher.ts';
+import type { TxResult } from '../../src/adapters/chain/passport-types.ts';
 
 /** A sender that records what leaves (single or batch) and lets the test decide when a transaction is in a block. */
 function fakeSender(options: { included?: boolean } = {}) {

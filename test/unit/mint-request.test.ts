@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'vitest';
-import { buildMetadata } from '../../src/passports/metadata.ts';
 import {
   isShapeA,
   lacksConformity,
   mintShapeA,
   mintShapeB,
   productFromShapeA,
-} from '../../src/passports/mint-request.ts';
+} from '../../src/lifecycle/mint/mint-request.ts';
+import { buildMetadata } from '../../src/passport/record/metadata.ts';
 
 const shapeA = {
   name: 'Trail Jacket',

@@ -2,15 +2,15 @@ import assert from 'node:assert/strict';
 import { createServer as createHttpServer, request } from 'node:http';
 import { createServer as createTcpServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { DomainError } from '../../src/errors.ts';
+import { discover } from '../../src/accounts/sso/oidc-client.ts';
+import { outboundFetch } from '../../src/accounts/sso/outbound.ts';
 import {
   pinnedFetch,
   type Resolver,
   resolveVetted,
   type VettedAddress,
-} from '../../src/http/pinned-request.ts';
-import { discover } from '../../src/identity/sso/oidc-client.ts';
-import { outboundFetch } from '../../src/identity/sso/outbound.ts';
+} from '../../src/adapters/http/pinned-request.ts';
+import { DomainError } from '../../src/platform/errors.ts';
 import { postWebhook, privateAnswerExcerpt } from '../../src/webhooks/http-post.ts';
 
 /**

@@ -2,8 +2,8 @@ import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.ts';
-import { unreachableForOthers } from '../../src/db/postgres-user-access.ts';
+import { startEmbeddedPostgres } from '../../src/platform/db/embedded-postgres.ts';
+import { unreachableForOthers } from '../../src/platform/db/postgres-user-access.ts';
 
 describe('can the embedded server’s "postgres" user reach a path (it runs as that user under root)', () => {
   const dirs: string[] = [];

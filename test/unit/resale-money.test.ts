@@ -8,7 +8,7 @@ import {
   splitProceeds,
   THREE_DECIMAL,
   ZERO_DECIMAL,
-} from '../../src/resale/money.ts';
+} from '../../src/lifecycle/resale/money.ts';
 
 /** Every currency class Stripe has: all zero- and three-decimal ones, and the two-decimal ones we see most. */
 const CURRENCIES = [...ZERO_DECIMAL, ...THREE_DECIMAL, 'eur', 'usd', 'gbp', 'chf', 'sek', 'pln', 'huf'];

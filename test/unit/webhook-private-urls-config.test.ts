@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/config.ts';
+import { ConfigError, loadConfig } from '../../src/platform/config/config.ts';
 import { LIVE_TEST_SECRETS } from '../support/secrets.ts';
 
 /** Issue 27.1: private webhook targets in the test environment are a development convenience only. */

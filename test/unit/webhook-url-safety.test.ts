@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { describe, test } from 'vitest';
-import { DomainError } from '../../src/errors.ts';
+import { DomainError } from '../../src/platform/errors.ts';
 import {
   checkWebhookUrlForRegistration,
   isForbiddenAddress,

@@ -2,16 +2,16 @@ import assert from 'node:assert/strict';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createActivities, type EnvironmentDeps } from '../../activities/index.ts';
-import { scopedEntityManager, type TenantScope } from '../../src/db/tenant-scope.ts';
-import { workerObservability } from '../../src/observability/worker-observability.ts';
-import type { WorkflowGateway } from '../../src/temporal/start.ts';
-import { taskQueueFor } from '../../src/temporal/task-queues.ts';
-import { workflowIds } from '../../src/temporal/workflow-ids.ts';
+import type { WorkflowGateway } from '../../src/adapters/temporal/start.ts';
+import { scopedEntityManager, type TenantScope } from '../../src/platform/db/tenant-scope.ts';
+import { workerObservability } from '../../src/platform/observability/worker-observability.ts';
+import { taskQueueFor } from '../../src/processes/task-queues.ts';
 import type {
   DeliveryProgress,
   DeliveryRef,
   WebhookDeliveryResult,
-} from '../../src/webhooks/delivery-types.ts';
+} from '../../src/processes/webhook-delivery.ts';
+import { workflowIds } from '../../src/processes/workflow-ids.ts';
 import { deleteEndpoint, updateEndpoint } from '../../src/webhooks/endpoints.ts';
 import { dispatchOutboxBatch } from '../../src/webhooks/outbox-dispatch.ts';
 import { startDeliveryWorkflow } from '../../src/webhooks/start-delivery.ts';

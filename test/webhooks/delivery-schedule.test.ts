@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import proto from '@temporalio/proto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import type { TenantScope } from '../../src/db/tenant-scope.ts';
-import { workflowIds } from '../../src/temporal/workflow-ids.ts';
-import type { DeliveryProgress, WebhookDeliveryResult } from '../../src/webhooks/delivery-types.ts';
+import type { TenantScope } from '../../src/platform/db/tenant-scope.ts';
+import type { DeliveryProgress, WebhookDeliveryResult } from '../../src/processes/webhook-delivery.ts';
+import { workflowIds } from '../../src/processes/workflow-ids.ts';
 import { dispatchOutboxBatch } from '../../src/webhooks/outbox-dispatch.ts';
 import { type RunningWorker, startTestStack, type TestStack } from '../support/stack.ts';
 import { createTestEndpoint, queueEvent, type Receiver, startReceiver, waitUntil } from './support.ts';

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { scopedEntityManager, type TenantScope } from '../../src/db/tenant-scope.ts';
-import { createLogger } from '../../src/logging/logger.ts';
-import type { WorkflowGateway } from '../../src/temporal/start.ts';
-import { workflowIds } from '../../src/temporal/workflow-ids.ts';
+import type { WorkflowGateway } from '../../src/adapters/temporal/start.ts';
+import { scopedEntityManager, type TenantScope } from '../../src/platform/db/tenant-scope.ts';
+import { createLogger } from '../../src/platform/logging/logger.ts';
+import { workflowIds } from '../../src/processes/workflow-ids.ts';
 import { startOutboxDispatcher } from '../../src/webhooks/dispatcher.ts';
 import { deleteEndpoint, updateEndpoint } from '../../src/webhooks/endpoints.ts';
 import { dispatchOutboxBatch } from '../../src/webhooks/outbox-dispatch.ts';

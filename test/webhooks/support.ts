@@ -1,12 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SecretBox } from '../../src/crypto/secret-box.ts';
-import type { Orm } from '../../src/db/orm.ts';
-import { scopedEntityManager, type TenantScope } from '../../src/db/tenant-scope.ts';
-import type { EventType } from '../../src/events/event-types.ts';
-import { recordEvent } from '../../src/events/outbox.ts';
+import type { Orm } from '../../src/platform/db/orm.ts';
+import { scopedEntityManager, type TenantScope } from '../../src/platform/db/tenant-scope.ts';
+import type { SecretBox } from '../../src/platform/secret-box.ts';
 import { createEndpoint } from '../../src/webhooks/endpoints.ts';
+import type { EventType } from '../../src/webhooks/event-types.ts';
+import { recordEvent } from '../../src/webhooks/outbox.ts';
 
 export interface ReceivedRequest {
   method: string;

@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { test } from 'vitest';
-import { workerObservability } from '../../src/observability/worker-observability.ts';
+import { workerObservability } from '../../src/platform/observability/worker-observability.ts';
 import * as workflows from '../../workflows/index.ts';
 import { productionWorkflowBundle } from '../support/stack.ts';
 import { installTestRuntime } from '../support/temporal.ts';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { AasPassportRow } from '../../../src/aas/aas-passports.ts';
-import type { AasScope } from '../../../src/aas/aas-repository.ts';
-import { AAS_API_BASE } from '../../../src/aas/aas-result.ts';
-import type { Role } from '../../../src/content-specs/disclosure.ts';
-import { type CallerContext, callerRoles } from '../../../src/disclosure/caller-roles.ts';
+import type { AasPassportRow } from '../../../src/passport/aas/aas-passports.ts';
+import type { AasScope } from '../../../src/passport/aas/aas-repository.ts';
+import type { Role } from '../../../src/passport/content/disclosure.ts';
+import { type CallerContext, callerRoles } from '../../../src/passport/disclosure/caller-roles.ts';
+import { AAS_API_BASE } from '../../../src/standards/aas/aas-result.ts';
 import type { AppContext } from '../../context.ts';
 import { authenticateIfPresent } from '../../middleware/optional-auth.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';
@@ -62,7 +62,7 @@ export const pagedSchema = (item: z.ZodType) =>
 /**
  * Where the environment comes from: test under `/test/api/v3.0`, else x-service-env when sent, else live. Who
  * the caller is: the credential it sent, if any (api/middleware/optional-auth.ts: one that is not valid is a
- * 401/403), and from it, per passport's brand, its disclosure roles (src/disclosure/caller-roles.ts), which
+ * 401/403), and from it, per passport's brand, its disclosure roles (src/passport/disclosure/caller-roles.ts), which
  * decide the battery submodels it is served (docs/aas-api.md). A fresh tap of a chip (its SUN parameters in
  * the query) counts only on operations that name one shell or submodel (`tap`), never on a listing.
  */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { shellsAndSubmodels } from '../../../src/aas/aas-repository.ts';
-import { BATTERY_SUBMODEL_ID_SHORTS } from '../../../src/aas/battery/battery-served.ts';
-import { conceptDescriptionsOf } from '../../../src/aas/concept-descriptions.ts';
-import type { AasV3Submodel } from '../../../src/aas/elements.ts';
+import { shellsAndSubmodels } from '../../../src/passport/aas/aas-repository.ts';
+import { BATTERY_SUBMODEL_ID_SHORTS } from '../../../src/passport/aas/battery/battery-served.ts';
+import { conceptDescriptionsOf } from '../../../src/standards/aas/concept-descriptions.ts';
+import type { AasV3Submodel } from '../../../src/standards/aas/elements.ts';
 import type { RouteDeps } from '../deps.ts';
 import { aasRoute, aasScope, looseJson, sendJson } from './common.ts';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { getShell, listShells, type ShellFilter } from '../../../src/aas/aas-repository.ts';
-import { shellReference } from '../../../src/aas/aas-v3.ts';
-import { decodeIdentifier } from '../../../src/aas/identifiers.ts';
-import { DomainError } from '../../../src/errors.ts';
+import { getShell, listShells, type ShellFilter } from '../../../src/passport/aas/aas-repository.ts';
+import { shellReference } from '../../../src/passport/aas/aas-v3.ts';
+import { decodeIdentifier } from '../../../src/passport/aas/identifiers.ts';
+import { DomainError } from '../../../src/platform/errors.ts';
 import type { RouteDeps } from '../deps.ts';
 import {
   aasRoute,

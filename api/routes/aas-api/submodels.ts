@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { getSubmodel, getSubmodelElement, listSubmodels } from '../../../src/aas/aas-repository.ts';
-import { submodelReference } from '../../../src/aas/aas-v3.ts';
-import { decodeIdentifier } from '../../../src/aas/identifiers.ts';
+import { getSubmodel, getSubmodelElement, listSubmodels } from '../../../src/passport/aas/aas-repository.ts';
+import { submodelReference } from '../../../src/passport/aas/aas-v3.ts';
+import { decodeIdentifier } from '../../../src/passport/aas/identifiers.ts';
 import {
   atLevel,
   elementMetadata,
@@ -14,8 +14,8 @@ import {
   submodelValue,
   type ViewElement,
   valueOnly,
-} from '../../../src/aas/submodel-views.ts';
-import { DomainError } from '../../../src/errors.ts';
+} from '../../../src/passport/aas/submodel-views.ts';
+import { DomainError } from '../../../src/platform/errors.ts';
 import type { AppContext } from '../../context.ts';
 import type { RouteSpec } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { resolveShell } from '../../../src/aas/resolve.ts';
+import { resolveShell } from '../../../src/passport/aas/resolve.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { logIn, registerAccount } from '../../../src/identity/accounts.ts';
-import { consumeConfirmationToken } from '../../../src/identity/email-tokens.ts';
-import { requestPasswordReset, resetPassword } from '../../../src/identity/password-reset.ts';
-import { PASSWORD_POLICY } from '../../../src/identity/passwords.ts';
-import { userTokenKeysOf } from '../../../src/identity/user-token-keys.ts';
-import { smtpMailer } from '../../../src/mail/mailer.ts';
-import { userWalletAddress } from '../../../src/wallets/user-wallet.ts';
+import { logIn, registerAccount } from '../../../src/accounts/identity/accounts.ts';
+import { consumeConfirmationToken } from '../../../src/accounts/identity/email-tokens.ts';
+import { requestPasswordReset, resetPassword } from '../../../src/accounts/identity/password-reset.ts';
+import { PASSWORD_POLICY } from '../../../src/accounts/identity/passwords.ts';
+import { userTokenKeysOf } from '../../../src/accounts/identity/user-token-keys.ts';
+import { userWalletAddress } from '../../../src/accounts/wallets/user-wallet.ts';
+import { smtpMailer } from '../../../src/adapters/mail/mailer.ts';
 import type { AppContext } from '../../context.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';

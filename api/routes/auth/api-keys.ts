@@ -6,7 +6,7 @@ import {
   listApiKeys,
   revokeApiKey,
   summarize,
-} from '../../../src/auth/api-keys.ts';
+} from '../../../src/accounts/keys/api-keys.ts';
 import type { AppContext } from '../../context.ts';
 import { requireRight } from '../../middleware/require-right.ts';
 import { Problem } from '../../problem.ts';

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import type { Config, Environment } from '../../../src/config/config.ts';
-import { signUserToken, USER_TOKEN_SECONDS } from '../../../src/identity/user-token.ts';
-import { userTokenKeysOf } from '../../../src/identity/user-token-keys.ts';
+import { signUserToken, USER_TOKEN_SECONDS } from '../../../src/accounts/identity/user-token.ts';
+import { userTokenKeysOf } from '../../../src/accounts/identity/user-token-keys.ts';
+import type { Config, Environment } from '../../../src/platform/config/config.ts';
 
 /** What every way of logging in answers (password, passkey, SSO): the spec's login response. */
 export const loginResponse = z.object({

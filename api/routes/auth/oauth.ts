@@ -7,7 +7,7 @@ import {
   listOAuthClients,
   OAuthError,
   revokeOAuthClient,
-} from '../../../src/identity/oauth.ts';
+} from '../../../src/accounts/identity/oauth.ts';
 import type { AppContext } from '../../context.ts';
 import { requireRight } from '../../middleware/require-right.ts';
 import { Problem } from '../../problem.ts';

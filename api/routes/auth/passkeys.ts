@@ -1,6 +1,5 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { z } from 'zod';
-import { DomainError } from '../../../src/errors.ts';
 import {
   listPasskeys,
   loginChallenge,
@@ -9,8 +8,9 @@ import {
   removePasskey,
   verifyLogin,
   verifyRegistration,
-} from '../../../src/identity/passkeys.ts';
-import { assertSsoNotRequired } from '../../../src/identity/sso/sso.ts';
+} from '../../../src/accounts/identity/passkeys.ts';
+import { assertSsoNotRequired } from '../../../src/accounts/sso/sso.ts';
+import { DomainError } from '../../../src/platform/errors.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';

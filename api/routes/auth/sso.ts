@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { serviceProvider } from '../../../src/identity/sso/saml.ts';
+import { serviceProvider } from '../../../src/accounts/sso/saml.ts';
 import {
   claimDomain,
   completeOidcLogin,
@@ -10,7 +10,7 @@ import {
   saveSamlConnection,
   ssoSettings,
   verifyDomain,
-} from '../../../src/identity/sso/sso.ts';
+} from '../../../src/accounts/sso/sso.ts';
 import type { AppContext } from '../../context.ts';
 import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';

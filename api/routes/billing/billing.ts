@@ -1,7 +1,11 @@
 import { z } from 'zod';
-import { billingStatus, PLANS, subscriptionCheckout } from '../../../src/billing/billing-accounts.ts';
-import { currentUsage } from '../../../src/billing/usage.ts';
-import { DomainError } from '../../../src/errors.ts';
+import {
+  billingStatus,
+  PLANS,
+  subscriptionCheckout,
+} from '../../../src/accounts/billing/billing-accounts.ts';
+import { currentUsage } from '../../../src/accounts/billing/usage.ts';
+import { DomainError } from '../../../src/platform/errors.ts';
 import type { AppContext } from '../../context.ts';
 import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';

@@ -3,14 +3,19 @@ import {
   type AccountOwner,
   complianceStatus,
   existingAccountId,
-} from '../../../src/compliance/connect-accounts.ts';
+} from '../../../src/accounts/compliance/connect-accounts.ts';
 import {
   DocumentTooLarge,
   MAX_DOCUMENT_BODY_BYTES,
   MAX_DOCUMENT_BYTES,
   uploadDocument,
-} from '../../../src/compliance/documents.ts';
-import { kybSubmission, kycSubmission, submitKyb, submitKyc } from '../../../src/compliance/submissions.ts';
+} from '../../../src/accounts/compliance/documents.ts';
+import {
+  kybSubmission,
+  kycSubmission,
+  submitKyb,
+  submitKyc,
+} from '../../../src/accounts/compliance/submissions.ts';
 import type { AppContext } from '../../context.ts';
 import { requireRight } from '../../middleware/require-right.ts';
 import { Problem } from '../../problem.ts';

@@ -1,7 +1,7 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { z } from 'zod';
-import { verifyLogin } from '../../../src/identity/passkeys.ts';
-import { assertSsoNotRequired } from '../../../src/identity/sso/sso.ts';
+import { verifyLogin } from '../../../src/accounts/identity/passkeys.ts';
+import { assertSsoNotRequired } from '../../../src/accounts/sso/sso.ts';
 import type { AppContext } from '../../context.ts';
 import { assertSameOrigin, consoleCookieFor } from '../../middleware/console-session.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { logIn } from '../../../src/identity/accounts.ts';
+import { logIn } from '../../../src/accounts/identity/accounts.ts';
 import {
   createConsoleSession,
   IDLE_SECONDS,
   ROTATE_SECONDS,
   revokeConsoleSession,
   revokeUserConsoleSessions,
-} from '../../../src/identity/console-sessions.ts';
-import { ROLES, roleOf } from '../../../src/identity/roles.ts';
+} from '../../../src/accounts/identity/console-sessions.ts';
+import { ROLES, roleOf } from '../../../src/accounts/identity/roles.ts';
 import type { AppContext } from '../../context.ts';
 import { assertSameOrigin, consoleCookieFor, sessionCookieHeader } from '../../middleware/console-session.ts';
 import { Problem } from '../../problem.ts';

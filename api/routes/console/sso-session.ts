@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { DomainError } from '../../../src/errors.ts';
-import { discoverLogin, type SsoEndpoints } from '../../../src/identity/sso/sso.ts';
+import { discoverLogin, type SsoEndpoints } from '../../../src/accounts/sso/sso.ts';
+import { DomainError } from '../../../src/platform/errors.ts';
 import type { AppContext } from '../../context.ts';
 import { assertSameOrigin, type ConsoleCookie, consoleCookieFor } from '../../middleware/console-session.ts';
 import { Problem } from '../../problem.ts';

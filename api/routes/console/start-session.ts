@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createConsoleSession } from '../../../src/identity/console-sessions.ts';
-import { type Role, roleOf } from '../../../src/identity/roles.ts';
+import { createConsoleSession } from '../../../src/accounts/identity/console-sessions.ts';
+import { type Role, roleOf } from '../../../src/accounts/identity/roles.ts';
 import type { AppContext } from '../../context.ts';
 import { type ConsoleCookie, sessionCookieHeader } from '../../middleware/console-session.ts';
 import { Problem } from '../../problem.ts';

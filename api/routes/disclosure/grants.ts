@@ -6,8 +6,8 @@ import {
   listGrants,
   listReceivedGrants,
   revokeGrant,
-} from '../../../src/disclosure/grants.ts';
-import { DomainError } from '../../../src/errors.ts';
+} from '../../../src/passport/disclosure/grants.ts';
+import { DomainError } from '../../../src/platform/errors.ts';
 import type { AppContext } from '../../context.ts';
 import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute } from '../../route.ts';

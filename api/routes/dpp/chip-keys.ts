@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { chipKeysStatus, setChipKeys } from '../../../src/chips/chip-keys.ts';
-import { MAX_SYSTEM_IDENTIFIER_BYTES } from '../../../src/sun/index.ts';
+import { MAX_SYSTEM_IDENTIFIER_BYTES } from '../../../src/standards/sun/index.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { claimResale } from '../../../src/resale/claim.ts';
-import { requireWorkflows } from '../../../src/temporal/start.ts';
-import { userWalletAddress } from '../../../src/wallets/user-wallet.ts';
+import { userWalletAddress } from '../../../src/accounts/wallets/user-wallet.ts';
+import { requireWorkflows } from '../../../src/adapters/temporal/start.ts';
+import { claimResale } from '../../../src/lifecycle/resale/claim.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';

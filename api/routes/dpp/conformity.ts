@@ -1,4 +1,4 @@
-import { CONFORMITY_DEFAULT_HINT, esprConformityMessage } from '../../../src/passports/mint-request.ts';
+import { CONFORMITY_DEFAULT_HINT, esprConformityMessage } from '../../../src/lifecycle/mint/mint-request.ts';
 import { Problem } from '../../problem.ts';
 
 /**

@@ -1,10 +1,15 @@
 import { z } from 'zod';
-import { requireActivePlan } from '../../../src/billing/plan-guard.ts';
+import { requireActivePlan } from '../../../src/accounts/billing/plan-guard.ts';
+import { readCompanySettings } from '../../../src/accounts/settings/company-settings.ts';
+import { requireWorkflows, resultWithin, startOrJoin } from '../../../src/adapters/temporal/start.ts';
+import { workflowStatusBody } from '../../../src/adapters/temporal/workflow-status.ts';
 import { chipKeysNotConfigured, chipKeysStatus } from '../../../src/chips/chip-keys.ts';
 import { canonicalChipUid } from '../../../src/chips/enroll.ts';
-import { DomainError } from '../../../src/errors.ts';
-import { chipEnrolledElsewhere, findChipToMint } from '../../../src/passports/mint-candidate.ts';
-import { CHIP_ALREADY_REGISTERED, mintFailureToDomainError } from '../../../src/passports/mint-failures.ts';
+import { chipEnrolledElsewhere, findChipToMint } from '../../../src/lifecycle/mint/mint-candidate.ts';
+import {
+  CHIP_ALREADY_REGISTERED,
+  mintFailureToDomainError,
+} from '../../../src/lifecycle/mint/mint-failures.ts';
 import {
   isShapeA,
   lacksConformity,
@@ -13,14 +18,12 @@ import {
   productFromShapeA,
   productFromShapeB,
   shapeBConformityUrl,
-} from '../../../src/passports/mint-request.ts';
-import { readCompanySettings } from '../../../src/settings/company-settings.ts';
-import { parseSunMessage } from '../../../src/sun/index.ts';
-import { requireWorkflows, resultWithin, startOrJoin } from '../../../src/temporal/start.ts';
-import { workflowIds } from '../../../src/temporal/workflow-ids.ts';
-import { workflowStatusBody } from '../../../src/temporal/workflow-status.ts';
+} from '../../../src/lifecycle/mint/mint-request.ts';
+import { DomainError } from '../../../src/platform/errors.ts';
+import { MINT_PROGRESS_QUERY, type MintInput, type MintResult } from '../../../src/processes/mint.ts';
+import { workflowIds } from '../../../src/processes/workflow-ids.ts';
+import { parseSunMessage } from '../../../src/standards/sun/index.ts';
 import type { mintPassport } from '../../../workflows/mint.ts';
-import { MINT_PROGRESS_QUERY, type MintInput, type MintResult } from '../../../workflows/mint-types.ts';
 import type { AppContext } from '../../context.ts';
 import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute } from '../../route.ts';

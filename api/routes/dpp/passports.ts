@@ -1,14 +1,14 @@
 import { z } from 'zod';
+import { requireWorkflows } from '../../../src/adapters/temporal/start.ts';
 import { canonicalChipUid } from '../../../src/chips/enroll.ts';
-import { normalizeGtin } from '../../../src/gs1/gtin.ts';
-import { passportOverview } from '../../../src/passports/passport-overview.ts';
-import { RUNNING_MINTS_MAX, runningMints } from '../../../src/passports/running-mints.ts';
+import { passportOverview } from '../../../src/passport/record/passport-overview.ts';
+import { RUNNING_MINTS_MAX, runningMints } from '../../../src/passport/record/running-mints.ts';
 import {
   listPassports,
   PASSPORT_SEARCH_MAX,
   PASSPORT_STATUSES,
-} from '../../../src/passports/search-passports.ts';
-import { requireWorkflows } from '../../../src/temporal/start.ts';
+} from '../../../src/passport/record/search-passports.ts';
+import { normalizeGtin } from '../../../src/standards/gs1/gtin.ts';
 import type { AppContext } from '../../context.ts';
 import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute } from '../../route.ts';

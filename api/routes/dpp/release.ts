@@ -1,15 +1,19 @@
 import { WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
 import { z } from 'zod';
-import { DomainError } from '../../../src/errors.ts';
-import { brandReleaseTerms, ownerReleaseTerms, releaseBody } from '../../../src/resale/release-request.ts';
-import { insertResale, updateResale } from '../../../src/resale/resale-records.ts';
-import type { ResaleTerms } from '../../../src/resale/resale-terms.ts';
-import { searchAttributePairs } from '../../../src/temporal/search-attributes.ts';
-import { requireWorkflows } from '../../../src/temporal/start.ts';
-import { taskQueueFor } from '../../../src/temporal/task-queues.ts';
-import { workflowIds } from '../../../src/temporal/workflow-ids.ts';
+import { requireWorkflows } from '../../../src/adapters/temporal/start.ts';
+import {
+  brandReleaseTerms,
+  ownerReleaseTerms,
+  releaseBody,
+} from '../../../src/lifecycle/resale/release-request.ts';
+import { insertResale, updateResale } from '../../../src/lifecycle/resale/resale-records.ts';
+import { DomainError } from '../../../src/platform/errors.ts';
+import { RESALE_PROGRESS_QUERY, type ResaleProgress } from '../../../src/processes/resale.ts';
+import type { ResaleTerms } from '../../../src/processes/resale-terms.ts';
+import { searchAttributePairs } from '../../../src/processes/search-attributes.ts';
+import { taskQueueFor } from '../../../src/processes/task-queues.ts';
+import { workflowIds } from '../../../src/processes/workflow-ids.ts';
 import type { resalePassport } from '../../../workflows/resale.ts';
-import { RESALE_PROGRESS_QUERY, type ResaleProgress } from '../../../workflows/resale-types.ts';
 import type { AppContext } from '../../context.ts';
 import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { defineRoute } from '../../route.ts';

@@ -1,10 +1,10 @@
 import { ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
-import { DomainError } from '../../../src/errors.ts';
 import {
   isCredentialRefusal,
   type ProviderRefusal,
   stableCode,
-} from '../../../src/payments/provider-errors.ts';
+} from '../../../src/adapters/payments/provider-errors.ts';
+import { DomainError } from '../../../src/platform/errors.ts';
 
 /**
  * Turns a failed resale workflow into the domain error a client should see. A payment provider's refusal is

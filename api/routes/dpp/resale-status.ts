@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { DomainError } from '../../../src/errors.ts';
-import { formatMinorUnits } from '../../../src/resale/money.ts';
-import { latestResaleOfToken } from '../../../src/resale/resale-records.ts';
-import { workflowIds } from '../../../src/temporal/workflow-ids.ts';
-import { RESALE_PROGRESS_QUERY, type ResaleProgress } from '../../../workflows/resale-types.ts';
+import { formatMinorUnits } from '../../../src/lifecycle/resale/money.ts';
+import { latestResaleOfToken } from '../../../src/lifecycle/resale/resale-records.ts';
+import { DomainError } from '../../../src/platform/errors.ts';
+import { RESALE_PROGRESS_QUERY, type ResaleProgress } from '../../../src/processes/resale.ts';
+import { workflowIds } from '../../../src/processes/workflow-ids.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { revokePassport } from '../../../src/passports/revoke.ts';
+import { revokePassport } from '../../../src/lifecycle/revoke/revoke.ts';
 import type { AppContext } from '../../context.ts';
 import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute } from '../../route.ts';

@@ -1,19 +1,19 @@
 import { z } from 'zod';
-import { passportAasEnvironment } from '../../../src/aas/battery/battery-environment.ts';
-import { contentSpecifications } from '../../../src/content-specs/content-specification.ts';
-import { ROLES } from '../../../src/content-specs/disclosure.ts';
+import { passportAasEnvironment } from '../../../src/passport/aas/battery/battery-environment.ts';
+import { contentSpecifications } from '../../../src/passport/content/content-specification.ts';
+import { ROLES } from '../../../src/passport/content/disclosure.ts';
 import {
   ContentInvalid,
   readPassportContent,
   requireSpecification,
   writePassportContent,
-} from '../../../src/content-specs/passport-content.ts';
-import { callerRoles } from '../../../src/disclosure/caller-roles.ts';
-import { discloseContent } from '../../../src/disclosure/disclose-content.ts';
-import { findDppById } from '../../../src/dpp-api/find-dpp.ts';
-import { DomainError } from '../../../src/errors.ts';
-import { dppIdOf } from '../../../src/passports/passport-header.ts';
-import { recordPassportVersion } from '../../../src/passports/passport-versions.ts';
+} from '../../../src/passport/content/passport-content.ts';
+import { callerRoles } from '../../../src/passport/disclosure/caller-roles.ts';
+import { discloseContent } from '../../../src/passport/disclosure/disclose-content.ts';
+import { findDppById } from '../../../src/passport/dpp-api/find-dpp.ts';
+import { dppIdOf } from '../../../src/passport/record/passport-header.ts';
+import { recordPassportVersion } from '../../../src/passport/record/passport-versions.ts';
+import { DomainError } from '../../../src/platform/errors.ts';
 import type { AppContext } from '../../context.ts';
 import { authenticateIfPresent } from '../../middleware/optional-auth.ts';
 import { Problem } from '../../problem.ts';

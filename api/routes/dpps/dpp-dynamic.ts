@@ -1,20 +1,20 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { contentSpecifications } from '../../../src/content-specs/content-specification.ts';
+import { requireWorkflows } from '../../../src/adapters/temporal/start.ts';
+import { linkRepurposedPassport } from '../../../src/lifecycle/repurpose/repurpose.ts';
+import { contentSpecifications } from '../../../src/passport/content/content-specification.ts';
 import {
   type DynamicUpdateResult,
   type DynamicWriter,
   PRODUCT_DATA_UPDATED,
   recordDynamicUpdate,
-} from '../../../src/content-specs/dynamic-update.ts';
-import { ContentInvalid, requireSpecification } from '../../../src/content-specs/passport-content.ts';
-import { linkRepurposedPassport } from '../../../src/content-specs/repurpose.ts';
-import { Company, SupplyChainEvent } from '../../../src/db/entities/index.ts';
-import { scopedEntityManager, type TenantScope } from '../../../src/db/tenant-scope.ts';
-import { type DppRef, findDppById } from '../../../src/dpp-api/find-dpp.ts';
-import { DomainError } from '../../../src/errors.ts';
-import { dppIdOf } from '../../../src/passports/passport-header.ts';
-import { requireWorkflows } from '../../../src/temporal/start.ts';
+} from '../../../src/passport/content/dynamic-update.ts';
+import { ContentInvalid, requireSpecification } from '../../../src/passport/content/passport-content.ts';
+import { type DppRef, findDppById } from '../../../src/passport/dpp-api/find-dpp.ts';
+import { dppIdOf } from '../../../src/passport/record/passport-header.ts';
+import { Company, SupplyChainEvent } from '../../../src/platform/db/entities/index.ts';
+import { scopedEntityManager, type TenantScope } from '../../../src/platform/db/tenant-scope.ts';
+import { DomainError } from '../../../src/platform/errors.ts';
 import type { AppContext } from '../../context.ts';
 import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { Problem } from '../../problem.ts';

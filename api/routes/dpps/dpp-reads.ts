@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import type { Environment } from '../../../src/config/config.ts';
-import { callerRoles } from '../../../src/disclosure/caller-roles.ts';
+import { callerRoles } from '../../../src/passport/disclosure/caller-roles.ts';
 import {
   type DppRef,
   findDppById,
   findDppByProductId,
   findDppsByProductIds,
-} from '../../../src/dpp-api/find-dpp.ts';
+} from '../../../src/passport/dpp-api/find-dpp.ts';
 import {
   listDppVersions,
   type Reader,
@@ -14,8 +13,9 @@ import {
   readDppAt,
   readDppElement,
   readDppVersion,
-} from '../../../src/dpp-api/read-dpp.ts';
-import { dppIdOf } from '../../../src/passports/passport-header.ts';
+} from '../../../src/passport/dpp-api/read-dpp.ts';
+import { dppIdOf } from '../../../src/passport/record/passport-header.ts';
+import type { Environment } from '../../../src/platform/config/config.ts';
 import type { AppContext } from '../../context.ts';
 import { authenticateIfPresent } from '../../middleware/optional-auth.ts';
 import { defineRoute } from '../../route.ts';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { DynamicWriterRole } from '../../../src/content-specs/dynamic-update.ts';
-import { grantedRoles } from '../../../src/disclosure/grants.ts';
-import type { DppRef } from '../../../src/dpp-api/find-dpp.ts';
+import type { DynamicWriterRole } from '../../../src/passport/content/dynamic-update.ts';
+import { grantedRoles } from '../../../src/passport/disclosure/grants.ts';
+import type { DppRef } from '../../../src/passport/dpp-api/find-dpp.ts';
 import type { AppContext } from '../../context.ts';
 
 /**

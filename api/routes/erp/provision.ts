@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { provisionTwin, provisionTwinsBulk } from '../../../src/erp/provision.ts';
-import { gtinSchema, httpUrl } from '../../../src/passports/mint-request.ts';
+import { gtinSchema, httpUrl } from '../../../src/lifecycle/mint/mint-request.ts';
+import { provisionTwin, provisionTwinsBulk } from '../../../src/lifecycle/provision/provision.ts';
 import type { AppContext } from '../../context.ts';
 import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { defineRoute } from '../../route.ts';

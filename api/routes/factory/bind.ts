@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { requireActivePlan } from '../../../src/billing/plan-guard.ts';
+import { requireActivePlan } from '../../../src/accounts/billing/plan-guard.ts';
+import { readCompanySettings } from '../../../src/accounts/settings/company-settings.ts';
 import { canonicalChipUid } from '../../../src/chips/enroll.ts';
-import { bindTwin, findTwin } from '../../../src/factory/bind.ts';
-import { verifyToolboxSignature } from '../../../src/factory/toolbox-keys.ts';
-import { readCompanySettings } from '../../../src/settings/company-settings.ts';
+import { bindTwin, findTwin } from '../../../src/lifecycle/bind/bind.ts';
+import { verifyToolboxSignature } from '../../../src/lifecycle/bind/toolbox-keys.ts';
 import type { AppContext } from '../../context.ts';
 import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { defineRoute } from '../../route.ts';

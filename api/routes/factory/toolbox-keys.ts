@@ -1,6 +1,10 @@
 import { z } from 'zod';
-import type { ToolboxKey } from '../../../src/db/entities/index.ts';
-import { listToolboxKeys, registerToolboxKey, revokeToolboxKey } from '../../../src/factory/toolbox-keys.ts';
+import {
+  listToolboxKeys,
+  registerToolboxKey,
+  revokeToolboxKey,
+} from '../../../src/lifecycle/bind/toolbox-keys.ts';
+import type { ToolboxKey } from '../../../src/platform/db/entities/index.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 

@@ -1,18 +1,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AssetTwin } from '../../../src/db/entities/index.ts';
-import { Passport } from '../../../src/db/entities/index.ts';
-import type { TenantScope } from '../../../src/db/tenant-scope.ts';
-import { chipEnrolledElsewhere } from '../../../src/passports/mint-candidate.ts';
-import { mintFailureToDomainError } from '../../../src/passports/mint-failures.ts';
 import {
   requireWorkflows,
   resultWithin,
   startOrJoin,
   type WorkflowGateway,
-} from '../../../src/temporal/start.ts';
-import { workflowIds } from '../../../src/temporal/workflow-ids.ts';
+} from '../../../src/adapters/temporal/start.ts';
+import { chipEnrolledElsewhere } from '../../../src/lifecycle/mint/mint-candidate.ts';
+import { mintFailureToDomainError } from '../../../src/lifecycle/mint/mint-failures.ts';
+import type { AssetTwin } from '../../../src/platform/db/entities/index.ts';
+import { Passport } from '../../../src/platform/db/entities/index.ts';
+import type { TenantScope } from '../../../src/platform/db/tenant-scope.ts';
+import type { MintInput } from '../../../src/processes/mint.ts';
+import { workflowIds } from '../../../src/processes/workflow-ids.ts';
 import type { mintPassport } from '../../../workflows/mint.ts';
-import type { MintInput } from '../../../workflows/mint-types.ts';
 
 /**
  * The mint request a bound twin stands for: its name, GTIN, material number and ERP ids, and the declaration

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ENVIRONMENTS, type Environment } from '../../../src/config/config.ts';
+import { resolverDescription } from '../../../src/passport/views/linkset.ts';
+import { ENVIRONMENTS, type Environment } from '../../../src/platform/config/config.ts';
 import {
   CONTEXT_DOCUMENTS,
   DPP_CONTEXT_PATH,
@@ -7,10 +8,9 @@ import {
   UNTP_VARIANTS_CONTEXT_PATH,
   untpExtensionContext,
   untpVariantsContext,
-} from '../../../src/credentials/contexts.ts';
-import { DID_DOCUMENT_PATHS } from '../../../src/credentials/did-web.ts';
-import { statusListCredentialText } from '../../../src/credentials/status-list-credentials.ts';
-import { resolverDescription } from '../../../src/public-passport/linkset.ts';
+} from '../../../src/standards/credentials/contexts.ts';
+import { DID_DOCUMENT_PATHS } from '../../../src/standards/credentials/did-web.ts';
+import { statusListCredentialText } from '../../../src/standards/credentials/status-list-credentials.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';

@@ -1,9 +1,9 @@
-import type { Environment } from '../../../src/config/config.ts';
-import { digitalLink } from '../../../src/gs1/digital-link.ts';
-import { findPublicFacts, findStoredCredential } from '../../../src/public-passport/fast-lookups.ts';
-import { linksetLinkHeader } from '../../../src/public-passport/linkset.ts';
-import { storedCredentialIfCurrent } from '../../../src/public-passport/passport-credential.ts';
-import { publicDocument } from '../../../src/public-passport/public-view.ts';
+import { storedCredentialIfCurrent } from '../../../src/passport/credentials/passport-credential.ts';
+import { findPublicFacts, findStoredCredential } from '../../../src/passport/views/fast-lookups.ts';
+import { linksetLinkHeader } from '../../../src/passport/views/linkset.ts';
+import { publicDocument } from '../../../src/passport/views/public-view.ts';
+import type { Environment } from '../../../src/platform/config/config.ts';
+import { digitalLink } from '../../../src/standards/gs1/digital-link.ts';
 import type { AppContext } from '../../context.ts';
 import { etagOf, PUBLIC_CACHE, sendText } from './http.ts';
 import { type ItemKey, namesPassport, passportNotFound } from './item-key.ts';

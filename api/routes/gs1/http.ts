@@ -1,5 +1,5 @@
-import type { Environment } from '../../../src/config/config.ts';
-import { etagOf } from '../../../src/public-passport/etag.ts';
+import { etagOf } from '../../../src/passport/views/etag.ts';
+import type { Environment } from '../../../src/platform/config/config.ts';
 import type { AppContext } from '../../context.ts';
 import { ENVIRONMENT_HEADER, requireEnvironment } from '../../middleware/service-environment.ts';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { normalizeGtin } from '../../../src/gs1/gtin.ts';
-import { isAi82Value } from '../../../src/gs1/qualifiers.ts';
-import { ACCESS_ROLES } from '../../../src/public-passport/untp-variants.ts';
+import { ACCESS_ROLES } from '../../../src/passport/credentials/untp-variants.ts';
+import { normalizeGtin } from '../../../src/standards/gs1/gtin.ts';
+import { isAi82Value } from '../../../src/standards/gs1/qualifiers.ts';
 import { FORMATS } from './negotiate.ts';
 
 export const gtinParam = z

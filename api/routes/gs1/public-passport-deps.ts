@@ -1,8 +1,8 @@
-import { CredentialIssuer } from '../../../src/credentials/issuer.ts';
-import { IssuerKeyring } from '../../../src/credentials/issuer-keys.ts';
-import { createLogger } from '../../../src/logging/logger.ts';
-import type { PassportCredentialDeps } from '../../../src/public-passport/passport-credential.ts';
-import { verdictKey } from '../../../src/public-passport/tap-verdict.ts';
+import type { PassportCredentialDeps } from '../../../src/passport/credentials/passport-credential.ts';
+import { verdictKey } from '../../../src/passport/views/tap-verdict.ts';
+import { createLogger } from '../../../src/platform/logging/logger.ts';
+import { CredentialIssuer } from '../../../src/standards/credentials/issuer.ts';
+import { IssuerKeyring } from '../../../src/standards/credentials/issuer-keys.ts';
 import type { RouteDeps } from '../deps.ts';
 
 /** What the public passport's routes share: one issuer keyring per app, the verdict key, actor DID settings. */

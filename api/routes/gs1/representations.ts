@@ -1,31 +1,31 @@
-import { resolveShell } from '../../../src/aas/resolve.ts';
-import type { Environment } from '../../../src/config/config.ts';
-import { scopedEntityManager } from '../../../src/db/tenant-scope.ts';
-import { callerRoles } from '../../../src/disclosure/caller-roles.ts';
-import { relatedPassport } from '../../../src/passports/passport-document.ts';
-import { loadRelatedPassports } from '../../../src/passports/passport-versions.ts';
-import { erpDocument } from '../../../src/public-passport/erp-view.ts';
-import { LINKSET_CONTEXT_LINK, linksetDocument } from '../../../src/public-passport/linkset.ts';
-import type {
-  CachedCredential,
-  PassportRecord,
-  ProvenanceEvent,
-} from '../../../src/public-passport/lookup.ts';
-import { passportCredentialText } from '../../../src/public-passport/passport-credential.ts';
+import { resolveShell } from '../../../src/passport/aas/resolve.ts';
+import { passportCredentialText } from '../../../src/passport/credentials/passport-credential.ts';
 import {
   type UntpForms,
   UntpUnavailable,
   untpCredential,
   untpHeader,
   untpMissing,
-} from '../../../src/public-passport/untp-credential.ts';
+} from '../../../src/passport/credentials/untp-credential.ts';
 import {
   ACCESS_ROLES,
   type AccessRole,
   mayReadVariant,
   productGroupData,
   untpVariant,
-} from '../../../src/public-passport/untp-variants.ts';
+} from '../../../src/passport/credentials/untp-variants.ts';
+import { callerRoles } from '../../../src/passport/disclosure/caller-roles.ts';
+import { relatedPassport } from '../../../src/passport/record/passport-document.ts';
+import { loadRelatedPassports } from '../../../src/passport/record/passport-versions.ts';
+import { erpDocument } from '../../../src/passport/views/erp-view.ts';
+import { LINKSET_CONTEXT_LINK, linksetDocument } from '../../../src/passport/views/linkset.ts';
+import type {
+  CachedCredential,
+  PassportRecord,
+  ProvenanceEvent,
+} from '../../../src/passport/views/lookup.ts';
+import type { Environment } from '../../../src/platform/config/config.ts';
+import { scopedEntityManager } from '../../../src/platform/db/tenant-scope.ts';
 import type { AppContext } from '../../context.ts';
 import { authenticateApiKey } from '../../middleware/api-key-auth.ts';
 import { authenticateIfPresent } from '../../middleware/optional-auth.ts';

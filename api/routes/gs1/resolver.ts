@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { digitalLink } from '../../../src/gs1/digital-link.ts';
-import { parseLinkType } from '../../../src/gs1/link-types.ts';
-import { linksetLinkHeader, passportLinks, verifyPagePath } from '../../../src/public-passport/linkset.ts';
+import { linksetLinkHeader, passportLinks, verifyPagePath } from '../../../src/passport/views/linkset.ts';
 import {
   findPassport,
   findPassportWithHistory,
   type PassportRecord,
   passportBatch,
-} from '../../../src/public-passport/lookup.ts';
-import { hasSunParameters, verifyPassportTap } from '../../../src/public-passport/tap.ts';
-import { signVerdict } from '../../../src/public-passport/tap-verdict.ts';
+} from '../../../src/passport/views/lookup.ts';
+import { hasSunParameters, verifyPassportTap } from '../../../src/passport/views/tap.ts';
+import { signVerdict } from '../../../src/passport/views/tap-verdict.ts';
+import { digitalLink } from '../../../src/standards/gs1/digital-link.ts';
+import { parseLinkType } from '../../../src/standards/gs1/link-types.ts';
 import type { AppContext } from '../../context.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';

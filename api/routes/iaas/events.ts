@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { chainOfCustody } from '../../../src/custody/chain-of-custody.ts';
-import { eventView } from '../../../src/supply-chain/event-view.ts';
-import { listSupplyChainEvents, tokenEvents } from '../../../src/supply-chain/list-events.ts';
-import { findPassport } from '../../../src/supply-chain/log-event.ts';
-import { findEvent } from '../../../src/supply-chain/record-anchor.ts';
+import { findPassport } from '../../../src/lifecycle/supply-chain/log-event.ts';
+import { findEvent } from '../../../src/lifecycle/supply-chain/record-anchor.ts';
+import { chainOfCustody } from '../../../src/passport/timeline/chain-of-custody.ts';
+import { eventView } from '../../../src/passport/timeline/event-view.ts';
+import { listSupplyChainEvents, tokenEvents } from '../../../src/passport/timeline/list-events.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 import { supplyChainEventSchema, tokenIdField } from './schemas.ts';

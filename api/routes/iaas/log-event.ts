@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { Company } from '../../../src/db/entities/index.ts';
-import { eventView } from '../../../src/supply-chain/event-view.ts';
-import { logSupplyChainEvent } from '../../../src/supply-chain/log-event.ts';
-import { findEvent } from '../../../src/supply-chain/record-anchor.ts';
-import { requireWorkflows } from '../../../src/temporal/start.ts';
+import { requireWorkflows } from '../../../src/adapters/temporal/start.ts';
+import { logSupplyChainEvent } from '../../../src/lifecycle/supply-chain/log-event.ts';
+import { findEvent } from '../../../src/lifecycle/supply-chain/record-anchor.ts';
+import { eventView } from '../../../src/passport/timeline/event-view.ts';
+import { Company } from '../../../src/platform/db/entities/index.ts';
 import type { AppContext } from '../../context.ts';
 import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { defineRoute } from '../../route.ts';

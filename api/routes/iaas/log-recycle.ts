@@ -1,18 +1,18 @@
 import { z } from 'zod';
-import { DomainError } from '../../../src/errors.ts';
-import { formatDeposit } from '../../../src/recycling/deposit.ts';
+import { requireWorkflows, resultWithin, startOrJoin } from '../../../src/adapters/temporal/start.ts';
+import { workflowStatusBody } from '../../../src/adapters/temporal/workflow-status.ts';
+import { formatDeposit } from '../../../src/lifecycle/recycling/deposit.ts';
 import {
   alreadyRecycled,
   logRecycleBody,
   prepareRecycle,
   recycleFailureToDomainError,
   tokenIdSchema,
-} from '../../../src/recycling/recycle-request.ts';
-import { requireWorkflows, resultWithin, startOrJoin } from '../../../src/temporal/start.ts';
-import { workflowIds } from '../../../src/temporal/workflow-ids.ts';
-import { workflowStatusBody } from '../../../src/temporal/workflow-status.ts';
+} from '../../../src/lifecycle/recycling/recycle-request.ts';
+import { DomainError } from '../../../src/platform/errors.ts';
+import { RECYCLE_PROGRESS_QUERY, type RecycleResult } from '../../../src/processes/recycle.ts';
+import { workflowIds } from '../../../src/processes/workflow-ids.ts';
 import type { recycleTokenPassport } from '../../../workflows/recycle.ts';
-import { RECYCLE_PROGRESS_QUERY, type RecycleResult } from '../../../workflows/recycle-types.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';

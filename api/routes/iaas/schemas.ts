@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { LOGGABLE_ACTIONS } from '../../../src/supply-chain/actions.ts';
-import { METADATA_LIMITS, metadataProblem } from '../../../src/supply-chain/metadata-limits.ts';
+import { LOGGABLE_ACTIONS } from '../../../src/lifecycle/supply-chain/actions.ts';
+import { METADATA_LIMITS, metadataProblem } from '../../../src/lifecycle/supply-chain/metadata-limits.ts';
 
 export const tokenIdField = z
   .string()

@@ -1,6 +1,6 @@
-import type { TenantScope } from '../../../src/db/tenant-scope.ts';
-import { startOrJoin, type WorkflowGateway } from '../../../src/temporal/start.ts';
-import { workflowIds } from '../../../src/temporal/workflow-ids.ts';
+import { startOrJoin, type WorkflowGateway } from '../../../src/adapters/temporal/start.ts';
+import type { TenantScope } from '../../../src/platform/db/tenant-scope.ts';
+import { workflowIds } from '../../../src/processes/workflow-ids.ts';
 import type { anchorSupplyChainEvent } from '../../../workflows/anchor-event.ts';
 
 /** Starts (or joins) the anchor workflow of one event; a failed run may be started again. */

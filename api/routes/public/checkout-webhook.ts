@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { applyStripeEvent, verifyStripeEvent } from '../../../src/payments/inbound-events.ts';
+import { applyStripeEvent, verifyStripeEvent } from '../../../src/adapters/payments/inbound-events.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';

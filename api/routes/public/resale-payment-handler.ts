@@ -1,13 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { z } from 'zod';
-import type { Environment } from '../../../src/config/config.ts';
-import { DomainError } from '../../../src/errors.ts';
-import { malformedEvent, type StripeEventHandler } from '../../../src/payments/inbound-events.ts';
-import { findOpenResaleForPayment } from '../../../src/resale/resale-records.ts';
-import type { WorkflowGateway } from '../../../src/temporal/start.ts';
-import { workflowIds } from '../../../src/temporal/workflow-ids.ts';
-import { PAYMENT_SUCCEEDED_SIGNAL, type PaymentSucceeded } from '../../../workflows/resale-types.ts';
+import { malformedEvent, type StripeEventHandler } from '../../../src/adapters/payments/inbound-events.ts';
+import type { WorkflowGateway } from '../../../src/adapters/temporal/start.ts';
+import { findOpenResaleForPayment } from '../../../src/lifecycle/resale/resale-records.ts';
+import type { Environment } from '../../../src/platform/config/config.ts';
+import { DomainError } from '../../../src/platform/errors.ts';
+import { PAYMENT_SUCCEEDED_SIGNAL, type PaymentSucceeded } from '../../../src/processes/resale.ts';
+import { workflowIds } from '../../../src/processes/workflow-ids.ts';
 
 const stripeId = z.string().min(1).max(255);
 

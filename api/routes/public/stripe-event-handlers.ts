@@ -1,6 +1,9 @@
-import { applySubscriptionEvent } from '../../../src/billing/billing-accounts.ts';
-import { applyAccountUpdated } from '../../../src/compliance/connect-accounts.ts';
-import type { StripeEventHandler, StripeEventHandlers } from '../../../src/payments/inbound-events.ts';
+import { applySubscriptionEvent } from '../../../src/accounts/billing/billing-accounts.ts';
+import { applyAccountUpdated } from '../../../src/accounts/compliance/connect-accounts.ts';
+import type {
+  StripeEventHandler,
+  StripeEventHandlers,
+} from '../../../src/adapters/payments/inbound-events.ts';
 import type { RouteDeps } from '../deps.ts';
 import { resalePaymentHandler } from './resale-payment-handler.ts';
 

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { ROLES } from '../../../src/identity/roles.ts';
+import { ROLES } from '../../../src/accounts/identity/roles.ts';
 import {
   changeMemberRole,
   INVITATION_DAYS,
   inviteMember,
   listMembers,
   removeMember,
-} from '../../../src/identity/team.ts';
-import { smtpMailer } from '../../../src/mail/mailer.ts';
+} from '../../../src/accounts/identity/team.ts';
+import { smtpMailer } from '../../../src/adapters/mail/mailer.ts';
 import type { AppContext } from '../../context.ts';
 import { requireRight } from '../../middleware/require-right.ts';
 import { Problem } from '../../problem.ts';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { contentSpecifications } from '../../../src/content-specs/content-specification.ts';
-import { disclosedProductGroupData } from '../../../src/disclosure/product-group-view.ts';
-import { findPassportWithHistory, passportGtin } from '../../../src/public-passport/lookup.ts';
-import { pageVerdict, verifyPageModel } from '../../../src/public-passport/page-model.ts';
-import { readVerdict } from '../../../src/public-passport/tap-verdict.ts';
+import { contentSpecifications } from '../../../src/passport/content/content-specification.ts';
+import { disclosedProductGroupData } from '../../../src/passport/disclosure/product-group-view.ts';
+import { findPassportWithHistory, passportGtin } from '../../../src/passport/views/lookup.ts';
+import { pageVerdict, verifyPageModel } from '../../../src/passport/views/page-model.ts';
+import { readVerdict } from '../../../src/passport/views/tap-verdict.ts';
 import type { AppContext } from '../../context.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';

@@ -1,5 +1,5 @@
-import type { PageVerdict, TimelineEntry, VerifyPageModel } from '../../../src/public-passport/page-model.ts';
-import { VERDICT_TEXT } from '../../../src/public-passport/verdict-text.ts';
+import type { PageVerdict, TimelineEntry, VerifyPageModel } from '../../../src/passport/views/page-model.ts';
+import { VERDICT_TEXT } from '../../../src/passport/views/verdict-text.ts';
 
 /** Escapes text for HTML content and double-quoted attributes. */
 export function esc(value: string | number): string {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { normalizeGtin } from '../../../src/gs1/gtin.ts';
-import { verifyPagePath } from '../../../src/public-passport/linkset.ts';
-import { findPassport, passportBatch, passportGtin } from '../../../src/public-passport/lookup.ts';
-import { hasSunParameters, verifyPassportTap } from '../../../src/public-passport/tap.ts';
-import { signVerdict } from '../../../src/public-passport/tap-verdict.ts';
-import { VERDICT_TEXT } from '../../../src/public-passport/verdict-text.ts';
+import { verifyPagePath } from '../../../src/passport/views/linkset.ts';
+import { findPassport, passportBatch, passportGtin } from '../../../src/passport/views/lookup.ts';
+import { hasSunParameters, verifyPassportTap } from '../../../src/passport/views/tap.ts';
+import { signVerdict } from '../../../src/passport/views/tap-verdict.ts';
+import { VERDICT_TEXT } from '../../../src/passport/views/verdict-text.ts';
+import { normalizeGtin } from '../../../src/standards/gs1/gtin.ts';
 import type { AppContext } from '../../context.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DELIVERY_STATUSES } from '../../../src/db/entities/webhook-delivery.ts';
-import { requireWorkflows } from '../../../src/temporal/start.ts';
+import { requireWorkflows } from '../../../src/adapters/temporal/start.ts';
+import { DELIVERY_STATUSES } from '../../../src/platform/db/entities/webhook-delivery.ts';
 import {
   listDeadLetters,
   listEndpointDeliveries,

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '../../../src/events/event-types.ts';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -10,6 +9,7 @@ import {
   type UrlCheck,
   updateEndpoint,
 } from '../../../src/webhooks/endpoints.ts';
+import { EVENT_TYPES } from '../../../src/webhooks/event-types.ts';
 import { sendTestEvent, TEST_EVENT_TYPE } from '../../../src/webhooks/test-event.ts';
 import { urlPolicyFor } from '../../../src/webhooks/url-safety.ts';
 import type { AppContext } from '../../context.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { DELIVERY_STATUSES } from '../../../src/db/entities/webhook-delivery.ts';
-import { EVENT_TYPES } from '../../../src/events/event-types.ts';
+import { DELIVERY_STATUSES } from '../../../src/platform/db/entities/webhook-delivery.ts';
 import { MAX_ROTATION_OVERLAP_SECONDS } from '../../../src/webhooks/endpoint-secrets.ts';
+import { EVENT_TYPES } from '../../../src/webhooks/event-types.ts';
 import { webhookUrlSyntaxProblem } from '../../../src/webhooks/url-safety.ts';
 
 export const webhookUrlField = z

@@ -14,7 +14,7 @@ interface ComplianceProps {
   onSessionEnded: (error: unknown) => boolean;
 }
 
-/** The API's limit (src/compliance/documents.ts): checked here too, so a big file fails before uploading. */
+/** The API's limit (src/accounts/compliance/documents.ts): checked here too, so a big file fails before uploading. */
 const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 const STATUS_TEXT: Record<string, string> = {
   not_started: 'Not started',

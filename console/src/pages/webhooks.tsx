@@ -36,7 +36,7 @@ export function Webhooks({ user, environment, onSessionEnded }: WebhooksProps) {
   const [logRefresh, setLogRefresh] = useState(0);
   const [editing, setEditing] = useState<WebhookEndpoint | null>(null);
   const [rotating, setRotating] = useState<WebhookEndpoint | null>(null);
-  // The event types come from the API (src/events/event-types.ts is their one source).
+  // The event types come from the API (src/webhooks/event-types.ts is their one source).
   const [eventTypes, setEventTypes] = useState<string[] | null>(null);
   const heading = usePageHeading('Webhooks');
   const mayManage = user.role === 'owner' || user.role === 'developer';

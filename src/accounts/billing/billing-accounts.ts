@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type Stripe from 'stripe';
-import type { StripeEnvironmentSettings } from '../config/payments-env.ts';
-import type { TenantScope } from '../db/tenant-scope.ts';
-import { DomainError } from '../errors.ts';
+import type { StripeEnvironmentSettings } from '../../platform/config/payments-env.ts';
+import type { TenantScope } from '../../platform/db/tenant-scope.ts';
+import { DomainError } from '../../platform/errors.ts';
 
 export type Plan = 'essential' | 'pro';
 export const PLANS: readonly Plan[] = ['essential', 'pro'];

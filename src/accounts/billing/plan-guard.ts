@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../db/tenant-scope.ts';
-import { DomainError } from '../errors.ts';
+import type { TenantScope } from '../../platform/db/tenant-scope.ts';
+import { DomainError } from '../../platform/errors.ts';
 
 /** Subscription states in which live mints are allowed (Stripe's; past_due keeps service during dunning). */
 const PAYING = ['active', 'trialing', 'past_due'];

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type Stripe from 'stripe';
-import type { Environment } from '../config/config.ts';
-import type { TenantScope } from '../db/tenant-scope.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import type { TenantScope } from '../../platform/db/tenant-scope.ts';
 
 export interface Usage {
   periodStart: string;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createApiKey } from '../auth/api-keys.ts';
-import type { Environment } from '../config/config.ts';
-import { Company, User } from '../db/entities/index.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import { Company, User } from '../../platform/db/entities/index.ts';
+import { createApiKey } from '../keys/api-keys.ts';
 
 export interface NewCompany {
   company: Company;

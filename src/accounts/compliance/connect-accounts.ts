@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type Stripe from 'stripe';
-import type { Environment } from '../config/config.ts';
+import type { Environment } from '../../platform/config/config.ts';
 
 /** Who a Connect account belongs to: a company (KYB) or a person (KYC). */
 export type AccountOwner = { kind: 'company'; id: string } | { kind: 'user'; id: string };

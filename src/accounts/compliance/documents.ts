@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { DomainError } from '../errors.ts';
+import { DomainError } from '../../platform/errors.ts';
 
 /** Stripe takes identity documents up to 10 MB; so do we (decoded size). */
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError } from '../errors.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { Mailer } from '../../adapters/mail/mailer.ts';
+import { DomainError } from '../../platform/errors.ts';
+import { assertSsoNotRequired } from '../sso/sso.ts';
 import { normaliseEmail } from './email.ts';
 import { issueConfirmationToken } from './email-tokens.ts';
 import { hasPasskey } from './passkeys.ts';
 import { hashPassword, passwordProblem, spendVerification, verifyPassword } from './passwords.ts';
-import { assertSsoNotRequired } from './sso/sso.ts';
 
 /** Five wrong passwords in a row lock an account for 15 minutes. */
 export const MAX_FAILED_LOGINS = 5;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Environment } from '../config/config.ts';
-import type { TenantScope } from '../db/tenant-scope.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import type { TenantScope } from '../../platform/db/tenant-scope.ts';
 
 /** Exactly one hour, as the spec says. */
 export const ACCESS_TOKEN_SECONDS = 3600;

@@ -8,7 +8,7 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
-import { DomainError } from '../errors.ts';
+import { DomainError } from '../../platform/errors.ts';
 import { normaliseEmail } from './email.ts';
 
 /** A ceremony's challenge is good for five minutes, once. */

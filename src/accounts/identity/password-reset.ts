@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError } from '../errors.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { Mailer } from '../../adapters/mail/mailer.ts';
+import { DomainError } from '../../platform/errors.ts';
 import { normaliseEmail } from './email.ts';
 import { consumeResetToken, issueResetToken } from './email-tokens.ts';
 import { hashPassword, passwordProblem } from './passwords.ts';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError } from '../errors.ts';
+import { DomainError } from '../../platform/errors.ts';
 
 /** A user's role in their company (users.role). API keys and OAuth clients act with the company's full rights. */
 export const ROLES = ['owner', 'developer', 'viewer'] as const;

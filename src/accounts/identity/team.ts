@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError } from '../errors.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { Mailer } from '../../adapters/mail/mailer.ts';
+import { DomainError } from '../../platform/errors.ts';
 import { normaliseEmail } from './email.ts';
 import { isRole, type Role } from './roles.ts';
 

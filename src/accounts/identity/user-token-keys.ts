@@ -1,4 +1,4 @@
-import type { Config } from '../config/config.ts';
+import type { Config } from '../../platform/config/config.ts';
 import { type UserTokenKeys, userTokenKeys } from './user-token.ts';
 
 const cache = new WeakMap<Config, UserTokenKeys>();

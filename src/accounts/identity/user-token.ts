@@ -8,7 +8,7 @@ import {
   sign,
   verify,
 } from 'node:crypto';
-import type { Environment } from '../config/config.ts';
+import type { Environment } from '../../platform/config/config.ts';
 
 /** A user token lives 15 minutes: the client logs in again (or with a passkey) after that. */
 export const USER_TOKEN_SECONDS = 900;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Environment } from '../config/config.ts';
-import { ApiKey } from '../db/entities/index.ts';
-import { ownedBy, type TenantScope } from '../db/tenant-scope.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import { ApiKey } from '../../platform/db/entities/index.ts';
+import { ownedBy, type TenantScope } from '../../platform/db/tenant-scope.ts';
 import { apiKeyMatches, generateApiKey, parseApiKey } from './api-key-format.ts';
 
 export interface ApiKeySummary {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../db/tenant-scope.ts';
-import { gs1CheckDigit } from '../gs1/gtin.ts';
+import type { TenantScope } from '../../platform/db/tenant-scope.ts';
+import { gs1CheckDigit } from '../../standards/gs1/gtin.ts';
 
 /** Warranty a sale starts when the company has not set its own: the EU legal guarantee for new goods. */
 export const DEFAULT_WARRANTY_MONTHS = 24;

@@ -1,5 +1,5 @@
 import { createHash, createPublicKey, type JsonWebKey, randomBytes, verify } from 'node:crypto';
-import { DomainError } from '../../errors.ts';
+import { DomainError } from '../../platform/errors.ts';
 import { type OutboundPolicy, outboundFetch } from './outbound.ts';
 
 export interface OidcProviderMetadata {

@@ -1,10 +1,10 @@
-import { DomainError } from '../../errors.ts';
 import {
   AddressRefused,
   type PinnedFetchResponse,
   pinnedFetch,
   type Resolver,
-} from '../../http/pinned-request.ts';
+} from '../../adapters/http/pinned-request.ts';
+import { DomainError } from '../../platform/errors.ts';
 
 /** How SSO reaches identity providers and domain proofs: public HTTPS addresses only, unless allowed. */
 export interface OutboundPolicy {
@@ -12,7 +12,7 @@ export interface OutboundPolicy {
   allowPrivate: boolean;
   /** Answers DNS for the check (tests inject one; default: the system resolver). */
   resolver?: Resolver;
-  /** Which addresses are refused (tests only; default: src/http/address-policy.ts). */
+  /** Which addresses are refused (tests only; default: src/adapters/http/address-policy.ts). */
   isForbidden?: (address: string) => boolean;
 }
 
@@ -26,7 +26,7 @@ const DEFAULT_TIMEOUT_MS = 10_000;
  * A request for URLs a company configured (its issuer and the endpoints it publishes, its domain proof): the
  * service must not be steered at internal addresses, so the scheme must be https and the host resolve to
  * public addresses only, and the connection goes to exactly the address that was checked (the shared pinned
- * path, src/http/pinned-request.ts), so DNS rebinding cannot reach elsewhere. Redirects are not followed.
+ * path, src/adapters/http/pinned-request.ts), so DNS rebinding cannot reach elsewhere. Redirects are not followed.
  */
 export async function outboundFetch(
   url: string,

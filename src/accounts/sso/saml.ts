@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type CacheItem, type CacheProvider, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
-import { DomainError } from '../../errors.ts';
+import { DomainError } from '../../platform/errors.ts';
 
 /** How long an AuthnRequest may wait for its answer, and how long a used assertion is remembered. */
 const REQUEST_MS = 10 * 60_000;

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Environment } from '../../config/config.ts';
-import type { SecretBox } from '../../crypto/secret-box.ts';
-import { DomainError } from '../../errors.ts';
-import { normaliseEmail } from '../email.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import { DomainError } from '../../platform/errors.ts';
+import type { SecretBox } from '../../platform/secret-box.ts';
+import { normaliseEmail } from '../identity/email.ts';
 import { discover, exchangeCode, pkcePair, verifyIdToken } from './oidc-client.ts';
 import { type OutboundPolicy, outboundFetch } from './outbound.ts';
 import { type SamlEndpoints, samlAuthorizationUrl, validateSamlResponse } from './saml.ts';

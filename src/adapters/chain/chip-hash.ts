@@ -1,5 +1,5 @@
 import { keccak256, toUtf8Bytes } from 'ethers';
-import { normalizeChipUid } from '../sun/chip-uid.ts';
+import { normalizeChipUid } from '../../standards/sun/chip-uid.ts';
 
 /**
  * The on-chain key of a chip: keccak256 of the UTF-8 bytes of its canonical UID string (uppercase

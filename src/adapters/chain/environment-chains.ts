@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { parseUnits, Wallet } from 'ethers';
-import { type Config, ConfigError, ENVIRONMENTS, type Environment } from '../config/config.ts';
-import type { Orm } from '../db/orm.ts';
-import { countChainTransaction, observeChainConfirmation } from '../observability/metrics.ts';
+import { type Config, ConfigError, ENVIRONMENTS, type Environment } from '../../platform/config/config.ts';
+import type { Orm } from '../../platform/db/orm.ts';
+import { countChainTransaction, observeChainConfirmation } from '../../platform/observability/metrics.ts';
 import { type AnvilInstance, startAnvil } from './anvil.ts';
 import { ensurePassportDeployment } from './deployment.ts';
 import { createChainProvider, PassportChain } from './passport-chain.ts';

@@ -1,4 +1,4 @@
-import type { Orm } from '../db/orm.ts';
+import type { Orm } from '../../platform/db/orm.ts';
 import type { ReorgChange } from './transaction-manager.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { JsonRpcProvider, TransactionReceipt } from 'ethers';
 import { getAddress } from 'ethers';
-import type { Orm } from '../db/orm.ts';
+import type { Orm } from '../../platform/db/orm.ts';
 import { GWEI, TransactionBroadcaster } from './transaction-broadcaster.ts';
 import { TransactionMonitor } from './transaction-monitor.ts';
 import { TransactionTimeoutError } from './transaction-sender.ts';

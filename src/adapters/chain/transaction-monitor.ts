@@ -1,5 +1,5 @@
 import type { JsonRpcProvider, TransactionReceipt } from 'ethers';
-import type { Orm } from '../db/orm.ts';
+import type { Orm } from '../../platform/db/orm.ts';
 import { describe, type TransactionBroadcaster } from './transaction-broadcaster.ts';
 import type { Row, TransactionStore } from './transaction-store.ts';
 import type {

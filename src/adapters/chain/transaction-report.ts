@@ -1,4 +1,4 @@
-import type { Orm } from '../db/orm.ts';
+import type { Orm } from '../../platform/db/orm.ts';
 import type { ChainTransactionState } from './transaction-manager.ts';
 
 /** One line of `chain_transactions_overview`, for operators (every chain and signer). */

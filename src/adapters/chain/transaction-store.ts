@@ -1,6 +1,6 @@
 import type { JsonRpcProvider } from 'ethers';
 import { getAddress, keccak256 } from 'ethers';
-import type { Orm } from '../db/orm.ts';
+import type { Orm } from '../../platform/db/orm.ts';
 import type {
   ChainIntent,
   ChainTransaction,

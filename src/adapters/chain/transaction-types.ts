@@ -1,5 +1,5 @@
 import type { JsonRpcProvider, Wallet } from 'ethers';
-import type { Orm } from '../db/orm.ts';
+import type { Orm } from '../../platform/db/orm.ts';
 
 /** What the caller wants on chain; gas is estimated beforehand (a revert surfaces before a nonce is used). */
 export interface ChainIntent {

@@ -29,7 +29,7 @@ export interface AddressPolicy {
   allowPrivate: boolean;
   /** Answers DNS for the check (tests inject one; default: the system resolver). */
   resolver?: Resolver | undefined;
-  /** Which addresses are refused (default: `isForbiddenAddress`, src/http/address-policy.ts). */
+  /** Which addresses are refused (default: `isForbiddenAddress`, src/adapters/http/address-policy.ts). */
   isForbidden?: ((address: string) => boolean) | undefined;
 }
 

@@ -1,4 +1,4 @@
-import { DomainError } from '../errors.ts';
+import { DomainError } from '../../platform/errors.ts';
 
 /** A string that is not a CID was given where one is required (a 400 `invalid_cid` through the API). */
 export class InvalidCidError extends DomainError {

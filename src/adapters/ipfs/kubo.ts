@@ -1,7 +1,7 @@
 // A ContentStore backed by a Kubo (go-ipfs) node through its RPC API (`IPFS_API_URL`, usually port 5001).
-import { computeCid, normalizeCid } from './cid.ts';
+import { computeCid, normalizeCid } from '../../standards/ipfs/cid.ts';
+import { JSON_CONTENT_TYPE } from '../../standards/ipfs/json.ts';
 import { InvalidCidError, IpfsUnavailableError } from './errors.ts';
-import { JSON_CONTENT_TYPE } from './json.ts';
 import { assertContentType, type ContentStore, DEFAULT_CONTENT_TYPE, type StoredContent } from './store.ts';
 
 export interface KuboContentStoreOptions {

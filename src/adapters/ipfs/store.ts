@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cidToKey, computeCid, isImporterCid, parseCid } from './cid.ts';
+import { cidToKey, computeCid, isImporterCid, parseCid } from '../../standards/ipfs/cid.ts';
 import { ContentIntegrityError, InvalidCidError } from './errors.ts';
 
 export const DEFAULT_CONTENT_TYPE = 'application/octet-stream';

@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import { DomainError } from '../errors.ts';
+import { DomainError } from '../../platform/errors.ts';
 
 export interface OutgoingMail {
   to: string;

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type Stripe from 'stripe';
 import { z } from 'zod';
-import type { Environment } from '../config/config.ts';
-import { DomainError } from '../errors.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import { DomainError } from '../../platform/errors.ts';
 import type { StripeGateway } from './stripe-gateway.ts';
 
 export interface VerifiedStripeEvent {

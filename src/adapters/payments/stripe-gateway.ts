@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
-import type { Environment } from '../config/config.ts';
-import type { PaymentsConfig, StripeEnvironmentSettings } from '../config/payments-env.ts';
-import { DomainError } from '../errors.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import type { PaymentsConfig, StripeEnvironmentSettings } from '../../platform/config/payments-env.ts';
+import { DomainError } from '../../platform/errors.ts';
 
 export interface StripeEnvironment {
   stripe: Stripe;

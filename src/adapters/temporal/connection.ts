@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Client, type ClientInterceptors } from '@temporalio/client';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { NativeConnection } from '@temporalio/worker';
-import type { Config } from '../config/config.ts';
+import type { Config } from '../../platform/config/config.ts';
 
 type TemporalSettings = Config['temporal'];
 
@@ -35,7 +35,7 @@ export async function connectClient(
 /**
  * A span for each workflow start, signal and query, whose W3C trace context travels in the workflow's
  * headers (the SDK's OpenTelemetry interceptor): the workflow's and its activities' spans join the trace of
- * the HTTP request that started it. A no-op until tracing is installed (src/observability/tracing.ts).
+ * the HTTP request that started it. A no-op until tracing is installed (src/platform/observability/tracing.ts).
  */
 export function clientInterceptors(): ClientInterceptors {
   return { workflow: [new OpenTelemetryWorkflowClientInterceptor()] };

@@ -1,7 +1,7 @@
 import type { ConnectionLike } from '@temporalio/client';
 import proto from '@temporalio/proto';
-import type { Logger } from '../logging/logger.ts';
-import { searchAttributes } from './search-attributes.ts';
+import type { Logger } from '../../platform/logging/logger.ts';
+import { searchAttributes } from '../../processes/search-attributes.ts';
 
 const KEYWORD = proto.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
 

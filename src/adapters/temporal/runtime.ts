@@ -1,5 +1,5 @@
 import { DefaultLogger, type LogLevel, Runtime } from '@temporalio/worker';
-import type { Logger } from '../logging/logger.ts';
+import type { Logger } from '../../platform/logging/logger.ts';
 
 const PINO_LEVEL = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
 
@@ -20,7 +20,7 @@ export function installTemporalRuntime(
   options: {
     /**
      * Where the SDK core serves its own Prometheus metrics (workflow and activity task latencies, polls,
-     * cache): `127.0.0.1:port`, appended to our /metrics (src/observability/metrics-endpoint.ts).
+     * cache): `127.0.0.1:port`, appended to our /metrics (src/platform/observability/metrics-endpoint.ts).
      */
     prometheusBindAddress?: string;
   } = {},

@@ -6,10 +6,14 @@ import {
   type WorkflowHandleWithFirstExecutionRunId,
 } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
-import type { Environment } from '../config/config.ts';
-import { DomainError } from '../errors.ts';
-import { type SearchAttributeValues, searchAttributePairs, searchAttributes } from './search-attributes.ts';
-import { taskQueueFor } from './task-queues.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import { DomainError } from '../../platform/errors.ts';
+import {
+  type SearchAttributeValues,
+  searchAttributePairs,
+  searchAttributes,
+} from '../../processes/search-attributes.ts';
+import { taskQueueFor } from '../../processes/task-queues.ts';
 
 export interface WorkflowGateway {
   client: Client;

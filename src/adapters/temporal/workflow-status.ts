@@ -1,7 +1,7 @@
 import { type WorkflowHandle, WorkflowNotFoundError } from '@temporalio/client';
 import type { Workflow, WorkflowResultType } from '@temporalio/common';
-import type { DomainError } from '../errors.ts';
-import { searchAttributes } from './search-attributes.ts';
+import type { DomainError } from '../../platform/errors.ts';
+import { searchAttributes } from '../../processes/search-attributes.ts';
 
 export type WorkflowStatusBody<R> =
   | { success: true; workflowId: string; status: 'RUNNING'; progress: unknown }

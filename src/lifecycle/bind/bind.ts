@@ -1,8 +1,8 @@
 import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
-import { canonicalChipUid, enrollChip } from '../chips/enroll.ts';
-import { AssetTwin, Chip, Passport } from '../db/entities/index.ts';
-import type { TenantScope } from '../db/tenant-scope.ts';
-import { DomainError } from '../errors.ts';
+import { canonicalChipUid, enrollChip } from '../../chips/enroll.ts';
+import { AssetTwin, Chip, Passport } from '../../platform/db/entities/index.ts';
+import type { TenantScope } from '../../platform/db/tenant-scope.ts';
+import { DomainError } from '../../platform/errors.ts';
 
 export async function findTwin(em: EntityManager, serviceInternalId: string): Promise<AssetTwin> {
   const twin = await em.findOne(AssetTwin, { serviceInternalId });

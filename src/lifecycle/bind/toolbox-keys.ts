@@ -1,8 +1,8 @@
 import { createPublicKey, type JsonWebKey, type KeyObject, randomUUID, verify } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ToolboxKey } from '../db/entities/index.ts';
-import { ownedBy, type TenantScope } from '../db/tenant-scope.ts';
-import { DomainError } from '../errors.ts';
+import { ToolboxKey } from '../../platform/db/entities/index.ts';
+import { ownedBy, type TenantScope } from '../../platform/db/tenant-scope.ts';
+import { DomainError } from '../../platform/errors.ts';
 
 type Algorithm = ToolboxKey['algorithm'];
 

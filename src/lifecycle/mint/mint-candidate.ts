@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { canonicalChipUid } from '../chips/enroll.ts';
-import type { TenantScope } from '../db/tenant-scope.ts';
-import { DomainError } from '../errors.ts';
+import { canonicalChipUid } from '../../chips/enroll.ts';
+import type { TenantScope } from '../../platform/db/tenant-scope.ts';
+import { DomainError } from '../../platform/errors.ts';
 
 // Raw SQL bypasses the ORM's tenant filter: the chip is looked up in the environment (a chip UID is unique
 // there), and whether it is ours and holds a passport of ours is told apart in the same query.

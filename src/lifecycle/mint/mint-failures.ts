@@ -1,5 +1,5 @@
 import { ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
-import { DomainError } from '../errors.ts';
+import { DomainError } from '../../platform/errors.ts';
 
 export const CHIP_ALREADY_REGISTERED = 'Conflict: Chip already registered.';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isValidGtin14 } from '../gs1/gtin.ts';
-import type { MintProduct } from './metadata.ts';
+import type { MintProduct } from '../../passport/record/metadata.ts';
+import { isValidGtin14 } from '../../standards/gs1/gtin.ts';
 
 /** The spec's 400 text (German, ESPR) for a mint without a declaration of conformity: its fixed first sentence. */
 export const ESPR_CONFORMITY_PREFIX =

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
-import { Passport } from '../db/entities/index.ts';
-import { ownedBy, type TenantScope } from '../db/tenant-scope.ts';
-import { DomainError } from '../errors.ts';
-import type { MintProduct, PassportMetadata } from './metadata.ts';
-import { recordPassportVersion } from './passport-versions.ts';
+import type { MintProduct, PassportMetadata } from '../../passport/record/metadata.ts';
+import { recordPassportVersion } from '../../passport/record/passport-versions.ts';
+import { Passport } from '../../platform/db/entities/index.ts';
+import { ownedBy, type TenantScope } from '../../platform/db/tenant-scope.ts';
+import { DomainError } from '../../platform/errors.ts';
 
 export interface MintedPassport {
   chipUid: string;

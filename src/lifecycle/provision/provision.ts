@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AssetTwin } from '../db/entities/index.ts';
-import { ownedBy, type TenantScope } from '../db/tenant-scope.ts';
-import { newServiceInternalId } from './service-id.ts';
+import { newServiceInternalId } from '../../passport/record/service-id.ts';
+import { AssetTwin } from '../../platform/db/entities/index.ts';
+import { ownedBy, type TenantScope } from '../../platform/db/tenant-scope.ts';
 
 export interface ErpMetadata {
   material_number: string;

@@ -1,6 +1,6 @@
 import { formatEther, getAddress, isAddress, ZeroAddress } from 'ethers';
-import { DomainError } from '../errors.ts';
-import { companyCustodyAddress } from '../wallets/custody.ts';
+import { companyCustodyAddress } from '../../accounts/wallets/custody.ts';
+import { DomainError } from '../../platform/errors.ts';
 
 /**
  * Currency code of released deposits: the chain's native currency. Deposits are locked in wei

@@ -1,5 +1,5 @@
 import { Interface, type InterfaceAbi, toBeHex } from 'ethers';
-import type { PassportChain } from '../chain/passport-chain.ts';
+import type { PassportChain } from '../../adapters/chain/passport-chain.ts';
 
 export interface RecycleRecord {
   transactionHash: string;

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/postgresql';
-import { Passport, SupplyChainEvent } from '../db/entities/index.ts';
-import { ownedBy, type TenantScope } from '../db/tenant-scope.ts';
-import { DomainError } from '../errors.ts';
-import { recordEvent } from '../events/outbox.ts';
-import { recordPassportVersion } from '../passports/passport-versions.ts';
+import { recordPassportVersion } from '../../passport/record/passport-versions.ts';
+import { Passport, SupplyChainEvent } from '../../platform/db/entities/index.ts';
+import { ownedBy, type TenantScope } from '../../platform/db/tenant-scope.ts';
+import { DomainError } from '../../platform/errors.ts';
+import { recordEvent } from '../../webhooks/outbox.ts';
 
 export interface RecycledOnChain {
   tokenId: string;

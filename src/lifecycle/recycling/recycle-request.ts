@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
 import { z } from 'zod';
-import type { RecycleInput } from '../../workflows/recycle-types.ts';
-import { Passport } from '../db/entities/index.ts';
-import type { TenantScope } from '../db/tenant-scope.ts';
-import { DomainError } from '../errors.ts';
+import { Passport } from '../../platform/db/entities/index.ts';
+import type { TenantScope } from '../../platform/db/tenant-scope.ts';
+import { DomainError } from '../../platform/errors.ts';
+import type { RecycleInput } from '../../processes/recycle.ts';
 import { recyclerAddress, resolveRewardReceiver } from './deposit.ts';
 
 export const tokenIdSchema = z

@@ -1,10 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { DppRef } from '../dpp-api/find-dpp.ts';
-import { DomainError } from '../errors.ts';
-import { dppIdOf } from '../passports/passport-header.ts';
-import type { ContentSpecificationRegistry } from './content-specification.ts';
-import { type DynamicUpdateResult, type DynamicWriter, recordDynamicUpdate } from './dynamic-update.ts';
-import { requireSpecification } from './passport-content.ts';
+import type { ContentSpecificationRegistry } from '../../passport/content/content-specification.ts';
+import {
+  type DynamicUpdateResult,
+  type DynamicWriter,
+  recordDynamicUpdate,
+} from '../../passport/content/dynamic-update.ts';
+import { requireSpecification } from '../../passport/content/passport-content.ts';
+import type { DppRef } from '../../passport/dpp-api/find-dpp.ts';
+import { dppIdOf } from '../../passport/record/passport-header.ts';
+import { DomainError } from '../../platform/errors.ts';
 
 /** How a battery got its new passport (Art. 77(6): repurposed or remanufactured). */
 export type SuccessionRelation = 'repurposed' | 'remanufactured';

@@ -1,15 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { getAddress } from 'ethers';
 import { z } from 'zod';
-import type { Environment } from '../config/config.ts';
-import { Passport } from '../db/entities/index.ts';
-import type { TenantScope } from '../db/tenant-scope.ts';
-import { DomainError } from '../errors.ts';
-import { digitalLink, resolverBase } from '../gs1/digital-link.ts';
-import { companyCustodyAddress } from '../wallets/custody.ts';
-import { userWalletAddress } from '../wallets/user-wallet.ts';
+import { companyCustodyAddress } from '../../accounts/wallets/custody.ts';
+import { userWalletAddress } from '../../accounts/wallets/user-wallet.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import { Passport } from '../../platform/db/entities/index.ts';
+import type { TenantScope } from '../../platform/db/tenant-scope.ts';
+import { DomainError } from '../../platform/errors.ts';
+import type { ResaleTerms } from '../../processes/resale-terms.ts';
+import { digitalLink, resolverBase } from '../../standards/gs1/digital-link.ts';
 import { newResaleId } from './resale-records.ts';
-import type { ResaleTerms } from './resale-terms.ts';
 
 /** Stripe's smallest charge is about 0.50 in most currencies; the largest a Checkout Session takes is 999,999.99. */
 const MAX_AMOUNT = 99_999_999;

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { ResaleTerms } from './resale-terms.ts';
+import type { ResaleTerms } from '../../processes/resale-terms.ts';
 
 /** Stripe's own request idempotency: a retried call with the same key returns the first answer. */
 const key = (resaleId: string, what: string) => `dpp-resale-${resaleId}-${what}`;

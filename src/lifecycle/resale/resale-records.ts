@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { type EntityManager, LockMode, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
-import { Passport, SupplyChainEvent } from '../db/entities/index.ts';
-import { ownedBy } from '../db/tenant-scope.ts';
-import { DomainError } from '../errors.ts';
-import { recordEvent } from '../events/outbox.ts';
-import { recordPassportVersion } from '../passports/passport-versions.ts';
+import { recordPassportVersion } from '../../passport/record/passport-versions.ts';
+import { Passport, SupplyChainEvent } from '../../platform/db/entities/index.ts';
+import { ownedBy } from '../../platform/db/tenant-scope.ts';
+import { DomainError } from '../../platform/errors.ts';
+import type { ResaleTerms } from '../../processes/resale-terms.ts';
+import { recordEvent } from '../../webhooks/outbox.ts';
 import { formatMinorUnits } from './money.ts';
-import type { ResaleTerms } from './resale-terms.ts';
 
 export type ResaleStatus =
   | 'AUTHORIZING'

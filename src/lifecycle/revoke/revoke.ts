@@ -1,7 +1,7 @@
 import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
-import { Passport } from '../db/entities/index.ts';
-import { DomainError } from '../errors.ts';
-import { recordPassportVersion } from './passport-versions.ts';
+import { recordPassportVersion } from '../../passport/record/passport-versions.ts';
+import { Passport } from '../../platform/db/entities/index.ts';
+import { DomainError } from '../../platform/errors.ts';
 
 export interface Revocation {
   tokenId: string;

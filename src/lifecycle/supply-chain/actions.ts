@@ -1,9 +1,9 @@
-import type { EventType } from '../events/event-types.ts';
+import type { EventType } from '../../webhooks/event-types.ts';
 
 /**
  * Actions a client may log through POST /v1/iaas/log-event. MINT, AUTHORIZE_CLAIM, CLAIM_OWNERSHIP and
  * RECYCLE_TRANSFER are written by our own workflows only, PRODUCT_DATA_UPDATED by the dynamic data API
- * (src/content-specs/dynamic-update.ts).
+ * (src/passport/content/dynamic-update.ts).
  */
 export const LOGGABLE_ACTIONS = [
   'QC_PASSED',

@@ -1,5 +1,5 @@
 import { Interface, type JsonFragment, toBeHex } from 'ethers';
-import type { PassportChain } from '../chain/passport-chain.ts';
+import type { PassportChain } from '../../adapters/chain/passport-chain.ts';
 
 /**
  * The contract's SupplyChainEvent log for `tokenId` carrying `dataHash`, searched from `fromBlock` (the

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Passport, SupplyChainEvent } from '../db/entities/index.ts';
-import { ownedBy, type TenantScope } from '../db/tenant-scope.ts';
-import { DomainError } from '../errors.ts';
-import { recordPassportVersion } from '../passports/passport-versions.ts';
-import { readCompanySettings, warrantyEnd } from '../settings/company-settings.ts';
+import { readCompanySettings, warrantyEnd } from '../../accounts/settings/company-settings.ts';
+import { recordPassportVersion } from '../../passport/record/passport-versions.ts';
+import { eventDataHash, eventView } from '../../passport/timeline/event-view.ts';
+import { Passport, SupplyChainEvent } from '../../platform/db/entities/index.ts';
+import { ownedBy, type TenantScope } from '../../platform/db/tenant-scope.ts';
+import { DomainError } from '../../platform/errors.ts';
 import { isSale, type LoggableAction } from './actions.ts';
-import { eventDataHash, eventView } from './event-view.ts';
 
 export interface LogEventRequest {
   tokenId: string;

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Passport, SupplyChainEvent } from '../db/entities/index.ts';
-import type { TenantScope } from '../db/tenant-scope.ts';
-import { DomainError } from '../errors.ts';
-import { recordEvent } from '../events/outbox.ts';
+import { Passport, SupplyChainEvent } from '../../platform/db/entities/index.ts';
+import type { TenantScope } from '../../platform/db/tenant-scope.ts';
+import { DomainError } from '../../platform/errors.ts';
+import { recordEvent } from '../../webhooks/outbox.ts';
 import { isSale, webhookForAction } from './actions.ts';
 
 export interface EventAnchor {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Environment } from '../config/config.ts';
-import { PINNED_SPECIFICATIONS_SQL, pinnedIds } from '../content-specs/pinned-sql.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import { PINNED_SPECIFICATIONS_SQL, pinnedIds } from '../content/pinned-sql.ts';
 
 /** What the AAS API reads of a passport, its chip and its company: one row, all of it public. */
 export interface AasPassportRow {
@@ -31,7 +31,7 @@ export interface AasPassportRow {
   facilityId: string | null;
   /** When its latest content version was recorded (its last write before versions existed). */
   lastUpdated: Date;
-  /** The product-group content specifications it is pinned to (src/content-specs). */
+  /** The product-group content specifications it is pinned to (src/passport/content). */
   productGroupSpecificationIds?: string[] | undefined;
 }
 

@@ -1,8 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Environment } from '../config/config.ts';
-import { ROLES, type Role } from '../content-specs/disclosure.ts';
-import { DomainError } from '../errors.ts';
-import { digitalLink } from '../gs1/digital-link.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import { DomainError } from '../../platform/errors.ts';
+import type { BatterySubmodel } from '../../standards/aas/battery-elements.ts';
+import type { AasV3Submodel } from '../../standards/aas/elements.ts';
+import { SEMANTICS } from '../../standards/aas/semantics.ts';
+import { digitalLink } from '../../standards/gs1/digital-link.ts';
+import { ROLES, type Role } from '../content/disclosure.ts';
 import {
   type AasPassportRow,
   aasPassportContents,
@@ -16,12 +19,9 @@ import {
   SUBMODEL_ID_SHORTS,
   submodelReference,
 } from './aas-v3.ts';
-import type { BatterySubmodel } from './battery/battery-elements.ts';
 import { BATTERY_SUBMODEL_ID_SHORTS, servedBatterySubmodels } from './battery/battery-served.ts';
 import { BATTERY_SUBMODEL_SEMANTIC_IDS } from './battery/battery-submodels.ts';
-import type { AasV3Submodel } from './elements.ts';
 import { decodeIdentifier, isTokenId, parseSubmodelId, tokenIdOfShellId } from './identifiers.ts';
-import { SEMANTICS } from './semantics.ts';
 import { elementAt } from './submodel-views.ts';
 
 /**

@@ -1,10 +1,10 @@
-import { digitalLink } from '../gs1/digital-link.ts';
-import { passportHeader } from '../passports/passport-header.ts';
+import type { AasV3Submodel } from '../../standards/aas/elements.ts';
+import { nameplateSubmodel } from '../../standards/aas/idta-nameplate.ts';
+import type { globalReference } from '../../standards/aas/semantics.ts';
+import { digitalLink } from '../../standards/gs1/digital-link.ts';
+import { passportHeader } from '../record/passport-header.ts';
 import type { AasPassportRow } from './aas-passports.ts';
 import { dppMetaSubmodel } from './dpp-meta.ts';
-import type { AasV3Submodel } from './elements.ts';
-import { nameplateSubmodel } from './idta-nameplate.ts';
-import type { globalReference } from './semantics.ts';
 import {
   type AasSubmodel,
   first,

@@ -1,6 +1,6 @@
-import type { PassportHeader } from '../passports/passport-header.ts';
-import { type AasV3Submodel, collection, property } from './elements.ts';
-import { globalReference } from './semantics.ts';
+import { type AasV3Submodel, collection, property } from '../../standards/aas/elements.ts';
+import { globalReference } from '../../standards/aas/semantics.ts';
+import type { PassportHeader } from '../record/passport-header.ts';
 
 /**
  * IDTA-02099-1-0 "Digital Product Passport – Part 1: Metadata" (idShort DppMeta): the EN 18223 passport

@@ -1,5 +1,5 @@
-import type { Environment } from '../config/config.ts';
-import { DomainError } from '../errors.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import { DomainError } from '../../platform/errors.ts';
 import { SUBMODEL_ID_SHORTS } from './aas-v3.ts';
 import { BATTERY_SUBMODEL_ID_SHORTS } from './battery/battery-served.ts';
 import { shellId } from './shell.ts';

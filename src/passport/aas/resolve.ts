@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Environment } from '../config/config.ts';
-import { AssetTwin, Chip, Passport } from '../db/entities/index.ts';
-import { SERVICE_INTERNAL_ID_PATTERN } from '../erp/service-id.ts';
-import { DomainError } from '../errors.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import { AssetTwin, Chip, Passport } from '../../platform/db/entities/index.ts';
+import { DomainError } from '../../platform/errors.ts';
+import { SERVICE_INTERNAL_ID_PATTERN } from '../record/service-id.ts';
 import { buildShell, shellId } from './shell.ts';
 import { buildTwinShell, twinShellId } from './twin-shell.ts';
 

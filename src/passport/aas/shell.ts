@@ -1,7 +1,7 @@
-import type { Chip, Passport } from '../db/entities/index.ts';
-import { digitalLink } from '../gs1/digital-link.ts';
-import { NTAG_424_DNA } from '../sun/index.ts';
-import { type GlobalReference, globalReference, SEMANTICS } from './semantics.ts';
+import type { Chip, Passport } from '../../platform/db/entities/index.ts';
+import { type GlobalReference, globalReference, SEMANTICS } from '../../standards/aas/semantics.ts';
+import { digitalLink } from '../../standards/gs1/digital-link.ts';
+import { NTAG_424_DNA } from '../../standards/sun/index.ts';
 
 type ValueType = 'xs:string' | 'xs:integer';
 

@@ -1,4 +1,4 @@
-import { DomainError } from '../errors.ts';
+import { DomainError } from '../../platform/errors.ts';
 import type { ModelReference } from './aas-v3.ts';
 
 /**
@@ -9,7 +9,7 @@ import type { ModelReference } from './aas-v3.ts';
  */
 export type Level = 'deep' | 'core';
 
-/** What these views read of an element (src/aas/elements.ts and src/aas/battery/battery-elements.ts fit). */
+/** What these views read of an element (src/standards/aas/elements.ts and src/standards/aas/battery-elements.ts fit). */
 export interface ViewElement {
   idShort?: string | undefined;
   modelType: string;

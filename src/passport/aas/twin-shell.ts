@@ -1,6 +1,6 @@
-import type { AssetTwin, Chip } from '../db/entities/index.ts';
-import { NTAG_424_DNA } from '../sun/index.ts';
-import { globalReference, SEMANTICS } from './semantics.ts';
+import type { AssetTwin, Chip } from '../../platform/db/entities/index.ts';
+import { globalReference, SEMANTICS } from '../../standards/aas/semantics.ts';
+import { NTAG_424_DNA } from '../../standards/sun/index.ts';
 import { submodel } from './shell.ts';
 
 /** The IRI of a twin's shell before it has a passport: `{PUBLIC_BASE_URL}/aas/{environment}/twins/{id}`. */

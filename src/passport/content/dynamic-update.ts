@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { SupplyChainEvent } from '../db/entities/index.ts';
-import type { TenantScope } from '../db/tenant-scope.ts';
+import { SupplyChainEvent } from '../../platform/db/entities/index.ts';
+import type { TenantScope } from '../../platform/db/tenant-scope.ts';
+import { DomainError } from '../../platform/errors.ts';
+import { canonicalJson } from '../../standards/ipfs/json.ts';
 import type { DppRef } from '../dpp-api/find-dpp.ts';
-import { DomainError } from '../errors.ts';
-import { canonicalJson } from '../ipfs/json.ts';
-import { dppIdOf } from '../passports/passport-header.ts';
-import { type PassportVersion, recordPassportVersion } from '../passports/passport-versions.ts';
-import { eventDataHash, eventView } from '../supply-chain/event-view.ts';
+import { dppIdOf } from '../record/passport-header.ts';
+import { type PassportVersion, recordPassportVersion } from '../record/passport-versions.ts';
+import { eventDataHash, eventView } from '../timeline/event-view.ts';
 import {
   applyDynamicUpdate,
   type BatteryDynamicUpdate,

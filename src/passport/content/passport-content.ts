@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Environment } from '../config/config.ts';
-import { DomainError } from '../errors.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import { DomainError } from '../../platform/errors.ts';
 import {
   type ContentSpecificationRegistry,
   type ContentViolation,

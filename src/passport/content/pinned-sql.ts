@@ -14,7 +14,7 @@ export function pinnedIds(value: unknown): string[] {
 
 /**
  * A passport's product-group data (`p` as above): a JSON array of {specificationId, data}, in group order (the
- * same primary-key lookup). Served only through a disclosure cut (src/disclosure/product-group-view.ts).
+ * same primary-key lookup). Served only through a disclosure cut (src/passport/disclosure/product-group-view.ts).
  */
 export const PRODUCT_GROUP_DATA_SQL = `coalesce((select jsonb_agg(jsonb_build_object('specificationId',
     pc.specification_id, 'data', pc.data) order by pc.spec_group)

@@ -1,10 +1,10 @@
 import { getAddress } from 'ethers';
-import type { Environment } from '../config/config.ts';
-import { digitalLink } from '../gs1/digital-link.ts';
-import { NTAG_424_DNA } from '../sun/index.ts';
-import { companyCustodyAddress } from '../wallets/custody.ts';
-import { type PassportRecord, type ProvenanceEvent, passportGtin } from './lookup.ts';
-import { hardwareStatus } from './status.ts';
+import { companyCustodyAddress } from '../../accounts/wallets/custody.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import { digitalLink } from '../../standards/gs1/digital-link.ts';
+import { NTAG_424_DNA } from '../../standards/sun/index.ts';
+import { type PassportRecord, type ProvenanceEvent, passportGtin } from '../views/lookup.ts';
+import { hardwareStatus } from '../views/status.ts';
 
 /** How actors are named: did:pkh (CAIP-10) accounts on the environment's chain. */
 export interface ActorDids {

@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Environment } from '../config/config.ts';
-import { CREDENTIALS_V2_CONTEXT, dppContextUrl } from '../credentials/contexts.ts';
-import { proofTimestamp } from '../credentials/data-integrity.ts';
-import { type CredentialIssuer, contentHash, uuidFromHash } from '../credentials/issuer.ts';
-import type { SigningKey } from '../credentials/issuer-keys.ts';
-import { ensureStatusEntry } from '../credentials/status-entries.ts';
-import { statusListUrl } from '../credentials/status-list.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import { CREDENTIALS_V2_CONTEXT, dppContextUrl } from '../../standards/credentials/contexts.ts';
+import { proofTimestamp } from '../../standards/credentials/data-integrity.ts';
+import { type CredentialIssuer, contentHash, uuidFromHash } from '../../standards/credentials/issuer.ts';
+import type { SigningKey } from '../../standards/credentials/issuer-keys.ts';
+import { ensureStatusEntry } from '../../standards/credentials/status-entries.ts';
+import { statusListUrl } from '../../standards/credentials/status-list.ts';
+import { etagOf } from '../views/etag.ts';
+import type { StoredCredential } from '../views/fast-lookups.ts';
+import type { CachedCredential, PassportRecord, ProvenanceEvent } from '../views/lookup.ts';
 import { type ActorDids, credentialSubject } from './credential-subject.ts';
-import { etagOf } from './etag.ts';
-import type { StoredCredential } from './fast-lookups.ts';
-import type { CachedCredential, PassportRecord, ProvenanceEvent } from './lookup.ts';
 
 export interface PassportCredentialDeps extends ActorDids {
   issuer: CredentialIssuer;

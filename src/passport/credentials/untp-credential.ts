@@ -1,16 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PINNED_SPECIFICATIONS_SQL, pinnedIds } from '../content-specs/pinned-sql.ts';
 import {
   CREDENTIALS_V2_CONTEXT,
   UNTP_0_7_0_CONTEXT,
   untpExtensionContextUrl,
-} from '../credentials/contexts.ts';
-import { contentHash } from '../credentials/issuer.ts';
-import { ensureStatusEntry } from '../credentials/status-entries.ts';
-import { statusListUrl } from '../credentials/status-list.ts';
-import { digitalLink } from '../gs1/digital-link.ts';
-import { type PassportHeader, passportHeader } from '../passports/passport-header.ts';
-import { type PassportRecord, passportGtin } from './lookup.ts';
+} from '../../standards/credentials/contexts.ts';
+import { contentHash } from '../../standards/credentials/issuer.ts';
+import { ensureStatusEntry } from '../../standards/credentials/status-entries.ts';
+import { statusListUrl } from '../../standards/credentials/status-list.ts';
+import { digitalLink } from '../../standards/gs1/digital-link.ts';
+import { PINNED_SPECIFICATIONS_SQL, pinnedIds } from '../content/pinned-sql.ts';
+import { type PassportHeader, passportHeader } from '../record/passport-header.ts';
+import { type PassportRecord, passportGtin } from '../views/lookup.ts';
 import type { PassportCredentialDeps } from './passport-credential.ts';
 import { signedOnce } from './untp-signed-once.ts';
 
@@ -180,7 +180,7 @@ interface HeaderRow {
   pinned_specifications: unknown;
 }
 
-/** The passport's EN 18223 header (src/passports/passport-header.ts), as the UNTP credential states it. */
+/** The passport's EN 18223 header (src/passport/record/passport-header.ts), as the UNTP credential states it. */
 export async function untpHeader(
   em: EntityManager,
   passport: PassportRecord,

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { proofTimestamp } from '../credentials/data-integrity.ts';
-import { uuidFromHash } from '../credentials/issuer.ts';
-import type { SigningKey } from '../credentials/issuer-keys.ts';
-import { vcJwt } from '../credentials/vc-jose.ts';
+import { proofTimestamp } from '../../standards/credentials/data-integrity.ts';
+import { uuidFromHash } from '../../standards/credentials/issuer.ts';
+import type { SigningKey } from '../../standards/credentials/issuer-keys.ts';
+import { vcJwt } from '../../standards/credentials/vc-jose.ts';
 import type { PassportCredentialDeps } from './passport-credential.ts';
 import type { UntpForms } from './untp-credential.ts';
 

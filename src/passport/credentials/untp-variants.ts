@@ -1,19 +1,19 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { contentSpecifications } from '../content-specs/content-specification.ts';
-import { type DisclosurePolicy, fieldPattern, type Role } from '../content-specs/disclosure.ts';
 import {
   CREDENTIALS_V2_CONTEXT,
   UNTP_0_7_0_CONTEXT,
   untpExtensionContextUrl,
   untpVariantsContextUrl,
-} from '../credentials/contexts.ts';
-import { contentHash } from '../credentials/issuer.ts';
-import type { SigningKey } from '../credentials/issuer-keys.ts';
-import { ensureStatusEntry } from '../credentials/status-entries.ts';
-import { statusListUrl } from '../credentials/status-list.ts';
+} from '../../standards/credentials/contexts.ts';
+import { contentHash } from '../../standards/credentials/issuer.ts';
+import type { SigningKey } from '../../standards/credentials/issuer-keys.ts';
+import { ensureStatusEntry } from '../../standards/credentials/status-entries.ts';
+import { statusListUrl } from '../../standards/credentials/status-list.ts';
+import { digitalLink } from '../../standards/gs1/digital-link.ts';
+import { contentSpecifications } from '../content/content-specification.ts';
+import { type DisclosurePolicy, fieldPattern, type Role } from '../content/disclosure.ts';
 import { discloseContent } from '../disclosure/disclose-content.ts';
-import { digitalLink } from '../gs1/digital-link.ts';
-import { type PassportRecord, passportGtin } from './lookup.ts';
+import { type PassportRecord, passportGtin } from '../views/lookup.ts';
 import type { PassportCredentialDeps } from './passport-credential.ts';
 import { type UntpForms, UntpUnavailable, untpHeader, untpMissing, untpProduct } from './untp-credential.ts';
 import { signedOnce } from './untp-signed-once.ts';

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Environment } from '../config/config.ts';
-import { ROLES, type Role } from '../content-specs/disclosure.ts';
-import type { SecretBox } from '../crypto/secret-box.ts';
-import { roleOf } from '../identity/roles.ts';
-import { hasSunParameters, verifyPassportTap } from '../public-passport/tap.ts';
-import type { TapVerdict } from '../public-passport/tap-verdict.ts';
+import { roleOf } from '../../accounts/identity/roles.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import type { SecretBox } from '../../platform/secret-box.ts';
+import { ROLES, type Role } from '../content/disclosure.ts';
+import { hasSunParameters, verifyPassportTap } from '../views/tap.ts';
+import type { TapVerdict } from '../views/tap-verdict.ts';
 import { grantedRoles } from './grants.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { type DisclosurePolicy, fieldPattern, type Role } from '../content-specs/disclosure.ts';
+import { type DisclosurePolicy, fieldPattern, type Role } from '../content/disclosure.ts';
 
 /**
  * The part of a passport's product-group data that callers holding `roles` may read (issue 25,

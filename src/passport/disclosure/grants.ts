@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Environment } from '../config/config.ts';
-import type { Role } from '../content-specs/disclosure.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import type { Role } from '../content/disclosure.ts';
 
 /**
  * Roles one company (the brand) grants another for all of the brand's passports of an environment, and the

@@ -1,6 +1,6 @@
-import { contentSpecifications } from '../content-specs/content-specification.ts';
-import type { Role } from '../content-specs/disclosure.ts';
-import type { ProductGroupEntry } from '../content-specs/pinned-sql.ts';
+import { contentSpecifications } from '../content/content-specification.ts';
+import type { Role } from '../content/disclosure.ts';
+import type { ProductGroupEntry } from '../content/pinned-sql.ts';
 import { discloseContent } from './disclose-content.ts';
 
 /**

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Environment } from '../config/config.ts';
-import { DomainError } from '../errors.ts';
-import { normalizeGtin } from '../gs1/gtin.ts';
-import { dppIdOf, serviceUidOfDppId } from '../passports/passport-header.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import { DomainError } from '../../platform/errors.ts';
+import { normalizeGtin } from '../../standards/gs1/gtin.ts';
+import { dppIdOf, serviceUidOfDppId } from '../record/passport-header.ts';
 
 /** The passport an EN 18222 read names. */
 export interface DppRef {

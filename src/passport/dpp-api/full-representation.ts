@@ -1,4 +1,4 @@
-import { CONTENT_SPECIFICATION_IDS } from '../passports/passport-header.ts';
+import { CONTENT_SPECIFICATION_IDS } from '../record/passport-header.ts';
 
 /**
  * EN 18222 `representation=full` (the expanded form): the header's members as they are, each content section

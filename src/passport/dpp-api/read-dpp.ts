@@ -1,17 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { contentSpecifications } from '../content-specs/content-specification.ts';
-import type { Role } from '../content-specs/disclosure.ts';
+import { DomainError } from '../../platform/errors.ts';
+import { contentSpecifications } from '../content/content-specification.ts';
+import type { Role } from '../content/disclosure.ts';
 import { discloseContent } from '../disclosure/disclose-content.ts';
-import { DomainError } from '../errors.ts';
-import { publicPart, RESTRICTED_SECTIONS } from '../passports/passport-document.ts';
-import { dppIdOf } from '../passports/passport-header.ts';
+import { publicPart, RESTRICTED_SECTIONS } from '../record/passport-document.ts';
+import { dppIdOf } from '../record/passport-header.ts';
 import {
   currentPassportVersion,
   type PassportVersion,
   passportVersionAt,
   passportVersionByNumber,
   passportVersionSummaries,
-} from '../passports/passport-versions.ts';
+} from '../record/passport-versions.ts';
 import { ElementPathError, parseElementPath, selectElement } from './element-path.ts';
 import type { DppRef } from './find-dpp.ts';
 import { dataElement, fullRepresentation } from './full-representation.ts';

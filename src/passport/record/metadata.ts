@@ -1,4 +1,4 @@
-import { NTAG_424_DNA } from '../sun/index.ts';
+import { NTAG_424_DNA } from '../../standards/sun/index.ts';
 
 /** What a brand tells us about the product when minting (both request shapes end up here). */
 export interface MintProduct {

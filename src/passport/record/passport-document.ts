@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { formatEther } from 'ethers';
-import type { Environment } from '../config/config.ts';
-import { contentSpecifications } from '../content-specs/content-specification.ts';
-import type { Role } from '../content-specs/disclosure.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import { digitalLink } from '../../standards/gs1/digital-link.ts';
+import { canonicalJson } from '../../standards/ipfs/json.ts';
+import { NTAG_424_DNA } from '../../standards/sun/index.ts';
+import { contentSpecifications } from '../content/content-specification.ts';
+import type { Role } from '../content/disclosure.ts';
 import { discloseContent } from '../disclosure/disclose-content.ts';
-import { digitalLink } from '../gs1/digital-link.ts';
-import { canonicalJson } from '../ipfs/json.ts';
-import { NTAG_424_DNA } from '../sun/index.ts';
-import { maskEmail } from '../supply-chain/mask-email.ts';
+import { maskEmail } from '../timeline/mask-email.ts';
 import {
   CONTENT_SPECIFICATION_IDS,
   dppIdOf,
@@ -65,7 +65,7 @@ export interface PassportContentFacts {
   revocationReason: string | null;
   economicOperatorId: string | null;
   facilityId: string | null;
-  /** The product-group content specifications it is pinned to (src/content-specs). */
+  /** The product-group content specifications it is pinned to (src/passport/content). */
   productGroupSpecificationIds: string[];
   /** The product-group data written against each pinned specification (one content section each). */
   productGroupData: { specificationId: string; data: Record<string, unknown> }[];

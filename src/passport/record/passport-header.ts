@@ -1,5 +1,5 @@
-import type { Environment } from '../config/config.ts';
-import { digitalLink } from '../gs1/digital-link.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import { digitalLink } from '../../standards/gs1/digital-link.ts';
 
 /**
  * The EN 18223 passport header (the members OPC 30450-1's DigitalProductPassportType and IDTA-02099 "DPP
@@ -66,7 +66,7 @@ export interface PassportHeaderFacts {
   facilityId: string | null | undefined;
   /**
    * The product-group content specifications the passport is pinned to (`urn:dpp-service:spec:battery:1.0.0`,
-   * src/content-specs), listed after our own sections; omitted: none.
+   * src/passport/content), listed after our own sections; omitted: none.
    */
   productGroupSpecificationIds?: readonly string[] | undefined;
 }

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Chip, Passport } from '../db/entities/index.ts';
-import { DomainError } from '../errors.ts';
-import { digitalLink } from '../gs1/digital-link.ts';
-import { verifyPagePath } from '../public-passport/linkset.ts';
-import { tokenEvents } from '../supply-chain/list-events.ts';
+import { Chip, Passport } from '../../platform/db/entities/index.ts';
+import { DomainError } from '../../platform/errors.ts';
+import { digitalLink } from '../../standards/gs1/digital-link.ts';
+import { tokenEvents } from '../timeline/list-events.ts';
+import { verifyPagePath } from '../views/linkset.ts';
 import { passportStatus } from './search-passports.ts';
 
 /** One line of a passport's timeline: its mint, each supply-chain event (anchored or on its way), a revocation. */

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Environment } from '../config/config.ts';
-import { PINNED_SPECIFICATIONS_SQL, pinnedIds } from '../content-specs/pinned-sql.ts';
-import { pgTimestamp } from '../public-passport/pg-values.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import { PINNED_SPECIFICATIONS_SQL, pinnedIds } from '../content/pinned-sql.ts';
 import {
   type ContentEvent,
   documentSha256,
@@ -11,6 +10,7 @@ import {
   publicPart,
   type RelatedPassportFact,
 } from './passport-document.ts';
+import { pgTimestamp } from './pg-values.ts';
 
 /** One stored version of a passport's content. */
 export interface PassportVersion {

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
-import type { TenantScope } from '../db/tenant-scope.ts';
-import { searchAttributes } from '../temporal/search-attributes.ts';
+import type { TenantScope } from '../../platform/db/tenant-scope.ts';
+import { searchAttributes } from '../../processes/search-attributes.ts';
 
 /** Most running mints one answer names; more are rare (a mint takes seconds) and the answer says so. */
 export const RUNNING_MINTS_MAX = 100;

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../db/tenant-scope.ts';
+import type { TenantScope } from '../../platform/db/tenant-scope.ts';
 
 /** A passport's status as people see it: RECYCLED, REVOKED (its credential's status bit set), else ACTIVE. */
 export const PASSPORT_STATUSES = ['ACTIVE', 'REVOKED', 'RECYCLED'] as const;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../ipfs/json.ts';
-import type { AnchoredContent, SupplyChainEventView } from '../supply-chain/event-view.ts';
-import { anchoredContent } from '../supply-chain/event-view.ts';
+import { canonicalJson } from '../../standards/ipfs/json.ts';
+import type { AnchoredContent, SupplyChainEventView } from './event-view.ts';
+import { anchoredContent } from './event-view.ts';
 
 export interface ChainOfCustody {
   totalEvents: number;

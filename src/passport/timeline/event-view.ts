@@ -1,6 +1,6 @@
 import { keccak256, toUtf8Bytes } from 'ethers';
-import type { SupplyChainEvent } from '../db/entities/index.ts';
-import { canonicalJson } from '../ipfs/json.ts';
+import type { SupplyChainEvent } from '../../platform/db/entities/index.ts';
+import { canonicalJson } from '../../standards/ipfs/json.ts';
 import { maskEmail } from './mask-email.ts';
 
 /** The spec's supply-chain event resource; `actorEmail` is always masked. */

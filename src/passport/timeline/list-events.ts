@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { SupplyChainEvent } from '../db/entities/index.ts';
+import { SupplyChainEvent } from '../../platform/db/entities/index.ts';
 import { eventView, type SupplyChainEventView } from './event-view.ts';
 
 /** The company's events (optionally of one token) in ascending id order, paged by id. */

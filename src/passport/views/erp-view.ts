@@ -1,16 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { formatEther } from 'ethers';
-import { ROLES } from '../content-specs/disclosure.ts';
-import type { ProductGroupEntry } from '../content-specs/pinned-sql.ts';
-import { chainOfCustody } from '../custody/chain-of-custody.ts';
-import { Chip, Passport } from '../db/entities/index.ts';
+import { readCompanySettings } from '../../accounts/settings/company-settings.ts';
+import { Chip, Passport } from '../../platform/db/entities/index.ts';
+import { DomainError } from '../../platform/errors.ts';
+import { NTAG_424_DNA } from '../../standards/sun/index.ts';
+import { ROLES } from '../content/disclosure.ts';
+import type { ProductGroupEntry } from '../content/pinned-sql.ts';
 import { disclosedProductGroupData } from '../disclosure/product-group-view.ts';
-import { DomainError } from '../errors.ts';
-import { passportHeader } from '../passports/passport-header.ts';
-import { latestPassportVersion } from '../passports/passport-versions.ts';
-import { readCompanySettings } from '../settings/company-settings.ts';
-import { NTAG_424_DNA } from '../sun/index.ts';
-import { tokenEvents } from '../supply-chain/list-events.ts';
+import { passportHeader } from '../record/passport-header.ts';
+import { latestPassportVersion } from '../record/passport-versions.ts';
+import { chainOfCustody } from '../timeline/chain-of-custody.ts';
+import { tokenEvents } from '../timeline/list-events.ts';
 
 /** Names this representation in its `context` member. */
 export const ERP_CONTEXT = 'ERP_INTEGRATION';

@@ -1,13 +1,13 @@
 import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
-import type { Environment } from '../config/config.ts';
+import type { Environment } from '../../platform/config/config.ts';
 import {
   PINNED_SPECIFICATIONS_SQL,
   PRODUCT_GROUP_DATA_SQL,
   type ProductGroupEntry,
   pinnedIds,
   productGroupEntries,
-} from '../content-specs/pinned-sql.ts';
-import { pgTimestamp } from './pg-values.ts';
+} from '../content/pinned-sql.ts';
+import { pgTimestamp } from '../record/pg-values.ts';
 
 /**
  * Everything a passport credential is built from that can change, as one text: the row versions (xmin: the
@@ -48,7 +48,7 @@ export interface PublicFacts {
   facilityId: string | null;
   /** When its latest content version was recorded (its last write before versions existed). */
   lastUpdated: Date;
-  /** The product-group content specifications it is pinned to (src/content-specs). */
+  /** The product-group content specifications it is pinned to (src/passport/content). */
   productGroupSpecificationIds: string[];
   /** Its product-group data (only ever served cut to the public's fields). */
   productGroupData: ProductGroupEntry[];

@@ -1,9 +1,14 @@
-import type { Environment } from '../config/config.ts';
-import { digitalLink } from '../gs1/digital-link.ts';
-import { GS1_LINKSET_CONTEXT, GS1_VOCABULARY, LINK_TYPES, type LinkType } from '../gs1/link-types.ts';
-import type { RelatedPassport } from '../passports/passport-document.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import { digitalLink } from '../../standards/gs1/digital-link.ts';
+import {
+  GS1_LINKSET_CONTEXT,
+  GS1_VOCABULARY,
+  LINK_TYPES,
+  type LinkType,
+} from '../../standards/gs1/link-types.ts';
+import { type AccessRole, variantUrl } from '../credentials/untp-variants.ts';
+import type { RelatedPassport } from '../record/passport-document.ts';
 import { type PassportRecord, passportGtin } from './lookup.ts';
-import { type AccessRole, variantUrl } from './untp-variants.ts';
 
 export interface PassportLink {
   linkType: LinkType;
@@ -78,7 +83,7 @@ export function untpLinks(anchor: string): Omit<PassportLink, 'linkType'>[] {
 }
 
 /**
- * The per-audience UNTP variants of a passport with product-group data (src/public-passport/untp-variants.ts):
+ * The per-audience UNTP variants of a passport with product-group data (src/passport/credentials/untp-variants.ts):
  * for each audience both secured forms, each target naming its `accessRole`.
  */
 export function untpVariantLinks(

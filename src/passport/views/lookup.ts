@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Environment } from '../config/config.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import { pgTimestamp } from '../record/pg-values.ts';
 import { INPUTS_STAMP_SQL } from './fast-lookups.ts';
-import { pgTimestamp } from './pg-values.ts';
 
 /** What the public representations read of a passport, its chip and its company: one row, one statement. */
 export interface PassportRecord {

@@ -1,5 +1,5 @@
-import { digitalLink } from '../gs1/digital-link.ts';
-import { parseIpfsUrl } from '../ipfs/json.ts';
+import { digitalLink } from '../../standards/gs1/digital-link.ts';
+import { parseIpfsUrl } from '../../standards/ipfs/json.ts';
 import { linksetLinkHeader } from './linkset.ts';
 import { type PassportRecord, type ProvenanceEvent, passportBatch, passportGtin } from './lookup.ts';
 import { type PublicStatus, publicStatus } from './status.ts';

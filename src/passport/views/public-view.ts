@@ -1,8 +1,8 @@
-import type { Environment } from '../config/config.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import { digitalLink } from '../../standards/gs1/digital-link.ts';
+import { NTAG_424_DNA } from '../../standards/sun/index.ts';
 import { disclosedProductGroupData } from '../disclosure/product-group-view.ts';
-import { digitalLink } from '../gs1/digital-link.ts';
-import { passportHeader } from '../passports/passport-header.ts';
-import { NTAG_424_DNA } from '../sun/index.ts';
+import { passportHeader } from '../record/passport-header.ts';
 import type { PublicFacts } from './fast-lookups.ts';
 import { passportGtin } from './lookup.ts';
 import { hardwareStatus, publicStatus } from './status.ts';

@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { Environment } from '../config/config.ts';
+import type { Environment } from '../../platform/config/config.ts';
 
 /**
  * What a tap tells the consumer: a first-time genuine signature, a signature seen before, a bad one, or one

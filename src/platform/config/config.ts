@@ -38,7 +38,7 @@ export interface Config {
   /** Peers whose X-Forwarded-For is believed (IPs and CIDR blocks); empty: the socket's peer is the client. */
   trustedProxies: string[];
   shutdownGraceMs: number;
-  /** Who may read /metrics and where the worker serves it (src/observability/metrics-endpoint.ts). */
+  /** Who may read /metrics and where the worker serves it (src/platform/observability/metrics-endpoint.ts). */
   metrics: {
     /** Bearer token for /metrics; unset: only loopback clients, and never while the live environment is configured. */
     token: string | undefined;
@@ -107,9 +107,9 @@ export interface Config {
    * development convenience, see `webhookPrivateUrlsInTest`.
    */
   webhooks: { allowPrivateUrlsInTest: boolean };
-  /** Stripe per environment (src/config/payments-env.ts). */
+  /** Stripe per environment (src/platform/config/payments-env.ts). */
   payments: PaymentsConfig;
-  /** Issuer keys and chain ids of the public passport's credentials (src/config/credentials-env.ts). */
+  /** Issuer keys and chain ids of the public passport's credentials (src/platform/config/credentials-env.ts). */
   credentials: CredentialsConfig;
 }
 

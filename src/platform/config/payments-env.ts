@@ -18,7 +18,7 @@ const priceId = z
   .regex(/^price_[A-Za-z0-9_]+$/, 'must be a Stripe price id (price_…)')
   .optional();
 
-/** The Stripe variables of the environment schema (src/config/env.ts), per environment where they differ. */
+/** The Stripe variables of the environment schema (src/platform/config/env.ts), per environment where they differ. */
 export const paymentsEnvShape = {
   STRIPE_API_BASE: z.url().optional(),
   STRIPE_SECRET_KEY_LIVE: secretKey('sk_live_'),

@@ -50,7 +50,7 @@ class ReleasingPostgreSqlConnection extends PostgreSqlConnection {
   }
 }
 
-/** MikroORM's PostgreSQL driver on the connection above (the `driver` option of src/db/orm.ts). */
+/** MikroORM's PostgreSQL driver on the connection above (the `driver` option of src/platform/db/orm.ts). */
 export class ReleasingPostgreSqlDriver extends PostgreSqlDriver {
   constructor(config: Configuration) {
     super(config);

@@ -2,7 +2,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 
 /**
  * The process's Prometheus metrics (prom-client), served at /metrics by the API and by the worker
- * (src/observability/metrics-endpoint.ts). Callers use the small functions below, never prom-client itself,
+ * (src/platform/observability/metrics-endpoint.ts). Callers use the small functions below, never prom-client itself,
  * so names, labels and their bounded values live here. Every label value is from a closed set: no ids,
  * paths or addresses (one series each would grow without bound).
  */
@@ -92,7 +92,7 @@ export function countMint(environment: string, outcome: MintOutcome): void {
 }
 
 /**
- * For the chain transaction manager (src/chain): call on every state change of a transaction. `state` must be
+ * For the chain transaction manager (src/adapters/chain): call on every state change of a transaction. `state` must be
  * one of a fixed set of words (the manager's states), never a hash or an error message.
  */
 export function countChainTransaction(environment: string, state: string): void {

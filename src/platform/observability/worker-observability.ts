@@ -38,7 +38,7 @@ const MINT_OUTCOME = {
   cancelled: 'cancelled',
 } as const;
 
-/** `dpp-test` → `test`: the environment a task queue serves (src/temporal/task-queues.ts). */
+/** `dpp-test` → `test`: the environment a task queue serves (src/processes/task-queues.ts). */
 function environmentOf(taskQueue: string): string {
   const suffix = taskQueue.slice(taskQueue.lastIndexOf('-') + 1);
   return suffix === 'live' || suffix === 'test' ? suffix : 'other';

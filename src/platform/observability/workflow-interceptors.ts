@@ -16,7 +16,7 @@ import {
 
 export type WorkflowOutcome = 'completed' | 'refused' | 'failed' | 'cancelled';
 
-/** Implemented by the worker (src/observability/worker-observability.ts): not called during replay. */
+/** Implemented by the worker (src/platform/observability/worker-observability.ts): not called during replay. */
 export interface MetricsSinks extends Sinks {
   metrics: { workflowFinished(outcome: WorkflowOutcome): void };
 }

@@ -14,7 +14,7 @@ export interface OpenDatabase {
 
 /**
  * Connects to DATABASE_URL, or starts the embedded PostgreSQL when it is unset; applies pending migrations (one
- * replica at a time: src/db/migrate-lock.ts).
+ * replica at a time: src/platform/db/migrate-lock.ts).
  */
 export async function openDatabase(config: Config, logger: Logger): Promise<OpenDatabase> {
   let url = config.database.url;

@@ -1,6 +1,6 @@
 /**
  * AAS v3.0 element builders for the IDTA-02035 battery submodels: besides Property, MultiLanguageProperty and
- * SubmodelElementCollection (src/aas/elements.ts) these templates use SubmodelElementList and typed values
+ * SubmodelElementCollection (src/standards/aas/elements.ts) these templates use SubmodelElementList and typed values
  * (xs:float, xs:unsignedInt, xs:decimal), and some name their concept by a ModelReference to a concept
  * description. Plain JSON in the AAS v3 serialisation.
  */

@@ -63,7 +63,7 @@ export function untpVariantsContextUrl(publicBaseUrl: string): string {
 }
 
 /**
- * The context a per-audience variant of a UNTP credential adds (src/public-passport/untp-variants.ts): its
+ * The context a per-audience variant of a UNTP credential adds (src/passport/credentials/untp-variants.ts): its
  * audience (`accessRole`), where the other audiences' variants are (`otherVariants`), the product-group data cut
  * for the audience (`productGroupData`, a JSON literal: the content specification's own field names) and the
  * public variant's claim stubs. The UNTP 0.7.0 context we bundle defines none of these. Its content depends only

@@ -1,4 +1,4 @@
-import type { Environment } from '../config/config.ts';
+import type { Environment } from '../../platform/config/config.ts';
 
 /**
  * The issuer of each environment's credentials, as a did:web on our own host (PUBLIC_BASE_URL): live is

@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { Environment } from '../config/config.ts';
-import type { SecretBox } from '../crypto/secret-box.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import type { SecretBox } from '../../platform/secret-box.ts';
 import { didDocument, issuerDid, type PublishedKey, verificationMethodId } from './did-web.ts';
 import { ed25519FromSeed, newEd25519Seed } from './ed25519.ts';
 

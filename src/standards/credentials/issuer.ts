@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DocumentLoader } from 'jsonld';
-import type { Environment } from '../config/config.ts';
+import type { Environment } from '../../platform/config/config.ts';
 import { canonicalJson } from '../ipfs/json.ts';
 import { documentLoaderFor } from './contexts.ts';
 import { type DataIntegrityProof, signEddsaRdfc2022 } from './data-integrity.ts';

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
-import type { Environment } from '../config/config.ts';
+import type { Environment } from '../../platform/config/config.ts';
 import { STATUS_LIST_CAPACITY, STATUS_LIST_SIZE } from './status-list.ts';
 
 export interface StatusEntry {

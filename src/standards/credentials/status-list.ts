@@ -1,5 +1,5 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { Environment } from '../config/config.ts';
+import type { Environment } from '../../platform/config/config.ts';
 import { CREDENTIALS_V2_CONTEXT } from './contexts.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Environment } from '../config/config.ts';
+import type { Environment } from '../../platform/config/config.ts';
 
 /**
  * Where an environment's passports are resolved: live at the root of the public base URL, test under `/test`

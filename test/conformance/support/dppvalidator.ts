@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildInto, runTool, TOOL_CACHE } from '../../../src/dev/tool-cache.ts';
+import { buildInto, runTool, TOOL_CACHE } from '../../../scripts/dev/tool-cache.ts';
 
 export const DPPVALIDATOR_VERSION = '0.5.1';
 
@@ -13,7 +13,7 @@ const HOME = join(TOOL_CACHE, `dppvalidator-${DPPVALIDATOR_VERSION}`);
 const LAYERS_SCRIPT = fileURLToPath(new URL('./dppvalidator_layers.py', import.meta.url));
 const UNTP_CONTEXT_URL = 'https://vocabulary.uncefact.org/untp/0.7.0/context/';
 const UNTP_CONTEXT = fileURLToPath(
-  new URL('../../../src/credentials/contexts/untp-0.7.0.jsonld', import.meta.url),
+  new URL('../../../src/standards/credentials/contexts/untp-0.7.0.jsonld', import.meta.url),
 );
 
 export interface DppvalidatorIssue {

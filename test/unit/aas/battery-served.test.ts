@@ -4,9 +4,9 @@ import {
   BATTERY_SUBMODEL_ID_SHORTS,
   servedBatterySubmodels,
   servesBatterySubmodel,
-} from '../../../src/aas/battery/battery-served.ts';
-import { ANNEX_XIII_TIERS, BATTERY_1_0_0 } from '../../../src/content-specs/battery/battery-1.0.0.ts';
-import { ROLES, type Role } from '../../../src/content-specs/disclosure.ts';
+} from '../../../src/passport/aas/battery/battery-served.ts';
+import { ANNEX_XIII_TIERS, BATTERY_1_0_0 } from '../../../src/passport/content/battery/battery-1.0.0.ts';
+import { ROLES, type Role } from '../../../src/passport/content/disclosure.ts';
 import { fullBatteryData } from '../../fixtures/battery-passport-data.ts';
 
 const facts = {
@@ -22,7 +22,7 @@ const served = (roles: Role[]) =>
   servedBatterySubmodels(facts, content, new Set(roles)).served.map((s) => s.idShort);
 
 /** Which battery submodels the AAS API serves to each role (docs/aas-api.md "Battery passports"). */
-describe('battery submodels served whole per role (src/aas/battery/battery-served.ts)', () => {
+describe('battery submodels served whole per role (src/passport/aas/battery/battery-served.ts)', () => {
   test.each([
     ['public', ['BatteryTechnicalData', 'BatteryCarbonFootprint']],
     ['customer', ['BatteryTechnicalData', 'BatteryCarbonFootprint', 'BatteryProductCondition']],

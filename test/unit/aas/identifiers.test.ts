@@ -5,8 +5,8 @@ import {
   encodeIdentifier,
   parseSubmodelId,
   tokenIdOfShellId,
-} from '../../../src/aas/identifiers.ts';
-import { DomainError } from '../../../src/errors.ts';
+} from '../../../src/passport/aas/identifiers.ts';
+import { DomainError } from '../../../src/platform/errors.ts';
 
 const BASE = 'https://dpp.example.com';
 

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
-import { BATTERY_1_0_0 } from '../../../src/content-specs/battery/battery-1.0.0.ts';
+import { BATTERY_1_0_0 } from '../../../src/passport/content/battery/battery-1.0.0.ts';
 import {
   applyDynamicUpdate,
   bodyPointer,
   dynamicUpdateSchema,
   refusedStatusChange,
   validateDynamicUpdate,
-} from '../../../src/content-specs/battery/battery-dynamic.ts';
+} from '../../../src/passport/content/battery/battery-dynamic.ts';
 import { fullBatteryData } from '../../fixtures/battery-passport-data.ts';
 
 const schema = dynamicUpdateSchema(BATTERY_1_0_0.schema)!;

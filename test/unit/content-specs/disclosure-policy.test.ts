@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
-import { ANNEX_XIII_TIERS, BATTERY_1_0_0 } from '../../../src/content-specs/battery/battery-1.0.0.ts';
+import { ANNEX_XIII_TIERS, BATTERY_1_0_0 } from '../../../src/passport/content/battery/battery-1.0.0.ts';
 import {
   BUILT_IN_SPECIFICATIONS,
   type ContentSpecification,
   ContentSpecificationRegistry,
-} from '../../../src/content-specs/content-specification.ts';
-import { fieldPattern, ROLES, schemaFields } from '../../../src/content-specs/disclosure.ts';
+} from '../../../src/passport/content/content-specification.ts';
+import { fieldPattern, ROLES, schemaFields } from '../../../src/passport/content/disclosure.ts';
 import { fullBatteryData } from '../../fixtures/battery-passport-data.ts';
 
 /** Policy problems of a specification: fields without an entry, entries for no field, malformed entries. */

@@ -3,10 +3,13 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import jsonld from 'jsonld';
 import { describe, test } from 'vitest';
-import { CONTEXT_DOCUMENTS, CREDENTIALS_V2_CONTEXT } from '../../../src/credentials/contexts.ts';
-import { signEddsaRdfc2022, verifyEddsaRdfc2022 } from '../../../src/credentials/data-integrity.ts';
-import { ed25519FromSeed } from '../../../src/credentials/ed25519.ts';
-import { ed25519PublicKeyFromMultikey, ed25519SeedFromMultikey } from '../../../src/credentials/multibase.ts';
+import { CONTEXT_DOCUMENTS, CREDENTIALS_V2_CONTEXT } from '../../../src/standards/credentials/contexts.ts';
+import { signEddsaRdfc2022, verifyEddsaRdfc2022 } from '../../../src/standards/credentials/data-integrity.ts';
+import { ed25519FromSeed } from '../../../src/standards/credentials/ed25519.ts';
+import {
+  ed25519PublicKeyFromMultikey,
+  ed25519SeedFromMultikey,
+} from '../../../src/standards/credentials/multibase.ts';
 
 // The W3C vc-di-eddsa test vectors (test/fixtures/vc-di-eddsa/README.md names their source).
 const fixture = (name: string) =>

@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
 import { decodeList } from '@digitalbazaar/vc-bitstring-status-list';
 import { describe, test } from 'vitest';
-import { base58btcDecode, base58btcEncode } from '../../../src/credentials/multibase.ts';
-import { encodeStatusList, STATUS_LIST_SIZE, statusBit } from '../../../src/credentials/status-list.ts';
+import { base58btcDecode, base58btcEncode } from '../../../src/standards/credentials/multibase.ts';
+import {
+  encodeStatusList,
+  STATUS_LIST_SIZE,
+  statusBit,
+} from '../../../src/standards/credentials/status-list.ts';
 
 describe('base58btc', () => {
   test('round-trips bytes, leading zeros included, with the Bitcoin alphabet', () => {

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
-import { BATTERY_1_0_0 } from '../../../src/content-specs/battery/battery-1.0.0.ts';
+import { BATTERY_1_0_0 } from '../../../src/passport/content/battery/battery-1.0.0.ts';
 import {
   type DisclosurePolicy,
   fieldPattern,
   ROLES,
   type Role,
-} from '../../../src/content-specs/disclosure.ts';
-import { discloseContent } from '../../../src/disclosure/disclose-content.ts';
+} from '../../../src/passport/content/disclosure.ts';
+import { discloseContent } from '../../../src/passport/disclosure/disclose-content.ts';
 import { fullBatteryData } from '../../fixtures/battery-passport-data.ts';
 
 /** Every leaf's JSON pointer in a value (arrays of scalars are one leaf, as in schemaFields). */

@@ -1,14 +1,22 @@
 import assert from 'node:assert/strict';
 import { test } from 'vitest';
-import { ElementPathError, parseElementPath, selectElement } from '../../../src/dpp-api/element-path.ts';
-import { fullRepresentation } from '../../../src/dpp-api/full-representation.ts';
-import { dppStatus, passportHeader, serviceUidOfDppId } from '../../../src/passports/passport-header.ts';
 import {
   isValidEconomicOperatorId,
   isValidEori,
   isValidFacilityId,
   isValidGln,
-} from '../../../src/settings/company-settings.ts';
+} from '../../../src/accounts/settings/company-settings.ts';
+import {
+  ElementPathError,
+  parseElementPath,
+  selectElement,
+} from '../../../src/passport/dpp-api/element-path.ts';
+import { fullRepresentation } from '../../../src/passport/dpp-api/full-representation.ts';
+import {
+  dppStatus,
+  passportHeader,
+  serviceUidOfDppId,
+} from '../../../src/passport/record/passport-header.ts';
 
 test('dppStatus: ACTIVE → active, revoked → suspended, recycled (also revoked) → archived', () => {
   const at = new Date('2026-11-25T00:00:00Z');

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import jsonld from 'jsonld';
 import { describe, test } from 'vitest';
+import { credentialSubject } from '../../../src/passport/credentials/credential-subject.ts';
+import type { PassportRecord, ProvenanceEvent } from '../../../src/passport/views/lookup.ts';
 import {
   CREDENTIALS_V2_CONTEXT,
   documentLoaderFor,
   dppContextUrl,
-} from '../../../src/credentials/contexts.ts';
-import { signEddsaRdfc2022, verifyEddsaRdfc2022 } from '../../../src/credentials/data-integrity.ts';
-import { ed25519FromSeed } from '../../../src/credentials/ed25519.ts';
-import { credentialSubject } from '../../../src/public-passport/credential-subject.ts';
-import type { PassportRecord, ProvenanceEvent } from '../../../src/public-passport/lookup.ts';
+} from '../../../src/standards/credentials/contexts.ts';
+import { signEddsaRdfc2022, verifyEddsaRdfc2022 } from '../../../src/standards/credentials/data-integrity.ts';
+import { ed25519FromSeed } from '../../../src/standards/credentials/ed25519.ts';
 
 // A passport's credential must stay cheap to canonicalise (RDFC-1.0, what eddsa-rdfc-2022 signs) however many
 // events its product collects. Blank nodes that look alike to RDFC-1.0 make it compare them by N-degree hashing,

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
-import { issuerDid } from '../../../src/credentials/did-web.ts';
-import { normalizeGtin } from '../../../src/gs1/gtin.ts';
-import { parseLinkType } from '../../../src/gs1/link-types.ts';
-import { isAi82Value } from '../../../src/gs1/qualifiers.ts';
+import { issuerDid } from '../../../src/standards/credentials/did-web.ts';
+import { normalizeGtin } from '../../../src/standards/gs1/gtin.ts';
+import { parseLinkType } from '../../../src/standards/gs1/link-types.ts';
+import { isAi82Value } from '../../../src/standards/gs1/qualifiers.ts';
 
 describe('GS1 Digital Link parts', () => {
   test('GTIN-8, -12, -13 and -14 are normalised to 14 digits when the check digit is right', () => {

@@ -5,7 +5,7 @@ import {
   signVerdict,
   VERDICT_TTL_SECONDS,
   verdictKey,
-} from '../../../src/public-passport/tap-verdict.ts';
+} from '../../../src/passport/views/tap-verdict.ts';
 
 describe('tap verdict tokens (what the verification page shows after a tap)', () => {
   const key = verdictKey(Buffer.alloc(32, 1));

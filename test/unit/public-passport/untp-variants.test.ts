@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
-import { BUILT_IN_SPECIFICATIONS } from '../../../src/content-specs/content-specification.ts';
-import { ROLES } from '../../../src/content-specs/disclosure.ts';
+import { BUILT_IN_SPECIFICATIONS } from '../../../src/passport/content/content-specification.ts';
+import { ROLES } from '../../../src/passport/content/disclosure.ts';
 import {
   ACCESS_ROLES,
   claimStubs,
   mayReadVariant,
   VARIANT_ROLES,
-} from '../../../src/public-passport/untp-variants.ts';
+} from '../../../src/passport/credentials/untp-variants.ts';
 import { fullBatteryData } from '../../fixtures/battery-passport-data.ts';
 
 describe('UNTP per-audience variants', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { aesCmac, aesEncryptBlock, cmacSubkeys, truncateMac } from '../../../src/sun/aes-cmac.ts';
+import { aesCmac, aesEncryptBlock, cmacSubkeys, truncateMac } from '../../../src/standards/sun/aes-cmac.ts';
 import { hex, RFC4493 } from './an12196-vectors.ts';
 
 describe('AES-CMAC (RFC 4493)', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { chipUidFromBytes, normalizeChipUid } from '../../../src/sun/index.ts';
+import { chipUidFromBytes, normalizeChipUid } from '../../../src/standards/sun/index.ts';
 
 describe('normalizeChipUid', () => {
   it('canonicalises to upper-case hex without separators', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { generateSun, verifySun, verifySunMessage } from '../../../src/sun/index.ts';
+import { generateSun, verifySun, verifySunMessage } from '../../../src/standards/sun/index.ts';
 import { hex, PICC_ONLY, WITH_ENC_FILE_DATA, ZERO_KEYS } from './an12196-vectors.ts';
 
 describe('generateSun', () => {

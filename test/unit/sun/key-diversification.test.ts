@@ -6,7 +6,7 @@ import {
   FACTORY_DEFAULT_KEY,
   generateSun,
   verifySun,
-} from '../../../src/sun/index.ts';
+} from '../../../src/standards/sun/index.ts';
 import { hex } from './an12196-vectors.ts';
 
 // NXP AN10922, AES-128 example: master key, UID 04782E21801D80, AID 3042F5, system identifier "NXP Abu".

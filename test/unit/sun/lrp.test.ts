@@ -23,7 +23,7 @@ import {
   lricbEncrypt,
   lrpCipher,
   toNibbles,
-} from '../../../src/sun/lrp.ts';
+} from '../../../src/standards/sun/lrp.ts';
 
 import { EVAL_LRP_VECTORS } from './lrp-vectors.ts';
 

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { aesCbcEncrypt } from '../../../src/sun/aes-cmac.ts';
+import { aesCbcEncrypt } from '../../../src/standards/sun/aes-cmac.ts';
 import {
   counterFromBytes,
   counterToBytes,
   decryptPiccData,
   encryptPiccData,
   parsePiccData,
-} from '../../../src/sun/picc-data.ts';
+} from '../../../src/standards/sun/picc-data.ts';
 import { BRIEF_TYPO_PICC_DATA, hex, PICC_ONLY, WITH_ENC_FILE_DATA, ZERO_KEY } from './an12196-vectors.ts';
 
 function encryptRaw(plainHex: string): Buffer {

@@ -6,7 +6,7 @@ import {
   sessionMacKey,
   sessionVector1,
   sessionVector2,
-} from '../../../src/sun/session-keys.ts';
+} from '../../../src/standards/sun/session-keys.ts';
 import { hex, PICC_ONLY, WITH_ENC_FILE_DATA, ZERO_KEY } from './an12196-vectors.ts';
 
 describe('SDM session keys (AES mode)', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { parseSunMessage } from '../../../src/sun/index.ts';
+import { parseSunMessage } from '../../../src/standards/sun/index.ts';
 import { PICC_ONLY, WITH_ENC_FILE_DATA } from './an12196-vectors.ts';
 
 const P = PICC_ONLY.piccData;

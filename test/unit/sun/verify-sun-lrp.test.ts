@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { truncateMac } from '../../../src/sun/aes-cmac.ts';
-import { generateSun, NTAG_424_DNA, verifySun, verifySunMessage } from '../../../src/sun/index.ts';
-import { chipKey } from '../../../src/sun/key-diversification.ts';
-import { cmacLrp, lricbEncrypt, lrpCipher } from '../../../src/sun/lrp.ts';
-import { lrpSessionMasterKey, lrpSessionVector, verifySunLrp } from '../../../src/sun/verify-sun-lrp.ts';
+import { truncateMac } from '../../../src/standards/sun/aes-cmac.ts';
+import { generateSun, NTAG_424_DNA, verifySun, verifySunMessage } from '../../../src/standards/sun/index.ts';
+import { chipKey } from '../../../src/standards/sun/key-diversification.ts';
+import { cmacLrp, lricbEncrypt, lrpCipher } from '../../../src/standards/sun/lrp.ts';
+import {
+  lrpSessionMasterKey,
+  lrpSessionVector,
+  verifySunLrp,
+} from '../../../src/standards/sun/verify-sun-lrp.ts';
 
 /*
  * LRP-mode SUN vectors. NXP's AN12196 has no LRP-mode SUN example, so these are NOT NXP-published

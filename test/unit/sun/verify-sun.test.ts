@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { FACTORY_DEFAULT_KEY, NTAG_424_DNA, verifySun, verifySunMessage } from '../../../src/sun/index.ts';
+import {
+  FACTORY_DEFAULT_KEY,
+  NTAG_424_DNA,
+  verifySun,
+  verifySunMessage,
+} from '../../../src/standards/sun/index.ts';
 import { BRIEF_TYPO_PICC_DATA, PICC_ONLY, WITH_ENC_FILE_DATA, ZERO_KEYS } from './an12196-vectors.ts';
 
 function flipHexDigit(value: string, index: number): string {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'vitest';
-import { chainOfCustody, integrityHash } from '../../../src/custody/chain-of-custody.ts';
+import { chainOfCustody, integrityHash } from '../../../src/passport/timeline/chain-of-custody.ts';
 
 const base = {
   tokenId: '1',

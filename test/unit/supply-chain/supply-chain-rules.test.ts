@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { keccak256, toUtf8Bytes } from 'ethers';
 import { describe, test } from 'vitest';
-import { warrantyEnd } from '../../../src/settings/company-settings.ts';
-import { webhookForAction } from '../../../src/supply-chain/actions.ts';
-import { eventDataHash } from '../../../src/supply-chain/event-view.ts';
-import { maskEmail } from '../../../src/supply-chain/mask-email.ts';
-import { metadataProblem } from '../../../src/supply-chain/metadata-limits.ts';
+import { warrantyEnd } from '../../../src/accounts/settings/company-settings.ts';
+import { webhookForAction } from '../../../src/lifecycle/supply-chain/actions.ts';
+import { metadataProblem } from '../../../src/lifecycle/supply-chain/metadata-limits.ts';
+import { eventDataHash } from '../../../src/passport/timeline/event-view.ts';
+import { maskEmail } from '../../../src/passport/timeline/mask-email.ts';
 
 describe('supply-chain rules', () => {
   test('e-mail addresses are masked keeping first letters and the top-level domain', () => {

@@ -1,4 +1,3 @@
-import type { BatteryData } from '../../content-specs/battery/battery-data.ts';
 import {
   type BatterySubmodel,
   collectionList,
@@ -9,14 +8,15 @@ import {
   smc,
   stringList,
   submodel,
-} from './battery-elements.ts';
+} from '../../../standards/aas/battery-elements.ts';
 import {
   BATTERY_SUBMODEL_SEMANTIC_IDS,
   type BatteryPassportFacts,
   CI,
   CONTACT,
   DOCUMENT_ID,
-} from './battery-semantics.ts';
+} from '../../../standards/aas/battery-semantics.ts';
+import type { BatteryData } from '../../content/battery/battery-data.ts';
 
 export function batteryCircularity(facts: BatteryPassportFacts, data: BatteryData): BatterySubmodel {
   const c = data.circularity;

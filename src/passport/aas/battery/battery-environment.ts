@@ -1,13 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ROLES, type Role } from '../../content-specs/disclosure.ts';
-import { readPassportContent } from '../../content-specs/passport-content.ts';
+import { DomainError } from '../../../platform/errors.ts';
+import type { BatterySubmodel } from '../../../standards/aas/battery-elements.ts';
+import { digitalLink } from '../../../standards/gs1/digital-link.ts';
+import { ROLES, type Role } from '../../content/disclosure.ts';
+import { readPassportContent } from '../../content/passport-content.ts';
 import type { DppRef } from '../../dpp-api/find-dpp.ts';
-import { DomainError } from '../../errors.ts';
-import { digitalLink } from '../../gs1/digital-link.ts';
 import { findAasPassport } from '../aas-passports.ts';
 import { passportShell, passportSubmodels, submodelReference } from '../aas-v3.ts';
 import { shellId } from '../shell.ts';
-import type { BatterySubmodel } from './battery-elements.ts';
 import { servedBatterySubmodels } from './battery-served.ts';
 
 /**

@@ -1,4 +1,3 @@
-import type { BatteryData } from '../../content-specs/battery/battery-data.ts';
 import {
   type BatterySubmodel,
   collectionList,
@@ -9,13 +8,14 @@ import {
   smc,
   stringList,
   submodel,
-} from './battery-elements.ts';
+} from '../../../standards/aas/battery-elements.ts';
 import {
   BATTERY_SUBMODEL_SEMANTIC_IDS,
   type BatteryPassportFacts,
   DOCUMENT_ID,
   PC,
-} from './battery-semantics.ts';
+} from '../../../standards/aas/battery-semantics.ts';
+import type { BatteryData } from '../../content/battery/battery-data.ts';
 
 export function batteryProductCondition(facts: BatteryPassportFacts, data: BatteryData): BatterySubmodel {
   const c = data.performanceAndDurability.batteryCondition!;

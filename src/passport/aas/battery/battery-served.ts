@@ -1,8 +1,8 @@
-import type { BatteryData } from '../../content-specs/battery/battery-data.ts';
-import { contentSpecifications } from '../../content-specs/content-specification.ts';
-import { type DisclosurePolicy, ROLES, type Role } from '../../content-specs/disclosure.ts';
+import type { BatterySubmodel, Element } from '../../../standards/aas/battery-elements.ts';
+import type { BatteryData } from '../../content/battery/battery-data.ts';
+import { contentSpecifications } from '../../content/content-specification.ts';
+import { type DisclosurePolicy, ROLES, type Role } from '../../content/disclosure.ts';
 import { maskContent } from '../../disclosure/disclose-content.ts';
-import type { BatterySubmodel, Element } from './battery-elements.ts';
 import { type BatteryPassportFacts, batterySubmodels } from './battery-submodels.ts';
 
 /**
@@ -38,7 +38,7 @@ interface Sources {
 
 const CONDITION = '/performanceAndDurability/batteryCondition';
 
-/** Where each submodel's elements come from (src/aas/battery/battery-submodels.ts). */
+/** Where each submodel's elements come from (src/passport/aas/battery/battery-submodels.ts). */
 const SOURCES: Record<BatterySubmodelIdShort, Sources> = {
   BatteryNameplate: { from: ['/generalProductInformation', '/conformityAndLabels'] },
   BatteryTechnicalData: {

@@ -1,5 +1,3 @@
-import type { BatteryData } from '../../content-specs/battery/battery-data.ts';
-import { batteryCircularity } from './battery-circularity.ts';
 import {
   type BatterySubmodel,
   collectionList,
@@ -10,8 +8,7 @@ import {
   smc,
   stringList,
   submodel,
-} from './battery-elements.ts';
-import { batteryProductCondition } from './battery-product-condition.ts';
+} from '../../../standards/aas/battery-elements.ts';
 import {
   BATTERY_SUBMODEL_SEMANTIC_IDS,
   type BatteryPassportFacts,
@@ -19,10 +16,16 @@ import {
   DOCUMENT_ID,
   PCF,
   TD,
-} from './battery-semantics.ts';
+} from '../../../standards/aas/battery-semantics.ts';
+import type { BatteryData } from '../../content/battery/battery-data.ts';
+import { batteryCircularity } from './battery-circularity.ts';
+import { batteryProductCondition } from './battery-product-condition.ts';
 import { batteryTechnicalData } from './battery-technical-data.ts';
 
-export { BATTERY_SUBMODEL_SEMANTIC_IDS, type BatteryPassportFacts } from './battery-semantics.ts';
+export {
+  BATTERY_SUBMODEL_SEMANTIC_IDS,
+  type BatteryPassportFacts,
+} from '../../../standards/aas/battery-semantics.ts';
 
 /**
  * The battery pack's data as the IDTA-02035 Digital Battery Passport submodels: Battery Nameplate (02035-1

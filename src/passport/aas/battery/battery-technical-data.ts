@@ -1,6 +1,19 @@
-import type { BatteryData } from '../../content-specs/battery/battery-data.ts';
-import { type BatterySubmodel, collectionList, item, prop, ref, smc, submodel } from './battery-elements.ts';
-import { BATTERY_SUBMODEL_SEMANTIC_IDS, type BatteryPassportFacts, TD, TD_101 } from './battery-semantics.ts';
+import {
+  type BatterySubmodel,
+  collectionList,
+  item,
+  prop,
+  ref,
+  smc,
+  submodel,
+} from '../../../standards/aas/battery-elements.ts';
+import {
+  BATTERY_SUBMODEL_SEMANTIC_IDS,
+  type BatteryPassportFacts,
+  TD,
+  TD_101,
+} from '../../../standards/aas/battery-semantics.ts';
+import type { BatteryData } from '../../content/battery/battery-data.ts';
 
 export function batteryTechnicalData(facts: BatteryPassportFacts, data: BatteryData): BatterySubmodel {
   const g = data.generalProductInformation;

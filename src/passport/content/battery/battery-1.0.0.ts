@@ -18,7 +18,7 @@ import {
 /**
  * The battery pack, version 1.0.0: the EU battery passport's data (Regulation (EU) 2023/1542 Art. 77 and
  * Annex XIII) in the seven clusters of the Battery Pass data model v1.2.0, attributes after DIN DKE SPEC 99100.
- * Our own names and structure; where the value goes in the IDTA-02035 submodels: src/aas/battery/.
+ * Our own names and structure; where the value goes in the IDTA-02035 submodels: src/passport/aas/battery/.
  * Documentation, field by field with its access tier: docs/battery-passport.md.
  */
 

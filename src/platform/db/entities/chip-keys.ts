@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/postgresql';
 import { ENVIRONMENTS } from '../../config/config.ts';
 
-/** A company's NTAG 424 DNA SDM keys for one environment, encrypted at rest (see src/crypto/secret-box.ts). */
+/** A company's NTAG 424 DNA SDM keys for one environment, encrypted at rest (see src/platform/secret-box.ts). */
 export interface FileReadKeyDiversification {
   scheme: 'AN10922';
   /** Hex, appended to the UID as diversification input (may be empty). */

@@ -12,7 +12,7 @@ export const User = defineEntity({
     emailConfirmedAt: p.datetime().nullable(),
     failedLogins: p.integer().default(0),
     lockedUntil: p.datetime().nullable(),
-    /** owner, developer or viewer (src/identity/roles.ts). */
+    /** owner, developer or viewer (src/accounts/identity/roles.ts). */
     role: p.string().default('viewer'),
     createdAt: p.datetime().onCreate(() => new Date()),
   },

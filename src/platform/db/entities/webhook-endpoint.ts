@@ -2,7 +2,7 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/postgresql';
 import { ENVIRONMENTS } from '../../config/config.ts';
 
 /**
- * A subscriber URL. `eventTypes` empty means every event type. Secrets are sealed (src/crypto/secret-box.ts);
+ * A subscriber URL. `eventTypes` empty means every event type. Secrets are sealed (src/platform/secret-box.ts);
  * during a rotation's overlap `previousSecret` signs too, until `previousSecretExpiresAt`.
  * Deleting sets `deletedAt` (deliveries keep their reference).
  */

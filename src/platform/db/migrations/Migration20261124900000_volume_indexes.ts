@@ -4,7 +4,7 @@ import { Migration } from '@mikro-orm/migrations';
  * Indexes for the company-wide lists at volume (issue 26): each matches its statement's filter and order, so
  * a page reads about a page of rows however many the company has. `create index concurrently` does not block
  * writes on tables that may hold millions of rows; it cannot run inside a transaction, hence
- * `isTransactional() = false` (migrate() in src/db/orm.ts runs such a migration on its own, outside the
+ * `isTransactional() = false` (migrate() in src/platform/db/orm.ts runs such a migration on its own, outside the
  * all-or-nothing transaction of the others). If it is interrupted, PostgreSQL leaves an INVALID index that
  * `if not exists` would keep: see README, Operations, "Index migrations".
  */

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The transaction manager's records (src/chain/transaction-manager.ts, issue 24).
+ * The transaction manager's records (src/adapters/chain/transaction-manager.ts, issue 24).
  *
  * `chain_signers` holds the next nonce of each signer on each chain: a sender locks its row (`for update`),
  * takes the nonce and stores its signed intent in the same database transaction, so several worker processes

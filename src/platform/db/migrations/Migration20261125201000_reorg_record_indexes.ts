@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * After a reorg, the transaction manager's reconciler (src/chain/reorg-records.ts) finds the passports and
+ * After a reorg, the transaction manager's reconciler (src/adapters/chain/reorg-records.ts) finds the passports and
  * supply-chain events that name a reorged transaction by its hash, and does so again every 10 s while the
  * transaction is within the reorg window: without these, each time a sequential scan of tables that hold
  * millions of rows at volume. Partial (only recorded hashes), built concurrently outside a transaction like

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The console's passport search (GET /v1/dpp/passports, src/passports/search-passports.ts): each filter reads a
+ * The console's passport search (GET /v1/dpp/passports, src/passport/record/search-passports.ts): each filter reads a
  * range of its own index in the list's order (newest first by id), so a page costs the same at any size. Chip
  * UID and token id already have unique / lookup indexes; the unfiltered list uses passports_company_idx. Built
  * concurrently, outside a transaction (see Migration20261124900000_volume_indexes).

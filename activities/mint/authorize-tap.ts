@@ -1,12 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/activity';
 import { enrollChip } from '../../src/chips/enroll.ts';
-import { type SunPayload, type TapVerification, verifyTap } from '../../src/chips/verify-tap.ts';
+import { type TapVerification, verifyTap } from '../../src/chips/verify-tap.ts';
 import { verifyToolboxSignature } from '../../src/lifecycle/bind/toolbox-keys.ts';
 import { AssetTwin, Chip } from '../../src/platform/db/entities/index.ts';
 import type { TenantScope } from '../../src/platform/db/tenant-scope.ts';
 import { DomainError } from '../../src/platform/errors.ts';
 import type { SecretBox } from '../../src/platform/secret-box.ts';
+import type { SunPayload } from '../../src/standards/sun/index.ts';
 
 /**
  * A mint needs proof that the physical chip is there: the tap it carries (shape A, its counter accepted

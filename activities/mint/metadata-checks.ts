@@ -1,8 +1,9 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ContentStore } from '../../src/adapters/ipfs/store.ts';
 import { ESPR_CONFORMITY_MESSAGE, hasConformity } from '../../src/lifecycle/mint/mint-request.ts';
-import type { MintProduct, PassportMetadata } from '../../src/passport/record/metadata.ts';
+import type { PassportMetadata } from '../../src/passport/record/metadata.ts';
 import { findUnstorableText } from '../../src/platform/storable-text.ts';
+import type { MintProduct } from '../../src/processes/mint.ts';
 import { parseIpfsUrl } from '../../src/standards/ipfs/json.ts';
 
 /**

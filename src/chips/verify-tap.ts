@@ -3,7 +3,7 @@ import type { FileReadKeyDiversification } from '../platform/db/entities/chip-ke
 import type { TenantScope } from '../platform/db/tenant-scope.ts';
 import { DomainError } from '../platform/errors.ts';
 import type { SecretBox } from '../platform/secret-box.ts';
-import { NTAG_424_DNA, verifyTapInEitherMode } from '../standards/sun/index.ts';
+import { NTAG_424_DNA, type SunPayload, verifyTapInEitherMode } from '../standards/sun/index.ts';
 import { openSunKeys, type SealedSunKeys } from './chip-keys.ts';
 import { canonicalChipUid } from './enroll.ts';
 
@@ -26,28 +26,6 @@ interface ChipWithKeys {
   meta_read_key: Uint8Array | null;
   file_read_key: Uint8Array | null;
   file_read_key_diversification: FileReadKeyDiversification | null;
-}
-
-export interface SunPayload {
-  piccData: string;
-  cmac: string;
-  encFileData?: string | undefined;
-  macInput?: string | undefined;
-}
-
-/** The parts verifyTap needs of a parsed SUN message (src/standards/sun: parseSunMessage). */
-export function sunPayloadOf(parsed: {
-  piccData: string;
-  cmac: string;
-  encFileData?: string | undefined;
-  macInput: string;
-}): SunPayload {
-  return {
-    piccData: parsed.piccData,
-    cmac: parsed.cmac,
-    encFileData: parsed.encFileData,
-    macInput: parsed.macInput,
-  };
 }
 
 export type TapVerification =

@@ -1,6 +1,23 @@
-import type { SunPayload } from '../chips/verify-tap.ts';
-import type { MintProduct, NfcProof } from '../passport/record/metadata.ts';
 import type { TenantScope } from '../platform/db/tenant-scope.ts';
+import type { SunPayload } from '../standards/sun/index.ts';
+
+/** What a brand tells us about the product when minting (both request shapes end up here). */
+export interface MintProduct {
+  name: string;
+  description: string;
+  image: string | null;
+  gtin: string | null;
+  material: string | null;
+  productId: string | null;
+  customDppData: Record<string, unknown>;
+}
+
+/** The tap that authorised the mint, as kept in the metadata (nulls for shape B mints). */
+export interface NfcProof {
+  cmac: string | null;
+  urlPath: string | null;
+  piccData: string | null;
+}
 
 /** Name of the query that reports a running mint's progress. */
 export const MINT_PROGRESS_QUERY = 'mintProgress';

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { type MintedPassport, recordMint } from '../../src/lifecycle/mint/record-mint.ts';
-import type { MintProduct, PassportMetadata } from '../../src/passport/record/metadata.ts';
+import type { PassportMetadata } from '../../src/passport/record/metadata.ts';
 import { scopedEntityManager, type TenantScope } from '../../src/platform/db/tenant-scope.ts';
+import type { MintProduct } from '../../src/processes/mint.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 
 describe('recording a mined mint', () => {

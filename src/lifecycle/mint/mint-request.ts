@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { MintProduct } from '../../passport/record/metadata.ts';
+import type { MintProduct } from '../../processes/mint.ts';
 import { isValidGtin14 } from '../../standards/gs1/gtin.ts';
 
 /** The spec's 400 text (German, ESPR) for a mint without a declaration of conformity: its fixed first sentence. */

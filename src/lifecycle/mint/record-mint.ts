@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
-import type { MintProduct, PassportMetadata } from '../../passport/record/metadata.ts';
+import type { PassportMetadata } from '../../passport/record/metadata.ts';
 import { recordPassportVersion } from '../../passport/record/passport-versions.ts';
 import { Passport } from '../../platform/db/entities/index.ts';
 import { ownedBy, type TenantScope } from '../../platform/db/tenant-scope.ts';
 import { DomainError } from '../../platform/errors.ts';
+import type { MintProduct } from '../../processes/mint.ts';
 
 export interface MintedPassport {
   chipUid: string;

@@ -1,13 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { WorkflowGateway } from '../../adapters/temporal/start.ts';
-import { sunPayloadOf, verifyTap } from '../../chips/verify-tap.ts';
+import { verifyTap } from '../../chips/verify-tap.ts';
 import type { Environment } from '../../platform/config/config.ts';
 import { DomainError } from '../../platform/errors.ts';
 import type { SecretBox } from '../../platform/secret-box.ts';
 import { CLAIM_UPDATE, type ClaimRequest, type ClaimResult } from '../../processes/resale.ts';
 import { workflowIds } from '../../processes/workflow-ids.ts';
-import { parseSunMessage } from '../../standards/sun/index.ts';
+import { parseSunMessage, sunPayloadOf } from '../../standards/sun/index.ts';
 
 export interface ClaimInput {
   environment: Environment;

@@ -1,22 +1,5 @@
+import type { MintProduct, NfcProof } from '../../processes/mint.ts';
 import { NTAG_424_DNA } from '../../standards/sun/index.ts';
-
-/** What a brand tells us about the product when minting (both request shapes end up here). */
-export interface MintProduct {
-  name: string;
-  description: string;
-  image: string | null;
-  gtin: string | null;
-  material: string | null;
-  productId: string | null;
-  customDppData: Record<string, unknown>;
-}
-
-/** The tap that authorised the mint, as kept in the metadata (nulls for shape B mints). */
-export interface NfcProof {
-  cmac: string | null;
-  urlPath: string | null;
-  piccData: string | null;
-}
 
 export interface PassportMetadata {
   name: string;

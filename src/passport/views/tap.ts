@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sunPayloadOf, verifyTap } from '../../chips/verify-tap.ts';
+import { verifyTap } from '../../chips/verify-tap.ts';
 import { DomainError } from '../../platform/errors.ts';
 import type { SecretBox } from '../../platform/secret-box.ts';
-import { parseSunMessage, SUN_PARAM_NAMES } from '../../standards/sun/index.ts';
+import { parseSunMessage, SUN_PARAM_NAMES, sunPayloadOf } from '../../standards/sun/index.ts';
 import type { PassportRecord } from './lookup.ts';
 import type { TapVerdict } from './tap-verdict.ts';
 

@@ -10,6 +10,8 @@ export {
   parseSunMessage,
   SUN_PARAM_NAMES,
   type SunParseResult,
+  type SunPayload,
+  sunPayloadOf,
 } from './sun-url.ts';
 export {
   type SunFailure,

@@ -40,6 +40,29 @@ export type ParsedSunMessage = {
 
 export type SunParseResult = ParsedSunMessage | { ok: false; reason: 'malformed'; message: string };
 
+/** A tap's SUN message as the API and the workflows carry it (hex strings, the MACed text when known). */
+export interface SunPayload {
+  piccData: string;
+  cmac: string;
+  encFileData?: string | undefined;
+  macInput?: string | undefined;
+}
+
+/** The parts a tap's verification needs of a parsed SUN message (parseSunMessage). */
+export function sunPayloadOf(parsed: {
+  piccData: string;
+  cmac: string;
+  encFileData?: string | undefined;
+  macInput: string;
+}): SunPayload {
+  return {
+    piccData: parsed.piccData,
+    cmac: parsed.cmac,
+    encFileData: parsed.encFileData,
+    macInput: parsed.macInput,
+  };
+}
+
 type Param = { role: Role; name: string; valueStart: number; value: string };
 
 const SCHEME_RE = /^[a-z][a-z0-9+.-]*:\/\//i;

@@ -1,8 +1,8 @@
 import type { RouteSpec } from '../route.ts';
 import type { RouteDeps } from './deps.ts';
-import { revokeRoute } from './dpp/revoke.ts';
-import { discoveryRoutes } from './gs1/discovery.ts';
-import { resolverRoutes } from './gs1/resolver.ts';
+import { revokeRoute } from './passports/revoke.ts';
+import { discoveryRoutes } from './resolver/discovery.ts';
+import { resolverRoutes } from './resolver/resolver.ts';
 import { verifyPageRoute } from './verify/page.ts';
 import { tapRoute } from './verify/tap.ts';
 

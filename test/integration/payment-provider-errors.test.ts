@@ -4,7 +4,7 @@ import Koa from 'koa';
 import Stripe from 'stripe';
 import { describe, test } from 'vitest';
 import { problemHandler } from '../../api/middleware/problem-handler.ts';
-import { resaleFailureToDomainError } from '../../api/routes/dpp/resale-failures.ts';
+import { resaleFailureToDomainError } from '../../api/routes/resale/resale-failures.ts';
 import { listen } from '../../api/server.ts';
 import { redactProviderMessage } from '../../src/adapters/payments/provider-errors.ts';
 import { createLogger } from '../../src/platform/logging/logger.ts';

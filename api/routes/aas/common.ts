@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.ts';
 import { authenticateIfPresent } from '../../middleware/optional-auth.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
-import { allowAnyOrigin, publicEnvironment } from '../gs1/http.ts';
+import { allowAnyOrigin, publicEnvironment } from '../resolver/http.ts';
 
 export { AAS_API_BASE };
 

@@ -7,10 +7,10 @@ import {
   MAX_WARRANTY_MONTHS,
   readCompanySettings,
   updateCompanySettings,
-} from '../../src/accounts/settings/company-settings.ts';
-import { httpUrl } from '../../src/lifecycle/mint/mint-request.ts';
-import type { AppContext } from '../context.ts';
-import { defineRoute } from '../route.ts';
+} from '../../../src/accounts/settings/company-settings.ts';
+import { httpUrl } from '../../../src/lifecycle/mint/mint-request.ts';
+import type { AppContext } from '../../context.ts';
+import { defineRoute } from '../../route.ts';
 
 const settingsBody = z.object({
   success: z.literal(true),

@@ -8,10 +8,10 @@ import type { AppContext } from '../../context.ts';
 import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { defineRoute } from '../../route.ts';
 import { validate } from '../../validation.ts';
+import { chipUidField } from '../chips/schemas.ts';
 import type { RouteDeps } from '../deps.ts';
-import { conformityRequired } from '../dpp/conformity.ts';
-import { chipUidField } from '../dpp/schemas.ts';
-import { existingTokenId, mintBoundTwin, mintInputFromTwin } from './twin-mint.ts';
+import { conformityRequired } from '../mint/conformity.ts';
+import { existingTokenId, mintBoundTwin, mintInputFromTwin } from '../mint/twin-mint.ts';
 
 const serviceInternalId = z.string().trim().min(1).max(64);
 

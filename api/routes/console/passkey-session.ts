@@ -5,7 +5,7 @@ import { assertSsoNotRequired } from '../../../src/accounts/sso/sso.ts';
 import type { AppContext } from '../../context.ts';
 import { assertSameOrigin, consoleCookieFor } from '../../middleware/console-session.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';
-import { authenticationResponse } from '../auth/passkeys.ts';
+import { authenticationResponse } from '../accounts/passkeys.ts';
 import type { RouteDeps } from '../deps.ts';
 import { sessionUser } from './session.ts';
 import { startConsoleSession } from './start-session.ts';

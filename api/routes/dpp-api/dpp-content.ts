@@ -19,7 +19,7 @@ import { authenticateIfPresent } from '../../middleware/optional-auth.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
-import { allowAnyOrigin, publicEnvironment } from '../gs1/http.ts';
+import { allowAnyOrigin, publicEnvironment } from '../resolver/http.ts';
 
 // Product-group content (issue 25, docs/content-specifications.md): the registry of versioned data models
 // (public), and a passport's data of one model, written and read by the owning company.

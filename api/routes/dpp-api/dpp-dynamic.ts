@@ -20,7 +20,7 @@ import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
-import { startAnchor } from '../iaas/start-anchor.ts';
+import { startAnchor } from '../supply-chain/start-anchor.ts';
 import { writerRoleOf } from './dynamic-writer.ts';
 
 // Dynamic product-group data (issue 25 item 3, docs/battery-passport.md "Dynamic data"): state of health,

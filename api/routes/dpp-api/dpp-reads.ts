@@ -20,7 +20,7 @@ import type { AppContext } from '../../context.ts';
 import { authenticateIfPresent } from '../../middleware/optional-auth.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
-import { allowAnyOrigin, publicEnvironment } from '../gs1/http.ts';
+import { allowAnyOrigin, publicEnvironment } from '../resolver/http.ts';
 
 // EN 18222 DPP reads (docs/en18222.md), on the paths of the Eclipse BaSyx Go DPP API. Public without a
 // credential; the owning company's API key (Authorization: Bearer …) also sees the restricted content section.

@@ -13,7 +13,7 @@ import type { AppContext } from '../../context.ts';
 import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
-import { tokenIdField } from '../iaas/schemas.ts';
+import { tokenIdField } from '../supply-chain/schemas.ts';
 
 const searchQuery = z.object({
   chipUid: z.string().trim().min(1).max(40).optional().describe('The chip UID (hex, any case), exactly.'),

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
-import { tokenIdField } from '../iaas/schemas.ts';
+import { tokenIdField } from '../supply-chain/schemas.ts';
 
 const revokeBody = z
   .object({

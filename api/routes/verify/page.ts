@@ -8,9 +8,9 @@ import type { AppContext } from '../../context.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
-import { etagOf, noneMatch, publicEnvironment } from '../gs1/http.ts';
-import { gtin14, gtinParam, serialParam } from '../gs1/params.ts';
-import { publicPassportDeps } from '../gs1/public-passport-deps.ts';
+import { etagOf, noneMatch, publicEnvironment } from '../resolver/http.ts';
+import { gtin14, gtinParam, serialParam } from '../resolver/params.ts';
+import { publicPassportDeps } from '../resolver/public-passport-deps.ts';
 import { renderVerifyPage } from './render.ts';
 import { PAGE_ASSETS } from './static.ts';
 

@@ -9,8 +9,8 @@ import type { AppContext } from '../../context.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
-import { publicEnvironment } from '../gs1/http.ts';
-import { publicPassportDeps } from '../gs1/public-passport-deps.ts';
+import { publicEnvironment } from '../resolver/http.ts';
+import { publicPassportDeps } from '../resolver/public-passport-deps.ts';
 
 const DIGITAL_LINK_PATH = /^(\/test)?\/01\/(\d{8,14})(?:\/10\/([^/]+))?\/21\/([^/]+)\/?$/;
 

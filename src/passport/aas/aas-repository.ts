@@ -34,7 +34,7 @@ export interface AasScope {
   environment: Environment;
   publicBaseUrl: string;
   /**
-   * The caller's disclosure roles for one passport (api/routes/aas-api/common.ts: the credential it sent,
+   * The caller's disclosure roles for one passport (api/routes/aas/common.ts: the credential it sent,
    * callerRoles). Asked only for passports holding product-group data. Absent: `public` only.
    */
   rolesFor?: ((passport: AasPassportRow) => Promise<ReadonlySet<Role>>) | undefined;

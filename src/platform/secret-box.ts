@@ -6,7 +6,7 @@ const DEV_KEY = createHash('sha256').update('dpp-development-only-data-key').dig
 /**
  * AES-256-GCM for small secrets at rest (chip keys). Layout: version byte, 12-byte nonce, ciphertext,
  * 16-byte tag. Without a configured key a fixed development key is used: fine for the test environment on
- * a laptop, never for live data (the README says so, and the launcher warns).
+ * a laptop, never for live data (docs/configuration.md says so, and the launcher warns).
  */
 export class SecretBox {
   readonly #key: Buffer;

@@ -118,7 +118,7 @@ export class ConfigError extends Error {
   constructor(problems: { variable: string; message: string }[]) {
     super(
       `Invalid configuration:\n${problems.map((p) => `  ${p.variable}: ${p.message}`).join('\n')}\n` +
-        'See the configuration table in README.md.',
+        'See the configuration reference in docs/configuration.md.',
     );
     this.name = 'ConfigError';
     this.variables = problems.map((p) => p.variable);

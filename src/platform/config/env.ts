@@ -60,7 +60,7 @@ const addressList = z.string().transform((value, ctx) => {
 });
 
 /**
- * Every environment variable the service reads, in one place. README's configuration table mirrors it.
+ * Every environment variable the service reads, in one place. docs/configuration.md lists them all.
  * Values are strings in the environment; this schema turns them into typed settings.
  */
 export const envSchema = z.object({

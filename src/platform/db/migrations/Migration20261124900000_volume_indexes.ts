@@ -6,7 +6,7 @@ import { Migration } from '@mikro-orm/migrations';
  * writes on tables that may hold millions of rows; it cannot run inside a transaction, hence
  * `isTransactional() = false` (migrate() in src/platform/db/orm.ts runs such a migration on its own, outside the
  * all-or-nothing transaction of the others). If it is interrupted, PostgreSQL leaves an INVALID index that
- * `if not exists` would keep: see README, Operations, "Index migrations".
+ * `if not exists` would keep: see docs/operations.md, "Index migrations".
  */
 export const VOLUME_INDEXES = [
   // The inventory page: the company's chips in id order (keyset `id > cursor`), each with its passport.

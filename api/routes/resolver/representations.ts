@@ -1,7 +1,7 @@
 import { resolveShell } from '../../../src/passport/aas/resolve.ts';
 import { passportCredentialText } from '../../../src/passport/credentials/passport-credential.ts';
+import type { UntpForms } from '../../../src/passport/credentials/signed-store.ts';
 import {
-  type UntpForms,
   UntpUnavailable,
   untpCredential,
   untpHeader,

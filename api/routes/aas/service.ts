@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { shellsAndSubmodels } from '../../../src/passport/aas/aas-repository.ts';
+import { shellsAndSubmodels } from '../../../src/passport/aas/aas-serialization.ts';
 import { BATTERY_SUBMODEL_ID_SHORTS } from '../../../src/passport/aas/battery/battery-served.ts';
 import { conceptDescriptionsOf } from '../../../src/standards/aas/concept-descriptions.ts';
 import type { AasV3Submodel } from '../../../src/standards/aas/elements.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { getShell, listShells, type ShellFilter } from '../../../src/passport/aas/aas-repository.ts';
+import { getShell, listShells, type ShellFilter } from '../../../src/passport/aas/aas-shells.ts';
 import { shellReference } from '../../../src/passport/aas/aas-v3.ts';
 import { decodeIdentifier } from '../../../src/passport/aas/identifiers.ts';
 import { DomainError } from '../../../src/platform/errors.ts';

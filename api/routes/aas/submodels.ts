@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { getSubmodel, getSubmodelElement, listSubmodels } from '../../../src/passport/aas/aas-repository.ts';
+import { getSubmodel, getSubmodelElement, listSubmodels } from '../../../src/passport/aas/aas-submodels.ts';
 import { submodelReference } from '../../../src/passport/aas/aas-v3.ts';
 import { decodeIdentifier } from '../../../src/passport/aas/identifiers.ts';
 import {

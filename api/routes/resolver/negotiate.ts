@@ -1,7 +1,5 @@
+import type { PassportFormat as Format } from '../../../src/passport/views/passport-request.ts';
 import type { AppContext } from '../../context.ts';
-
-export const FORMATS = ['vc', 'aas', 'public', 'erp', 'linkset', 'untp', 'vc-jwt'] as const;
-export type Format = (typeof FORMATS)[number];
 
 export type Representation = { kind: 'page' } | { kind: 'format'; format: Format; contentType: string };
 

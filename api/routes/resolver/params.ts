@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ACCESS_ROLES } from '../../../src/passport/credentials/untp-variants.ts';
+import { PASSPORT_FORMATS } from '../../../src/passport/views/passport-request.ts';
 import { normalizeGtin } from '../../../src/standards/gs1/gtin.ts';
 import { isAi82Value } from '../../../src/standards/gs1/qualifiers.ts';
-import { FORMATS } from './negotiate.ts';
 
 export const gtinParam = z
   .string()
@@ -35,7 +35,7 @@ export const batchParam = ai82('batch/lot (AI 10)').describe(
 
 export const resolverQuery = z.object({
   format: z
-    .enum(FORMATS)
+    .enum(PASSPORT_FORMATS)
     .optional()
     .describe('Representation; wins over Accept. erp needs an API key of the passport’s company.'),
   linkType: z

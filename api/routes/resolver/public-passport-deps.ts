@@ -1,4 +1,5 @@
 import type { PassportCredentialDeps } from '../../../src/passport/credentials/passport-credential.ts';
+import type { RepresentationDeps } from '../../../src/passport/views/passport-request.ts';
 import { verdictKey } from '../../../src/passport/views/tap-verdict.ts';
 import { createLogger } from '../../../src/platform/logging/logger.ts';
 import { CredentialIssuer } from '../../../src/standards/credentials/issuer.ts';
@@ -10,6 +11,8 @@ export interface PublicPassportDeps extends RouteDeps {
   issuer: CredentialIssuer;
   credentials: PassportCredentialDeps;
   verdictKey: Buffer;
+  /** What src/passport/views/representation.ts reads and signs with. */
+  views: RepresentationDeps;
 }
 
 const shared = new WeakMap<RouteDeps, PublicPassportDeps>();
@@ -30,16 +33,25 @@ export function publicPassportDeps(deps: RouteDeps): PublicPassportDeps {
       },
     });
     const issuer = new CredentialIssuer(keyring, deps.config.publicBaseUrl);
+    const credentials = {
+      issuer,
+      publicBaseUrl: deps.config.publicBaseUrl,
+      chainIds: deps.config.credentials.chainIds,
+      custodyMasterSecret: deps.config.secrets.custodyMasterSecret,
+    };
+    const key = verdictKey(deps.config.secrets.dataEncryptionKey);
     found = {
       ...deps,
       issuer,
-      credentials: {
-        issuer,
+      credentials,
+      verdictKey: key,
+      views: {
+        orm: deps.orm,
         publicBaseUrl: deps.config.publicBaseUrl,
-        chainIds: deps.config.credentials.chainIds,
-        custodyMasterSecret: deps.config.secrets.custodyMasterSecret,
+        credentials,
+        secretBox: deps.secretBox,
+        verdictKey: key,
       },
-      verdictKey: verdictKey(deps.config.secrets.dataEncryptionKey),
     };
     shared.set(deps, found);
   }

@@ -1,108 +1,86 @@
 import { z } from 'zod';
-import { linksetLinkHeader, passportLinks, verifyPagePath } from '../../../src/passport/views/linkset.ts';
-import {
-  findPassport,
-  findPassportWithHistory,
-  type PassportRecord,
-  passportBatch,
-} from '../../../src/passport/views/lookup.ts';
-import { hasSunParameters, verifyPassportTap } from '../../../src/passport/views/tap.ts';
-import { signVerdict } from '../../../src/passport/views/tap-verdict.ts';
-import { digitalLink } from '../../../src/standards/gs1/digital-link.ts';
+import type { ItemKey } from '../../../src/passport/views/item-key.ts';
+import { LINKSET_CONTEXT_LINK, linksetLinkHeader } from '../../../src/passport/views/linkset.ts';
+import type { PassportAnswer, PassportAsk } from '../../../src/passport/views/passport-request.ts';
+import { representPassport } from '../../../src/passport/views/representation.ts';
+import { hasSunParameters } from '../../../src/passport/views/tap.ts';
+import type { Environment } from '../../../src/platform/config/config.ts';
 import { parseLinkType } from '../../../src/standards/gs1/link-types.ts';
 import type { AppContext } from '../../context.ts';
-import { Problem } from '../../problem.ts';
+import { authenticateApiKey } from '../../middleware/api-key-auth.ts';
+import { authenticateIfPresent } from '../../middleware/optional-auth.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
-import { sendPublic, sendStoredCredential } from './fast-paths.ts';
 import {
   allowAnyOrigin,
   PUBLIC_CACHE,
   publicEnvironment,
+  sendText,
   temporaryRedirect,
   withPassedOnQuery,
 } from './http.ts';
-import { type ItemKey, namesPassport, passportNotFound } from './item-key.ts';
-import { negotiate } from './negotiate.ts';
+import { negotiate, type Representation } from './negotiate.ts';
 import { batchParam, gtin14, gtinParam, type ResolverQuery, resolverQuery, serialParam } from './params.ts';
 import { type PublicPassportDeps, publicPassportDeps } from './public-passport-deps.ts';
-import { sendRepresentation } from './representations.ts';
 
-/** The passport the Digital Link names, if its GTIN (and batch, when given) match. */
-function matches(passport: PassportRecord | undefined, key: ItemKey): passport is PassportRecord {
-  return (
-    passport !== undefined &&
-    namesPassport({ gtin: passport.gtin, batch: passportBatch(passport) ?? null }, key)
-  );
-}
-
-async function resolve(ctx: AppContext, deps: PublicPassportDeps, key: ItemKey, query: ResolverQuery) {
-  const environment = publicEnvironment(ctx);
-  const base = deps.config.publicBaseUrl;
-  ctx.set('Vary', query.format === 'erp' ? 'Accept, x-service-env, Authorization' : 'Accept, x-service-env');
-  ctx.set('Cache-Control', 'no-store');
-  if (query.format !== 'erp') allowAnyOrigin(ctx);
+/** What the request asks, from its tap parameters, linkType and negotiated representation. */
+function askOf(ctx: AppContext, query: ResolverQuery): { ask: PassportAsk; representation: Representation } {
   // A tap's parameters next to accessRole unlock that audience's UNTP variant (Customer) instead of the page.
   const tap = hasSunParameters(ctx.query) && query.accessRole === undefined;
   const linkType = !tap && query.linkType !== undefined ? parseLinkType(query.linkType) : undefined;
   const representation = negotiate(ctx, linkType === 'linkset' ? 'linkset' : query.format);
-  if (!tap && query.linkType === undefined && representation.kind === 'format') {
-    if (representation.format === 'public') {
-      await sendPublic(ctx, deps, key, environment, representation.contentType);
-      return;
-    }
-    if (
-      representation.format === 'vc' &&
-      (await sendStoredCredential(ctx, deps, key, environment, representation.contentType))
-    ) {
-      return;
-    }
-  }
-  const em = deps.orm.em.fork();
-  const withHistory =
-    !tap && linkType === undefined && representation.kind === 'format' && representation.format === 'vc';
-  const found = withHistory
-    ? await findPassportWithHistory(em, environment, key.serial)
-    : { passport: await findPassport(em, environment, key.serial), events: [], stamp: '', cached: undefined };
-  const passport = found?.passport;
-  if (!found || !matches(passport, key)) throw passportNotFound(key);
-  const anchor = digitalLink(base, environment, key.gtin, passport.tokenId);
-  ctx.append('Link', linksetLinkHeader(anchor));
-
-  if (tap) {
-    // A tapped chip's URL: verify the tap, then show the verdict on the verification page (never cached).
-    const verdict = await verifyPassportTap(em, deps.secretBox, passport, ctx.querystring);
-    const token = signVerdict(deps.verdictKey, {
-      verdict,
-      environment,
-      tokenId: passport.tokenId,
-      checkedAt: Math.floor(Date.now() / 1000),
-    });
-    temporaryRedirect(
-      ctx,
-      `${verifyPagePath(environment, key.gtin, passport.tokenId)}?tap=${token}`,
-      'no-store',
-    );
-    return;
-  }
+  if (tap) return { ask: { kind: 'tap', query: ctx.querystring }, representation };
   if (query.linkType !== undefined && linkType !== 'linkset') {
-    const link =
-      linkType && passportLinks(passport, base).find((candidate) => candidate.linkType === linkType);
-    if (!link) {
-      throw new Problem(404, 'link_type_not_found', `This item has no link of type ${query.linkType}.`);
-    }
-    temporaryRedirect(ctx, withPassedOnQuery(ctx, link.href), PUBLIC_CACHE);
+    return { ask: { kind: 'link', linkType, asked: query.linkType }, representation };
+  }
+  if (representation.kind === 'page') return { ask: { kind: 'page' }, representation };
+  return {
+    ask: { kind: 'format', format: representation.format, accessRole: query.accessRole },
+    representation,
+  };
+}
+
+async function resolve(ctx: AppContext, deps: PublicPassportDeps, key: ItemKey, query: ResolverQuery) {
+  const environment = publicEnvironment(ctx);
+  ctx.set('Vary', query.format === 'erp' ? 'Accept, x-service-env, Authorization' : 'Accept, x-service-env');
+  ctx.set('Cache-Control', 'no-store');
+  if (query.format !== 'erp') allowAnyOrigin(ctx);
+  const { ask, representation } = askOf(ctx, query);
+  const answer = await representPassport(
+    deps.views,
+    { environment, item: key, ask },
+    requestSide(ctx, deps, environment),
+  );
+  send(ctx, answer, representation);
+}
+
+/** The core's questions about the request, answered from its headers; what it tells, set as headers. */
+function requestSide(ctx: AppContext, deps: PublicPassportDeps, environment: Environment) {
+  return {
+    found: (anchor: string) => ctx.append('Link', linksetLinkHeader(anchor)),
+    apiKeyCaller: async () => {
+      await authenticateApiKey(ctx, deps.orm.em, environment);
+      return { companyId: ctx.state.scope!.companyId, em: ctx.state.em! };
+    },
+    caller: async () => {
+      await authenticateIfPresent(ctx, deps, environment);
+      return ctx;
+    },
+    variesByCredential: () => ctx.set('Vary', 'Accept, x-service-env, Authorization'),
+  };
+}
+
+function send(ctx: AppContext, answer: PassportAnswer, representation: Representation): void {
+  if (answer.kind === 'redirect') {
+    // A tap's verdict is about that one tap: never cached.
+    if (answer.to === 'tap-verdict') temporaryRedirect(ctx, answer.location, 'no-store');
+    else temporaryRedirect(ctx, withPassedOnQuery(ctx, answer.location), PUBLIC_CACHE);
     return;
   }
-  if (representation.kind === 'page') {
-    temporaryRedirect(
-      ctx,
-      withPassedOnQuery(ctx, verifyPagePath(environment, key.gtin, passport.tokenId)),
-      PUBLIC_CACHE,
-    );
-    return;
-  }
-  await sendRepresentation(ctx, deps, representation, { ...found, passport }, environment);
+  if (representation.kind !== 'format') throw new Error('a document answers a format');
+  if (representation.format === 'linkset') ctx.append('Link', LINKSET_CONTEXT_LINK);
+  const cacheControl = answer.private ? 'private, no-cache' : PUBLIC_CACHE;
+  sendText(ctx, answer.body, representation.contentType, cacheControl, answer.etag);
 }
 
 const DESCRIPTION =

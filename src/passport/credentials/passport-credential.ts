@@ -2,34 +2,19 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment } from '../../platform/config/config.ts';
 import { CREDENTIALS_V2_CONTEXT, dppContextUrl } from '../../standards/credentials/contexts.ts';
-import { proofTimestamp } from '../../standards/credentials/data-integrity.ts';
-import { type CredentialIssuer, contentHash, uuidFromHash } from '../../standards/credentials/issuer.ts';
+import { type CredentialIssuer, contentHash } from '../../standards/credentials/issuer.ts';
 import type { SigningKey } from '../../standards/credentials/issuer-keys.ts';
 import { ensureStatusEntry } from '../../standards/credentials/status-entries.ts';
 import { statusListUrl } from '../../standards/credentials/status-list.ts';
-import { etagOf } from '../views/etag.ts';
 import type { StoredCredential } from '../views/fast-lookups.ts';
 import type { CachedCredential, PassportRecord, ProvenanceEvent } from '../views/lookup.ts';
 import { type ActorDids, credentialSubject } from './credential-subject.ts';
+import { passportCredentialSlot, restampPassportCredential, signedOnce } from './signed-store.ts';
 
 export interface PassportCredentialDeps extends ActorDids {
   issuer: CredentialIssuer;
   publicBaseUrl: string;
 }
-
-/**
- * A content hash stored already is never replaced by a second signature of itself: API processes that sign the
- * same new version at once all answer the first one's bytes (STORED_TEXT read back after the insert).
- */
-const STORE = `insert into passport_credentials (passport_id, content_hash, credential, signed_at, inputs_stamp, etag)
-  values (?, ?, ?, ?, ?, ?)
-  on conflict (passport_id) do update
-    set content_hash = excluded.content_hash, credential = excluded.credential, signed_at = excluded.signed_at,
-      inputs_stamp = excluded.inputs_stamp, etag = excluded.etag
-    where passport_credentials.content_hash <> excluded.content_hash`;
-const STORED_TEXT = 'select credential from passport_credentials where passport_id = ? and content_hash = ?';
-const RESTAMP = `update passport_credentials set inputs_stamp = ?, etag = ?
-  where passport_id = ? and content_hash = ?`;
 
 /**
  * Bump when the credential is built differently: every stored credential is then checked again.
@@ -86,9 +71,6 @@ export async function storedCredentialIfCurrent(
     : undefined;
 }
 
-// Requests for a version being signed wait for that signature instead of signing it again.
-const signing = new Map<string, Promise<string>>();
-
 /**
  * The passport's verifiable credential as JSON text. Everything it states (subject, status entry, issuer key) is
  * hashed; a version already signed is served as stored, a new version (an event, a status change, a tap that
@@ -127,34 +109,28 @@ export async function passportCredentialText(
   };
   const hash = contentHash({ content, verificationMethod: key.verificationMethod });
   const stamp = inputsStamp(found.stamp, key, deps, passport.environment);
-  if (found.cached?.contentHash === hash) {
-    if (found.cached.inputsStamp !== stamp) {
-      await em.getConnection().execute(RESTAMP, [stamp, etagOf(found.cached.credential), passport.id, hash]);
-    }
-    return found.cached.credential;
+  const { cached } = found;
+  if (cached?.contentHash === hash && cached.inputsStamp !== stamp) {
+    await restampPassportCredential(em, passport.id, hash, stamp, cached.credential);
   }
-  const flight = `${passport.id}:${hash}`;
-  let pending = signing.get(flight);
-  if (!pending) {
-    pending = (async () => {
-      const now = new Date();
-      const { '@context': context, type, issuer, credentialStatus, credentialSubject: subject } = content;
+  const { '@context': context, type, issuer, credentialStatus, credentialSubject: subject } = content;
+  return signedOnce(
+    em,
+    passportCredentialSlot(passport.id, stamp),
+    hash,
+    async ({ id, validFrom, at }) => {
       const unsigned = {
         '@context': context,
-        id: `urn:uuid:${uuidFromHash(hash)}`,
+        id,
         type,
         issuer,
-        validFrom: proofTimestamp(now),
+        validFrom,
         credentialStatus,
         credentialSubject: subject,
       };
-      const text = JSON.stringify(await deps.issuer.sign(key, unsigned, now));
-      const connection = em.getConnection();
-      await connection.execute(STORE, [passport.id, hash, text, now, stamp, etagOf(text)]);
-      const [stored] = await connection.execute<{ credential: string }[]>(STORED_TEXT, [passport.id, hash]);
-      return stored?.credential ?? text;
-    })().finally(() => signing.delete(flight));
-    signing.set(flight, pending);
-  }
-  return pending;
+      return JSON.stringify(await deps.issuer.sign(key, unsigned, at));
+    },
+    // Read with the passport (findPassportWithHistory).
+    cached ? { contentHash: cached.contentHash, forms: cached.credential } : null,
+  );
 }

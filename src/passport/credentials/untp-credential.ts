@@ -5,14 +5,16 @@ import {
   untpExtensionContextUrl,
 } from '../../standards/credentials/contexts.ts';
 import { contentHash } from '../../standards/credentials/issuer.ts';
+import type { SigningKey } from '../../standards/credentials/issuer-keys.ts';
 import { ensureStatusEntry } from '../../standards/credentials/status-entries.ts';
 import { statusListUrl } from '../../standards/credentials/status-list.ts';
+import { vcJwt } from '../../standards/credentials/vc-jose.ts';
 import { digitalLink } from '../../standards/gs1/digital-link.ts';
 import { PINNED_SPECIFICATIONS_SQL, pinnedIds } from '../content/pinned-sql.ts';
 import { type PassportHeader, passportHeader } from '../record/passport-header.ts';
 import { type PassportRecord, passportGtin } from '../views/lookup.ts';
 import type { PassportCredentialDeps } from './passport-credential.ts';
-import { signedOnce } from './untp-signed-once.ts';
+import { type Signing, signedOnce, type UntpForms, untpCredentialSlot } from './signed-store.ts';
 
 /**
  * The passport as a UNTP 0.7.0 DigitalProductPassport credential (UN Transparency Protocol; schema
@@ -139,27 +141,6 @@ export function untpProduct(passport: PassportRecord, header: PassportHeader, pu
   });
 }
 
-export interface UntpForms {
-  /** The credential with its Data Integrity proof, as JSON text. */
-  dataIntegrity: string;
-  /** The same credential secured with VC-JOSE: a compact JWS. */
-  jwt: string;
-}
-
-/**
- * Signed forms are shared by every API process through `untp_credentials` (one row per passport): the first
- * process to sign a content hash stores its bytes and all others answer those, so two replicas never serve two
- * signatures (two `validFrom` times) of one passport version. A content hash stored already is never replaced
- * by a second signature of itself.
- */
-const STORED = 'select data_integrity, jwt from untp_credentials where passport_id = ? and content_hash = ?';
-const STORE = `insert into untp_credentials (passport_id, content_hash, data_integrity, jwt, signed_at)
-  values (?, ?, ?, ?, ?)
-  on conflict (passport_id) do update
-    set content_hash = excluded.content_hash, data_integrity = excluded.data_integrity, jwt = excluded.jwt,
-      signed_at = excluded.signed_at
-    where untp_credentials.content_hash <> excluded.content_hash`;
-
 /**
  * The facts of the header the passport record does not carry, read as the public view reads them
  * (fast-lookups.ts PUBLIC_FACTS): the service UID, the company's header settings, the latest version's time.
@@ -250,5 +231,19 @@ export async function untpCredential(
     credentialSubject: subject,
   };
   const hash = contentHash({ untp: content, verificationMethod: key.verificationMethod });
-  return signedOnce(em, deps, key, content, hash, { read: STORED, write: STORE, key: [passport.id] });
+  return signedOnce(em, untpCredentialSlot(passport.id), hash, signUntp(deps, key, content));
+}
+
+/** Signs a UNTP credential's content both ways (Data Integrity, VC-JOSE) as {@link signedOnce} asks. */
+export function signUntp(
+  deps: PassportCredentialDeps,
+  key: SigningKey,
+  content: Record<string, unknown> & { '@context': string[] },
+): (signing: Signing) => Promise<UntpForms> {
+  return async ({ id, validFrom, at }) => {
+    const { '@context': context, ...rest } = content;
+    const unsecured = { '@context': context, id, ...rest, validFrom };
+    const secured = await deps.issuer.sign(key, unsecured, at);
+    return { dataIntegrity: JSON.stringify(secured), jwt: vcJwt(key, unsecured) };
+  };
 }

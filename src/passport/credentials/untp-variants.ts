@@ -15,8 +15,8 @@ import { type DisclosurePolicy, fieldPattern, type Role } from '../content/discl
 import { discloseContent } from '../disclosure/disclose-content.ts';
 import { type PassportRecord, passportGtin } from '../views/lookup.ts';
 import type { PassportCredentialDeps } from './passport-credential.ts';
-import { type UntpForms, UntpUnavailable, untpHeader, untpMissing, untpProduct } from './untp-credential.ts';
-import { signedOnce } from './untp-signed-once.ts';
+import { signedOnce, type UntpForms, untpCredentialSlot } from './signed-store.ts';
+import { signUntp, UntpUnavailable, untpHeader, untpMissing, untpProduct } from './untp-credential.ts';
 
 /**
  * UNTP 0.7.0 per-audience variants of a passport's credential (issue 25, docs/untp.md "Per-audience
@@ -196,21 +196,6 @@ async function variantContent(
   };
 }
 
-/**
- * Signed forms are shared by every API process through `untp_variant_credentials` (one row per passport and
- * audience; Migration20261126200100): the first process to sign a content hash stores its bytes and the others
- * answer those, so replicas never serve two signatures of one variant of one passport version.
- */
-const STORED = `select data_integrity, jwt from untp_variant_credentials
-  where passport_id = ? and access_role = ? and content_hash = ?`;
-const STORE = `insert into untp_variant_credentials (passport_id, access_role, content_hash, data_integrity, jwt,
-    signed_at)
-  values (?, ?, ?, ?, ?, ?)
-  on conflict (passport_id, access_role) do update
-    set content_hash = excluded.content_hash, data_integrity = excluded.data_integrity, jwt = excluded.jwt,
-      signed_at = excluded.signed_at
-    where untp_variant_credentials.content_hash <> excluded.content_hash`;
-
 /** Both secured forms of one audience's variant (throws UntpUnavailable when UNTP's required facts lack). */
 export async function untpVariant(
   em: EntityManager,
@@ -221,9 +206,5 @@ export async function untpVariant(
   const key = await deps.issuer.signingKey(passport.environment);
   const content = await variantContent(em, deps, passport, accessRole, key);
   const hash = contentHash({ untpVariant: content, verificationMethod: key.verificationMethod });
-  return signedOnce(em, deps, key, content, hash, {
-    read: STORED,
-    write: STORE,
-    key: [passport.id, accessRole],
-  });
+  return signedOnce(em, untpCredentialSlot(passport.id, accessRole), hash, signUntp(deps, key, content));
 }

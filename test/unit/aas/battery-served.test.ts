@@ -5,7 +5,8 @@ import {
   servedBatterySubmodels,
   servesBatterySubmodel,
 } from '../../../src/passport/aas/battery/battery-served.ts';
-import { ANNEX_XIII_TIERS, BATTERY_1_0_0 } from '../../../src/passport/content/battery/battery-1.0.0.ts';
+import { BATTERY_1_0_0 } from '../../../src/passport/content/battery/battery-1.0.0.ts';
+import { ANNEX_XIII_TIERS } from '../../../src/passport/content/battery/battery-1.0.0-policy.ts';
 import { ROLES, type Role } from '../../../src/passport/content/disclosure.ts';
 import { fullBatteryData } from '../../fixtures/battery-passport-data.ts';
 

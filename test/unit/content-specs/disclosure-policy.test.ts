@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
-import { ANNEX_XIII_TIERS, BATTERY_1_0_0 } from '../../../src/passport/content/battery/battery-1.0.0.ts';
+import { BATTERY_1_0_0 } from '../../../src/passport/content/battery/battery-1.0.0.ts';
+import { ANNEX_XIII_TIERS } from '../../../src/passport/content/battery/battery-1.0.0-policy.ts';
 import {
   BUILT_IN_SPECIFICATIONS,
   type ContentSpecification,

@@ -1,4 +1,4 @@
-import { Problem } from '../../problem.ts';
+import { DomainError } from '../../platform/errors.ts';
 
 /** What a Digital Link names: GTIN (14 digits), the batch if the path has one, the serial (token id). */
 export interface ItemKey {
@@ -7,8 +7,12 @@ export interface ItemKey {
   serial: string;
 }
 
-export function passportNotFound(key: ItemKey): Problem {
-  return new Problem(404, 'passport_not_found', `No passport for GTIN ${key.gtin} and serial ${key.serial}.`);
+export function passportNotFound(key: ItemKey): DomainError {
+  return new DomainError(
+    'not_found',
+    'passport_not_found',
+    `No passport for GTIN ${key.gtin} and serial ${key.serial}.`,
+  );
 }
 
 /** True when a passport's GTIN (fourteen zeros without one) and, if the link has one, its batch match. */

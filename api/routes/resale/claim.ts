@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { userWalletAddress } from '../../../src/accounts/wallets/user-wallet.ts';
 import { requireWorkflows } from '../../../src/adapters/temporal/start.ts';
-import { claimResale } from '../../../src/lifecycle/resale/claim.ts';
+import { claimResale } from '../../../src/lifecycle/resale/claim-passport.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';

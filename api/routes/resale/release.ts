@@ -6,6 +6,7 @@ import {
   ownerReleaseTerms,
   releaseBody,
 } from '../../../src/lifecycle/resale/release-request.ts';
+import { resaleFailureToDomainError } from '../../../src/lifecycle/resale/resale-failures.ts';
 import { insertResale, updateResale } from '../../../src/lifecycle/resale/resale-records.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
 import { RESALE_PROGRESS_QUERY, type ResaleProgress } from '../../../src/processes/resale.ts';
@@ -18,7 +19,6 @@ import type { AppContext } from '../../context.ts';
 import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
-import { resaleFailureToDomainError } from './resale-failures.ts';
 
 const releasedResponse = z.object({
   success: z.literal(true),

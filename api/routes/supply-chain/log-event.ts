@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { requireWorkflows } from '../../../src/adapters/temporal/start.ts';
+import { startAnchor } from '../../../src/lifecycle/supply-chain/anchor-event.ts';
 import { logSupplyChainEvent } from '../../../src/lifecycle/supply-chain/log-event.ts';
 import { findEvent } from '../../../src/lifecycle/supply-chain/record-anchor.ts';
 import { eventView } from '../../../src/passport/timeline/event-view.ts';
@@ -9,7 +10,6 @@ import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { logEventBody, supplyChainEventSchema } from './schemas.ts';
-import { startAnchor } from './start-anchor.ts';
 
 export function logEventRoutes(deps: RouteDeps) {
   return [

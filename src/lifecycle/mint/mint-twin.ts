@@ -4,15 +4,14 @@ import {
   resultWithin,
   startOrJoin,
   type WorkflowGateway,
-} from '../../../src/adapters/temporal/start.ts';
-import { chipEnrolledElsewhere } from '../../../src/lifecycle/mint/mint-candidate.ts';
-import { mintFailureToDomainError } from '../../../src/lifecycle/mint/mint-failures.ts';
-import type { AssetTwin } from '../../../src/platform/db/entities/index.ts';
-import { Passport } from '../../../src/platform/db/entities/index.ts';
-import type { TenantScope } from '../../../src/platform/db/tenant-scope.ts';
-import type { MintInput } from '../../../src/processes/mint.ts';
-import { workflowIds } from '../../../src/processes/workflow-ids.ts';
-import type { mintPassport } from '../../../workflows/mint.ts';
+} from '../../adapters/temporal/start.ts';
+import type { AssetTwin } from '../../platform/db/entities/index.ts';
+import { Passport } from '../../platform/db/entities/index.ts';
+import type { TenantScope } from '../../platform/db/tenant-scope.ts';
+import { MINT_WORKFLOW, type MintInput, type MintWorkflow } from '../../processes/mint.ts';
+import { workflowIds } from '../../processes/workflow-ids.ts';
+import { chipEnrolledElsewhere } from './mint-candidate.ts';
+import { mintFailureToDomainError } from './mint-failures.ts';
 
 /**
  * The mint request a bound twin stands for: its name, GTIN, material number and ERP ids, and the declaration
@@ -63,7 +62,7 @@ export async function mintBoundTwin(
   input: MintInput,
   waitMs: number,
 ): Promise<TwinMintOutcome> {
-  const { handle } = await startOrJoin<typeof mintPassport>(requireWorkflows(gateway), 'mintPassport', {
+  const { handle } = await startOrJoin<MintWorkflow>(requireWorkflows(gateway), MINT_WORKFLOW, {
     workflowId: input.reference,
     environment: input.scope.environment,
     args: [input],

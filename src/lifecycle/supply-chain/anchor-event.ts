@@ -1,7 +1,7 @@
-import { startOrJoin, type WorkflowGateway } from '../../../src/adapters/temporal/start.ts';
-import type { TenantScope } from '../../../src/platform/db/tenant-scope.ts';
-import { workflowIds } from '../../../src/processes/workflow-ids.ts';
-import type { anchorSupplyChainEvent } from '../../../workflows/anchor-event.ts';
+import { startOrJoin, type WorkflowGateway } from '../../adapters/temporal/start.ts';
+import type { TenantScope } from '../../platform/db/tenant-scope.ts';
+import { ANCHOR_EVENT_WORKFLOW, type AnchorEventWorkflow } from '../../processes/anchor-event.ts';
+import { workflowIds } from '../../processes/workflow-ids.ts';
 
 /** Starts (or joins) the anchor workflow of one event; a failed run may be started again. */
 export async function startAnchor(
@@ -10,7 +10,7 @@ export async function startAnchor(
   event: { id: number; tokenId: string; action: string },
 ): Promise<string> {
   const workflowId = workflowIds.anchorEvent(scope.environment, event.id);
-  await startOrJoin<typeof anchorSupplyChainEvent>(gateway, 'anchorSupplyChainEvent', {
+  await startOrJoin<AnchorEventWorkflow>(gateway, ANCHOR_EVENT_WORKFLOW, {
     workflowId,
     environment: scope.environment,
     args: [{ scope, eventId: event.id }],

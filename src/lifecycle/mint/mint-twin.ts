@@ -1,17 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import {
-  requireWorkflows,
-  resultWithin,
-  startOrJoin,
-  type WorkflowGateway,
-} from '../../adapters/temporal/start.ts';
+import type { WorkflowGateway } from '../../adapters/temporal/start.ts';
 import type { AssetTwin } from '../../platform/db/entities/index.ts';
 import { Passport } from '../../platform/db/entities/index.ts';
 import type { TenantScope } from '../../platform/db/tenant-scope.ts';
-import { MINT_WORKFLOW, type MintInput, type MintWorkflow } from '../../processes/mint.ts';
+import type { MintInput } from '../../processes/mint.ts';
 import { workflowIds } from '../../processes/workflow-ids.ts';
-import { chipEnrolledElsewhere } from './mint-candidate.ts';
-import { mintFailureToDomainError } from './mint-failures.ts';
+import { startMint } from './start-mint.ts';
 
 /**
  * The mint request a bound twin stands for: its name, GTIN, material number and ERP ids, and the declaration
@@ -54,32 +48,14 @@ export async function existingTokenId(em: EntityManager, chipUid: string): Promi
   return (await em.findOne(Passport, { chipUid }))?.tokenId;
 }
 
-export type TwinMintOutcome = { done: true; tokenId: string } | { done: false; statusUrl: string };
-
-/** Starts (or joins, if the company's own) mint:{env}:{chipUid} and waits up to `waitMs` for its token id. */
-export async function mintBoundTwin(
-  gateway: WorkflowGateway | undefined,
-  input: MintInput,
-  waitMs: number,
-): Promise<TwinMintOutcome> {
-  const { handle } = await startOrJoin<MintWorkflow>(requireWorkflows(gateway), MINT_WORKFLOW, {
-    workflowId: input.reference,
-    environment: input.scope.environment,
-    args: [input],
+/**
+ * The mint a factory toolbox's bind (POST /v1/factory/bind shape B) stands for: starts (or joins, if the
+ * company's own) mint:{env}:{chipUid} and waits up to `waitMs`. A chip minted before answers its passport.
+ */
+export function mintTwin(deps: { workflows: WorkflowGateway | undefined; waitMs: number }, input: MintInput) {
+  return startMint(deps.workflows, input, {
     summary: `Mint passport for chip ${input.chipUid} (toolbox bind ${String(input.product.productId)})`,
-    searchAttributes: {
-      environment: input.scope.environment,
-      company: input.scope.companyId,
-      chipUid: input.chipUid,
-      gtin: input.product.gtin ?? undefined,
-    },
-    ownRunsOnly: () => chipEnrolledElsewhere(input.chipUid),
+    waitMs: deps.waitMs,
+    completed: 'answer',
   });
-  try {
-    const outcome = await resultWithin(handle, waitMs);
-    if (outcome.done) return { done: true, tokenId: outcome.value.tokenId };
-  } catch (error) {
-    throw mintFailureToDomainError(error) ?? error;
-  }
-  return { done: false, statusUrl: `/v1/dpp/mint/${input.chipUid}` };
 }

@@ -12,6 +12,20 @@ import { finishConsoleSso, startedFromConsole } from '../console/sso-session.ts'
 import type { RouteDeps } from '../deps.ts';
 import { loginAnswer, loginResponse } from './login-answer.ts';
 
+/** What the provider's return to us answers (OIDC callback, SAML ACS); `refused` lists the 401 codes. */
+function loggedInResponses(refused: string) {
+  return {
+    200: { description: 'Logged in.', schema: loginResponse },
+    303: {
+      description:
+        'A login started from the console (POST /v1/console/session/sso, its cookie): the console session is ' +
+        'set and the browser sent to /console/, or to /console/sign-in?sso-error=<code>.',
+    },
+    401: { description: refused },
+    409: { description: 'email_in_other_company.' },
+  };
+}
+
 /** How a person logs in with SSO: discovery, then the OIDC callback or the SAML assertion consumer. */
 export function ssoLoginRoutes(deps: RouteDeps, endpoints: SsoEndpoints): RouteSpec[] {
   const callbackUrl = endpoints.oidcRedirectUri;
@@ -56,19 +70,7 @@ export function ssoLoginRoutes(deps: RouteDeps, endpoints: SsoEndpoints): RouteS
       auth: 'none',
       environmentHeader: false,
       query: z.object({ code: z.string().min(1).max(2000), state: z.string().min(1).max(200) }),
-      responses: {
-        200: {
-          description: 'Logged in.',
-          schema: loginResponse,
-        },
-        303: {
-          description:
-            'A login started from the console (POST /v1/console/session/sso, its cookie): the console session is ' +
-            'set and the browser sent to /console/, or to /console/sign-in?sso-error=<code>.',
-        },
-        401: { description: 'sso_state_invalid or sso_login_failed.' },
-        409: { description: 'email_in_other_company.' },
-      },
+      responses: loggedInResponses('sso_state_invalid or sso_login_failed.'),
       handler: async (ctx: AppContext, { query }) => {
         const em = deps.orm.em.fork();
         const complete = () =>
@@ -114,19 +116,7 @@ export function ssoLoginRoutes(deps: RouteDeps, endpoints: SsoEndpoints): RouteS
       formBody: true,
       bodyLimitBytes: 1024 * 1024,
       body: z.object({ SAMLResponse: z.string().min(1), RelayState: z.string().min(1).max(200) }),
-      responses: {
-        200: {
-          description: 'Logged in.',
-          schema: loginResponse,
-        },
-        303: {
-          description:
-            'A login started from the console (POST /v1/console/session/sso, its cookie): the console session is ' +
-            'set and the browser sent to /console/, or to /console/sign-in?sso-error=<code>.',
-        },
-        401: { description: 'sso_state_invalid, sso_login_failed or saml_assertion_replayed.' },
-        409: { description: 'email_in_other_company.' },
-      },
+      responses: loggedInResponses('sso_state_invalid, sso_login_failed or saml_assertion_replayed.'),
       handler: async (ctx: AppContext, { body }) => {
         const em = deps.orm.em.fork();
         const complete = () =>

@@ -21,3 +21,7 @@ export interface AnchorEventProgress {
   /** Logged on chain but not recorded yet: the workflow retries until it is (operators: DppAttention). */
   attention?: RecordAttention;
 }
+
+/** The anchor workflow of a supply-chain event: its type name (as the worker registers it) and its signature. */
+export const ANCHOR_EVENT_WORKFLOW = 'anchorSupplyChainEvent';
+export type AnchorEventWorkflow = (input: AnchorEventInput) => Promise<AnchorEventResult>;

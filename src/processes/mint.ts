@@ -63,3 +63,7 @@ export interface MintResult {
   ipfsUrl: string;
   status: 'ACTIVE';
 }
+
+/** The mint workflow: its type name (as the worker registers it) and its signature. */
+export const MINT_WORKFLOW = 'mintPassport';
+export type MintWorkflow = (input: MintInput) => Promise<MintResult>;

@@ -32,3 +32,7 @@ export interface RecycleResult {
   releasedWei: string;
   status: 'RECYCLED';
 }
+
+/** The recycle workflow: its type name (as the worker registers it) and its signature. */
+export const RECYCLE_WORKFLOW = 'recycleTokenPassport';
+export type RecycleWorkflow = (input: RecycleInput) => Promise<RecycleResult>;

@@ -1,4 +1,5 @@
 import type { RecordAttention } from './record-until-done.ts';
+import type { ResaleTerms } from './resale-terms.ts';
 
 export const RESALE_PROGRESS_QUERY = 'resaleProgress';
 /** Sent by the payment webhook (payment_intent.succeeded) once its signature and event id are checked. */
@@ -62,3 +63,7 @@ export interface ClaimResult {
 export type ResaleResult =
   | ({ state: 'CLAIMED' } & ClaimResult)
   | { state: 'EXPIRED' | 'CLAIM_EXPIRED'; revokeTxHash: string | null };
+
+/** The resale workflow: its type name (as the worker registers it) and its signature. */
+export const RESALE_WORKFLOW = 'resalePassport';
+export type ResaleWorkflow = (input: ResaleTerms) => Promise<ResaleResult>;

@@ -92,3 +92,7 @@ export interface WebhookDeliveryResult {
   lastStatusCode: number | null;
   lastError: string | null;
 }
+
+/** The delivery workflow: its type name (as the worker registers it) and its signature. */
+export const WEBHOOK_DELIVERY_WORKFLOW = 'webhookDelivery';
+export type WebhookDeliveryWorkflow = (input: WebhookDeliveryInput) => Promise<WebhookDeliveryResult>;

@@ -1,16 +1,11 @@
-import { WorkflowExecutionAlreadyStartedError, type WorkflowStartOptions } from '@temporalio/client';
-import type { WorkflowGateway } from '../adapters/temporal/start.ts';
-import { searchAttributePairs } from '../processes/search-attributes.ts';
-import { taskQueueFor } from '../processes/task-queues.ts';
-import type {
-  DeliveryMode,
-  DeliveryRef,
-  WebhookDeliveryInput,
-  WebhookDeliveryResult,
+import { startOrJoin, type WorkflowGateway } from '../adapters/temporal/start.ts';
+import {
+  type DeliveryMode,
+  type DeliveryRef,
+  WEBHOOK_DELIVERY_WORKFLOW,
+  type WebhookDeliveryWorkflow,
 } from '../processes/webhook-delivery.ts';
 import { workflowIds } from '../processes/workflow-ids.ts';
-
-type WebhookDeliveryWorkflow = (input: WebhookDeliveryInput) => Promise<WebhookDeliveryResult>;
 
 export interface DeliveryStart {
   workflowId: string;
@@ -26,10 +21,10 @@ export interface DeliveryStart {
  * Starts the delivery workflow `webhook:{eventId}:{endpointId}`.
  *
  * `dispatch` (the outbox dispatcher, a test event): a second start never duplicates a delivery; it joins
- * the running run or, if the run already closed, starts nothing.
+ * the running run or, if the run already closed, starts nothing (policy `once`).
  * `replay` (dead-letter replay): a fresh run with the full schedule under the same id once the previous
  * run has closed; its first step puts the delivery row back to pending and numbers its attempts on from
- * the last one. A run still going is left alone.
+ * the last one. A run still going is left alone (policy `exclusive`).
  */
 export async function startDeliveryWorkflow(
   gateway: WorkflowGateway,
@@ -38,26 +33,19 @@ export async function startDeliveryWorkflow(
   start: { firstAttemptMade?: boolean } = {},
 ): Promise<DeliveryStart> {
   const workflowId = workflowIds.webhook(delivery.eventId, delivery.endpointId);
-  const options = {
-    workflowId,
-    taskQueue: taskQueueFor(gateway.taskQueuePrefix, delivery.environment),
-    args: [{ delivery, mode, ...(start.firstAttemptMade ? { firstAttemptMade: true } : {}) }],
-    ...(mode === 'dispatch'
-      ? { workflowIdConflictPolicy: 'USE_EXISTING', workflowIdReusePolicy: 'REJECT_DUPLICATE' }
-      : { workflowIdConflictPolicy: 'FAIL', workflowIdReusePolicy: 'ALLOW_DUPLICATE' }),
-    staticSummary: `${mode === 'replay' ? 'Replay' : 'Deliver'} ${delivery.eventType} ${delivery.eventId} to webhook endpoint ${delivery.endpointId}`,
-    typedSearchAttributes: searchAttributePairs({
+  const { alreadyCompleted, alreadyRunning } = await startOrJoin<WebhookDeliveryWorkflow>(
+    gateway,
+    WEBHOOK_DELIVERY_WORKFLOW,
+    {
+      workflowId,
       environment: delivery.environment,
-      company: delivery.companyId,
-    }),
-  } satisfies WorkflowStartOptions<WebhookDeliveryWorkflow>;
-  try {
-    await gateway.client.workflow.start<WebhookDeliveryWorkflow>('webhookDelivery', options);
-    return { workflowId, outcome: 'started' };
-  } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) {
-      return { workflowId, outcome: mode === 'dispatch' ? 'already_closed' : 'already_running' };
-    }
-    throw error;
-  }
+      args: [{ delivery, mode, ...(start.firstAttemptMade ? { firstAttemptMade: true } : {}) }],
+      policy: mode === 'dispatch' ? 'once' : 'exclusive',
+      summary: `${mode === 'replay' ? 'Replay' : 'Deliver'} ${delivery.eventType} ${delivery.eventId} to webhook endpoint ${delivery.endpointId}`,
+      searchAttributes: { environment: delivery.environment, company: delivery.companyId },
+    },
+  );
+  if (alreadyCompleted) return { workflowId, outcome: 'already_closed' };
+  if (alreadyRunning) return { workflowId, outcome: 'already_running' };
+  return { workflowId, outcome: 'started' };
 }

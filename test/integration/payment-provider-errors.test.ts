@@ -4,9 +4,9 @@ import Koa from 'koa';
 import Stripe from 'stripe';
 import { describe, test } from 'vitest';
 import { problemHandler } from '../../api/middleware/problem-handler.ts';
-import { resaleFailureToDomainError } from '../../api/routes/resale/resale-failures.ts';
 import { listen } from '../../api/server.ts';
 import { redactProviderMessage } from '../../src/adapters/payments/provider-errors.ts';
+import { resaleFailureToDomainError } from '../../src/lifecycle/resale/resale-failures.ts';
 import { createLogger } from '../../src/platform/logging/logger.ts';
 
 const KEY = 'sk_test_Qz9f8e7d6c5b4a3210KqWvXy';

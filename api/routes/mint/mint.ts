@@ -1,29 +1,18 @@
 import { z } from 'zod';
-import { requireActivePlan } from '../../../src/accounts/billing/plan-guard.ts';
-import { readCompanySettings } from '../../../src/accounts/settings/company-settings.ts';
-import { requireWorkflows, resultWithin, startOrJoin } from '../../../src/adapters/temporal/start.ts';
+import { requireWorkflows } from '../../../src/adapters/temporal/start.ts';
 import { workflowStatusBody } from '../../../src/adapters/temporal/workflow-status.ts';
-import { chipKeysNotConfigured, chipKeysStatus } from '../../../src/chips/chip-keys.ts';
 import { canonicalChipUid } from '../../../src/chips/enroll.ts';
-import { chipEnrolledElsewhere, findChipToMint } from '../../../src/lifecycle/mint/mint-candidate.ts';
-import {
-  CHIP_ALREADY_REGISTERED,
-  mintFailureToDomainError,
-} from '../../../src/lifecycle/mint/mint-failures.ts';
+import { mintFailureToDomainError } from '../../../src/lifecycle/mint/mint-failures.ts';
 import {
   isShapeA,
   lacksConformity,
   mintShapeA,
   mintShapeB,
-  productFromShapeA,
-  productFromShapeB,
-  shapeBConformityUrl,
 } from '../../../src/lifecycle/mint/mint-request.ts';
+import { ConformityMissing, requestMint } from '../../../src/lifecycle/mint/request-mint.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
-import { MINT_PROGRESS_QUERY, type MintInput, type MintResult } from '../../../src/processes/mint.ts';
+import { MINT_PROGRESS_QUERY, type MintResult, type MintWorkflow } from '../../../src/processes/mint.ts';
 import { workflowIds } from '../../../src/processes/workflow-ids.ts';
-import { parseSunMessage } from '../../../src/standards/sun/index.ts';
-import type { mintPassport } from '../../../workflows/mint.ts';
 import type { AppContext } from '../../context.ts';
 import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute } from '../../route.ts';
@@ -32,13 +21,17 @@ import type { RouteDeps } from '../deps.ts';
 import { recordAttention } from '../record-attention.ts';
 import { conformityRequired } from './conformity.ts';
 
-function chipNotEnrolled(chipUid: string): DomainError {
-  return new DomainError(
-    'not_found',
-    'chip_not_found',
-    `Chip ${chipUid} is not enrolled in this environment; mint it with a tap (shape A nfcData) to enrol it on the way, or POST /v1/dpp/enroll first.`,
-  );
-}
+// Where each shape could bring its declaration of conformity (shape B also from the company default).
+const SHAPE_A_CONFORMITY = {
+  field: 'custom_dpp_data.conformity_url',
+  path: 'body.custom_dpp_data.conformity_url',
+  companyDefault: false,
+};
+const SHAPE_B_CONFORMITY = {
+  field: 'customDppData.conformity_url',
+  path: 'body.customDppData.conformity_url',
+  companyDefault: true,
+};
 
 function successBody(shape: 'A' | 'B', result: MintResult) {
   return shape === 'A'
@@ -123,105 +116,21 @@ export function mintRoutes(deps: RouteDeps) {
       },
       handler: async (ctx: AppContext, { body }) => {
         const shape = isShapeA(body) ? 'A' : 'B';
-        if (shape === 'A' && lacksConformity(body)) {
-          throw conformityRequired({
-            field: 'custom_dpp_data.conformity_url',
-            path: 'body.custom_dpp_data.conformity_url',
-            companyDefault: false,
-          });
-        }
+        if (shape === 'A' && lacksConformity(body)) throw conformityRequired(SHAPE_A_CONFORMITY);
         const request =
           shape === 'A' ? validate(mintShapeA, body, 'body') : validate(mintShapeB, body, 'body');
-        const scope = ctx.state.scope!;
-        // Shape B's own link, else the company default; neither: the same 400 as shape A, before anything else.
-        let conformityUrl: string | undefined;
-        if (!('nfcData' in request)) {
-          conformityUrl =
-            shapeBConformityUrl(request) ??
-            (await readCompanySettings(ctx.state.em!, scope)).defaultConformityUrl ??
-            undefined;
-          if (!conformityUrl) {
-            throw conformityRequired({
-              field: 'customDppData.conformity_url',
-              path: 'body.customDppData.conformity_url',
-              companyDefault: true,
-            });
-          }
-        }
-        await requireActivePlan(ctx.state.em!, scope);
-        const chip = await findChipToMint(ctx.state.em!, scope, request.chipUid);
-        if (chip.hasPassport) {
-          throw new DomainError('conflict', 'chip_already_registered', CHIP_ALREADY_REGISTERED);
-        }
-        if (!chip.enrolled) {
-          // The spec's `(none)` → mint: a tap proves the chip, and the workflow enrols it with the mint.
-          // Without a tap (shape B) there is nothing to prove it with.
-          if (shape === 'B') throw chipNotEnrolled(chip.chipUid);
-          if ((await chipKeysStatus(ctx.state.em!, scope)).source === 'missing')
-            throw chipKeysNotConfigured();
-        }
-        const workflowId = workflowIds.mint(scope.environment, chip.chipUid);
-        let input: MintInput;
-        if ('nfcData' in request) {
-          const parsed = parseSunMessage(request.nfcData);
-          if (!parsed.ok) throw new DomainError('invalid', 'malformed_sun_payload', parsed.message);
-          const sun = {
-            piccData: parsed.piccData,
-            cmac: parsed.cmac,
-            encFileData: parsed.encFileData,
-            macInput: parsed.macInput,
-          };
-          input = {
-            scope,
-            chipUid: chip.chipUid,
-            product: productFromShapeA(request),
-            sun,
-            nfc: { cmac: parsed.cmac, urlPath: request.nfcData, piccData: parsed.piccData },
-            reference: workflowId,
-            ...(chip.enrolled ? {} : { enrollIfNew: { productId: request.productId ?? null } }),
-          };
-        } else {
-          input = {
-            scope,
-            chipUid: chip.chipUid,
-            product: productFromShapeB(request, conformityUrl!),
-            sun: null,
-            nfc: { cmac: null, urlPath: null, piccData: null },
-            reference: workflowId,
-          };
-        }
-        const { handle, alreadyCompleted } = await startOrJoin<typeof mintPassport>(
-          requireWorkflows(deps.workflows),
-          'mintPassport',
-          {
-            workflowId,
-            environment: scope.environment,
-            args: [input],
-            summary: `Mint passport for chip ${chip.chipUid}${input.product.gtin ? ` (GTIN ${input.product.gtin})` : ''}`,
-            searchAttributes: {
-              environment: scope.environment,
-              company: scope.companyId,
-              chipUid: chip.chipUid,
-              gtin: input.product.gtin ?? undefined,
-            },
-            // One workflow per chip; another company's mint of it (both saw it new) is not ours to join.
-            ownRunsOnly: () => chipEnrolledElsewhere(chip.chipUid),
-          },
-        );
-        if (alreadyCompleted)
-          throw new DomainError('conflict', 'chip_already_registered', CHIP_ALREADY_REGISTERED);
-        let outcome: Awaited<ReturnType<typeof resultWithin<MintResult>>>;
-        try {
-          outcome = await resultWithin(handle, deps.config.mint.waitMs);
-        } catch (error) {
-          throw mintFailureToDomainError(error) ?? error;
-        }
-        if (outcome.done) {
+        const mint = await requestMint(
+          { em: ctx.state.em!, workflows: deps.workflows, waitMs: deps.config.mint.waitMs },
+          { scope: ctx.state.scope!, request },
+        ).catch((error: unknown) => {
+          throw error instanceof ConformityMissing ? conformityRequired(SHAPE_B_CONFORMITY) : error;
+        });
+        if (mint.done) {
           ctx.status = 201;
-          ctx.body = successBody(shape, outcome.value);
+          ctx.body = successBody(shape, mint.result);
           return;
         }
-        const statusUrl = `/v1/dpp/mint/${chip.chipUid}`;
+        const statusUrl = `/v1/dpp/mint/${mint.chipUid}`;
         ctx.status = 202;
         ctx.set('Location', statusUrl);
         ctx.set('Retry-After', '2');
@@ -229,7 +138,7 @@ export function mintRoutes(deps: RouteDeps) {
           success: true,
           status: 'PENDING',
           message: 'Minting is in progress.',
-          workflowId,
+          workflowId: mint.workflowId,
           statusUrl,
         };
       },
@@ -272,9 +181,7 @@ export function mintRoutes(deps: RouteDeps) {
         // A mint may enrol its chip, so the chip need not be enrolled yet; the workflow's company decides.
         const chipUid = canonicalChipUid(params.chipUid);
         const workflowId = workflowIds.mint(scope.environment, chipUid);
-        const handle = requireWorkflows(deps.workflows).client.workflow.getHandle<typeof mintPassport>(
-          workflowId,
-        );
+        const handle = requireWorkflows(deps.workflows).client.workflow.getHandle<MintWorkflow>(workflowId);
         ctx.body = await workflowStatusBody(handle, {
           progressQuery: MINT_PROGRESS_QUERY,
           companyId: scope.companyId,

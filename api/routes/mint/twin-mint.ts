@@ -1,86 +1,20 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import {
-  requireWorkflows,
-  resultWithin,
-  startOrJoin,
-  type WorkflowGateway,
-} from '../../../src/adapters/temporal/start.ts';
-import { chipEnrolledElsewhere } from '../../../src/lifecycle/mint/mint-candidate.ts';
-import { mintFailureToDomainError } from '../../../src/lifecycle/mint/mint-failures.ts';
-import type { AssetTwin } from '../../../src/platform/db/entities/index.ts';
-import { Passport } from '../../../src/platform/db/entities/index.ts';
-import type { TenantScope } from '../../../src/platform/db/tenant-scope.ts';
+import type { WorkflowGateway } from '../../../src/adapters/temporal/start.ts';
+import { mintTwin } from '../../../src/lifecycle/mint/mint-twin.ts';
 import type { MintInput } from '../../../src/processes/mint.ts';
-import { workflowIds } from '../../../src/processes/workflow-ids.ts';
-import type { mintPassport } from '../../../workflows/mint.ts';
 
-/**
- * The mint request a bound twin stands for: its name, GTIN, material number and ERP ids, and the declaration
- * of conformity (the twin's, else the company default; the caller refuses the bind without one).
- */
-export function mintInputFromTwin(
-  scope: TenantScope,
-  twin: AssetTwin,
-  chipUid: string,
-  toolboxSignature: string,
-  conformityUrl: string,
-): MintInput {
-  const custom: Record<string, unknown> = {
-    service_internal_id: twin.serviceInternalId,
-    conformity_url: conformityUrl,
-  };
-  if (twin.gtin) custom.gtin = twin.gtin;
-  if (twin.materialNumber) custom.erp_material_id = twin.materialNumber;
-  if (twin.orderId) custom.erp_order_id = twin.orderId;
-  return {
-    scope,
-    chipUid,
-    product: {
-      name: twin.name ?? twin.materialNumber ?? twin.serviceInternalId,
-      description: '',
-      image: null,
-      gtin: twin.gtin ?? null,
-      material: twin.materialNumber ?? null,
-      productId: twin.serviceInternalId,
-      customDppData: custom,
-    },
-    sun: null,
-    toolbox: { internalId: twin.serviceInternalId, signature: toolboxSignature },
-    nfc: { cmac: null, urlPath: null, piccData: null },
-    reference: workflowIds.mint(scope.environment, chipUid),
-  };
-}
-
-export async function existingTokenId(em: EntityManager, chipUid: string): Promise<string | undefined> {
-  return (await em.findOne(Passport, { chipUid }))?.tokenId;
-}
+// For POST /v1/factory/bind shape B (api/routes/bind/bind.ts, another owner's), which should call mintTwin itself.
+export { existingTokenId, mintInputFromTwin } from '../../../src/lifecycle/mint/mint-twin.ts';
 
 export type TwinMintOutcome = { done: true; tokenId: string } | { done: false; statusUrl: string };
 
-/** Starts (or joins, if the company's own) mint:{env}:{chipUid} and waits up to `waitMs` for its token id. */
+/** The twin's mint (src/lifecycle/mint/mint-twin.ts), its pending answer pointing at the mint's status. */
 export async function mintBoundTwin(
   gateway: WorkflowGateway | undefined,
   input: MintInput,
   waitMs: number,
 ): Promise<TwinMintOutcome> {
-  const { handle } = await startOrJoin<typeof mintPassport>(requireWorkflows(gateway), 'mintPassport', {
-    workflowId: input.reference,
-    environment: input.scope.environment,
-    args: [input],
-    summary: `Mint passport for chip ${input.chipUid} (toolbox bind ${String(input.product.productId)})`,
-    searchAttributes: {
-      environment: input.scope.environment,
-      company: input.scope.companyId,
-      chipUid: input.chipUid,
-      gtin: input.product.gtin ?? undefined,
-    },
-    ownRunsOnly: () => chipEnrolledElsewhere(input.chipUid),
-  });
-  try {
-    const outcome = await resultWithin(handle, waitMs);
-    if (outcome.done) return { done: true, tokenId: outcome.value.tokenId };
-  } catch (error) {
-    throw mintFailureToDomainError(error) ?? error;
-  }
-  return { done: false, statusUrl: `/v1/dpp/mint/${input.chipUid}` };
+  const outcome = await mintTwin({ workflows: gateway, waitMs }, input);
+  return outcome.done
+    ? { done: true, tokenId: outcome.result.tokenId }
+    : { done: false, statusUrl: `/v1/dpp/mint/${outcome.chipUid}` };
 }

@@ -1,18 +1,20 @@
 import { z } from 'zod';
-import { requireWorkflows, resultWithin, startOrJoin } from '../../../src/adapters/temporal/start.ts';
+import { requireWorkflows } from '../../../src/adapters/temporal/start.ts';
 import { workflowStatusBody } from '../../../src/adapters/temporal/workflow-status.ts';
 import { formatDeposit } from '../../../src/lifecycle/recycling/deposit.ts';
+import { logRecycle } from '../../../src/lifecycle/recycling/log-recycle.ts';
 import {
-  alreadyRecycled,
   logRecycleBody,
-  prepareRecycle,
   recycleFailureToDomainError,
   tokenIdSchema,
 } from '../../../src/lifecycle/recycling/recycle-request.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
-import { RECYCLE_PROGRESS_QUERY, type RecycleResult } from '../../../src/processes/recycle.ts';
+import {
+  RECYCLE_PROGRESS_QUERY,
+  type RecycleResult,
+  type RecycleWorkflow,
+} from '../../../src/processes/recycle.ts';
 import { workflowIds } from '../../../src/processes/workflow-ids.ts';
-import type { recycleTokenPassport } from '../../../workflows/recycle.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
@@ -74,42 +76,21 @@ export function logRecycleRoutes(deps: RouteDeps) {
         },
       },
       handler: async (ctx: AppContext, { body }) => {
-        const scope = ctx.state.scope!;
-        const input = await prepareRecycle(
-          ctx.state.em!,
-          scope,
-          body,
-          deps.config.secrets.custodyMasterSecret,
-        );
-        const workflowId = workflowIds.recycle(scope.environment, input.tokenId);
-        const { handle, alreadyCompleted } = await startOrJoin<typeof recycleTokenPassport>(
-          requireWorkflows(deps.workflows),
-          'recycleTokenPassport',
+        const recycle = await logRecycle(
           {
-            workflowId,
-            environment: scope.environment,
-            args: [input],
-            summary: `Recycle passport ${input.tokenId}, deposit to ${input.rewardReceiver}`,
-            searchAttributes: {
-              environment: scope.environment,
-              company: scope.companyId,
-              tokenId: input.tokenId,
-            },
+            em: ctx.state.em!,
+            workflows: deps.workflows,
+            custodyMasterSecret: deps.config.secrets.custodyMasterSecret,
+            waitMs: deps.config.mint.waitMs,
           },
+          { scope: ctx.state.scope!, request: body },
         );
-        if (alreadyCompleted) throw alreadyRecycled(input.tokenId);
-        let outcome: Awaited<ReturnType<typeof resultWithin<RecycleResult>>>;
-        try {
-          outcome = await resultWithin(handle, deps.config.mint.waitMs);
-        } catch (error) {
-          throw recycleFailureToDomainError(error, input.tokenId) ?? error;
-        }
-        if (outcome.done) {
+        if (recycle.done) {
           ctx.status = 201;
-          ctx.body = successBody(outcome.value);
+          ctx.body = successBody(recycle.result);
           return;
         }
-        const statusUrl = `/v1/iaas/log-recycle/${input.tokenId}`;
+        const statusUrl = `/v1/iaas/log-recycle/${recycle.tokenId}`;
         ctx.status = 202;
         ctx.set('Location', statusUrl);
         ctx.set('Retry-After', '2');
@@ -117,7 +98,7 @@ export function logRecycleRoutes(deps: RouteDeps) {
           success: true,
           status: 'PENDING',
           message: 'Recycling is in progress.',
-          workflowId,
+          workflowId: recycle.workflowId,
           statusUrl,
         };
       },
@@ -158,9 +139,9 @@ export function logRecycleRoutes(deps: RouteDeps) {
           'recycle_not_found',
           `No recycle was started for token ${params.tokenId}.`,
         );
-        const handle = requireWorkflows(deps.workflows).client.workflow.getHandle<
-          typeof recycleTokenPassport
-        >(workflowId);
+        const handle = requireWorkflows(deps.workflows).client.workflow.getHandle<RecycleWorkflow>(
+          workflowId,
+        );
         ctx.body = await workflowStatusBody(handle, {
           progressQuery: RECYCLE_PROGRESS_QUERY,
           companyId: scope.companyId,

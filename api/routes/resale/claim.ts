@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { userWalletAddress } from '../../../src/accounts/wallets/user-wallet.ts';
-import { requireWorkflows } from '../../../src/adapters/temporal/start.ts';
-import { claimResale } from '../../../src/lifecycle/resale/claim.ts';
+import { claimPassport } from '../../../src/lifecycle/resale/claim-passport.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
@@ -56,12 +54,15 @@ export function claimRoute(deps: RouteDeps) {
     },
     handler: async (ctx: AppContext, { body }) => {
       const principal = ctx.state.principal as { email: string };
-      const result = await claimResale(deps.orm.em.fork(), deps.secretBox, requireWorkflows(deps.workflows), {
-        environment: ctx.state.environment!,
-        buyerWallet: userWalletAddress(deps.config.identity.walletMasterSecret, principal.email),
-        tokenId: body.tokenId,
-        nfcData: body.nfcData,
-      });
+      const result = await claimPassport(
+        {
+          em: deps.orm.em.fork(),
+          box: deps.secretBox,
+          workflows: deps.workflows,
+          walletMasterSecret: deps.config.identity.walletMasterSecret,
+        },
+        { environment: ctx.state.environment!, buyerEmail: principal.email, ...body },
+      );
       ctx.body = {
         success: true,
         txHash: result.txHash,

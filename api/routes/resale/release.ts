@@ -1,24 +1,10 @@
-import { WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
 import { z } from 'zod';
-import { requireWorkflows } from '../../../src/adapters/temporal/start.ts';
-import {
-  brandReleaseTerms,
-  ownerReleaseTerms,
-  releaseBody,
-} from '../../../src/lifecycle/resale/release-request.ts';
-import { insertResale, updateResale } from '../../../src/lifecycle/resale/resale-records.ts';
-import { DomainError } from '../../../src/platform/errors.ts';
-import { RESALE_PROGRESS_QUERY, type ResaleProgress } from '../../../src/processes/resale.ts';
-import type { ResaleTerms } from '../../../src/processes/resale-terms.ts';
-import { searchAttributePairs } from '../../../src/processes/search-attributes.ts';
-import { taskQueueFor } from '../../../src/processes/task-queues.ts';
-import { workflowIds } from '../../../src/processes/workflow-ids.ts';
-import type { resalePassport } from '../../../workflows/resale.ts';
+import { releasePassport } from '../../../src/lifecycle/resale/release-passport.ts';
+import { releaseBody } from '../../../src/lifecycle/resale/release-request.ts';
 import type { AppContext } from '../../context.ts';
 import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
-import { resaleFailureToDomainError } from './resale-failures.ts';
 
 const releasedResponse = z.object({
   success: z.literal(true),
@@ -73,38 +59,25 @@ export function releaseRoutes(deps: RouteDeps) {
         202: { description: 'Still setting up: poll the Location (GET /v1/dpp/resales/{tokenId}).' },
       },
       handler: async (ctx: AppContext, { body }) => {
-        const em = ctx.state.em!;
-        const scope = ctx.state.scope!;
+        const principal = ctx.state.principal!;
         await respondIdempotently(ctx, async () => {
-          const principal = ctx.state.principal!;
-          const terms =
-            principal.kind === 'user'
-              ? await ownerReleaseTerms(deps.orm.em.fork(), scope.environment, principal, body, {
-                  walletMasterSecret: deps.config.identity.walletMasterSecret,
-                  publicBaseUrl: deps.config.publicBaseUrl,
-                })
-              : await brandReleaseTerms(em, scope, body, {
-                  custodyMasterSecret: deps.config.secrets.custodyMasterSecret,
-                  walletMasterSecret: deps.config.identity.walletMasterSecret,
-                  publicBaseUrl: deps.config.publicBaseUrl,
-                });
-          deps.payments.forEnvironment(scope.environment);
-          const gateway = requireWorkflows(deps.workflows);
-          await insertResale(em, terms);
-          const handle = await startResale(gateway, terms).catch(async (error) => {
-            await updateResale(em, terms.resaleId, { status: 'FAILED' });
-            if (error instanceof WorkflowExecutionAlreadyStartedError) {
-              throw new DomainError(
-                'conflict',
-                'resale_in_progress',
-                `Passport ${terms.tokenId} is already for sale.`,
-              );
-            }
-            throw error;
-          });
-          const progress = await checkoutWithin(handle, deps.config.mint.waitMs);
-          const statusUrl = `/v1/dpp/resales/${terms.tokenId}`;
-          if (!progress?.checkoutUrl) {
+          const release = await releasePassport(
+            {
+              em: ctx.state.em!,
+              unscopedEm: () => deps.orm.em.fork(),
+              config: deps.config,
+              payments: deps.payments,
+              workflows: deps.workflows,
+            },
+            {
+              scope: ctx.state.scope!,
+              releaser: principal.kind === 'user' ? principal : { kind: 'company' },
+              request: body,
+            },
+          );
+          const { resaleId, tokenId, opened } = release;
+          if (!opened?.checkoutUrl) {
+            const statusUrl = `/v1/dpp/resales/${tokenId}`;
             ctx.set('Location', statusUrl);
             return {
               status: 202,
@@ -112,7 +85,7 @@ export function releaseRoutes(deps: RouteDeps) {
                 success: true,
                 status: 'PENDING',
                 message: 'Setting up the resale.',
-                resaleId: terms.resaleId,
+                resaleId,
                 statusUrl,
               },
             };
@@ -121,61 +94,16 @@ export function releaseRoutes(deps: RouteDeps) {
             status: 201,
             body: {
               success: true,
-              txHash: progress.authorizeTxHash,
-              paymentCheckoutUrl: progress.checkoutUrl,
-              message: `Passport ${terms.tokenId} is for sale; the buyer pays at paymentCheckoutUrl.`,
-              resaleId: terms.resaleId,
+              txHash: opened.authorizeTxHash,
+              paymentCheckoutUrl: opened.checkoutUrl,
+              message: `Passport ${tokenId} is for sale; the buyer pays at paymentCheckoutUrl.`,
+              resaleId,
               status: 'AWAITING_PAYMENT',
-              checkoutExpiresAt: progress.checkoutExpiresAt,
+              checkoutExpiresAt: opened.checkoutExpiresAt,
             },
           };
         });
       },
     }),
   ];
-}
-
-function startResale(
-  gateway: ReturnType<typeof requireWorkflows>,
-  terms: ResaleTerms,
-): Promise<WorkflowHandle<typeof resalePassport>> {
-  const environment = terms.scope.environment;
-  return gateway.client.workflow.start<typeof resalePassport>('resalePassport', {
-    workflowId: workflowIds.resale(environment, terms.tokenId),
-    taskQueue: taskQueueFor(gateway.taskQueuePrefix, environment),
-    args: [terms],
-    // A token is resold again and again over its life; only one resale of it runs at a time.
-    workflowIdConflictPolicy: 'FAIL',
-    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-    staticSummary: `Resale of passport ${terms.tokenId} to ${terms.buyerWallet}`,
-    typedSearchAttributes: searchAttributePairs({
-      environment,
-      company: terms.scope.companyId,
-      tokenId: terms.tokenId,
-    }),
-  });
-}
-
-/**
- * The progress once the checkout is open, or undefined if it is not within `ms`. A release that failed to set
- * up answers the failure as its domain error.
- */
-async function checkoutWithin(
-  handle: WorkflowHandle<typeof resalePassport>,
-  ms: number,
-): Promise<ResaleProgress | undefined> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const progress = await handle.query<ResaleProgress>(RESALE_PROGRESS_QUERY).catch(() => undefined);
-    if (progress?.checkoutUrl) return progress;
-    if (progress?.state === 'FAILED' || (await handle.describe()).status.name !== 'RUNNING') {
-      try {
-        await handle.result();
-      } catch (error) {
-        throw resaleFailureToDomainError(error) ?? error;
-      }
-    }
-    if (Date.now() >= deadline) return undefined;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }

@@ -1,15 +1,13 @@
 import { z } from 'zod';
 import { requireWorkflows } from '../../../src/adapters/temporal/start.ts';
+import { anchorEvent } from '../../../src/lifecycle/supply-chain/anchor-event.ts';
 import { logSupplyChainEvent } from '../../../src/lifecycle/supply-chain/log-event.ts';
-import { findEvent } from '../../../src/lifecycle/supply-chain/record-anchor.ts';
 import { eventView } from '../../../src/passport/timeline/event-view.ts';
-import { Company } from '../../../src/platform/db/entities/index.ts';
 import type { AppContext } from '../../context.ts';
 import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { logEventBody, supplyChainEventSchema } from './schemas.ts';
-import { startAnchor } from './start-anchor.ts';
 
 export function logEventRoutes(deps: RouteDeps) {
   return [
@@ -38,20 +36,21 @@ export function logEventRoutes(deps: RouteDeps) {
         },
       },
       handler: async (ctx: AppContext, { body }) => {
-        const workflows = requireWorkflows(deps.workflows);
-        const scope = ctx.state.scope!;
-        const em = ctx.state.em!;
+        const logDeps = {
+          em: ctx.state.em!,
+          workflows: requireWorkflows(deps.workflows),
+          publicBaseUrl: deps.config.publicBaseUrl,
+          log: ctx.state.log,
+        };
         await respondIdempotently(ctx, async () => {
-          const company = await em.findOneOrFail(Company, { id: scope.companyId });
-          const event = await logSupplyChainEvent(em, scope, company.name, body, deps.config.publicBaseUrl);
-          let message = `${event.action} logged for token ${event.tokenId}; anchoring on chain.`;
-          try {
-            await startAnchor(workflows, scope, event);
-          } catch (error) {
-            // The event is committed: answering an error would invite a duplicate. The anchor can be restarted.
-            ctx.state.log.error({ err: error, eventId: event.id }, 'anchor workflow not started');
-            message = `${event.action} logged for token ${event.tokenId}; anchoring could not start yet: retry with POST /v1/iaas/events/${event.id}/anchor.`;
-          }
+          const { event, anchorStarted } = await logSupplyChainEvent(logDeps, {
+            scope: ctx.state.scope!,
+            request: body,
+          });
+          const logged = `${event.action} logged for token ${event.tokenId}`;
+          const message = anchorStarted
+            ? `${logged}; anchoring on chain.`
+            : `${logged}; anchoring could not start yet: retry with POST /v1/iaas/events/${event.id}/anchor.`;
           return { status: 201, body: { success: true, eventId: event.id, message } };
         });
         const { eventId } = ctx.body as { eventId: number };
@@ -80,15 +79,17 @@ export function logEventRoutes(deps: RouteDeps) {
         },
       },
       handler: async (ctx: AppContext, { params }) => {
-        const workflows = requireWorkflows(deps.workflows);
-        const event = await findEvent(ctx.state.em!, params.id);
-        if (event.transactionHash) {
-          ctx.body = { success: true, event: eventView(event) };
+        const anchor = await anchorEvent(
+          { em: ctx.state.em!, workflows: deps.workflows },
+          { scope: ctx.state.scope!, eventId: params.id },
+        );
+        if (anchor.anchored) {
+          ctx.body = { success: true, event: eventView(anchor.event) };
           return;
         }
         ctx.status = 202;
-        ctx.set('Location', `/v1/iaas/events/${event.id}`);
-        ctx.body = { success: true, workflowId: await startAnchor(workflows, ctx.state.scope!, event) };
+        ctx.set('Location', `/v1/iaas/events/${anchor.eventId}`);
+        ctx.body = { success: true, workflowId: anchor.workflowId };
       },
     }),
   ];

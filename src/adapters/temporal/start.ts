@@ -29,27 +29,60 @@ export function requireWorkflows(gateway: WorkflowGateway | undefined): Workflow
 }
 
 /**
+ * What a start does when a run under the workflow id is going, or has closed:
+ * - `join` (a business process done once: mint, recycle, anchor): a running run is joined, a failed one
+ *   (failed, terminated, cancelled, timed out) may be started again, a completed one is not repeated
+ *   (`alreadyCompleted`);
+ * - `exclusive` (one run at a time, again and again over time: a token's resales, a webhook replay): nothing
+ *   starts while a run is going (`alreadyRunning`); once it closed, however it ended, a new run may start;
+ * - `once` (a webhook's first delivery): a running run is joined; once it closed, however it ended, nothing
+ *   starts again (`alreadyCompleted`).
+ */
+export type StartPolicy = 'join' | 'exclusive' | 'once';
+
+const ID_POLICIES = {
+  join: { workflowIdConflictPolicy: 'USE_EXISTING', workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY' },
+  exclusive: { workflowIdConflictPolicy: 'FAIL', workflowIdReusePolicy: 'ALLOW_DUPLICATE' },
+  once: { workflowIdConflictPolicy: 'USE_EXISTING', workflowIdReusePolicy: 'REJECT_DUPLICATE' },
+} as const;
+
+export interface StartOrJoinOptions<W extends Workflow> {
+  workflowId: string;
+  environment: Environment;
+  args: Parameters<W>;
+  summary: string;
+  searchAttributes: SearchAttributeValues;
+  /** `join` unless told (see StartPolicy). */
+  policy?: StartPolicy;
+  /** The error for a run of another company than `searchAttributes.company` (see below). */
+  ownRunsOnly?: () => Error;
+}
+
+export interface StartedOrJoined<W extends Workflow> {
+  /** The run started or joined; when nothing started, the latest run under the id. */
+  handle: WorkflowHandle<W>;
+  /** `join`, `once`: a run under the id closed before, and the policy starts none again. */
+  alreadyCompleted: boolean;
+  /** `exclusive`: a run under the id is going, so none started. */
+  alreadyRunning: boolean;
+}
+
+/**
  * Starts a workflow under a business id, or joins the run already going under that id, so a retried
- * HTTP call never starts a second one. A completed run is not repeated: `alreadyCompleted` says so.
+ * HTTP call never starts a second one; `policy` says what happens when a run under the id is going or
+ * has closed. Every workflow start of the service goes through here.
  *
- * With `ownRunsOnly`, a run is joined (or reported completed) only if the caller's company started it (its
- * `DppCompanyId`, which is `searchAttributes.company`); another company's run throws `ownRunsOnly()` instead,
- * so its handle, and with it its result, never reaches the caller. For ids that do not name the company
- * (e.g. `mint:{env}:{chipUid}`, where one chip has one passport whichever company asks).
+ * With `ownRunsOnly`, a run is joined (or reported completed or running) only if the caller's company
+ * started it (its `DppCompanyId`, which is `searchAttributes.company`); another company's run throws
+ * `ownRunsOnly()` instead, so its handle, and with it its result, never reaches the caller. For ids that do
+ * not name the company (e.g. `mint:{env}:{chipUid}`, where one chip has one passport whichever company asks).
  */
 export async function startOrJoin<W extends Workflow>(
   gateway: WorkflowGateway,
   workflow: string,
-  options: {
-    workflowId: string;
-    environment: Environment;
-    args: Parameters<W>;
-    summary: string;
-    searchAttributes: SearchAttributeValues;
-    /** The error for a run of another company than `searchAttributes.company` (see above). */
-    ownRunsOnly?: () => Error;
-  },
-): Promise<{ handle: WorkflowHandle<W>; alreadyCompleted: boolean }> {
+  options: StartOrJoinOptions<W>,
+): Promise<StartedOrJoined<W>> {
+  const policy = options.policy ?? 'join';
   const refuseForeign = async (runId?: string) => {
     if (!options.ownRunsOnly) return;
     const run = gateway.client.workflow.getHandle(options.workflowId, runId);
@@ -64,8 +97,7 @@ export async function startOrJoin<W extends Workflow>(
         workflowId: options.workflowId,
         taskQueue: taskQueueFor(gateway.taskQueuePrefix, options.environment),
         args: options.args,
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+        ...ID_POLICIES[policy],
         staticSummary: options.summary,
         typedSearchAttributes: searchAttributePairs(options.searchAttributes),
       } as unknown as WorkflowStartOptions<W>,
@@ -73,13 +105,18 @@ export async function startOrJoin<W extends Workflow>(
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) {
       await refuseForeign();
-      return { handle: gateway.client.workflow.getHandle<W>(options.workflowId), alreadyCompleted: true };
+      const running = policy === 'exclusive';
+      return {
+        handle: gateway.client.workflow.getHandle<W>(options.workflowId),
+        alreadyCompleted: !running,
+        alreadyRunning: running,
+      };
     }
     throw error;
   }
   // The run started, or the one already running under the id (USE_EXISTING): the start does not say which.
   await refuseForeign(handle.firstExecutionRunId);
-  return { handle, alreadyCompleted: false };
+  return { handle, alreadyCompleted: false, alreadyRunning: false };
 }
 
 /** The workflow's result if it finishes within `ms`, else `undefined` (the run goes on). */

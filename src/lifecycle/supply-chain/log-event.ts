@@ -1,11 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readCompanySettings, warrantyEnd } from '../../accounts/settings/company-settings.ts';
+import type { WorkflowGateway } from '../../adapters/temporal/start.ts';
 import { recordPassportVersion } from '../../passport/record/passport-versions.ts';
 import { eventDataHash, eventView } from '../../passport/timeline/event-view.ts';
-import { Passport, SupplyChainEvent } from '../../platform/db/entities/index.ts';
+import { Company, Passport, SupplyChainEvent } from '../../platform/db/entities/index.ts';
 import { ownedBy, type TenantScope } from '../../platform/db/tenant-scope.ts';
 import { DomainError } from '../../platform/errors.ts';
+import type { Logger } from '../../platform/logging/logger.ts';
 import { isSale, type LoggableAction } from './actions.ts';
+import { startAnchor } from './anchor-event.ts';
 
 export interface LogEventRequest {
   tokenId: string;
@@ -25,6 +28,35 @@ export async function findPassport(em: EntityManager, tokenId: string): Promise<
   return passport;
 }
 
+export interface LogSupplyChainEventDeps {
+  /** Bound to the caller's company and environment. */
+  em: EntityManager;
+  workflows: WorkflowGateway;
+  publicBaseUrl: string;
+  log: Logger;
+}
+
+/**
+ * POST /v1/iaas/log-event: stores the event at once, as logged by the caller's company, and starts its anchor
+ * workflow. The event is committed before the start, so a start that fails is logged, not thrown (answering an
+ * error would invite a duplicate): `anchorStarted` false, and POST /v1/iaas/events/{id}/anchor restarts it.
+ */
+export async function logSupplyChainEvent(
+  deps: LogSupplyChainEventDeps,
+  input: { scope: TenantScope; request: LogEventRequest },
+): Promise<{ event: SupplyChainEvent; anchorStarted: boolean }> {
+  const { scope } = input;
+  const company = await deps.em.findOneOrFail(Company, { id: scope.companyId });
+  const event = await storeSupplyChainEvent(deps.em, scope, company.name, input.request, deps.publicBaseUrl);
+  try {
+    await startAnchor(deps.workflows, scope, event);
+    return { event, anchorStarted: true };
+  } catch (error) {
+    deps.log.error({ err: error, eventId: event.id }, 'anchor workflow not started');
+    return { event, anchorStarted: false };
+  }
+}
+
 /**
  * Stores a supply-chain event at once, unanchored, with its data hash (which covers its id, so the row is
  * flushed first). Anchoring on chain and the webhook follow in the anchor workflow. The first sale (SOLD or
@@ -32,7 +64,7 @@ export async function findPassport(em: EntityManager, tokenId: string): Promise<
  * plus the company's `warrantyMonths` (default 24). Later sales and transfers leave a running warranty as it is.
  * The passport's new content version is recorded in the same transaction.
  */
-export async function logSupplyChainEvent(
+export async function storeSupplyChainEvent(
   em: EntityManager,
   scope: TenantScope,
   actor: string,

@@ -3,8 +3,8 @@ import {
   isCredentialRefusal,
   type ProviderRefusal,
   stableCode,
-} from '../../../src/adapters/payments/provider-errors.ts';
-import { DomainError } from '../../../src/platform/errors.ts';
+} from '../../adapters/payments/provider-errors.ts';
+import { DomainError } from '../../platform/errors.ts';
 
 /**
  * Turns a failed resale workflow into the domain error a client should see. A payment provider's refusal is

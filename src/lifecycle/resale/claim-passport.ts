@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import type { WorkflowGateway } from '../../adapters/temporal/start.ts';
+import { userWalletAddress } from '../../accounts/wallets/user-wallet.ts';
+import { requireWorkflows, type WorkflowGateway } from '../../adapters/temporal/start.ts';
 import { verifyTap } from '../../chips/verify-tap.ts';
 import type { Environment } from '../../platform/config/config.ts';
 import { DomainError } from '../../platform/errors.ts';
@@ -9,10 +10,18 @@ import { CLAIM_UPDATE, type ClaimRequest, type ClaimResult } from '../../process
 import { workflowIds } from '../../processes/workflow-ids.ts';
 import { parseSunMessage, sunPayloadOf } from '../../standards/sun/index.ts';
 
+export interface ClaimPassportDeps {
+  /** Unscoped: the buyer reaches the seller's resale and the brand's chip. */
+  em: EntityManager;
+  box: SecretBox;
+  workflows: WorkflowGateway | undefined;
+  walletMasterSecret: string | undefined;
+}
+
 export interface ClaimInput {
   environment: Environment;
-  /** The buyer's invisible wallet (from their user token, never from the request body). */
-  buyerWallet: string;
+  /** The buyer, from their user token (never from the request body): their invisible wallet receives the token. */
+  buyerEmail: string;
   tokenId: string;
   /** The tapped SUN URL or its query (picc_data/e and cmac/c), as the chip wrote it. */
   nfcData: string;
@@ -37,20 +46,18 @@ const OPEN_RESALE_FOR_BUYER = `
    limit 1`;
 
 /**
- * The buyer proves possession: a fresh tap of the passport's own chip (its counter accepted once, as
+ * POST /v1/dpp/claim. The buyer proves possession: a fresh tap of the passport's own chip (its counter accepted once, as
  * verify-chip does), then the resale workflow relays claimOwnershipFor on chain for the buyer's wallet.
  * Nothing reaches the chain unless the resale is paid, the tap is genuine and new, and the chip is the token's.
  */
-export async function claimResale(
-  em: EntityManager,
-  box: SecretBox,
-  workflows: WorkflowGateway,
-  input: ClaimInput,
-): Promise<ClaimResult> {
+export async function claimPassport(deps: ClaimPassportDeps, input: ClaimInput): Promise<ClaimResult> {
+  const { em, box } = deps;
+  const workflows = requireWorkflows(deps.workflows);
+  const buyerWallet = userWalletAddress(deps.walletMasterSecret, input.buyerEmail);
   const [resale] = await em.execute<OpenResale[]>(OPEN_RESALE_FOR_BUYER, [
     input.environment,
     input.tokenId,
-    input.buyerWallet,
+    buyerWallet,
   ]);
   if (!resale) {
     throw new DomainError(
@@ -88,7 +95,7 @@ export async function claimResale(
           : 'The tap is not a genuine signature of this passport’s chip.';
     throw new DomainError('rejected', code, detail);
   }
-  const request: ClaimRequest = { buyerWallet: input.buyerWallet };
+  const request: ClaimRequest = { buyerWallet };
   try {
     return await workflows.client.workflow
       .getHandle(workflowIds.resale(input.environment, input.tokenId))

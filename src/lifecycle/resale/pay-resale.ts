@@ -1,0 +1,55 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { z } from 'zod';
+import type { WorkflowGateway } from '../../adapters/temporal/start.ts';
+import type { Environment } from '../../platform/config/config.ts';
+import { DomainError } from '../../platform/errors.ts';
+import { PAYMENT_SUCCEEDED_SIGNAL, type PaymentSucceeded } from '../../processes/resale.ts';
+import { workflowIds } from '../../processes/workflow-ids.ts';
+import { findOpenResaleForPayment } from './resale-records.ts';
+
+export interface PayResaleInput {
+  /** The environment whose webhook secret verified the event. */
+  environment: Environment;
+  /** What the payment names (its metadata): the token, and the buyer's wallet and/or our resale id. */
+  names: { tokenId: string; buyerWallet: string | undefined; resaleId: string | undefined };
+  /** The payment as the workflow takes it, less the resale it pays (found here). */
+  payment: Omit<PaymentSucceeded, 'resaleId'>;
+}
+
+/**
+ * A succeeded payment of a resale (Stripe's payment_intent.succeeded): the open resale of the token it names,
+ * for that buyer (and with that id when it names one), is signalled; the workflow checks amount and currency
+ * against the release and authorizes the buyer on chain. A payment naming no open resale, or a resale whose
+ * workflow is gone, is `ignored`. A signal that fails otherwise is 503 workflows_unavailable: the caller rolls
+ * back its record of the event, so the provider delivers it again.
+ */
+export async function payResale(
+  deps: { em: EntityManager; workflows: WorkflowGateway | undefined },
+  input: PayResaleInput,
+): Promise<'ignored' | undefined> {
+  const resale = await openResale(deps.em, input.environment, input.names);
+  if (!resale) return 'ignored';
+  if (!deps.workflows)
+    throw new DomainError('unavailable', 'workflows_unavailable', 'Workflow service is not configured.');
+  const payment: PaymentSucceeded = { ...input.payment, resaleId: resale.id };
+  try {
+    await deps.workflows.client.workflow
+      .getHandle(workflowIds.resale(input.environment, resale.token_id))
+      .signal(PAYMENT_SUCCEEDED_SIGNAL, payment);
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return 'ignored';
+    throw new DomainError(
+      'unavailable',
+      'workflows_unavailable',
+      'Could not pass the payment on to the resale; Stripe will deliver the event again.',
+    );
+  }
+}
+
+function openResale(em: EntityManager, environment: Environment, names: PayResaleInput['names']) {
+  // Token ids are decimal digits and resale ids UUIDs: anything else names no resale of ours.
+  if (!/^[1-9]\d{0,77}$/.test(names.tokenId)) return undefined;
+  if (names.resaleId !== undefined && !z.uuid().safeParse(names.resaleId).success) return undefined;
+  return findOpenResaleForPayment(em, environment, names);
+}

@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { requireActivePlan } from '../../../src/accounts/billing/plan-guard.ts';
-import { readCompanySettings } from '../../../src/accounts/settings/company-settings.ts';
-import { canonicalChipUid } from '../../../src/chips/enroll.ts';
-import { bindTwin, findTwin } from '../../../src/lifecycle/bind/bind.ts';
-import { verifyToolboxSignature } from '../../../src/lifecycle/bind/toolbox-keys.ts';
+import { bindTwin } from '../../../src/lifecycle/bind/bind.ts';
+import { bindAndMint } from '../../../src/lifecycle/bind/bind-and-mint.ts';
+import { ConformityMissing } from '../../../src/lifecycle/mint/request-mint.ts';
 import type { AppContext } from '../../context.ts';
 import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { defineRoute } from '../../route.ts';
@@ -11,7 +9,6 @@ import { validate } from '../../validation.ts';
 import { chipUidField } from '../chips/schemas.ts';
 import type { RouteDeps } from '../deps.ts';
 import { conformityRequired } from '../mint/conformity.ts';
-import { existingTokenId, mintBoundTwin, mintInputFromTwin } from '../mint/twin-mint.ts';
 
 const serviceInternalId = z.string().trim().min(1).max(64);
 
@@ -31,6 +28,13 @@ const bindShapeB = z
   .strict();
 
 const activeMessage = (id: string) => `Product ${id} is now ACTIVE.`;
+
+// Where a toolbox bind could bring its declaration of conformity, for the ESPR text of conformity_required.
+const TWIN_CONFORMITY = {
+  field: 'conformity_url bei der Bereitstellung (POST /v1/erp/provision)',
+  path: 'body.internalId',
+  companyDefault: true,
+};
 
 export function bindRoutes(deps: RouteDeps) {
   return [
@@ -81,7 +85,6 @@ export function bindRoutes(deps: RouteDeps) {
         202: { description: 'Bound; the mint is still running: poll the Location.' },
       },
       handler: async (ctx: AppContext, { body }) => {
-        const em = ctx.state.em!;
         const scope = ctx.state.scope!;
         if (!('internalId' in body || 'signature' in body)) {
           const request = validate(bindShapeA, body, 'body');
@@ -108,50 +111,19 @@ export function bindRoutes(deps: RouteDeps) {
           return;
         }
         const request = validate(bindShapeB, body, 'body');
-        await requireActivePlan(em, scope);
-        const chipUid = canonicalChipUid(request.chipUid);
-        const provisioned = await findTwin(em, request.internalId);
-        await verifyToolboxSignature(em, {
-          internalId: request.internalId,
-          chipUid,
-          signatureHex: request.signature,
+        const outcome = await bindAndMint(
+          { em: ctx.state.em!, workflows: deps.workflows, waitMs: deps.config.mint.waitMs },
+          { scope, internalId: request.internalId, chipUid: request.chipUid, signature: request.signature },
+        ).catch((error: unknown) => {
+          throw error instanceof ConformityMissing ? conformityRequired(TWIN_CONFORMITY) : error;
         });
         const answer = {
           success: true,
           message: activeMessage(request.internalId),
           service_internal_id: request.internalId,
-          chip_uid: chipUid,
+          chip_uid: outcome.chipUid,
         };
-        const minted = await existingTokenId(em, chipUid);
-        // The mint that follows needs a declaration of conformity; a toolbox bind brings no passport data, so
-        // it is the twin's (from provisioning), else the company default, and without one nothing is bound or
-        // minted.
-        const conformityUrl = minted
-          ? null
-          : (provisioned.conformityUrl ?? (await readCompanySettings(em, scope)).defaultConformityUrl);
-        if (!minted && !conformityUrl) {
-          throw conformityRequired({
-            field: 'conformity_url bei der Bereitstellung (POST /v1/erp/provision)',
-            path: 'body.internalId',
-            companyDefault: true,
-          });
-        }
-        const { twin } = await bindTwin(em, scope, {
-          serviceInternalId: request.internalId,
-          chipUid,
-          sameChipIsBound: true,
-        });
-        if (minted) {
-          ctx.status = 201;
-          ctx.body = { ...answer, tokenId: minted };
-          return;
-        }
-        const outcome = await mintBoundTwin(
-          deps.workflows,
-          mintInputFromTwin(scope, twin, chipUid, request.signature, conformityUrl!),
-          deps.config.mint.waitMs,
-        );
-        if (outcome.done) {
+        if ('tokenId' in outcome) {
           ctx.status = 201;
           ctx.body = { ...answer, tokenId: outcome.tokenId };
           return;

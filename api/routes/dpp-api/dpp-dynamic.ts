@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { requireWorkflows } from '../../../src/adapters/temporal/start.ts';
 import { linkRepurposedPassport } from '../../../src/lifecycle/repurpose/repurpose.ts';
+import { startAnchor } from '../../../src/lifecycle/supply-chain/anchor-event.ts';
 import { contentSpecifications } from '../../../src/passport/content/content-specification.ts';
 import {
   type DynamicUpdateResult,
@@ -20,7 +21,6 @@ import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
-import { startAnchor } from '../supply-chain/start-anchor.ts';
 import { writerRoleOf } from './dynamic-writer.ts';
 
 // Dynamic product-group data (issue 25 item 3, docs/battery-passport.md "Dynamic data"): state of health,

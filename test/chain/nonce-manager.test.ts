@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { NonceManager, nonceErrorKind } from '../../src/adapters/chain/nonce-manager.ts';
+import { NonceManager, nonceErrorKind } from '../../src/adapters/chain/nonce-errors.ts';
 import { startTestChain, type TestChain } from '../support/anvil.ts';
 
 const chipUid = (prefix: string, n: number) => `04${prefix}${n.toString(16).padStart(10, '0')}`.toUpperCase();

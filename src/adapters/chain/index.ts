@@ -18,7 +18,7 @@ export {
 } from './deployment.ts';
 export { openPassportChains, type PassportChains } from './environment-chains.ts';
 export { ChainRevert, decodeRevert, isChainRevert } from './errors.ts';
-export { NonceManager } from './nonce-manager.ts';
+export { NonceManager } from './nonce-errors.ts';
 export {
   createChainProvider,
   type MintRecord,
@@ -32,4 +32,4 @@ export {
   toTokenId,
   type WriteOptions,
 } from './passport-chain.ts';
-export { TransactionTimeoutError } from './transaction-sender.ts';
+export { TransactionTimeoutError } from './receipt-wait.ts';

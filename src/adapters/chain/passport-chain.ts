@@ -5,7 +5,7 @@ import { loadPassportArtifact, type PassportArtifact } from './compile.ts';
 import { ChainRevert, isChainRevert } from './errors.ts';
 import { FailoverJsonRpcProvider, rpcUrlList } from './failover-provider.ts';
 import { MintBatcher, type MintOrder } from './mint-batcher.ts';
-import { NonceManager } from './nonce-manager.ts';
+import { NonceManager } from './nonce-errors.ts';
 import { operationKey } from './operation-key.ts';
 import { PassportAbi } from './passport-abi.ts';
 import type {
@@ -18,7 +18,7 @@ import type {
   WriteOptions,
 } from './passport-types.ts';
 import { type ChainTransaction, TransactionManager } from './transaction-manager.ts';
-import { type CallRequest, TransactionSender, waitForReceipt } from './transaction-sender.ts';
+import { type CallRequest, TransactionSender, waitForReceipt } from './receipt-wait.ts';
 
 export type * from './passport-types.ts';
 

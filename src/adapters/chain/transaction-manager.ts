@@ -1,9 +1,9 @@
 import type { JsonRpcProvider, TransactionReceipt } from 'ethers';
 import { getAddress } from 'ethers';
 import type { Orm } from '../../platform/db/orm.ts';
+import { TransactionTimeoutError } from './receipt-wait.ts';
 import { GWEI, TransactionBroadcaster } from './transaction-broadcaster.ts';
 import { TransactionMonitor } from './transaction-monitor.ts';
-import { TransactionTimeoutError } from './transaction-sender.ts';
 import { type Row, TransactionStore, toTransaction } from './transaction-store.ts';
 import type {
   ChainIntent,

@@ -1,6 +1,6 @@
 import type { FeeData, JsonRpcProvider, TransactionReceipt, TransactionRequest, Wallet } from 'ethers';
 import { keccak256 } from 'ethers';
-import type { NonceManager } from './nonce-manager.ts';
+import type { NonceManager } from './nonce-errors.ts';
 
 export interface CallRequest {
   to: string;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { isChainRevert } from '../src/adapters/chain/errors.ts';
 import { withOperationKey } from '../src/adapters/chain/operation-key.ts';
-import type { PassportChain } from '../src/adapters/chain/passport-chain.ts';
+import type { PassportWriter } from '../src/adapters/chain/passport-writer.ts';
 
 export interface ChainWrite {
   /** The transaction an earlier attempt of this activity submitted, if the node still knows it. */
@@ -17,11 +17,11 @@ export interface ChainWrite {
  * and turns contract refusals that `run` did not handle into non-retryable `ChainRejected` failures.
  *
  * The writes `run` makes carry the activity's identity (workflow id, run id, activity id) as their business
- * operation key: with the transaction manager, every attempt of this activity shares one transaction, found in
+ * operation key: the transaction manager gives every attempt of this activity one transaction, found in
  * the database even when the heartbeat did not get through or fee bumps changed the hash since.
  */
 export async function runChainWrite<T>(
-  chain: PassportChain,
+  chain: Pick<PassportWriter, 'getTransactionOutcome' | 'waitForTransaction'>,
   run: (write: ChainWrite) => Promise<T>,
 ): Promise<T> {
   const context = Context.current();
@@ -39,12 +39,11 @@ export async function runChainWrite<T>(
         earlierTransaction: async () => {
           if (!earlier) return undefined;
           const outcome = await chain.getTransactionOutcome(earlier);
-          if (outcome.status === 'pending' && chain.transactions) {
+          if (outcome.status === 'pending') {
             // The manager still drives it (maybe under a bumped hash): the hash it ends up mined under counts.
             return (await chain.waitForTransaction(earlier)).txHash;
           }
-          if (outcome.status === 'mined') return outcome.txHash;
-          return outcome.status === 'pending' ? earlier : undefined;
+          return outcome.status === 'mined' ? outcome.txHash : undefined;
         },
         submitted: (transactionHash) => {
           details = { transactionHash };

@@ -80,8 +80,8 @@ onShutdown(logger, [
         logger.info(
           {
             environment,
-            // The transaction manager's totals (sent, nonceErrors, feeBumps, drops, reorgs, …) when it sends.
-            ...(chains[environment].transactions?.stats ?? chains[environment].nonces.stats),
+            // The transaction manager's totals (sent, nonceErrors, feeBumps, drops, reorgs, …).
+            ...chains[environment].transactions.stats,
             mints: chains[environment].mints.stats,
           },
           'chain signer totals',

@@ -10,6 +10,7 @@ import { openPassportChains } from '../../src/adapters/chain/environment-chains.
 import { createChainProvider, PassportChain } from '../../src/adapters/chain/passport-chain.ts';
 import { loadConfig } from '../../src/platform/config/config.ts';
 import { startTestChain } from '../support/anvil.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { LIVE_TEST_SECRETS } from '../support/secrets.ts';
 
 const dirs: string[] = [];
@@ -18,8 +19,16 @@ const tempDir = () => {
   dirs.push(dir);
   return dir;
 };
-afterAll(() => {
+// A database per chain started here: the transaction managers' nonces belong to one chain each.
+const databases: TestDatabase[] = [];
+const freshOrm = async () => {
+  const db = await createTestDatabase();
+  databases.push(db);
+  return db.orm;
+};
+afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  for (const db of databases) await db.drop();
 });
 
 async function ensureOn(rpcUrl: string, privateKey: string, environment: string, dataDir: string) {
@@ -75,11 +84,13 @@ describe('ensurePassportDeployment', () => {
     const before = await startAnvil({ stateFile });
     const key = before.accounts[0]!.privateKey;
     const { address } = await ensureOn(before.rpcUrl, key, 'test', dataDir);
+    const orm = await freshOrm();
     const chain = new PassportChain({
       rpcUrl: before.rpcUrl,
       privateKey: key,
       contractAddress: address,
       pollIntervalMs: 50,
+      transactions: { orm },
     });
     const { tokenId } = await chain.mint({
       to: before.accounts[1]!.address,
@@ -97,6 +108,7 @@ describe('ensurePassportDeployment', () => {
         rpcUrl: restarted.rpcUrl,
         privateKey: key,
         contractAddress: address,
+        transactions: { orm },
       });
       assert.equal(await reopened.findTokenByChip('04BB000000000A'), tokenId);
       await reopened.close();
@@ -114,6 +126,7 @@ test('connect refuses an address without the passport contract', async () => {
         rpcUrl: anvil.rpcUrl,
         privateKey: anvil.accounts[0]!.privateKey,
         contractAddress: anvil.accounts[1]!.address,
+        transactions: { orm: await freshOrm() },
       }),
       /no DigitalProductPassport contract at 0x[0-9a-fA-F]{40} on chain 31337/,
     );
@@ -124,7 +137,7 @@ test('connect refuses an address without the passport contract', async () => {
 
 describe('openPassportChains', () => {
   test('without CHAIN_RPC_URL_*: one local anvil, a contract and a key per environment', async () => {
-    const chains = await openPassportChains(loadConfig({}), { dataDir: tempDir() });
+    const chains = await openPassportChains(loadConfig({}), { dataDir: tempDir(), orm: await freshOrm() });
     try {
       assert.ok(chains.anvil);
       assert.notEqual(chains.live.contractAddress, chains.test.contractAddress);
@@ -152,6 +165,7 @@ describe('openPassportChains', () => {
     await assert.rejects(
       openPassportChains(loadConfig({ ...LIVE_TEST_SECRETS, CHAIN_RPC_URL_LIVE: 'http://127.0.0.1:1' }), {
         dataDir: tempDir(),
+        orm: await freshOrm(),
       }),
       (error: Error & { variables?: string[] }) => {
         assert.equal(error.name, 'ConfigError');
@@ -162,14 +176,15 @@ describe('openPassportChains', () => {
   });
 
   test('a configured chain is used as configured', async () => {
-    const remote = await startTestChain();
+    // Another chain (its own chain id): the local live chain signs with the same anvil key.
+    const remote = await startTestChain({ anvil: { chainId: 31338 } });
     const chains = await openPassportChains(
       loadConfig({
         CHAIN_RPC_URL_TEST: remote.anvil.rpcUrl,
         CONTRACT_ADDRESS_TEST: remote.contractAddress,
         CHAIN_PRIVATE_KEY_TEST: remote.platform.privateKey,
       }),
-      { dataDir: tempDir() },
+      { dataDir: tempDir(), orm: await freshOrm() },
     );
     try {
       assert.equal(chains.test.contractAddress, remote.contractAddress);

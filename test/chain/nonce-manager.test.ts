@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { NonceManager, nonceErrorKind } from '../../src/adapters/chain/nonce-manager.ts';
+import { nonceErrorKind } from '../../src/adapters/chain/nonce-errors.ts';
 import { startTestChain, type TestChain } from '../support/anvil.ts';
 
 const chipUid = (prefix: string, n: number) => `04${prefix}${n.toString(16).padStart(10, '0')}`.toUpperCase();
@@ -60,7 +60,11 @@ describe('nonce manager on anvil', () => {
       chipUid: chipUid('B0', 4),
     });
     assert.match(result.tokenId, /^[1-9][0-9]*$/);
-    assert.ok(stale.nonces.stats.nonceErrors >= 1, 'the stale nonce was refused by the node');
+    // Through the transaction manager the stale instance takes up the signer's shared sequence (a resync) before
+    // it signs: the node never sees, and so never refuses, a used nonce (the in-process NonceManager this test
+    // was written for learned of it from the node's refusal: nonceErrors >= 1).
+    assert.ok(stale.nonces.stats.resyncs >= 2, 'the stale instance re-synced');
+    assert.equal(stale.nonces.stats.nonceErrors, 0);
     assert.equal(other.nonces.stats.nonceErrors, 0);
   });
 });
@@ -98,47 +102,11 @@ describe('nonce manager after a crash', () => {
   });
 });
 
-describe('NonceManager rules', () => {
-  const counter = (value: () => number) => ({ getTransactionCount: async () => value() });
-
+describe('nonce errors', () => {
   test('classifies node errors about nonces', () => {
     assert.equal(nonceErrorKind(new Error('nonce too low: next nonce 5, tx nonce 4')), 'taken');
     assert.equal(nonceErrorKind({ error: { message: 'replacement transaction underpriced' } }), 'taken');
     assert.equal(nonceErrorKind(new Error('Nonce too high')), 'gap');
     assert.equal(nonceErrorKind(new Error('insufficient funds for gas * price + value')), undefined);
-  });
-
-  test('after a failed send of unknown fate the nonce is read from the node again', async () => {
-    let pending = 7;
-    const manager = new NonceManager(
-      counter(() => pending),
-      '0x0000000000000000000000000000000000000001',
-    );
-    assert.equal(await manager.withNonce(async (n) => n), 7);
-    await assert.rejects(
-      manager.withNonce(async () => Promise.reject(new Error('socket hang up'))),
-      /hang up/,
-    );
-    pending = 9; // the node did take it (and one more)
-    assert.equal(await manager.withNonce(async (n) => n), 9);
-    assert.equal(await manager.withNonce(async (n) => n), 10);
-  });
-
-  test('gives up after maxAttempts nonce errors', async () => {
-    const manager = new NonceManager(
-      counter(() => 3),
-      '0x0000000000000000000000000000000000000001',
-      { maxAttempts: 3 },
-    );
-    let calls = 0;
-    await assert.rejects(
-      manager.withNonce(async () => {
-        calls++;
-        throw new Error('nonce too low');
-      }),
-      /nonce too low/,
-    );
-    assert.equal(calls, 3);
-    assert.equal(manager.stats.nonceErrors, 2);
   });
 });

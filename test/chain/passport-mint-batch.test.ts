@@ -16,7 +16,7 @@ import {
 let t: TestChain;
 /**
  * Raw contract for a separate account (others[8]) granted MINTER_ROLE: the platform account is
- * driven by the adapter `t.chain` and its nonce manager, so raw sends never share its nonces.
+ * driven by the adapter `t.chain` and its transaction manager, so raw sends never share its nonces.
  */
 let batcher: Contract;
 /** others[7]: no role at all. */

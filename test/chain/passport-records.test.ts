@@ -20,7 +20,7 @@ import {
 // and single mints, and the gas a batched passport saves.
 
 let t: TestChain;
-/** others[8] with MINTER_ROLE (raw sends; the platform account belongs to the adapter's nonce manager). */
+/** others[8] with MINTER_ROLE (raw sends; the platform account belongs to the adapter's transaction manager). */
 let minter: Contract;
 /** others[6] with DEFAULT_ADMIN_ROLE (claims). */
 let admin: Contract;

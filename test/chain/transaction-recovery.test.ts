@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { keccak256, toUtf8Bytes } from 'ethers';
 import { afterAll, beforeAll, beforeEach, test } from 'vitest';
 import { ChainRevert } from '../../src/adapters/chain/errors.ts';
-import { TransactionTimeoutError } from '../../src/adapters/chain/transaction-sender.ts';
+import { TransactionTimeoutError } from '../../src/adapters/chain/receipt-wait.ts';
 import { startTestChain, type TestChain } from '../support/anvil.ts';
 
 let t: TestChain;

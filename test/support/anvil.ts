@@ -13,6 +13,8 @@ import {
   PassportChain,
   type PassportChainOptions,
 } from '../../src/adapters/chain/passport-chain.ts';
+import type { Orm } from '../../src/platform/db/orm.ts';
+import { createTestDatabase } from './database.ts';
 
 export interface TestChain {
   anvil: AnvilInstance;
@@ -21,20 +23,28 @@ export interface TestChain {
   platform: AnvilAccount;
   /** Accounts 1..9, free for owners, buyers, recyclers. */
   others: AnvilAccount[];
+  /** The database the adapters' transaction managers use unless `connect` is given another one. */
+  orm: Orm;
   /** PassportChain for the platform signer. */
   chain: PassportChain;
-  /** Another adapter on the same contract (own provider and nonce manager). */
+  /**
+   * Another adapter on the same contract (own provider and transaction manager; by default on `orm`, so adapters
+   * of one key share its nonces as worker processes of one service do).
+   */
   connect(privateKey: string, options?: Partial<PassportChainOptions>): PassportChain;
   /** Raw JSON-RPC call to anvil (evm_mine, evm_setAutomine, ...). */
   rpc(method: string, params?: unknown[]): Promise<unknown>;
   stop(): Promise<void>;
 }
 
-/** A fresh anvil with the passport contract deployed; stop() closes every adapter it made. */
+/**
+ * A fresh anvil with the passport contract deployed, and a fresh test database for the adapters' transaction
+ * managers (every chain write goes through one); stop() closes every adapter it made and drops the database.
+ */
 export async function startTestChain(
   options: { anvil?: StartAnvilOptions; roles?: (accounts: AnvilAccount[]) => PassportRoles } = {},
 ): Promise<TestChain> {
-  const anvil = await startAnvil(options.anvil);
+  const [anvil, db] = await Promise.all([startAnvil(options.anvil), createTestDatabase()]);
   const [platform, ...others] = anvil.accounts as [AnvilAccount, ...AnvilAccount[]];
   const provider = createChainProvider(anvil.rpcUrl, 50);
   const roles = options.roles?.(anvil.accounts) ?? { admin: platform.address, minter: platform.address };
@@ -48,6 +58,7 @@ export async function startTestChain(
       pollIntervalMs: 50,
       receiptTimeoutMs: 20_000,
       ...extra,
+      transactions: { orm: db.orm, ...extra.transactions },
     });
     adapters.push(adapter);
     return adapter;
@@ -57,6 +68,7 @@ export async function startTestChain(
     contractAddress: address,
     platform,
     others,
+    orm: db.orm,
     chain: connect(platform.privateKey),
     connect,
     rpc: (method, params = []) => provider.send(method, params),
@@ -64,6 +76,7 @@ export async function startTestChain(
       await Promise.all(adapters.map((adapter) => adapter.close()));
       provider.destroy();
       await anvil.stop();
+      await db.drop();
     },
   };
 }

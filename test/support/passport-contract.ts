@@ -16,8 +16,11 @@ export interface MintOrder {
 }
 
 /**
- * The passport contract sent to directly by one of anvil's accounts (its own wallet, not the adapter's nonce
- * manager: raw sends of the platform account must all happen before the adapter sends anything).
+ * The passport contract sent to directly by one of anvil's accounts, for tests of the contract itself: calls as
+ * owners, buyers, outsiders or a second minter, and calls the service never makes (a wrong `msg.value`). The
+ * service's own writes go through PassportChain and its transaction manager; a raw send of the platform account
+ * (granting roles at setup) must not race the adapter's sends (the manager takes the node's pending count as it
+ * signs, so one before or after is fine).
  */
 export const rawPassport = (t: TestChain, privateKey: string) =>
   new Contract(

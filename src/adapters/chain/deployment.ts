@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import type { JsonFragment, JsonRpcProvider, Wallet } from 'ethers';
 import { ContractFactory, getAddress } from 'ethers';
 import { loadPassportArtifact, type PassportArtifact } from './compile.ts';
-import { waitForReceipt } from './transaction-sender.ts';
+import { waitForReceipt } from './receipt-wait.ts';
 
 export interface PassportRoles {
   /** Receives DEFAULT_ADMIN_ROLE (claims, recycling, role management). */

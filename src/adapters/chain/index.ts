@@ -8,6 +8,7 @@ export {
   type StartAnvilOptions,
   startAnvil,
 } from './anvil.ts';
+export { createChainProvider } from './chain-provider.ts';
 export { chipHash } from './chip-hash.ts';
 export { loadPassportArtifact, type PassportArtifact } from './compile.ts';
 export {
@@ -17,19 +18,24 @@ export {
   type PassportRoles,
 } from './deployment.ts';
 export { openPassportChains, type PassportChains } from './environment-chains.ts';
-export { ChainRevert, decodeRevert, isChainRevert } from './errors.ts';
-export { NonceManager } from './nonce-manager.ts';
 export {
-  createChainProvider,
-  type MintRecord,
-  type MintRequest,
-  PassportChain,
-  type PassportChainOptions,
-  type PassportEvent,
-  type TokenIdInput,
-  type TransactionOutcome,
-  type TxResult,
-  toTokenId,
-  type WriteOptions,
-} from './passport-chain.ts';
-export { TransactionTimeoutError } from './transaction-sender.ts';
+  type EnvironmentContract,
+  type EnvironmentContracts,
+  ensureEnvironmentContracts,
+} from './environment-contracts.ts';
+export { ChainRevert, decodeRevert, isChainRevert } from './errors.ts';
+export { PassportChain } from './passport-chain.ts';
+export { PassportReader } from './passport-reader.ts';
+export type {
+  MintRecord,
+  MintRequest,
+  PassportChainOptions,
+  PassportEvent,
+  TokenIdInput,
+  TransactionOutcome,
+  TxResult,
+  WriteOptions,
+} from './passport-types.ts';
+export { type NonceStats, PassportWriter } from './passport-writer.ts';
+export { TransactionTimeoutError } from './receipt-wait.ts';
+export { toTokenId } from './token-id.ts';

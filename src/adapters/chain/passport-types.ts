@@ -23,8 +23,8 @@ export interface WriteOptions {
   onSubmitted?: (txHash: string) => void | Promise<void>;
   /**
    * The business operation this write performs (default: the one `withOperationKey` set, e.g. by
-   * runChainWrite for a Temporal activity). With a transaction manager, a write whose operation already has a
-   * transaction waits for that one instead of sending another.
+   * runChainWrite for a Temporal activity). A write whose operation already has a transaction waits for that
+   * one instead of sending another.
    */
   operationKey?: string;
 }
@@ -74,9 +74,8 @@ export interface PassportChainOptions {
   /** Most reserved-id mints sent together as one `mintBatch` (default 20; 1: every mint alone). */
   mintBatchMax?: number;
   /**
-   * Send every write through a TransactionManager on this database (chain_transactions: intents stored before
-   * broadcast, nonces shared by every process, fee bumps, canonical confirmations, reorg recovery). Without it,
-   * writes use the in-process NonceManager.
+   * The TransactionManager every write goes through, on the service database (chain_transactions: intents
+   * stored before broadcast, nonces shared by every process, fee bumps, canonical confirmations, reorg recovery).
    */
-  transactions?: Omit<TransactionManagerOptions, 'provider' | 'wallet' | 'confirmations' | 'pollIntervalMs'>;
+  transactions: Omit<TransactionManagerOptions, 'provider' | 'wallet' | 'confirmations' | 'pollIntervalMs'>;
 }

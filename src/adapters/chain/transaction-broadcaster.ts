@@ -1,7 +1,7 @@
 import type { JsonRpcProvider, Wallet } from 'ethers';
 import { getAddress, keccak256 } from 'ethers';
 import type { Orm } from '../../platform/db/orm.ts';
-import { nonceErrorKind } from './nonce-manager.ts';
+import { nonceErrorKind } from './nonce-errors.ts';
 import type { Row, TransactionStore } from './transaction-store.ts';
 import type { ChainIntent, ChainTransactionEvent, Fees, TransactionStats } from './transaction-types.ts';
 

@@ -1,9 +1,9 @@
 import type { JsonRpcProvider, TransactionReceipt } from 'ethers';
 import { getAddress } from 'ethers';
 import type { Orm } from '../../platform/db/orm.ts';
+import { TransactionTimeoutError } from './receipt-wait.ts';
 import { GWEI, TransactionBroadcaster } from './transaction-broadcaster.ts';
 import { TransactionMonitor } from './transaction-monitor.ts';
-import { TransactionTimeoutError } from './transaction-sender.ts';
 import { type Row, TransactionStore, toTransaction } from './transaction-store.ts';
 import type {
   ChainIntent,
@@ -62,6 +62,7 @@ export class TransactionManager {
     reorgs: 0,
     superseded: 0,
     nonceErrors: 0,
+    resyncs: 0,
     confirmed: 0,
   };
   readonly address: string;
@@ -73,6 +74,8 @@ export class TransactionManager {
   readonly #broadcaster: TransactionBroadcaster;
   readonly #monitor: TransactionMonitor;
   #chainId: Promise<number> | undefined;
+  /** The last nonce this process signed under (see stats.resyncs). */
+  #lastNonce: number | undefined;
   #background: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: TransactionManagerOptions) {
@@ -153,7 +156,12 @@ export class TransactionManager {
       pending,
       fees,
       this.#confirmations,
-      (nonce) => this.#broadcaster.sign(chainId, intent, nonce, fees),
+      (nonce) => {
+        // Under the signer's lock: nonces come here in the order they are handed out.
+        if (this.#lastNonce === undefined || nonce !== this.#lastNonce + 1) this.stats.resyncs++;
+        this.#lastNonce = nonce;
+        return this.#broadcaster.sign(chainId, intent, nonce, fees);
+      },
       supersedes,
     );
     if (stored.existing) return toTransaction(stored.existing);

@@ -103,5 +103,7 @@ export interface TransactionStats {
   reorgs: number;
   superseded: number;
   nonceErrors: number;
+  /** Nonces this process took up from the shared sequence, not right after its own last one (its first send too). */
+  resyncs: number;
   confirmed: number;
 }

@@ -6,7 +6,7 @@ import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { defineRoute } from '../../route.ts';
 import { validate } from '../../validation.ts';
 
-/** Largest bulk provisioning call (items); documented in the README. */
+/** Largest bulk provisioning call (items); documented in docs/erp-and-factory.md. */
 export const BULK_PROVISION_MAX_ITEMS = 10_000;
 /** Room for 10,000 items with fields at their maximum lengths. */
 const BULK_BODY_LIMIT_BYTES = 8 * 1024 * 1024;

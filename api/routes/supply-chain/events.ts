@@ -63,7 +63,7 @@ export const supplyChainEventRoutes = [
     operationId: 'getChainOfCustody',
     summary: 'Chain of custody of a passport: every event and an integrity hash over them.',
     description:
-      'integrityHash = SHA-256 hash chain over the events in id order (algorithm in README); recompute it ' +
+      'integrityHash = SHA-256 hash chain over the events in id order (algorithm in docs/supply-chain.md); recompute it ' +
       'from `events` to check nothing was altered, left out or reordered.',
     tags: ['iaas'],
     auth: 'apiKey',

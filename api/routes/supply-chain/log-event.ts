@@ -18,7 +18,7 @@ export function logEventRoutes(deps: RouteDeps) {
       summary: 'Log a supply-chain event of a passport; it is anchored on chain in the background.',
       description:
         'Stores the event at once (201 with its integer eventId) and starts workflow anchor-event:{env}:{eventId}, ' +
-        'which logs its dataHash on the contract and then sends the webhook of the action (see README). Follow ' +
+        'which logs its dataHash on the contract and then sends the webhook of the action (see docs/supply-chain.md). Follow ' +
         'the anchor on GET /v1/iaas/events/{id}. Unknown token → 404 token_not_found; recycled → 409 token_recycled.' +
         IDEMPOTENCY_DOC,
       tags: ['iaas'],

@@ -46,7 +46,7 @@ export const supplyChainEventSchema = z.object({
   latitude: z.number().nullable(),
   longitude: z.number().nullable(),
   metadata: z.record(z.string(), z.unknown()),
-  dataHash: z.string().nullable().describe('keccak256 logged on chain (see README).'),
+  dataHash: z.string().nullable().describe('keccak256 logged on chain (see docs/supply-chain.md).'),
   transactionHash: z.string().nullable().describe('null until the event is anchored on chain.'),
   blockNumber: z.number().int().nullable(),
   contractAddress: z.string().nullable(),

@@ -14,7 +14,7 @@ export function verifyTapInEitherMode(input: VerifySunInput): SunResult {
 }
 
 /**
- * Parse `nfcData` (whole URL or query string, see README) and verify it in one step, in either mode.
+ * Parse `nfcData` (whole URL or query string, see src/standards/sun/README.md) and verify it in one step, in either mode.
  * Parse failures are reported as `malformed`.
  */
 export function verifySunMessage(

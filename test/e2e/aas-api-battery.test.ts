@@ -17,8 +17,8 @@ import { registerAuthority } from '../../src/passport/disclosure/grants.ts';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import { fullBatteryData } from '../fixtures/battery-passport-data.ts';
 import type { TestTenant } from '../support/api.ts';
+import { enrollAndMint } from '../support/fixtures/mint.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { enrollAndMint } from './fixtures/passport-helpers.ts';
 
 // The package's ESM build uses extensionless imports that Node cannot resolve; its CommonJS build works.
 const aas: typeof import('@aas-core-works/aas-core3.0-typescript') = createRequire(import.meta.url)(

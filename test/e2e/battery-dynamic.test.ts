@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { registerAuthority } from '../../src/passport/disclosure/grants.ts';
 import { fullBatteryData } from '../fixtures/battery-passport-data.ts';
 import type { TestTenant } from '../support/api.ts';
+import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { GTIN } from '../support/fixtures/products.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { enrollAndMint, GTIN } from './fixtures/passport-helpers.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON as served
 type Json = any;

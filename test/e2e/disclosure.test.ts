@@ -11,8 +11,9 @@ import { registerAuthority } from '../../src/passport/disclosure/grants.ts';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import { fullBatteryData } from '../fixtures/battery-passport-data.ts';
 import type { TestTenant } from '../support/api.ts';
+import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { GTIN } from '../support/fixtures/products.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { enrollAndMint, GTIN } from './fixtures/passport-helpers.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON as served
 type Json = any;

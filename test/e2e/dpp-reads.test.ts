@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { loadPassportContent } from '../../src/passport/record/passport-versions.ts';
 import type { TestTenant } from '../support/api.ts';
 import { EN_18223_MANDATORY_HEADER } from '../support/en-18223-header.ts';
+import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { GTIN, RECYCLING_SITE } from '../support/fixtures/products.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { enrollAndMint, GTIN, RECYCLING_SITE } from './fixtures/passport-helpers.ts';
 
 // EN 18222 reads, EN 18223 header and passport versions, over HTTP against the whole stack.
 

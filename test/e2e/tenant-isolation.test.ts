@@ -6,9 +6,10 @@ import { SecretBox } from '../../src/platform/secret-box.ts';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import { fullBatteryData } from '../fixtures/battery-passport-data.ts';
 import type { CallResult, TestTenant } from '../support/api.ts';
+import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { GTIN } from '../support/fixtures/products.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { type Receiver, startReceiver, waitUntil } from '../webhooks/support.ts';
-import { enrollAndMint, GTIN } from './fixtures/passport-helpers.ts';
 
 /** What tenant B owns (in the test environment) that tenant A will try to reach. */
 interface Foreign {

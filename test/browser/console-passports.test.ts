@@ -55,7 +55,7 @@ describe('console Passports in Chromium', () => {
     () => origin,
     { shotPrefix: 'passports-', contextOptions: { acceptDownloads: true }, foreignFromEveryPage: true },
   );
-  const { newContext, accessible, fitsWidth, shoot, signIn } = checks;
+  const { newContext, accessible, accessibleShot, fitsWidth, shoot, signIn } = checks;
   /** The token ids in the result table, top to bottom. */
   const listedTokens = (page: Page) =>
     page.locator('table.passports tbody tr td:first-child').allInnerTexts();
@@ -118,8 +118,7 @@ describe('console Passports in Chromium', () => {
       await page.getByRole('link', { name: 'Open the public page' }).getAttribute('href'),
       `${stack.api.config.publicBaseUrl}/test/verify/01/${GTIN}/21/${minted.first}`,
     );
-    await accessible(page, 'passport');
-    await shoot(page, 'passport');
+    await accessibleShot(page, 'passport');
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),

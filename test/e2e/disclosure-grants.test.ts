@@ -6,10 +6,13 @@ import { createConsoleSession } from '../../src/accounts/identity/console-sessio
 import { signUserToken } from '../../src/accounts/identity/user-token.ts';
 import { userTokenKeysOf } from '../../src/accounts/identity/user-token-keys.ts';
 import { ROLES } from '../../src/passport/content/disclosure.ts';
-import type { TestTenant } from '../support/api.ts';
-import { leafPointers, readableBy, startDisclosedBattery } from '../support/battery-disclosure.ts';
+import {
+  type DisclosedBattery,
+  leafPointers,
+  readableBy,
+  startDisclosedBattery,
+} from '../support/battery-disclosure.ts';
 import { contentPath as contentOf, BATTERY_V1 as V1 } from '../support/fixtures/battery.ts';
-import type { TestStack } from '../support/stack.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON as served
 type Json = any;
@@ -21,28 +24,18 @@ const CHIP = '04D15C105E0001';
  * kind of credential a grantee's systems and people sign in with; the battery passport of disclosure.test.ts.
  */
 describe('disclosure: every field of the battery model × every role × every representation', () => {
-  let stack: TestStack;
-  let brand: TestTenant;
-  let repairer: TestTenant;
-  let recycler: TestTenant;
-  let authority: TestTenant;
-  let notifiedBody: TestTenant;
-  let stranger: TestTenant;
-  let dppId: string;
-  let grants: Record<string, string>;
-
-  const contentPath = () => contentOf(dppId);
+  const world = {} as DisclosedBattery;
+  const contentPath = () => contentOf(world.dppId);
 
   beforeAll(async () => {
-    ({ stack, brand, repairer, recycler, authority, notifiedBody, stranger, dppId, grants } =
-      await startDisclosedBattery(CHIP));
+    Object.assign(world, await startDisclosedBattery(CHIP));
   }, 600_000);
   afterAll(async () => {
-    await stack?.close();
+    await world.stack?.close();
   });
 
   test('OpenAPI: the reads take anonymous callers or a credential; the grants a credential', async () => {
-    const doc = (await stack.api.call('GET', '/openapi.json', { env: null })).body;
+    const doc = (await world.stack.api.call('GET', '/openapi.json', { env: null })).body;
     const content = doc.paths['/v1/dpps/{dppId}/content/{specId}'].get;
     assert.deepEqual(content.security, [
       {},
@@ -73,12 +66,12 @@ describe('disclosure: every field of the battery model × every role × every re
   });
 
   test('a grantee’s OAuth client token and its people’s user tokens hold the role too', async () => {
-    const client = await stack.api.call('POST', '/v1/auth/oauth/clients', {
-      key: recycler.testKey,
+    const client = await world.stack.api.call('POST', '/v1/auth/oauth/clients', {
+      key: world.recycler.testKey,
       body: { name: 'Plant system' },
     });
     assert.equal(client.status, 201, client.text);
-    const token = await stack.api.call('POST', '/v1/auth/oauth/token', {
+    const token = await world.stack.api.call('POST', '/v1/auth/oauth/token', {
       body: {
         grant_type: 'client_credentials',
         client_id: client.body.client.clientId,
@@ -86,12 +79,12 @@ describe('disclosure: every field of the battery model × every role × every re
       },
     });
     assert.equal(token.status, 200, token.text);
-    const byOauth = await stack.api.call('GET', contentPath(), { key: token.body.access_token });
+    const byOauth = await world.stack.api.call('GET', contentPath(), { key: token.body.access_token });
     assert.equal(byOauth.status, 200, byOauth.text);
     assert.deepEqual(byOauth.body.roles, ['public', 'recycler']);
     assert.deepEqual(leafPointers(byOauth.body.data).sort(), readableBy(['public', 'recycler']));
     const person = async (companyId: string, email: string, role: string) => {
-      const [row] = await stack.api.db.orm.em
+      const [row] = await world.stack.api.db.orm.em
         .fork()
         .execute<{ id: number }[]>(
           'insert into users (company_id, email, role) values (?, ?, ?) returning id',
@@ -99,7 +92,7 @@ describe('disclosure: every field of the battery model × every role × every re
         );
       return {
         id: row!.id,
-        token: signUserToken(userTokenKeysOf(stack.api.config), {
+        token: signUserToken(userTokenKeysOf(world.stack.api.config), {
           userId: row!.id,
           email,
           companyId,
@@ -107,49 +100,51 @@ describe('disclosure: every field of the battery model × every role × every re
         }),
       };
     };
-    const dismantler = await person(recycler.companyId, 'dismantler@black-mass.example', 'viewer');
+    const dismantler = await person(world.recycler.companyId, 'dismantler@black-mass.example', 'viewer');
     const userToken = dismantler.token;
-    const byUser = await stack.api.call('GET', `/v1/dpps/${encodeURIComponent(dppId)}`, { key: userToken });
+    const byUser = await world.stack.api.call('GET', `/v1/dpps/${encodeURIComponent(world.dppId)}`, {
+      key: userToken,
+    });
     assert.equal(byUser.status, 200, byUser.text);
     assert.deepEqual(leafPointers(byUser.body[V1]).sort(), readableBy(['public', 'recycler']));
-    const content = await stack.api.call('GET', contentPath(), { key: userToken });
+    const content = await world.stack.api.call('GET', contentPath(), { key: userToken });
     assert.deepEqual(content.body.roles, ['public', 'recycler']);
     // Removed from the recycler's team: the token (valid until it expires) no longer carries the role.
-    await stack.api.db.orm.em.fork().execute('delete from users where id = ?', [dismantler.id]);
-    const removed = await stack.api.call('GET', contentPath(), { key: userToken });
+    await world.stack.api.db.orm.em.fork().execute('delete from users where id = ?', [dismantler.id]);
+    const removed = await world.stack.api.call('GET', contentPath(), { key: userToken });
     assert.deepEqual(removed.body.roles, ['public']);
     // At the brand, only owners grant; every role lists.
-    const viewer = await person(brand.companyId, 'viewer@voltaic.example', 'viewer');
-    const refused = await stack.api.call('POST', '/v1/disclosure-grants', {
+    const viewer = await person(world.brand.companyId, 'viewer@voltaic.example', 'viewer');
+    const refused = await world.stack.api.call('POST', '/v1/disclosure-grants', {
       key: viewer.token,
-      body: { granteeCompanyId: stranger.companyId, role: 'repairer' },
+      body: { granteeCompanyId: world.stranger.companyId, role: 'repairer' },
     });
     assert.equal(refused.status, 403, refused.text);
     assert.equal(refused.body.code, 'role_forbidden');
-    const listed = await stack.api.call('GET', '/v1/disclosure-grants', { key: viewer.token });
+    const listed = await world.stack.api.call('GET', '/v1/disclosure-grants', { key: viewer.token });
     assert.equal(listed.status, 200, listed.text);
     // The brand's own people read everything.
-    const own = await stack.api.call('GET', contentPath(), { key: viewer.token });
+    const own = await world.stack.api.call('GET', contentPath(), { key: viewer.token });
     assert.deepEqual(leafPointers(own.body.data).sort(), readableBy([...ROLES]));
   });
 
   test('the console’s session cookie: the brand’s people read everything when the call names the environment', async () => {
-    const em = stack.api.db.orm.em.fork();
+    const em = world.stack.api.db.orm.em.fork();
     const [row] = await em.execute<{ id: number }[]>(
       "insert into users (company_id, email, role) values (?, 'engineer@voltaic.example', 'developer') returning id",
-      [brand.companyId],
+      [world.brand.companyId],
     );
     const { secret } = await createConsoleSession(em, row!.id);
     const cookie = { cookie: `dpp_console=${secret}` };
-    const viaConsole = await stack.api.call('GET', contentPath(), { headers: cookie });
+    const viaConsole = await world.stack.api.call('GET', contentPath(), { headers: cookie });
     assert.equal(viaConsole.status, 200, viaConsole.text);
     assert.deepEqual(leafPointers(viaConsole.body.data).sort(), readableBy([...ROLES]));
     // A page the browser opens (no x-service-env): the public's answer, cookie or not.
-    const opened = await stack.api.call('GET', `/test${contentPath()}`, { env: null, headers: cookie });
+    const opened = await world.stack.api.call('GET', `/test${contentPath()}`, { env: null, headers: cookie });
     assert.equal(opened.status, 200, opened.text);
     assert.deepEqual(opened.body.roles, ['public']);
     // An ended session is refused, not downgraded.
-    const ended = await stack.api.call('GET', contentPath(), {
+    const ended = await world.stack.api.call('GET', contentPath(), {
       headers: { cookie: 'dpp_console=dpp_cs_gone' },
     });
     assert.equal(ended.status, 401, ended.text);
@@ -157,43 +152,50 @@ describe('disclosure: every field of the battery model × every role × every re
 
   test('grants API: owner only, idempotent, listed, revoked → the grantee reads only public data', async () => {
     const asBrand = (method: string, path: string, body?: unknown) =>
-      stack.api.call(method, path, { key: brand.testKey, ...(body === undefined ? {} : { body }) });
+      world.stack.api.call(method, path, {
+        key: world.brand.testKey,
+        ...(body === undefined ? {} : { body }),
+      });
     const again = await asBrand('POST', '/v1/disclosure-grants', {
-      granteeCompanyId: repairer.companyId,
+      granteeCompanyId: world.repairer.companyId,
       role: 'repairer',
     });
     assert.equal(again.status, 200, again.text);
-    assert.equal(again.body.grant.id, grants.repairer);
+    assert.equal(again.body.grant.id, world.grants.repairer);
     const list = await asBrand('GET', '/v1/disclosure-grants');
     assert.equal(list.status, 200, list.text);
     assert.deepEqual(
       list.body.grants.map((g: Json) => `${g.role} ${g.granteeCompanyId}`).sort(),
       [
-        `notifiedBody ${notifiedBody.companyId}`,
-        `recycler ${recycler.companyId}`,
-        `repairer ${repairer.companyId}`,
+        `notifiedBody ${world.notifiedBody.companyId}`,
+        `recycler ${world.recycler.companyId}`,
+        `repairer ${world.repairer.companyId}`,
       ].sort(),
     );
     // The grantee does not see the brand's grants, and cannot revoke them; it sees what it received.
-    const theirs = await stack.api.call('GET', '/v1/disclosure-grants', { key: repairer.testKey });
+    const theirs = await world.stack.api.call('GET', '/v1/disclosure-grants', {
+      key: world.repairer.testKey,
+    });
     assert.deepEqual(theirs.body.grants, []);
-    const received = await stack.api.call('GET', '/v1/disclosure-grants/received', { key: repairer.testKey });
+    const received = await world.stack.api.call('GET', '/v1/disclosure-grants/received', {
+      key: world.repairer.testKey,
+    });
     assert.equal(received.status, 200, received.text);
     assert.deepEqual(
       received.body.grants.map((g: Json) => [g.role, g.brandCompanyId, g.brandName]),
-      [['repairer', brand.companyId, 'Voltaic Cells']],
+      [['repairer', world.brand.companyId, 'Voltaic Cells']],
     );
-    const strangerReceived = await stack.api.call('GET', '/v1/disclosure-grants/received', {
-      key: stranger.testKey,
+    const strangerReceived = await world.stack.api.call('GET', '/v1/disclosure-grants/received', {
+      key: world.stranger.testKey,
     });
     assert.deepEqual(strangerReceived.body.grants, []);
-    const notTheirs = await stack.api.call('DELETE', `/v1/disclosure-grants/${grants.repairer}`, {
-      key: repairer.testKey,
+    const notTheirs = await world.stack.api.call('DELETE', `/v1/disclosure-grants/${world.grants.repairer}`, {
+      key: world.repairer.testKey,
     });
     assert.equal(notTheirs.status, 404, notTheirs.text);
     // Refusals: to oneself, to no company, a role that is not granted by brands, no credential.
     const self = await asBrand('POST', '/v1/disclosure-grants', {
-      granteeCompanyId: brand.companyId,
+      granteeCompanyId: world.brand.companyId,
       role: 'recycler',
     });
     assert.equal(self.status, 400, self.text);
@@ -205,63 +207,72 @@ describe('disclosure: every field of the battery model × every role × every re
     assert.equal(nobody.status, 404, nobody.text);
     for (const role of ['authority', 'customer', 'public']) {
       const refused = await asBrand('POST', '/v1/disclosure-grants', {
-        granteeCompanyId: stranger.companyId,
+        granteeCompanyId: world.stranger.companyId,
         role,
       });
       assert.equal(refused.status, 400, `${role}: ${refused.text}`);
     }
-    const anonymous = await stack.api.call('GET', '/v1/disclosure-grants', { key: null });
+    const anonymous = await world.stack.api.call('GET', '/v1/disclosure-grants', { key: null });
     assert.equal(anonymous.status, 401, anonymous.text);
     // A grant in the test environment is not one in live.
-    const live = await stack.api.call('GET', '/v1/disclosure-grants', { key: brand.liveKey, env: 'live' });
+    const live = await world.stack.api.call('GET', '/v1/disclosure-grants', {
+      key: world.brand.liveKey,
+      env: 'live',
+    });
     assert.deepEqual(live.body.grants, []);
 
     const repairerRead = async () =>
-      (await stack.api.call('GET', contentPath(), { key: repairer.testKey })).body;
+      (await world.stack.api.call('GET', contentPath(), { key: world.repairer.testKey })).body;
     assert.ok((await repairerRead()).data.circularity.sparePartSources);
-    const revoked = await asBrand('DELETE', `/v1/disclosure-grants/${grants.repairer}`);
+    const revoked = await asBrand('DELETE', `/v1/disclosure-grants/${world.grants.repairer}`);
     assert.equal(revoked.status, 204, revoked.text);
     const after = await repairerRead();
     assert.deepEqual(after.roles, ['public']);
-    const receivedAfter = await stack.api.call('GET', '/v1/disclosure-grants/received', {
-      key: repairer.testKey,
+    const receivedAfter = await world.stack.api.call('GET', '/v1/disclosure-grants/received', {
+      key: world.repairer.testKey,
     });
     assert.deepEqual(receivedAfter.body.grants, []);
     assert.deepEqual(leafPointers(after.data).sort(), readableBy(['public']));
-    const twice = await asBrand('DELETE', `/v1/disclosure-grants/${grants.repairer}`);
+    const twice = await asBrand('DELETE', `/v1/disclosure-grants/${world.grants.repairer}`);
     assert.equal(twice.status, 404, twice.text);
     // Granted again: a new grant, read again.
     const regrant = await asBrand('POST', '/v1/disclosure-grants', {
-      granteeCompanyId: repairer.companyId,
+      granteeCompanyId: world.repairer.companyId,
       role: 'repairer',
     });
     assert.equal(regrant.status, 201, regrant.text);
-    assert.notEqual(regrant.body.grant.id, grants.repairer);
+    assert.notEqual(regrant.body.grant.id, world.grants.repairer);
     assert.deepEqual((await repairerRead()).roles, ['public', 'repairer']);
-    grants.repairer = regrant.body.grant.id;
+    world.grants.repairer = regrant.body.grant.id;
   });
 
   test('the register through the operator CLI: off it → public only, back on → authority; a credential that is not valid is refused, not downgraded', async () => {
     const cli = (...args: string[]) =>
       promisify(execFile)('sh', ['scripts/node24.sh', 'scripts/cli.ts', ...args], {
-        env: { ...process.env, DATABASE_URL: stack.api.db.url, LOG_LEVEL: 'warn' },
+        env: { ...process.env, DATABASE_URL: world.stack.api.db.url, LOG_LEVEL: 'warn' },
       });
-    assert.match((await cli('authority:list')).stdout, new RegExp(authority.companyId));
-    assert.match((await cli('authority:revoke', authority.companyId)).stdout, /^removed/);
-    assert.doesNotMatch((await cli('authority:list')).stdout, new RegExp(authority.companyId));
-    const answer = await stack.api.call('GET', contentPath(), { key: authority.testKey });
+    assert.match((await cli('authority:list')).stdout, new RegExp(world.authority.companyId));
+    assert.match((await cli('authority:revoke', world.authority.companyId)).stdout, /^removed/);
+    assert.doesNotMatch((await cli('authority:list')).stdout, new RegExp(world.authority.companyId));
+    const answer = await world.stack.api.call('GET', contentPath(), { key: world.authority.testKey });
     assert.deepEqual(answer.body.roles, ['public']);
     assert.deepEqual(leafPointers(answer.body.data).sort(), readableBy(['public']));
-    assert.match((await cli('authority:grant', authority.companyId, '--note', 'MSA')).stdout, /^registered/);
-    assert.deepEqual((await stack.api.call('GET', contentPath(), { key: authority.testKey })).body.roles, [
-      'public',
-      'authority',
-    ]);
+    assert.match(
+      (await cli('authority:grant', world.authority.companyId, '--note', 'MSA')).stdout,
+      /^registered/,
+    );
+    assert.deepEqual(
+      (await world.stack.api.call('GET', contentPath(), { key: world.authority.testKey })).body.roles,
+      ['public', 'authority'],
+    );
     await assert.rejects(cli('authority:grant', 'not-a-company'), /needs a company id/);
-    const bad = await stack.api.call('GET', contentPath(), { key: 'dpp_test_not_a_key' });
+    const bad = await world.stack.api.call('GET', contentPath(), { key: 'dpp_test_not_a_key' });
     assert.equal(bad.status, 401, bad.text);
     // A grantee's live key reads the test passport as nobody special (environments are separate).
-    const otherEnv = await stack.api.call('GET', contentPath(), { key: repairer.liveKey, env: 'live' });
+    const otherEnv = await world.stack.api.call('GET', contentPath(), {
+      key: world.repairer.liveKey,
+      env: 'live',
+    });
     assert.equal(otherEnv.status, 404, otherEnv.text);
   });
 });

@@ -1,31 +1,27 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import type { TestTenant } from '../support/api.ts';
 import { enrollAndMint } from '../support/fixtures/mint.ts';
 import { GTIN } from '../support/fixtures/products.ts';
-import { startTestStack, type TestStack } from '../support/stack.ts';
-import { dppPath, dppReaders, OPERATOR, PRODUCT, shippingEvent } from './fixtures/dpp-reads.ts';
+import {
+  type DppWorld,
+  dppPath,
+  dppReaders,
+  OPERATOR,
+  PRODUCT,
+  shippingEvent,
+  startDppWorld,
+} from './fixtures/dpp-reads.ts';
 
 // EN 18222 reads over HTTP against the whole stack (the header and versions: dpp-versions.test.ts).
 
 describe('EN 18222 reads, EN 18223 header and passport versions', () => {
-  let stack: TestStack;
-  let tenant: TestTenant;
-  let other: TestTenant;
-  const call = (method: string, path: string, body?: unknown) =>
-    stack.api.call(method, path, { key: tenant.testKey, body });
-  const { anonymous, owner, stranger, anchorOf, dppIdOf } = dppReaders(() => ({
-    stack,
-    tenant,
-    other,
-  }));
+  const world = {} as DppWorld;
+  const { call, anonymous, owner, stranger, anchorOf, dppIdOf } = dppReaders(world);
 
   beforeAll(async () => {
-    stack = await startTestStack();
-    tenant = await stack.api.createTenant('Acme Apparel');
-    other = await stack.api.createTenant('Other Brand');
+    Object.assign(world, await startDppWorld());
   });
-  afterAll(() => stack.close());
+  afterAll(() => world.stack.close());
 
   test('reads by product id, many at once, test and live kept apart', async () => {
     const a = await enrollAndMint(call, '04D1D2D3D4D504');
@@ -46,20 +42,20 @@ describe('EN 18222 reads, EN 18223 header and passport versions', () => {
       [[PRODUCT, 'DataElementCollection']],
     );
     // A live address never shows a test passport.
-    const live = await stack.api.call('GET', `/v1/dppsByProductId/${encodeURIComponent(anchorOf(a))}`, {
+    const live = await world.stack.api.call('GET', `/v1/dppsByProductId/${encodeURIComponent(anchorOf(a))}`, {
       env: null,
       key: null,
     });
     assert.equal(live.status, 404);
     assert.equal(live.headers.get('content-type'), 'application/problem+json');
     assert.equal(live.body.code, 'dpp_not_found');
-    for (const wrong of ['not a uri', `${stack.api.config.publicBaseUrl}/test/01/${GTIN}/21/99999`]) {
+    for (const wrong of ['not a uri', `${world.stack.api.config.publicBaseUrl}/test/01/${GTIN}/21/99999`]) {
       const missing = await anonymous(`/v1/dppsByProductId/${encodeURIComponent(wrong)}`);
       assert.equal(missing.status, 404, wrong);
       assert.equal(missing.body.code, 'dpp_not_found');
     }
 
-    const unknown = `${stack.api.config.publicBaseUrl}/test/01/${GTIN}/21/99999`;
+    const unknown = `${world.stack.api.config.publicBaseUrl}/test/01/${GTIN}/21/99999`;
     for (const route of ['/v1/dppIdsByProductIds', '/v1/dppsByProductIds']) {
       const many = await anonymous(route, 'POST', { productIds: [anchorOf(a), unknown, anchorOf(b)] });
       assert.equal(many.status, 200, many.text);
@@ -127,7 +123,10 @@ describe('EN 18222 reads, EN 18223 header and passport versions', () => {
     const own = await owner(restricted);
     assert.equal(own.status, 200, own.text);
     assert.equal(own.body, '04D1D2D3D4D506');
-    const badKey = await stack.api.call('GET', `/test${dppPath(dppId)}`, { env: null, key: 'dpp_test_nope' });
+    const badKey = await world.stack.api.call('GET', `/test${dppPath(dppId)}`, {
+      env: null,
+      key: 'dpp_test_nope',
+    });
     assert.equal(badKey.status, 401);
 
     const problems: [string, number, string][] = [
@@ -154,7 +153,10 @@ describe('EN 18222 reads, EN 18223 header and passport versions', () => {
     // facilityId is null for a company that never set it: the full form states values only.
     const otherPassport = await enrollAndMint(
       (method, p, body) =>
-        stack.api.call(method, p, { key: other.testKey, ...(body === undefined ? {} : { body }) }),
+        world.stack.api.call(method, p, {
+          key: world.other.testKey,
+          ...(body === undefined ? {} : { body }),
+        }),
       '04D1D2D3D4D507',
     );
     const otherId = await dppIdOf(otherPassport);

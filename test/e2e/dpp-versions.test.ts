@@ -2,13 +2,19 @@ import assert from 'node:assert/strict';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { loadPassportContent } from '../../src/passport/record/passport-versions.ts';
-import type { TestTenant } from '../support/api.ts';
 import { sha256 } from '../support/canonical-sha256.ts';
 import { EN_18223_MANDATORY_HEADER } from '../support/en-18223-header.ts';
 import { enrollAndMint } from '../support/fixtures/mint.ts';
 import { GTIN, RECYCLING_SITE } from '../support/fixtures/products.ts';
-import { startTestStack, type TestStack } from '../support/stack.ts';
-import { dppPath, dppReaders, OPERATOR, PRODUCT, shippingEvent } from './fixtures/dpp-reads.ts';
+import {
+  type DppWorld,
+  dppPath,
+  dppReaders,
+  OPERATOR,
+  PRODUCT,
+  shippingEvent,
+  startDppWorld,
+} from './fixtures/dpp-reads.ts';
 
 // The EN 18223 header and passport versions, over HTTP against the whole stack (the reads: dpp-reads.test.ts).
 
@@ -19,23 +25,13 @@ const GLN = '4000001000005';
 const EORI = 'DE123456789012345';
 
 describe('EN 18222 reads, EN 18223 header and passport versions', () => {
-  let stack: TestStack;
-  let tenant: TestTenant;
-  let other: TestTenant;
-  const call = (method: string, path: string, body?: unknown) =>
-    stack.api.call(method, path, { key: tenant.testKey, body });
-  const { anonymous, owner, stranger, anchorOf, dppIdOf, versionsOf } = dppReaders(() => ({
-    stack,
-    tenant,
-    other,
-  }));
+  const world = {} as DppWorld;
+  const { call, anonymous, owner, stranger, anchorOf, dppIdOf, versionsOf } = dppReaders(world);
 
   beforeAll(async () => {
-    stack = await startTestStack();
-    tenant = await stack.api.createTenant('Acme Apparel');
-    other = await stack.api.createTenant('Other Brand');
+    Object.assign(world, await startDppWorld());
   });
-  afterAll(() => stack.close());
+  afterAll(() => world.stack.close());
 
   test('company settings: economic operator (GLN check digit, EORI format) and facility, per environment', async () => {
     for (const bad of ['4000001000006', '400000100000', 'de123456789', 'DE1234567890123456', 'acme']) {
@@ -57,7 +53,10 @@ describe('EN 18222 reads, EN 18223 header and passport versions', () => {
     assert.equal(read.body.settings.economicOperatorId, GLN);
     assert.equal(read.body.settings.facilityId, 'urn:epc:id:sgln:4000001.00001.0');
     assert.equal(read.body.settings.warrantyMonths, 24, 'other members stay');
-    const live = await stack.api.call('GET', '/v1/company/settings', { env: 'live', key: tenant.liveKey });
+    const live = await world.stack.api.call('GET', '/v1/company/settings', {
+      env: 'live',
+      key: world.tenant.liveKey,
+    });
     assert.equal(live.body.settings.economicOperatorId, null, 'live settings are their own');
   });
 
@@ -66,7 +65,7 @@ describe('EN 18222 reads, EN 18223 header and passport versions', () => {
     const dppId = await dppIdOf(tokenId);
     assert.match(dppId, /^urn:uuid:[0-9a-f-]{36}$/);
 
-    const publicView = await stack.api.call('GET', `/test/01/${GTIN}/21/${tokenId}?format=public`, {
+    const publicView = await world.stack.api.call('GET', `/test/01/${GTIN}/21/${tokenId}?format=public`, {
       env: null,
       key: null,
     });
@@ -84,9 +83,9 @@ describe('EN 18222 reads, EN 18223 header and passport versions', () => {
     assert.equal(header.economicOperatorId, GLN);
     assert.equal(header.facilityId, 'urn:epc:id:sgln:4000001.00001.0');
     assert.deepEqual(header.contentSpecificationIds, [PRODUCT, OPERATOR]);
-    const erp = await stack.api.call('GET', `/test/01/${GTIN}/21/${tokenId}?format=erp`, {
+    const erp = await world.stack.api.call('GET', `/test/01/${GTIN}/21/${tokenId}?format=erp`, {
       env: null,
-      key: tenant.testKey,
+      key: world.tenant.testKey,
     });
     assert.equal(erp.status, 200, erp.text);
     assert.deepEqual(erp.body.dppHeader, header);
@@ -161,7 +160,7 @@ describe('EN 18222 reads, EN 18223 header and passport versions', () => {
       anonymousView.body,
       'another company sees the public part',
     );
-    const publicAfter = await stack.api.call('GET', `/test/01/${GTIN}/21/${tokenId}?format=public`, {
+    const publicAfter = await world.stack.api.call('GET', `/test/01/${GTIN}/21/${tokenId}?format=public`, {
       env: null,
       key: null,
     });
@@ -238,18 +237,18 @@ describe('EN 18222 reads, EN 18223 header and passport versions', () => {
 
   test('a passport with hundreds of events is read with a fixed number of statements', async () => {
     const tokenId = await enrollAndMint(call, '04D1D2D3D4D509');
-    const sql = stack.api.db.orm.em.getConnection();
+    const sql = world.stack.api.db.orm.em.getConnection();
     await sql.execute(
       `insert into supply_chain_events (company_id, environment, token_id, action, actor, location_name, latitude,
          longitude, metadata, timestamp)
        select ?, 'test', ?, 'SHIPPED', 'Acme Apparel', 'Hub ' || n, 50 + n / 1000.0, 8, jsonb_build_object('n', n),
          now() - interval '1 day' + n * interval '1 second'
        from generate_series(1, 400) as n`,
-      [tenant.companyId, tokenId],
+      [world.tenant.companyId, tokenId],
     );
     // Statements sent while the content is loaded: the same two whatever the number of events.
     let statements = 0;
-    const em = stack.api.db.orm.em.fork();
+    const em = world.stack.api.db.orm.em.fork();
     const counting = new Proxy(em, {
       get(target, property, receiver) {
         if (property === 'execute') {

@@ -98,11 +98,19 @@ export async function discloseBattery(
   return grants;
 }
 
+/** A stack with the brand's disclosed battery passport, the audiences' companies and the grants' ids. */
+export interface DisclosedBattery extends BatteryAudiences {
+  stack: TestStack;
+  tokenId: string;
+  dppId: string;
+  grants: Record<string, string>;
+}
+
 /**
  * A stack where the brand minted chip `chipUid`'s battery passport and disclosed it (discloseBattery) to its
  * audiences' companies.
  */
-export async function startDisclosedBattery(chipUid: string) {
+export async function startDisclosedBattery(chipUid: string): Promise<DisclosedBattery> {
   const stack: TestStack = await startTestStack();
   const audiences = await createBatteryAudiences(stack.api);
   const asBrand = (method: string, path: string, body?: unknown) =>

@@ -4,18 +4,17 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { freePort } from '../../src/platform/runtime/ports.ts';
 import { RETRY_RECORDING_SIGNAL } from '../../src/processes/record-until-done.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
-import { enrollAndMint, GTIN } from '../e2e/fixtures/passport-helpers.ts';
-import { tap } from '../e2e/fixtures/public-passport.ts';
 import type { TestTenant } from '../support/api.ts';
 import { launchChromium } from '../support/browser.ts';
 import { addConsoleUser, consoleChecks, PHONE } from '../support/console-browser.ts';
+import { enrollAndMint, mintBody } from '../support/fixtures/mint.ts';
+import { CONFORMITY_URL, GTIN, OTHER_GTIN } from '../support/fixtures/products.ts';
+import { tapQuery } from '../support/fixtures/sun.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { seedVolume } from '../support/volume-seed.ts';
 
 const OWNER = 'owner@passports.example';
 const VIEWER = 'viewer@passports.example';
-const OTHER_GTIN = '09506000134352';
 
 /**
  * The console's Passports in headless Chromium: passports minted through the API are found by search, a
@@ -56,7 +55,7 @@ describe('console Passports in Chromium', () => {
     () => origin,
     { shotPrefix: 'passports-', contextOptions: { acceptDownloads: true }, foreignFromEveryPage: true },
   );
-  const { newContext, accessible, fitsWidth, shoot, signIn } = checks;
+  const { newContext, accessible, accessibleShot, fitsWidth, shoot, signIn } = checks;
   /** The token ids in the result table, top to bottom. */
   const listedTokens = (page: Page) =>
     page.locator('table.passports tbody tr td:first-child').allInnerTexts();
@@ -97,7 +96,7 @@ describe('console Passports in Chromium', () => {
     // A shopper taps the chip (the mint's own tap was the first): the page counts both.
     const tapped = await stack.api.call(
       'GET',
-      `/test/01/${GTIN}/21/${minted.first}?${tap('04C0FFEE000001', 2)}`,
+      `/test/01/${GTIN}/21/${minted.first}?${tapQuery('04C0FFEE000001', 2)}`,
       { env: null },
     );
     assert.equal(tapped.status, 307, tapped.text);
@@ -119,8 +118,7 @@ describe('console Passports in Chromium', () => {
       await page.getByRole('link', { name: 'Open the public page' }).getAttribute('href'),
       `${stack.api.config.publicBaseUrl}/test/verify/01/${GTIN}/21/${minted.first}`,
     );
-    await accessible(page, 'passport');
-    await shoot(page, 'passport');
+    await accessibleShot(page, 'passport');
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -196,17 +194,11 @@ describe('console Passports in Chromium', () => {
       `alter table passports add constraint refuse_console_chip check (chip_uid <> '${uid}') not valid`,
     );
     assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: uid })).status, 201);
-    const tap = generateSun({
-      uid,
-      counter: 1,
-      keys: { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY },
-    });
-    const answer = await call('POST', '/v1/dpp/mint', {
-      name: 'Trail Jacket',
-      chipUid: uid,
-      nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
-      custom_dpp_data: { gtin: GTIN, conformity_url: 'https://acme.example/conformity.pdf' },
-    });
+    const answer = await call(
+      'POST',
+      '/v1/dpp/mint',
+      mintBody({ chipUid: uid, custom_dpp_data: { gtin: GTIN, conformity_url: CONFORMITY_URL } }),
+    );
     assert.equal(answer.status, 202, answer.text);
 
     const page = ownerPage;

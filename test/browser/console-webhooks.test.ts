@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { freePort } from '../../src/platform/runtime/ports.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
 import { launchChromium } from '../support/browser.ts';
 import {
@@ -10,7 +9,12 @@ import {
   consoleChecks,
   CONSOLE_PASSWORD as PASSWORD,
   PHONE,
+  recordWithArgumentsButFailedLoads,
 } from '../support/console-browser.ts';
+import { addEndpoint, deliveriesTo, logShows } from '../support/console-webhooks.ts';
+import { mintBody } from '../support/fixtures/mint.ts';
+import { GTIN, TRAIL_JACKET } from '../support/fixtures/products.ts';
+import { tapUrl } from '../support/fixtures/sun.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { PUBLIC_WEBHOOK_URL, webhookSeeder } from '../support/webhook-seed.ts';
@@ -19,7 +23,6 @@ import { type Receiver, startReceiver, waitUntil } from '../webhooks/support.ts'
 const OWNER = 'owner@hooks.example';
 const DEVELOPER = 'developer@hooks.example';
 const VIEWER = 'viewer@hooks.example';
-const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 /** The waits of the spec's retry schedule after attempt 1 (5 m, 15 m, 1 h, 4 h, 12 h): the clock skips them. */
 const RETRY_WAITS = ['5 minutes', '15 minutes', '1 hour', '4 hours', '12 hours'] as const;
 
@@ -40,8 +43,6 @@ describe('console: webhooks and team in Chromium', () => {
   let failing: Receiver;
   let ownerPage: Page;
 
-  const sql = <T>(query: string, params: unknown[] = []) =>
-    stack.api.db.orm.em.fork().execute<T[]>(query, params);
   const call = (method: string, path: string, body?: unknown) =>
     stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
 
@@ -79,45 +80,11 @@ describe('console: webhooks and team in Chromium', () => {
       contextOptions: { timezoneId: 'UTC' },
       foreignFromEveryPage: true,
       // Any page's error but a failed load (a removed person's 401s), with its arguments to find its cause.
-      recordConsoleError: (message, page, errors) => {
-        if (/^Failed to load resource/.test(message.text())) return;
-        void Promise.all(message.args().map((arg) => arg.jsonValue())).then(
-          (args) => errors.push(`${page.url()} ${message.text()} ${JSON.stringify(args).slice(0, 2000)}`),
-          () => errors.push(message.text()),
-        );
-      },
+      recordConsoleError: recordWithArgumentsButFailedLoads,
     },
   );
-  const { newContext, accessible, fitsWidth, shoot, signIn } = checks;
-  const openWebhooks = async (page: Page) => {
-    await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
-  };
-  /** Presses the log's Refresh until a row matching `row` shows (deliveries happen in the background). */
-  const logShows = async (page: Page, row: RegExp) => {
-    const log = page.getByRole('region', { name: /Deliveries to/ });
-    const deadline = Date.now() + 30_000;
-    while ((await log.getByRole('row', { name: row }).count()) === 0) {
-      assert.ok(Date.now() < deadline, `the log shows a row like ${row}`);
-      await log.getByRole('button', { name: 'Refresh the log' }).click();
-      await page.waitForTimeout(300);
-    }
-    return log.getByRole('row', { name: row }).first();
-  };
-  const addEndpoint = async (page: Page, url: string, eventTypes: string[]) => {
-    await page.locator('#endpoint-url').fill(url);
-    for (const type of eventTypes) await page.getByRole('checkbox', { name: type }).first().check();
-    await page.getByRole('button', { name: 'Add endpoint' }).click();
-    await page.getByLabel('New signing secret').waitFor();
-    await page.getByRole('button', { name: 'I have stored it' }).click();
-    await page.getByRole('row', { name: new RegExp(url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).waitFor();
-  };
-  const deliveriesTo = (url: string) =>
-    sql<{ id: string; status: string; attempt_count: number }>(
-      `select d.id, d.status, d.attempt_count from webhook_deliveries d
-       join webhook_endpoints e on e.id = d.endpoint_id where e.url = ? order by d.created_at`,
-      [url],
-    );
+  const { newContext, accessible, accessibleShot, fitsWidth, openPage, shoot, signIn } = checks;
+  const openWebhooks = (page: Page) => openPage(page, 'Webhooks', { exact: true });
 
   test('an endpoint made in the console gets a mint’s event; the log shows it with its attempts', async () => {
     [, ownerPage] = await newContext();
@@ -133,20 +100,22 @@ describe('console: webhooks and team in Chromium', () => {
 
     const uid = '04C0501E000001';
     assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: uid })).status, 201);
-    const tap = generateSun({ uid, counter: 1, keys });
-    const minted = await call('POST', '/v1/dpp/mint', {
-      name: 'Trail Jacket',
-      description: 'Waterproof shell',
-      image: 'https://cdn.hooks.example/jacket.png',
-      chipUid: uid,
-      nfcData: `https://id.hooks.example/tap?picc_data=${tap.piccData}&cmac=${tap.cmac}`,
-      custom_dpp_data: {
-        gtin: '00012345600012',
-        manufacturer_name: 'Hooks & Co',
-        conformity_url: 'https://hooks.example/conformity.pdf',
-        svhc_exists: false,
-      },
-    });
+    const minted = await call(
+      'POST',
+      '/v1/dpp/mint',
+      mintBody({
+        chipUid: uid,
+        ...TRAIL_JACKET,
+        image: 'https://cdn.hooks.example/jacket.png',
+        nfcData: tapUrl(uid, 1, 'https://id.hooks.example/tap'),
+        custom_dpp_data: {
+          gtin: GTIN,
+          manufacturer_name: 'Hooks & Co',
+          conformity_url: 'https://hooks.example/conformity.pdf',
+          svhc_exists: false,
+        },
+      }),
+    );
     assert.ok([201, 202].includes(minted.status), minted.text);
     await good.waitFor(1, 60_000);
     assert.equal(JSON.parse(good.requests[0]!.body).eventType, 'asset.minted');
@@ -156,8 +125,7 @@ describe('console: webhooks and team in Chromium', () => {
     await row.getByRole('button', { name: /^Attempts of asset\.minted/ }).click();
     const attempts = page.getByRole('table', { name: 'Attempts of this delivery' });
     await attempts.getByRole('row', { name: /^1 .*HTTP 200/ }).waitFor();
-    await accessible(page, 'webhooks-log-attempts');
-    await shoot(page, 'webhooks-log-attempts');
+    await accessibleShot(page, 'webhooks-log-attempts');
   });
 
   test('a test event goes to the endpoint and shows in its log', async () => {
@@ -168,8 +136,7 @@ describe('console: webhooks and team in Chromium', () => {
     await good.waitFor(before + 1);
     assert.equal(JSON.parse(good.requests[before]!.body).eventType, 'webhook.test');
     await logShows(page, /webhook\.test.*Delivered.*HTTP 200/);
-    await accessible(page, 'webhooks-test-event');
-    await shoot(page, 'webhooks-test-event');
+    await accessibleShot(page, 'webhooks-test-event');
   });
 
   test('edit an endpoint’s event types and rotate its secret with a chosen overlap', async () => {
@@ -179,8 +146,7 @@ describe('console: webhooks and team in Chromium', () => {
     assert.equal(await form.getByRole('checkbox', { name: 'asset.minted' }).isChecked(), true);
     await form.getByRole('checkbox', { name: 'asset.sold' }).check();
     await form.getByLabel('Description (optional)').fill('Order system');
-    await accessible(page, 'webhooks-edit');
-    await shoot(page, 'webhooks-edit');
+    await accessibleShot(page, 'webhooks-edit');
     await form.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText(`${good.url} saved.`).waitFor();
     const endpoint = (await call('GET', '/v1/webhooks/endpoints')).body.endpoints.find(
@@ -193,8 +159,7 @@ describe('console: webhooks and team in Chromium', () => {
 
     await page.getByRole('button', { name: `Rotate secret of ${good.url}` }).click();
     await page.getByLabel('The previous secret keeps signing for').selectOption({ label: '1 hour' });
-    await accessible(page, 'webhooks-rotate-overlap');
-    await shoot(page, 'webhooks-rotate-overlap');
+    await accessibleShot(page, 'webhooks-rotate-overlap');
     await page.getByRole('button', { name: 'Rotate now' }).click();
     await page.getByLabel('New signing secret').waitFor();
     const rotated = (await call('GET', `/v1/webhooks/endpoints/${endpoint.id}`)).body.endpoint;
@@ -212,7 +177,7 @@ describe('console: webhooks and team in Chromium', () => {
     const atAttempt = (n: number) =>
       waitUntil(
         async () => {
-          const rows = await deliveriesTo(failing.url);
+          const rows = await deliveriesTo(stack.api, failing.url);
           return rows.length === 2 && rows.every((r) => r.attempt_count >= n);
         },
         30_000,
@@ -227,7 +192,7 @@ describe('console: webhooks and team in Chromium', () => {
       await atAttempt(index + 2);
     }
     await waitUntil(
-      async () => (await deliveriesTo(failing.url)).every((r) => r.status === 'dead'),
+      async () => (await deliveriesTo(stack.api, failing.url)).every((r) => r.status === 'dead'),
       30_000,
       'both dead letters',
     );
@@ -235,32 +200,25 @@ describe('console: webhooks and team in Chromium', () => {
 
     await page.reload();
     const queue = page.getByRole('region', { name: 'Dead-letter queue' });
-    await queue
-      .getByRole('row', { name: /asset\.initialized.*Dead letter.*6.*HTTP 500/ })
-      .first()
-      .waitFor();
+    const deadLetter = queue.getByRole('row', { name: /asset\.initialized.*Dead letter.*6.*HTTP 500/ });
+    await deadLetter.first().waitFor();
     assert.equal(await queue.getByRole('row', { name: /Dead letter/ }).count(), 2);
-    await queue
-      .getByRole('button', { name: /^Attempts of asset\.initialized/ })
-      .first()
-      .click();
+    const attemptsOf = queue.getByRole('button', { name: /^Attempts of asset\.initialized/ });
+    await attemptsOf.first().click();
     await queue.getByRole('row', { name: /^6 .*HTTP 500.*receiver down/ }).waitFor();
-    await accessible(page, 'webhooks-dead-letters');
-    await shoot(page, 'webhooks-dead-letters');
+    await accessibleShot(page, 'webhooks-dead-letters');
 
     // The receiver is back: replay the first dead letter from its row.
     failing.reply = () => ({ status: 200 });
-    await queue
-      .getByRole('button', { name: /^Replay asset\.initialized/ })
-      .first()
-      .click();
+    const replay = queue.getByRole('button', { name: /^Replay asset\.initialized/ });
+    await replay.first().click();
     await queue.getByText(/^Replaying asset\.initialized/).waitFor();
     await waitUntil(
-      async () => (await deliveriesTo(failing.url)).some((r) => r.status === 'succeeded'),
+      async () => (await deliveriesTo(stack.api, failing.url)).some((r) => r.status === 'succeeded'),
       30_000,
       'the replayed delivery delivered',
     );
-    const [first] = (await deliveriesTo(failing.url)).filter((r) => r.status === 'succeeded');
+    const [first] = (await deliveriesTo(stack.api, failing.url)).filter((r) => r.status === 'succeeded');
     assert.equal(first!.attempt_count, 7, 'attempts numbered on after the six');
 
     // The other by range: every dead letter of the last hour, of this endpoint.
@@ -268,12 +226,11 @@ describe('console: webhooks and team in Chromium', () => {
     await queue.getByLabel('Dead-lettered from').fill(local(Date.now() - 3_600_000));
     await queue.getByLabel('until (not included)').fill(local(Date.now() + 3_600_000));
     await queue.getByLabel('Endpoint').selectOption({ label: failing.url });
-    await accessible(page, 'webhooks-replay-range');
-    await shoot(page, 'webhooks-replay-range');
+    await accessibleShot(page, 'webhooks-replay-range');
     await queue.getByRole('button', { name: 'Replay range' }).click();
     await queue.getByText('1 dead letter replayed.').waitFor();
     await waitUntil(
-      async () => (await deliveriesTo(failing.url)).every((r) => r.status === 'succeeded'),
+      async () => (await deliveriesTo(stack.api, failing.url)).every((r) => r.status === 'succeeded'),
       30_000,
       'both delivered',
     );
@@ -300,10 +257,8 @@ describe('console: webhooks and team in Chromium', () => {
     await page.getByRole('button', { name: `Deliveries to ${PUBLIC_WEBHOOK_URL}` }).click();
     const log = page.getByRole('region', { name: /Deliveries to/ });
     const rows = log.getByRole('button', { name: /^Attempts of/ });
-    await log
-      .getByRole('row', { name: /Stopped/ })
-      .first()
-      .waitFor();
+    const stopped = log.getByRole('row', { name: /Stopped/ }).first();
+    await stopped.waitFor();
     assert.equal(await rows.count(), 25);
     await log.getByRole('button', { name: 'Older deliveries' }).click();
     await log.getByRole('button', { name: 'Older deliveries' }).waitFor({ state: 'detached' });
@@ -316,10 +271,7 @@ describe('console: webhooks and team in Chromium', () => {
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText(`${PUBLIC_WEBHOOK_URL}/v2 saved.`).waitFor();
     await page.getByRole('button', { name: `Deliveries to ${PUBLIC_WEBHOOK_URL}/v2` }).click();
-    await log
-      .getByRole('row', { name: /Stopped/ })
-      .first()
-      .waitFor();
+    await stopped.waitFor();
     assert.equal(
       (await call('GET', `/v1/webhooks/endpoints/${endpointId}`)).body.endpoint.url,
       `${PUBLIC_WEBHOOK_URL}/v2`,
@@ -363,13 +315,11 @@ describe('console: webhooks and team in Chromium', () => {
     const [, developerPage] = await newContext();
     await signIn(developerPage, DEVELOPER);
     const page = ownerPage;
-    await page.getByRole('link', { name: 'Team' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Team' }).waitFor();
+    await openPage(page, 'Team');
     // No remove button for oneself (the company keeps its owner).
     assert.equal(await page.getByRole('button', { name: `Remove ${OWNER}` }).count(), 0);
     await page.getByRole('button', { name: `Remove ${DEVELOPER}` }).click();
-    await accessible(page, 'team-remove-confirm');
-    await shoot(page, 'team-remove-confirm');
+    await accessibleShot(page, 'team-remove-confirm');
     await page.getByRole('button', { name: `Confirm removing ${DEVELOPER}` }).click();
     await page.getByText(`${DEVELOPER} was removed from Hooks & Co; their sessions ended.`).waitFor();
     assert.equal(await page.getByRole('row', { name: new RegExp(DEVELOPER) }).count(), 0);
@@ -403,14 +353,11 @@ describe('console: webhooks and team in Chromium', () => {
     await shoot(phonePage, 'team-password-phone');
     await phone.close();
 
-    const link = new URL(
-      /https?:\/\/\S+\/reset-password\?token=[\w%-]+/.exec((await smtp.mailTo(VIEWER)).text)![0],
-    );
+    const link = new URL(await smtp.tokenLink(VIEWER, '/reset-password'));
     assert.equal(link.pathname, '/console/reset-password');
     await page.goto(link.href);
     await page.getByRole('heading', { level: 1, name: 'Set your password' }).waitFor();
-    await accessible(page, 'team-password-set');
-    await shoot(page, 'team-password-set');
+    await accessibleShot(page, 'team-password-set');
     const fresh = 'a new passphrase from the mail';
     await page.getByLabel(/New password/).fill(fresh);
     await page.getByRole('button', { name: 'Set password' }).click();
@@ -430,11 +377,7 @@ describe('console: webhooks and team in Chromium', () => {
     await ownerPage.getByRole('textbox', { name: 'E-mail', exact: true }).fill('new.hire@hooks.example');
     await ownerPage.getByRole('button', { name: 'Send invitation' }).click();
     await ownerPage.getByText('Invitation sent to new.hire@hooks.example.').waitFor();
-    const invitation = new URL(
-      /https?:\/\/\S+\/reset-password\?token=[\w%-]+/.exec(
-        (await smtp.mailTo('new.hire@hooks.example')).text,
-      )![0],
-    );
+    const invitation = new URL(await smtp.tokenLink('new.hire@hooks.example', '/reset-password'));
     assert.equal(invitation.pathname, '/console/reset-password');
     const [, invited] = await newContext();
     await invited.goto(invitation.href);

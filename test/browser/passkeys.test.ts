@@ -51,9 +51,7 @@ describe('passkeys in Chromium with a virtual authenticator (DevTools WebAuthn)'
       ).status,
       201,
     );
-    const link = new URL(
-      /https?:\/\/\S+\/v1\/auth\/confirm\?token=[\w%-]+/.exec((await smtp.mailTo(EMAIL)).text)![0],
-    );
+    const link = new URL(await smtp.tokenLink(EMAIL, '/v1/auth/confirm'));
     assert.equal((await api.call('GET', `${link.pathname}${link.search}`, { env: null })).status, 200);
     const token = (await api.call('POST', '/v1/auth/login', { body: { email: EMAIL, password: PASSWORD } }))
       .body.token;

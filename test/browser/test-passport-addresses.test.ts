@@ -3,10 +3,10 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { devTap } from '../../scripts/dev/tap.ts';
 import { freePort } from '../../src/platform/runtime/ports.ts';
-import { enrollAndMint, GTIN } from '../e2e/fixtures/passport-helpers.ts';
-import { FULL_PRODUCT } from '../e2e/fixtures/public-passport.ts';
 import type { TestTenant } from '../support/api.ts';
 import { launchChromium } from '../support/browser.ts';
+import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { FULL_PRODUCT, GTIN } from '../support/fixtures/products.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON as served

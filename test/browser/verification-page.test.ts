@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { enrollAndMint, GTIN } from '../e2e/fixtures/passport-helpers.ts';
-import { FULL_PRODUCT, tap } from '../e2e/fixtures/public-passport.ts';
 import type { TestTenant } from '../support/api.ts';
 import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
+import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { CONFORMITY_URL, FULL_PRODUCT, GTIN } from '../support/fixtures/products.ts';
+import { tapQuery } from '../support/fixtures/sun.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { CONTRAST_OF, NDEF_READER_STAND_IN } from './nfc-stand-in.ts';
 
@@ -44,7 +45,7 @@ describe('verification page in Chromium: facts, timeline, Web NFC scan verdicts,
 
   /** What the chip holds: its Digital Link (on our public host) with a SUN signature of this counter. */
   const sunUrl = (counter: number, origin = stack.api.config.publicBaseUrl) =>
-    `${origin}/01/${GTIN}/21/${tokenId}?${tap(chipUid, counter)}`;
+    `${origin}/01/${GTIN}/21/${tokenId}?${tapQuery(chipUid, counter)}`;
 
   async function scanTag(page: Page, url: string): Promise<string> {
     await page.click('#scan');
@@ -105,7 +106,7 @@ describe('verification page in Chromium: facts, timeline, Web NFC scan verdicts,
     for (const fact of ['Acme Apparel GmbH', GTIN, tokenId, 'LOT-7/B', 'PT', 'Active']) {
       assert.ok(facts?.includes(fact), `facts show ${fact}`);
     }
-    assert.equal(await page.getAttribute('#conformity', 'href'), 'https://acme.example/conformity.pdf');
+    assert.equal(await page.getAttribute('#conformity', 'href'), CONFORMITY_URL);
     assert.equal(await page.getAttribute('#status', 'data-status'), 'ACTIVE');
     assert.equal(await page.getAttribute('#verdict', 'data-verdict'), 'none');
 

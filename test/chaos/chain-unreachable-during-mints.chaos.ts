@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
+import { mintBody } from '../support/fixtures/mint.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.ts';
 
 const MINTS = 30;
 const OUTAGE_MS = 6_000;
-const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 
 describe('the chain node is unreachable for a while during mints', () => {
   let stack: TestStack;
@@ -39,14 +38,8 @@ describe('the chain node is unreachable for a while during mints', () => {
   test('mints wait for the node and complete once it is back; no nonce gap, nothing minted twice', async () => {
     const chips = Array.from({ length: MINTS }, (_, i) => `04C4A1A0${String(i).padStart(6, '0')}`);
     const answers = chips.map((chipUid, i) => {
-      const tap = generateSun({ uid: chipUid, counter: 1, keys });
-      const mint = () =>
-        call('POST', '/v1/dpp/mint', {
-          name: `Outage item ${i}`,
-          chipUid,
-          nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
-          custom_dpp_data: { conformity_url: 'https://acme.example/conformity.pdf' },
-        });
+      const body = mintBody({ chipUid, name: `Outage item ${i}` });
+      const mint = () => call('POST', '/v1/dpp/mint', body);
       // Half before the outage, half during it.
       return i < MINTS / 2 ? mint() : new Promise((resolve) => setTimeout(resolve, 400)).then(mint);
     });

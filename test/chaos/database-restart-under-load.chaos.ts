@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../../src/platform/db/embedded-postgres.ts';
 import { freePort } from '../../src/platform/runtime/ports.ts';
-import { enrollAndMint } from '../e2e/fixtures/passport-helpers.ts';
 import type { CallResult, TestTenant } from '../support/api.ts';
+import { enrollAndMint } from '../support/fixtures/mint.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 
 const LOAD_MS = 9_000;

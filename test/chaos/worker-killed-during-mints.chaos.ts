@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { Interface, type InterfaceAbi } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
+import { mintBody } from '../support/fixtures/mint.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.ts';
 
 const MINTS = 100;
-const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 
 describe('the worker is killed -9 during 100 concurrent mints, then a new worker starts', () => {
   let stack: TestStack;
@@ -34,15 +33,9 @@ describe('the worker is killed -9 during 100 concurrent mints, then a new worker
   test('every caller gets 201 or 202 and a COMPLETED status; 100 passports, 100 tokens, none twice', async () => {
     const chips = Array.from({ length: MINTS }, (_, i) => `04C4A050${String(i).padStart(6, '0')}`);
     worker = await startWorkerProcess(stack);
-    const answers = chips.map((chipUid) => {
-      const tap = generateSun({ uid: chipUid, counter: 1, keys });
-      return call('POST', '/v1/dpp/mint', {
-        name: `Chaos item ${chipUid}`,
-        chipUid,
-        nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
-        custom_dpp_data: { conformity_url: 'https://acme.example/conformity.pdf' },
-      });
-    });
+    const answers = chips.map((chipUid) =>
+      call('POST', '/v1/dpp/mint', mintBody({ chipUid, name: `Chaos item ${chipUid}` })),
+    );
     // Kill it while mints are everywhere: queued, preparing, on chain, recording.
     await new Promise((resolve) => setTimeout(resolve, 700));
     process.kill(worker.pid, 'SIGKILL');

@@ -3,10 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import { type ApiProcess, startApiProcess } from '../support/api-process.ts';
 import { mintLedger } from '../support/chain-ledger.ts';
 import { sleep, waitUntil } from '../support/chain-load.ts';
+import { mintBody } from '../support/fixtures/mint.ts';
 import { type RealisticChain, startRealisticChain } from '../support/realistic-chain.ts';
 import { LIVE_TEST_SECRETS } from '../support/secrets.ts';
 import { startTestStack, TEST_DEPOSIT, type TestStack } from '../support/stack.ts';
@@ -22,7 +22,6 @@ import {
 const MINTS = 40;
 /** Shared by both API processes through PostgreSQL: per API key, per minute. */
 const LIMIT = 60;
-const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 const chipOf = (i: number) => `04CD${i.toString(16).toUpperCase().padStart(10, '0')}`;
 
 describe('two worker processes and two API processes, each killed -9 in turn under load', () => {
@@ -111,13 +110,7 @@ describe('two worker processes and two API processes, each killed -9 in turn und
    * Retry-After on 429, the same request again (the mint of a chip joins its running workflow).
    */
   const mint = async (chipUid: string, first: number): Promise<{ chipUid: string; outcome: string }> => {
-    const tap = generateSun({ uid: chipUid, counter: 1, keys });
-    const body = {
-      name: `Chaos item ${chipUid}`,
-      chipUid,
-      nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
-      custom_dpp_data: { conformity_url: 'https://acme.example/conformity.pdf' },
-    };
+    const body = mintBody({ chipUid, name: `Chaos item ${chipUid}` });
     for (let attempt = 0, index = first; attempt < 60; attempt++) {
       const answer = await request(index, loadKey, 'POST', '/v1/dpp/mint', body);
       if (!answer) {

@@ -12,13 +12,13 @@ import {
   obtainAasTools,
 } from '../../scripts/dev/aas-tools.ts';
 import { BATTERY_1_0_0 } from '../../src/passport/content/battery/battery-1.0.0.ts';
-import { fieldPattern, ROLES, type Role } from '../../src/passport/content/disclosure.ts';
-import { registerAuthority } from '../../src/passport/disclosure/grants.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
-import { fullBatteryData } from '../fixtures/battery-passport-data.ts';
+import { ROLES, type Role } from '../../src/passport/content/disclosure.ts';
 import type { TestTenant } from '../support/api.ts';
+import { createBatteryAudiences, discloseBattery, secretsFor } from '../support/battery-disclosure.ts';
+import { BATTERY_MAKER, BATTERY_DATA as DATA } from '../support/fixtures/battery.ts';
+import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { tapQuery } from '../support/fixtures/sun.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { enrollAndMint } from './fixtures/passport-helpers.ts';
 
 // The package's ESM build uses extensionless imports that Node cannot resolve; its CommonJS build works.
 const aas: typeof import('@aas-core-works/aas-core3.0-typescript') = createRequire(import.meta.url)(
@@ -29,49 +29,9 @@ const aas: typeof import('@aas-core-works/aas-core3.0-typescript') = createRequi
 type Json = any;
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
-const V1 = 'urn:dpp-service:spec:battery:1.0.0';
 const CHIP = '04BA77E2A50001';
 const TEST = '/test/api/v3.0';
 const BASE4 = ['Nameplate', 'DppMeta', 'SustainabilityData', 'Security'];
-const sunKeys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
-
-const DATA = fullBatteryData() as unknown as Record<string, unknown>;
-
-/** Every leaf's JSON pointer (an array of scalars is one leaf, as in the policy). */
-function leafPointers(value: unknown, pointer = ''): string[] {
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    return Object.entries(value).flatMap(([name, child]) => leafPointers(child, `${pointer}/${name}`));
-  }
-  if (Array.isArray(value) && value.some((item) => typeof item === 'object' && item !== null)) {
-    return value.flatMap((item, index) => leafPointers(item, `${pointer}/${index}`));
-  }
-  return [pointer];
-}
-
-const leafValues = (pointer: string): string[] =>
-  [
-    pointer
-      .split('/')
-      .slice(1)
-      .reduce<unknown>((node, segment) => (node as Record<string, unknown>)[segment], DATA),
-  ]
-    .flat()
-    .map(String);
-
-/**
- * The values of the fields `roles` may not read that no readable field shares (finding one in an answer can
- * only mean a restricted field leaked).
- */
-function secretsFor(roles: readonly Role[]): string[] {
-  const leaves = leafPointers(DATA);
-  const readable = (pointer: string) =>
-    BATTERY_1_0_0.policy[fieldPattern(pointer)]!.roles.some((role) => roles.includes(role));
-  const shown = leaves.filter(readable).flatMap(leafValues);
-  return leaves
-    .filter((pointer) => !readable(pointer))
-    .flatMap(leafValues)
-    .filter((value) => value.length >= 4 && !shown.some((s) => s.includes(value)));
-}
 
 /**
  * The battery passport's IDTA-02035 submodels in the public AAS API (docs/aas-api.md "Battery passports"):
@@ -82,7 +42,6 @@ function secretsFor(roles: readonly Role[]): string[] {
  */
 describe('AAS API v3.0: battery submodels per disclosure role', () => {
   let stack: TestStack;
-  let brand: TestTenant;
   const tenants: Record<string, TestTenant> = {};
   let battery: string;
   let plain: string;
@@ -135,8 +94,7 @@ describe('AAS API v3.0: battery submodels per disclosure role', () => {
 
   const freshTap = () => {
     counter += 1;
-    const sun = generateSun({ uid: CHIP, counter, keys: sunKeys });
-    return `picc_data=${sun.piccData}&cmac=${sun.cmac}`;
+    return tapQuery(CHIP, counter);
   };
   /** GET as an audience (no x-service-env: the /test prefix names the environment). */
   const read = (audience: Audience, path: string) => {
@@ -165,21 +123,12 @@ describe('AAS API v3.0: battery submodels per disclosure role', () => {
   beforeAll(async () => {
     stack = await startTestStack();
     base = stack.api.config.publicBaseUrl;
-    brand = await stack.api.createTenant('Voltaic Cells');
-    tenants.brand = brand;
-    for (const [name, company] of [
-      ['repairer', 'Fix It Garage'],
-      ['recycler', 'Black Mass Recycling'],
-      ['authority', 'Market Surveillance Authority'],
-      ['notifiedBody', 'Notified Body 0123'],
-      ['stranger', 'Someone Else'],
-    ] as const) {
-      tenants[name] = await stack.api.createTenant(company);
-    }
+    const audiences = await createBatteryAudiences(stack.api);
+    Object.assign(tenants, audiences);
     const asBrand = (method: string, path: string, body?: unknown) =>
-      stack.api.call(method, path, { key: brand.testKey, ...(body === undefined ? {} : { body }) });
-    plain = await enrollAndMint(asBrand, '04BA77E2A50002', { manufacturer_name: 'Voltaic Cells SE' });
-    battery = await enrollAndMint(asBrand, CHIP, { manufacturer_name: 'Voltaic Cells SE' });
+      stack.api.call(method, path, { key: audiences.brand.testKey, body });
+    plain = await enrollAndMint(asBrand, '04BA77E2A50002', BATTERY_MAKER);
+    battery = await enrollAndMint(asBrand, CHIP, BATTERY_MAKER);
     // The passport's id from its DppMeta submodel (the EN 18223 header).
     const page = await stack.api.call(
       'GET',
@@ -188,24 +137,7 @@ describe('AAS API v3.0: battery submodels per disclosure role', () => {
         env: null,
       },
     );
-    const dppId = page.body.DigitalProductPassportId;
-    const put = await asBrand(
-      'PUT',
-      `/v1/dpps/${encodeURIComponent(dppId)}/content/${encodeURIComponent(V1)}`,
-      DATA,
-    );
-    assert.equal(put.status, 201, put.text);
-    for (const role of ['repairer', 'recycler', 'notifiedBody'] as const) {
-      const granted = await asBrand('POST', '/v1/disclosure-grants', {
-        granteeCompanyId: tenants[role]!.companyId,
-        role,
-      });
-      assert.equal(granted.status, 201, granted.text);
-    }
-    assert.equal(
-      await registerAuthority(stack.api.db.orm.em.fork(), tenants.authority!.companyId, 'MSA'),
-      true,
-    );
+    await discloseBattery(stack.api, audiences, page.body.DigitalProductPassportId);
     dir = await mkdtemp(join(tmpdir(), 'aas-api-battery-'));
   }, 600_000);
   afterAll(async () => {

@@ -3,8 +3,9 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { AAS_READ_PROFILES, checkAasServer } from '../../scripts/dev/aas-tools.ts';
 import type { TestTenant } from '../support/api.ts';
+import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { GTIN } from '../support/fixtures/products.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { enrollAndMint, GTIN } from './fixtures/passport-helpers.ts';
 
 // The package's ESM build uses extensionless imports that Node cannot resolve; its CommonJS build works.
 const aas: typeof import('@aas-core-works/aas-core3.0-typescript') = createRequire(import.meta.url)(

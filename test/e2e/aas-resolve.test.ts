@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
+import { mintBody } from '../support/fixtures/mint.ts';
 
 type AasClass = import('@aas-core-works/aas-core3.0-typescript').types.Class;
 
+import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { CONFORMITY_URL, GTIN, RECYCLING_SITE } from '../support/fixtures/products.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { enrollAndMint, GTIN, RECYCLING_SITE } from './fixtures/passport-helpers.ts';
 
 // The package's ESM build uses extensionless imports that Node cannot resolve; its CommonJS build works.
 const aas: typeof import('@aas-core-works/aas-core3.0-typescript') = createRequire(import.meta.url)(
@@ -85,7 +86,7 @@ describe('GET /v1/aas/resolve/:id (asset administration shell)', () => {
     assert.equal(nameplate.SerialNumber, tokenId);
     assert.equal(nameplate.CountryOfOrigin, 'PT');
     assert.deepEqual(JSON.parse(sustainability.MaterialComposition), { Cotton: 80, Polyester: 20 });
-    assert.equal(sustainability.ConformityDeclaration, 'https://acme.example/conformity.pdf');
+    assert.equal(sustainability.ConformityDeclaration, CONFORMITY_URL);
     assert.equal(sustainability.CircularDepositWei, '1000000000000000');
     assert.equal(sustainability.RecyclingStatus, 'NOT_RECYCLED');
     assert.equal(security.ChipType, 'NTAG 424 DNA');
@@ -180,17 +181,15 @@ describe('GET /v1/aas/resolve/:id (asset administration shell)', () => {
       hardware: { chip_uid: twinChip },
     });
     assert.equal(bound.status, 201, bound.text);
-    const tap = generateSun({
-      uid: twinChip,
-      counter: 1,
-      keys: { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY },
-    });
-    const mint = await call('POST', '/v1/dpp/mint', {
-      name: 'Rain Poncho',
-      chipUid: twinChip,
-      nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
-      custom_dpp_data: { gtin: GTIN, conformity_url: 'https://acme.example/conformity.pdf' },
-    });
+    const mint = await call(
+      'POST',
+      '/v1/dpp/mint',
+      mintBody({
+        chipUid: twinChip,
+        name: 'Rain Poncho',
+        custom_dpp_data: { gtin: GTIN, conformity_url: CONFORMITY_URL },
+      }),
+    );
     assert.equal(mint.status, 201, mint.text);
     const twinToken: string = mint.body.blockchain.tokenId;
     const minted = await call('GET', `/v1/aas/resolve/${id}`);

@@ -1,24 +1,16 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import canonicalizeModule from 'canonicalize';
 import { Interface, type JsonFragment } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { registerAuthority } from '../../src/passport/disclosure/grants.ts';
 import { fullBatteryData } from '../fixtures/battery-passport-data.ts';
 import type { TestTenant } from '../support/api.ts';
+import { sha256 } from '../support/canonical-sha256.ts';
+import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { GTIN } from '../support/fixtures/products.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { enrollAndMint, GTIN } from './fixtures/passport-helpers.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON as served
 type Json = any;
-
-type Canonicalize = (value: unknown) => string | undefined;
-const canonicalize: Canonicalize =
-  typeof canonicalizeModule === 'function'
-    ? (canonicalizeModule as Canonicalize)
-    : (canonicalizeModule as unknown as { default: Canonicalize }).default;
-/** SHA-256 (hex) of the RFC 8785 form by a third party's canonicalizer, not the service's. */
-const sha256 = (value: unknown) => createHash('sha256').update(canonicalize(value)!, 'utf8').digest('hex');
 
 const V1 = 'urn:dpp-service:spec:battery:1.0.0';
 const CONDITION = 'performanceAndDurability';

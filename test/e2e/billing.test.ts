@@ -2,14 +2,17 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { reportUsage } from '../../src/accounts/billing/usage.ts';
 import type { TestTenant } from '../support/api.ts';
+import { enrollAndMint, shapeBBody } from '../support/fixtures/mint.ts';
+import { CONFORMITY_URL } from '../support/fixtures/products.ts';
 import { LIVE_TEST_SECRETS } from '../support/secrets.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { postStripeEvent, signedStripeEvent, TEST_STRIPE } from '../support/stripe.ts';
-import { enrollAndMint } from './fixtures/passport-helpers.ts';
 
 const LIVE_SECRET = 'whsec_dppServiceTestsLiveSigningSecret0123';
 /** Shape B needs a declaration of conformity (or a company default) before the plan is even checked. */
-const CONFORMITY = { conformity_url: 'https://acme.example/conformity.pdf' };
+const CONFORMITY = { conformity_url: CONFORMITY_URL };
+/** A shape-B mint in live of a chip never enrolled there. */
+const LIVE_MINT = shapeBBody({ chipUid: '04AA000000BB01', material: 'x', customDppData: CONFORMITY });
 /** The subscription's current period began yesterday. */
 const PERIOD_START = Math.floor(Date.now() / 1000) - 86_400;
 
@@ -128,12 +131,7 @@ describe('billing: Essential and Pro through Stripe, status from signed webhooks
   });
 
   test('live mints need an active plan (402); the test environment is free', async () => {
-    const refused = await call(
-      'POST',
-      '/v1/dpp/mint',
-      { gtin: '00012345600012', chipUid: '04AA000000BB01', material: 'x', customDppData: CONFORMITY },
-      'live',
-    );
+    const refused = await call('POST', '/v1/dpp/mint', LIVE_MINT, 'live');
     assert.equal(refused.status, 402, refused.text);
     assert.equal(refused.body.code, 'plan_required');
     // stripe-mock takes test keys only: the live subscription arrives as its signed event, naming its company.
@@ -145,12 +143,7 @@ describe('billing: Essential and Pro through Stripe, status from signed webhooks
       metadata: { companyId: tenant.companyId, environment: 'live' },
     });
     assert.equal((await webhook(signedStripeEvent(event, { secret: LIVE_SECRET }))).body.outcome, 'applied');
-    const allowed = await call(
-      'POST',
-      '/v1/dpp/mint',
-      { gtin: '00012345600012', chipUid: '04AA000000BB01', material: 'x', customDppData: CONFORMITY },
-      'live',
-    );
+    const allowed = await call('POST', '/v1/dpp/mint', LIVE_MINT, 'live');
     assert.notEqual(allowed.status, 402, 'past the plan check (the chip is simply not enrolled)');
     assert.equal(allowed.body.code, 'chip_not_found');
     const deleted = {
@@ -160,17 +153,7 @@ describe('billing: Essential and Pro through Stripe, status from signed webhooks
       created: event.created + 1,
     };
     await webhook(signedStripeEvent(deleted, { secret: LIVE_SECRET }));
-    assert.equal(
-      (
-        await call(
-          'POST',
-          '/v1/dpp/mint',
-          { gtin: '00012345600012', chipUid: '04AA000000BB01', material: 'x', customDppData: CONFORMITY },
-          'live',
-        )
-      ).status,
-      402,
-    );
+    assert.equal((await call('POST', '/v1/dpp/mint', LIVE_MINT, 'live')).status, 402);
   });
 
   test('each mint is reported to the usage meter once, however often the reporter runs', async () => {

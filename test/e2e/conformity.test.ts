@@ -5,13 +5,13 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { ESPR_CONFORMITY_PREFIX } from '../../src/lifecycle/mint/mint-request.ts';
 import { searchAttributePairs } from '../../src/processes/search-attributes.ts';
 import { taskQueueFor } from '../../src/processes/task-queues.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { mintPassport } from '../../workflows/mint.ts';
 import type { TestTenant } from '../support/api.ts';
+import { shapeBBody } from '../support/fixtures/mint.ts';
+import { GTIN, MERINO_KNIT } from '../support/fixtures/products.ts';
+import { sunTap, verifyChipBody } from '../support/fixtures/sun.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 
-const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
-const GTIN = '00012345600012';
 const OWN_DOC = 'https://acme.example/doc/merino-jumper.pdf';
 const DEFAULT_DOC = 'https://acme.example/doc/company-default.pdf';
 
@@ -28,13 +28,7 @@ describe('no passport goes on chain without a declaration of conformity (mint sh
   /** Enrols a chip and shows one genuine tap, as shape B needs. */
   async function verifiedChip(uid: string, key = tenant.testKey) {
     assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: uid }, key)).status, 201);
-    const tap = generateSun({ uid, counter: 1, keys });
-    const verified = await call(
-      'POST',
-      '/v1/dpp/verify-chip',
-      { chipUid: uid, piccData: tap.piccData, cmac: tap.cmac },
-      key,
-    );
+    const verified = await call('POST', '/v1/dpp/verify-chip', verifyChipBody(uid, 1), key);
     assert.equal(verified.body.authentic, true);
   }
 
@@ -45,12 +39,8 @@ describe('no passport goes on chain without a declaration of conformity (mint sh
     return erp.body.productData.metadataCache.custom_dpp_data as Record<string, unknown>;
   }
 
-  const shapeB = (chipUid: string, customDppData: Record<string, unknown> = {}) => ({
-    gtin: GTIN,
-    chipUid,
-    material: 'Merino wool',
-    customDppData: { hsCode: '6110', category: 'Knitwear', originCountry: 'PT', ...customDppData },
-  });
+  const shapeB = (chipUid: string, customDppData: Record<string, unknown> = {}) =>
+    shapeBBody({ chipUid, customDppData: { ...MERINO_KNIT.customDppData, ...customDppData } });
 
   function assertEspr400(answer: { status: number; body: { code: string; detail: string } }) {
     assert.equal(answer.status, 400, JSON.stringify(answer.body));
@@ -231,7 +221,7 @@ describe('no passport goes on chain without a declaration of conformity (mint sh
     const uid = '04C0F0000000D1';
     assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: uid })).status, 201);
     const before = await stack.chain.chain.totalMinted();
-    const tap = generateSun({ uid, counter: 1, keys });
+    const tap = sunTap(uid, 1);
     const handle = await stack.temporal.client.workflow.start<typeof mintPassport>('mintPassport', {
       workflowId: `mint:test:${uid}`,
       taskQueue: taskQueueFor(stack.api.config.temporal.taskQueuePrefix, 'test'),

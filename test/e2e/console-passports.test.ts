@@ -3,13 +3,12 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { hashPassword } from '../../src/accounts/identity/passwords.ts';
 import { freePort } from '../../src/platform/runtime/ports.ts';
 import { RETRY_RECORDING_SIGNAL } from '../../src/processes/record-until-done.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
+import { enrollAndMint, mintBody } from '../support/fixtures/mint.ts';
+import { GTIN, OTHER_GTIN } from '../support/fixtures/products.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { enrollAndMint, GTIN } from './fixtures/passport-helpers.ts';
 
 const PASSWORD = 'passport people need long passwords';
-const OTHER_GTIN = '09506000134352';
 
 /**
  * The console's Passports over HTTP: search (chip UID, token id, GTIN, batch, status) with keyset paging, one
@@ -321,19 +320,9 @@ describe('passports for the console: search, one passport, mint status, revoke b
       (await stack.api.call('POST', '/v1/dpp/enroll', { ...key, body: { chipUid: uid } })).status,
       201,
     );
-    const tap = generateSun({
-      uid,
-      counter: 1,
-      keys: { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY },
-    });
     const started = await stack.api.call('POST', '/v1/dpp/mint', {
       ...key,
-      body: {
-        name: 'Trail Jacket',
-        chipUid: uid,
-        nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
-        custom_dpp_data: { conformity_url: 'https://acme.example/conformity.pdf' },
-      },
+      body: mintBody({ chipUid: uid }),
     });
     assert.equal(started.status, 202, started.text);
     type Listed = { chipUid: string; workflowId: string; attention: string | null };

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { TestTenant } from '../support/api.ts';
 import { type ApiProcess, startApiProcess } from '../support/api-process.ts';
+import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { FULL_PRODUCT, GTIN } from '../support/fixtures/products.ts';
+import { tapQuery } from '../support/fixtures/sun.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { enrollAndMint, GTIN } from './fixtures/passport-helpers.ts';
-import { FULL_PRODUCT, tap } from './fixtures/public-passport.ts';
 
 /**
  * Two API processes behind one load balancer (each with its own memory, one database) answer the same signed
@@ -88,7 +89,7 @@ describe('signed credentials are identical across API replicas', () => {
   test('a new version requested at both replicas at once: both answer the one signature that was stored', async () => {
     const before = (await read(replicas[0]!, 'format=vc')).text;
     // A verified tap changes the credential (verificationCount): a new version to sign.
-    const tapped = await stack.api.call('GET', `/01/${GTIN}/21/${tokenId}?${tap(chipUid, 2)}`, {
+    const tapped = await stack.api.call('GET', `/01/${GTIN}/21/${tokenId}?${tapQuery(chipUid, 2)}`, {
       headers: { accept: 'application/json' },
     });
     assert.ok(tapped.status < 400, tapped.text);

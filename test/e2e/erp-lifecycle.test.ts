@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
+import { mintBody } from '../support/fixtures/mint.ts';
+import { CONFORMITY_URL, GTIN, RECYCLING_SITE } from '../support/fixtures/products.ts';
 import { startTestStack, TEST_DEPOSIT, type TestStack } from '../support/stack.ts';
-import { RECYCLING_SITE } from './fixtures/passport-helpers.ts';
-
-const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 
 describe('a product’s whole life over HTTP: provision → bind → mint → supply chain → recycle', () => {
   let stack: TestStack;
@@ -37,13 +35,11 @@ describe('a product’s whole life over HTTP: provision → bind → mint → su
     assert.equal(bound.body.chip_uid, chipUid);
     assert.match(bound.body.message, /ACTIVE/);
 
-    const tap = generateSun({ uid: chipUid, counter: 1, keys });
-    const minted = await call('POST', '/v1/dpp/mint', {
-      name: 'Trail Jacket',
-      chipUid,
-      nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
-      custom_dpp_data: { gtin: '00012345600012', conformity_url: 'https://acme.example/conformity.pdf' },
-    });
+    const minted = await call(
+      'POST',
+      '/v1/dpp/mint',
+      mintBody({ chipUid, custom_dpp_data: { gtin: GTIN, conformity_url: CONFORMITY_URL } }),
+    );
     assert.equal(minted.status, 201, minted.text);
     const tokenId: string = minted.body.blockchain.tokenId;
 

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
 import { assertChainAgreesWithDatabase } from '../support/chain-agreement.ts';
+import { mintBody } from '../support/fixtures/mint.ts';
+import { CONFORMITY_URL, GTIN } from '../support/fixtures/products.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 
 describe('factory toolbox bind mints the passport (HTTP → Temporal worker → anvil, IPFS)', () => {
@@ -21,7 +22,7 @@ describe('factory toolbox bind mints the passport (HTTP → Temporal worker → 
   test('provision (GTIN) → signed bind without any tap → token with the twin data', async () => {
     // The toolbox brings no passport data: the declaration of conformity is the company default.
     const settings = await call('PATCH', '/v1/company/settings', {
-      defaultConformityUrl: 'https://acme.example/conformity.pdf',
+      defaultConformityUrl: CONFORMITY_URL,
     });
     assert.equal(settings.status, 200, settings.text);
     const toolbox = generateKeyPairSync('ed25519');
@@ -31,7 +32,7 @@ describe('factory toolbox bind mints the passport (HTTP → Temporal worker → 
     });
     assert.equal(registered.status, 201, registered.text);
     const provisioned = await call('POST', '/v1/erp/provision', {
-      gtin: '00012345600012',
+      gtin: GTIN,
       metadata: { name: 'Trail Jacket' },
     });
     const id: string = provisioned.body.service_internal_id;
@@ -52,13 +53,10 @@ describe('factory toolbox bind mints the passport (HTTP → Temporal worker → 
     const [passport] = await stack.api.db.orm.em
       .getConnection()
       .execute(`select gtin, product_id, metadata_cache from passports where chip_uid = ?`, [uid]);
-    assert.equal(passport!.gtin, '00012345600012');
+    assert.equal(passport!.gtin, GTIN);
     assert.equal(passport!.product_id, id);
     assert.equal(passport!.metadata_cache.name, 'Trail Jacket');
-    assert.equal(
-      passport!.metadata_cache.custom_dpp_data.conformity_url,
-      'https://acme.example/conformity.pdf',
-    );
+    assert.equal(passport!.metadata_cache.custom_dpp_data.conformity_url, CONFORMITY_URL);
     await assertChainAgreesWithDatabase(stack, uid);
 
     const again = await call('POST', '/v1/factory/bind', { internalId: id, chipUid: uid, signature });
@@ -68,14 +66,11 @@ describe('factory toolbox bind mints the passport (HTTP → Temporal worker → 
 
   test('hardware identity is unique: a chip holding a passport cannot be bound to another twin', async () => {
     const uid = '04F1E2D3C4B502';
-    const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
-    const tap = generateSun({ uid, counter: 1, keys });
-    const minted = await call('POST', '/v1/dpp/mint', {
-      name: 'Someone else’s boot',
-      chipUid: uid,
-      nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
-      custom_dpp_data: { conformity_url: 'https://acme.example/conformity.pdf' },
-    });
+    const minted = await call(
+      'POST',
+      '/v1/dpp/mint',
+      mintBody({ chipUid: uid, name: 'Someone else’s boot' }),
+    );
     assert.equal(minted.status, 201, minted.text);
     const tokenId: string = minted.body.blockchain.tokenId;
 
@@ -86,7 +81,7 @@ describe('factory toolbox bind mints the passport (HTTP → Temporal worker → 
     });
     for (const shape of ['A', 'B'] as const) {
       const provisioned = await call('POST', '/v1/erp/provision', {
-        gtin: '00012345600012',
+        gtin: GTIN,
         metadata: { name: `Twin ${shape}` },
       });
       const id: string = provisioned.body.service_internal_id;

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { CallResult, TestTenant } from '../support/api.ts';
+import { mintBody } from '../support/fixtures/mint.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 
-const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 const ROUNDS = 20;
 
 /**
@@ -28,16 +27,7 @@ describe('two companies minting the same new chip at once', () => {
   afterAll(() => stack.close());
 
   const mint = (tenant: TestTenant, uid: string) => {
-    const tap = generateSun({ uid, counter: 1, keys });
-    return stack.api.call('POST', '/v1/dpp/mint', {
-      key: tenant.testKey,
-      body: {
-        name: 'Trail Jacket',
-        chipUid: uid,
-        nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
-        custom_dpp_data: { conformity_url: 'https://acme.example/conformity.pdf' },
-      },
-    });
+    return stack.api.call('POST', '/v1/dpp/mint', { key: tenant.testKey, body: mintBody({ chipUid: uid }) });
   };
 
   test(`never answers a company with another's mint (${ROUNDS} rounds)`, async () => {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
 import { assertChainAgreesWithDatabase } from '../support/chain-agreement.ts';
+import { mintBody } from '../support/fixtures/mint.ts';
+import { CONFORMITY_DOC } from '../support/fixtures/products.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { type CrashingWorker, startCrashingWorker } from './fixtures/crashing-worker.ts';
 
@@ -27,17 +28,11 @@ describe('a worker killed after sending the mint transaction', () => {
     const call = (method: string, path: string, body?: unknown) =>
       stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
     await call('POST', '/v1/dpp/enroll', { chipUid: uid });
-    const tap = generateSun({
-      uid,
-      counter: 1,
-      keys: { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY },
-    });
-    const mint = call('POST', '/v1/dpp/mint', {
-      name: 'Boot',
-      chipUid: uid,
-      nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
-      custom_dpp_data: { conformity_url: 'https://acme.example/doc.pdf' },
-    });
+    const mint = call(
+      'POST',
+      '/v1/dpp/mint',
+      mintBody({ chipUid: uid, name: 'Boot', custom_dpp_data: { conformity_url: CONFORMITY_DOC } }),
+    );
     const txHash = await crashing.submitted();
     await crashing.kill();
     assert.ok(await stack.chain.chain.findTokenByChip(uid), 'the transaction was mined before the crash');

@@ -4,13 +4,12 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { RETRY_RECORDING_SIGNAL } from '../../src/processes/mint.ts';
 import { searchAttributes } from '../../src/processes/search-attributes.ts';
 import { taskQueueFor } from '../../src/processes/task-queues.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { mintPassport } from '../../workflows/mint.ts';
 import type { TestTenant } from '../support/api.ts';
 import { assertChainAgreesWithDatabase } from '../support/chain-agreement.ts';
+import { mintBody } from '../support/fixtures/mint.ts';
+import { sunTap } from '../support/fixtures/sun.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-
-const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 
 describe('a mint whose recording fails after the chain write', () => {
   let stack: TestStack;
@@ -32,13 +31,7 @@ describe('a mint whose recording fails after the chain write', () => {
     // A real refusal by the database for every new passport, as a broken migration or a full disk would.
     await sql('alter table passports add constraint refuse_new_passports check (false) not valid');
 
-    const tap = generateSun({ uid, counter: 1, keys });
-    const answer = await call('POST', '/v1/dpp/mint', {
-      name: 'Trail Jacket',
-      chipUid: uid,
-      nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
-      custom_dpp_data: { conformity_url: 'https://acme.example/conformity.pdf' },
-    });
+    const answer = await call('POST', '/v1/dpp/mint', mintBody({ chipUid: uid }));
     assert.equal(answer.status, 202, answer.text);
 
     // A round is three attempts a second or two apart; then the workflow flags itself.
@@ -76,7 +69,7 @@ describe('a mint whose recording fails after the chain write', () => {
     const uid = '04BADDB0000002';
     assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: uid })).status, 201);
     const before = await stack.chain.chain.totalMinted();
-    const tap = generateSun({ uid, counter: 1, keys });
+    const tap = sunTap(uid, 1);
     // Straight to the workflow, as any caller other than the (validating) API could start it.
     const handle = await stack.temporal.client.workflow.start<typeof mintPassport>('mintPassport', {
       workflowId: `mint:test:${uid}`,

@@ -3,9 +3,10 @@ import { parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { companyCustodyAddress } from '../../src/accounts/wallets/custody.ts';
 import { canonicalJsonBytes, ipfsUrl, JSON_CONTENT_TYPE } from '../../src/standards/ipfs/json.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
 import { assertChainAgreesWithDatabase } from '../support/chain-agreement.ts';
+import { mintBody } from '../support/fixtures/mint.ts';
+import { CONFORMITY_DOC } from '../support/fixtures/products.ts';
 import { startTestStack, TEST_DEPOSIT, type TestStack } from '../support/stack.ts';
 
 describe('a chip that is already minted on chain when its mint workflow starts', () => {
@@ -35,17 +36,11 @@ describe('a chip that is already minted on chain when its mint workflow starts',
       depositWei: parseEther(TEST_DEPOSIT),
     });
 
-    const tap = generateSun({
-      uid,
-      counter: 1,
-      keys: { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY },
-    });
-    const answer = await call('POST', '/v1/dpp/mint', {
-      name: 'Boot',
-      chipUid: uid,
-      nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
-      custom_dpp_data: { conformity_url: 'https://acme.example/doc.pdf' },
-    });
+    const answer = await call(
+      'POST',
+      '/v1/dpp/mint',
+      mintBody({ chipUid: uid, name: 'Boot', custom_dpp_data: { conformity_url: CONFORMITY_DOC } }),
+    );
     assert.equal(answer.status, 201, answer.text);
     assert.equal(answer.body.blockchain.tokenId, '900');
     assert.equal(answer.body.blockchain.transactionHash, earlier.txHash);

@@ -2,36 +2,28 @@ import assert from 'node:assert/strict';
 import { formatEther } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { companyCustodyAddress } from '../../src/accounts/wallets/custody.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
 import { assertChainAgreesWithDatabase } from '../support/chain-agreement.ts';
+import { mintBody, shapeBBody } from '../support/fixtures/mint.ts';
+import { CONFORMITY_URL, GTIN, TRAIL_JACKET } from '../support/fixtures/products.ts';
+import { tapUrl as tapUrlAt, verifyChipBody } from '../support/fixtures/sun.ts';
 import { referenceCid } from '../support/reference-cid.ts';
 import { startTestStack, TEST_DEPOSIT, type TestStack } from '../support/stack.ts';
 
-const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
-const GTIN = '00012345600012';
+const tapUrl = (uid: string, counter: number) => tapUrlAt(uid, counter, 'https://id.acme.example/tap');
 
-function tapUrl(uid: string, counter: number): string {
-  const tap = generateSun({ uid, counter, keys });
-  return `https://id.acme.example/tap?picc_data=${tap.piccData}&cmac=${tap.cmac}`;
-}
-
-function shapeA(chipUid: string, nfcData: string, extra: Record<string, unknown> = {}) {
-  return {
-    name: 'Trail Jacket',
-    description: 'Waterproof shell',
-    image: 'https://cdn.acme.example/jacket.png',
+const shapeA = (chipUid: string, nfcData: string) =>
+  mintBody({
     chipUid,
     nfcData,
+    ...TRAIL_JACKET,
     custom_dpp_data: {
       gtin: GTIN,
       manufacturer_name: 'Acme Apparel',
-      conformity_url: 'https://acme.example/conformity.pdf',
+      conformity_url: CONFORMITY_URL,
       svhc_exists: false,
-      ...extra,
     },
-  };
-}
+  });
 
 describe('minting end to end (HTTP → Temporal worker → anvil, IPFS, PostgreSQL)', () => {
   let stack: TestStack;
@@ -49,12 +41,7 @@ describe('minting end to end (HTTP → Temporal worker → anvil, IPFS, PostgreS
   test('enroll → verify-chip → mint (shape A) → token on chain, metadata on IPFS, inventory', async () => {
     const uid = '04A1B2C3D4E501';
     assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: uid })).status, 201);
-    const first = generateSun({ uid, counter: 1, keys });
-    const verified = await call('POST', '/v1/dpp/verify-chip', {
-      chipUid: uid,
-      piccData: first.piccData,
-      cmac: first.cmac,
-    });
+    const verified = await call('POST', '/v1/dpp/verify-chip', verifyChipBody(uid, 1));
     assert.equal(verified.body.authentic, true);
 
     const minted = await call('POST', '/v1/dpp/mint', shapeA(uid, tapUrl(uid, 2)));
@@ -83,7 +70,7 @@ describe('minting end to end (HTTP → Temporal worker → anvil, IPFS, PostgreS
       metadata.body.external_url,
       `${stack.api.config.publicBaseUrl}/test/01/${GTIN}/21/${tokenId}`,
     );
-    assert.equal(metadata.body.custom_dpp_data.conformity_url, 'https://acme.example/conformity.pdf');
+    assert.equal(metadata.body.custom_dpp_data.conformity_url, CONFORMITY_URL);
 
     const inventory = await call('GET', '/v1/dpp/inventory');
     assert.deepEqual(
@@ -177,17 +164,7 @@ describe('minting end to end (HTTP → Temporal worker → anvil, IPFS, PostgreS
   test('shape B mints a chip that showed a genuine tap before, and refuses one that did not', async () => {
     const uid = '04A1B2C3D4E503';
     await call('POST', '/v1/dpp/enroll', { chipUid: uid });
-    const shapeB = {
-      gtin: GTIN,
-      chipUid: uid,
-      material: 'Merino wool',
-      customDppData: {
-        hsCode: '6110',
-        category: 'Knitwear',
-        originCountry: 'PT',
-        conformity_url: 'https://acme.example/conformity.pdf',
-      },
-    };
+    const shapeB = shapeBBody({ chipUid: uid });
     const unverified = await call('POST', '/v1/dpp/mint', shapeB);
     assert.equal(unverified.status, 422);
     assert.equal(unverified.body.code, 'chip_not_verified');
@@ -200,8 +177,7 @@ describe('minting end to end (HTTP → Temporal worker → anvil, IPFS, PostgreS
     assert.equal(noMint.status, 404);
     assert.equal(noMint.body.code, 'mint_not_found');
 
-    const tap = generateSun({ uid, counter: 1, keys });
-    await call('POST', '/v1/dpp/verify-chip', { chipUid: uid, piccData: tap.piccData, cmac: tap.cmac });
+    await call('POST', '/v1/dpp/verify-chip', verifyChipBody(uid, 1));
     const minted = await call('POST', '/v1/dpp/mint', shapeB);
     assert.equal(minted.status, 201, minted.text);
     assert.deepEqual(Object.keys(minted.body).sort(), ['message', 'success', 'tokenId', 'txHash']);
@@ -213,12 +189,15 @@ describe('minting end to end (HTTP → Temporal worker → anvil, IPFS, PostgreS
 
   test('mint from nothing: a genuine tap of a chip never enrolled enrols and mints it in one workflow', async () => {
     const uid = '04A1B2C3D4E5A0';
-    const shapeBNew = await call('POST', '/v1/dpp/mint', {
-      gtin: GTIN,
-      chipUid: '04A1B2C3D4E5A1',
-      material: 'Wool',
-      customDppData: { conformity_url: 'https://acme.example/conformity.pdf' },
-    });
+    const shapeBNew = await call(
+      'POST',
+      '/v1/dpp/mint',
+      shapeBBody({
+        chipUid: '04A1B2C3D4E5A1',
+        material: 'Wool',
+        customDppData: { conformity_url: CONFORMITY_URL },
+      }),
+    );
     assert.equal(shapeBNew.status, 404, 'shape B has no tap to prove an unknown chip with');
     assert.equal(shapeBNew.body.code, 'chip_not_found');
 

@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { freePort } from '../../src/platform/runtime/ports.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { mintBody } from '../support/fixtures/mint.ts';
+import { CONFORMITY_URL, GTIN } from '../support/fixtures/products.ts';
 import { type ServiceProcess, startServiceProcess } from '../support/service-process.ts';
 
 const CHIP = '04C0FFEE000001';
 const WORKFLOW_ID = `mint:test:${CHIP}`;
-const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 
 describe('npm start runs the official Temporal dev server with its Web UI, and keeps workflows across restarts', () => {
   let db: TestDatabase;
@@ -95,13 +95,15 @@ describe('npm start runs the official Temporal dev server with its Web UI, and k
     const link = /^(http\S+\/v1\/auth\/confirm\?token=\S+)$/m.exec(body)?.[1];
     assert.ok(link, body);
     assert.equal((await fetch(link, { redirect: 'manual' })).status < 400, true, 'the copied link works');
-    const tap = generateSun({ uid: CHIP, counter: 1, keys });
-    const minted = await call('POST', '/v1/dpp/mint', {
-      name: 'Restart jacket',
-      chipUid: CHIP,
-      nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
-      custom_dpp_data: { gtin: '00012345600012', conformity_url: 'https://acme.example/conformity.pdf' },
-    });
+    const minted = await call(
+      'POST',
+      '/v1/dpp/mint',
+      mintBody({
+        chipUid: CHIP,
+        name: 'Restart jacket',
+        custom_dpp_data: { gtin: GTIN, conformity_url: CONFORMITY_URL },
+      }),
+    );
     assert.ok([201, 202].includes(minted.status), `mint answered ${minted.status}`);
     for (let i = 0; ; i++) {
       const status = (await (await call('GET', `/v1/dpp/mint/${CHIP}`)).json()) as { status: string };

@@ -7,8 +7,10 @@ import { createApp } from '../../api/app.ts';
 import { listen, type RunningHttpServer } from '../../api/server.ts';
 import { createLogger } from '../../src/platform/logging/logger.ts';
 import { installTracing } from '../../src/platform/observability/tracing.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
+import { mintBody } from '../support/fixtures/mint.ts';
+import { CONFORMITY_DOC } from '../support/fixtures/products.ts';
+import { sunTap } from '../support/fixtures/sun.ts';
 import { parseExposition, sampleValue } from '../support/prometheus-text.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { waitFor } from '../support/wait-for.ts';
@@ -40,38 +42,24 @@ describe('operations: a mint seen through /metrics and through one trace', () =>
       stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
     assert.equal((await call('POST', '/v1/webhooks/endpoints', { url: receiverUrl })).status, 201);
     assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: UID })).status, 201);
-    const tap = generateSun({
-      uid: UID,
-      counter: 1,
-      keys: { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY },
-    });
-    minted = await call('POST', '/v1/dpp/mint', {
-      name: 'Parka',
-      chipUid: UID,
-      nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
-      custom_dpp_data: { conformity_url: 'https://acme.example/doc.pdf' },
-    });
+    const parka = { name: 'Parka', custom_dpp_data: { conformity_url: CONFORMITY_DOC } };
+    minted = await call('POST', '/v1/dpp/mint', mintBody({ chipUid: UID, ...parka }));
     assert.equal(minted.status, 201, minted.text);
     // A second chip's tap, shown to verify-chip first, is a replay when it comes with a mint: the workflow
     // refuses it (a non-retryable failure of its tap check).
     assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: REPLAYED })).status, 201);
-    const seen = generateSun({
-      uid: REPLAYED,
-      counter: 3,
-      keys: { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY },
-    });
+    const seen = sunTap(REPLAYED, 3);
     const verified = await call('POST', '/v1/dpp/verify-chip', {
       chipUid: REPLAYED,
       piccData: seen.piccData,
       cmac: seen.cmac,
     });
     assert.equal(verified.body.authentic, true, verified.text);
-    const replayed = await call('POST', '/v1/dpp/mint', {
-      name: 'Parka',
-      chipUid: REPLAYED,
-      nfcData: `picc_data=${seen.piccData}&cmac=${seen.cmac}`,
-      custom_dpp_data: { conformity_url: 'https://acme.example/doc.pdf' },
-    });
+    const replayed = await call(
+      'POST',
+      '/v1/dpp/mint',
+      mintBody({ chipUid: REPLAYED, nfcData: seen.query, ...parka }),
+    );
     assert.equal(replayed.status, 422, replayed.text);
   }, 120_000);
   afterAll(async () => {

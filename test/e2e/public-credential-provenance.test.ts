@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { TestTenant } from '../support/api.ts';
 import { localDocumentLoader, verifyWithDigitalBazaar } from '../support/credential-verifier.ts';
+import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { GTIN } from '../support/fixtures/products.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { enrollAndMint, GTIN } from './fixtures/passport-helpers.ts';
 import { publicCall } from './fixtures/public-passport.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: credentials as served

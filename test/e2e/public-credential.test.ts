@@ -6,9 +6,11 @@ import {
   revocationBit,
   verifyWithDigitalBazaar,
 } from '../support/credential-verifier.ts';
+import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { CONFORMITY_URL, FULL_PRODUCT, GTIN, RECYCLING_SITE } from '../support/fixtures/products.ts';
+import { tapQuery } from '../support/fixtures/sun.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { enrollAndMint, GTIN, RECYCLING_SITE } from './fixtures/passport-helpers.ts';
-import { FULL_PRODUCT, publicCall, SPEC, sorted, tap } from './fixtures/public-passport.ts';
+import { publicCall, SPEC, sorted } from './fixtures/public-passport.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: credentials as served
 type Json = any;
@@ -101,7 +103,7 @@ describe('format=vc: a W3C VC 2.0 passport credential, verified independently, r
     assert.deepEqual(subject['dpp:conformity'], {
       type: 'Conformity',
       'dpp:complianceStatus': 'DECLARED',
-      'dpp:declarationOfConformity': 'https://acme.example/conformity.pdf',
+      'dpp:declarationOfConformity': CONFORMITY_URL,
     });
     assert.deepEqual(subject['dpp:economicOperator'], {
       type: 'EconomicOperator',
@@ -198,7 +200,7 @@ describe('format=vc: a W3C VC 2.0 passport credential, verified independently, r
     assert.equal((await verifyWithDigitalBazaar(third.vc, loader.documentLoader)).verified, true);
 
     // A genuine tap changes idpp:hardware.verificationCount: the next request gets a new version.
-    const tapped = await get(`/01/${GTIN}/21/${tokenId}?${tap('04C1B2C3D4E501', 2)}`);
+    const tapped = await get(`/01/${GTIN}/21/${tokenId}?${tapQuery('04C1B2C3D4E501', 2)}`);
     assert.equal(tapped.status, 307);
     const fourth = await credentialOf(tokenId);
     assert.equal(fourth.vc.credentialSubject['idpp:hardware'].verificationCount, 2);

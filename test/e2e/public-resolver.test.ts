@@ -2,16 +2,11 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { TestTenant } from '../support/api.ts';
+import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { CONFORMITY_URL, FULL_PRODUCT, GTIN } from '../support/fixtures/products.ts';
+import { tapQuery } from '../support/fixtures/sun.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { enrollAndMint, GTIN } from './fixtures/passport-helpers.ts';
-import {
-  assertResolverHeaders,
-  FULL_PRODUCT,
-  publicCall,
-  SPEC,
-  sorted,
-  tap,
-} from './fixtures/public-passport.ts';
+import { assertResolverHeaders, publicCall, SPEC, sorted } from './fixtures/public-passport.ts';
 
 const aas: typeof import('@aas-core-works/aas-core3.0-typescript') = createRequire(import.meta.url)(
   '@aas-core-works/aas-core3.0-typescript',
@@ -276,10 +271,7 @@ describe('GS1 Digital Link resolver: /01/{gtin}/21/{serial}', () => {
     }
     assert.equal(entry['https://gs1.org/voc/dpp'][0].href, `${anchor}?format=vc`);
     assert.equal(entry['https://gs1.org/voc/dpp'][0].type, 'application/ld+json');
-    assert.equal(
-      entry['https://gs1.org/voc/certificationInfo'][0].href,
-      'https://acme.example/conformity.pdf',
-    );
+    assert.equal(entry['https://gs1.org/voc/certificationInfo'][0].href, CONFORMITY_URL);
 
     const dpp = await get(`${path}?linkType=gs1:dpp&lang=de`);
     assert.equal(dpp.status, 307);
@@ -317,7 +309,7 @@ describe('GS1 Digital Link resolver: /01/{gtin}/21/{serial}', () => {
   });
 
   test('tap URLs: verified once (authentic), then replayed; forged ones are not authentic; only genuine taps count', async () => {
-    const fresh = tap(chipUid, 2);
+    const fresh = tapQuery(chipUid, 2);
     const first = await get(`${path}?${fresh}`);
     assert.equal(first.status, 307, first.text);
     assert.equal(first.headers.get('cache-control'), 'no-store');
@@ -336,7 +328,7 @@ describe('GS1 Digital Link resolver: /01/{gtin}/21/{serial}', () => {
     assert.match((await get(forged.headers.get('location')!)).text, /data-verdict="forged"/);
     const malformed = await get(`${path}?picc_data=zz&cmac=00`);
     assert.match((await get(malformed.headers.get('location')!)).text, /data-verdict="forged"/);
-    const short = await get(`${path}?${tap(chipUid, 3, 'short')}`);
+    const short = await get(`${path}?${tapQuery(chipUid, 3, 'short')}`);
     assert.match(
       (await get(short.headers.get('location')!)).text,
       /data-verdict="authentic"/,
@@ -345,7 +337,7 @@ describe('GS1 Digital Link resolver: /01/{gtin}/21/{serial}', () => {
 
     // The page's scan endpoint: the same verdicts; what is not a Digital Link with a signature is a 400.
     const scanned = await stack.api.call('POST', '/verify/tap', {
-      body: { url: `https://elsewhere.example${path}?${tap(chipUid, 4)}` },
+      body: { url: `https://elsewhere.example${path}?${tapQuery(chipUid, 4)}` },
     });
     assert.equal(scanned.status, 200, scanned.text);
     assert.equal(scanned.body.verdict, 'authentic');

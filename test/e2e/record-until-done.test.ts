@@ -6,18 +6,18 @@ import { ANCHOR_PROGRESS_QUERY } from '../../src/processes/anchor-event.ts';
 import { RETRY_RECORDING_SIGNAL } from '../../src/processes/record-until-done.ts';
 import { RESALE_PROGRESS_QUERY } from '../../src/processes/resale.ts';
 import { searchAttributes } from '../../src/processes/search-attributes.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
+import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { RECYCLING_SITE } from '../support/fixtures/products.ts';
+import { tapUrl } from '../support/fixtures/sun.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { paymentSucceeded, postStripeEvent } from '../support/stripe.ts';
 import { waitFor as waitForSeconds } from '../support/wait-for.ts';
 import { type Receiver, startReceiver } from '../webhooks/support.ts';
 import { verifiedCompanyAccount } from './fixtures/connect-accounts.ts';
-import { enrollAndMint, RECYCLING_SITE } from './fixtures/passport-helpers.ts';
 import { personToken } from './fixtures/people.ts';
 
-const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 const BUYER = 'late.recorder@example.com';
 /** More than the ten attempts after which the database step used to give up for good. */
 const REFUSALS = 12;
@@ -239,10 +239,9 @@ describe('recording after a chain write is never given up', () => {
     const refused = await refuseFirst('asset.transferred', REFUSALS);
 
     // The claim waits for its record; meanwhile the workflow shows why.
-    const sun = generateSun({ uid: chipUid, counter: 2, keys });
     const claiming = stack.api.call('POST', '/v1/dpp/claim', {
       key: buyerToken,
-      body: { tokenId, nfcData: `https://id.example/01/x/21/1?picc_data=${sun.piccData}&cmac=${sun.cmac}` },
+      body: { tokenId, nfcData: tapUrl(chipUid, 2, 'https://id.example/01/x/21/1') },
     });
     const workflowId = `resale:test:${tokenId}`;
     const handle = stack.temporal.client.workflow.getHandle(workflowId);

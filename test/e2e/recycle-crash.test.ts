@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { TestTenant } from '../support/api.ts';
+import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { RECYCLING_SITE } from '../support/fixtures/products.ts';
 import { startTestStack, TEST_DEPOSIT, type TestStack } from '../support/stack.ts';
 import { type CrashingWorker, startCrashingWorker } from './fixtures/crashing-worker.ts';
-import { enrollAndMint, RECYCLING_SITE } from './fixtures/passport-helpers.ts';
 
 describe('a worker killed after sending the recycle transaction', () => {
   let stack: TestStack;

@@ -3,8 +3,9 @@ import { formatEther, parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { companyCustodyAddress } from '../../src/accounts/wallets/custody.ts';
 import type { TestTenant } from '../support/api.ts';
+import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { RECYCLING_SITE } from '../support/fixtures/products.ts';
 import { startTestStack, TEST_DEPOSIT, type TestStack } from '../support/stack.ts';
-import { enrollAndMint, RECYCLING_SITE } from './fixtures/passport-helpers.ts';
 
 describe('recycling end to end (log-recycle → recycle workflow → deposit released)', () => {
   let stack: TestStack;

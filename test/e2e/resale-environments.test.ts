@@ -3,23 +3,18 @@ import { getAddress } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { userWalletAddress } from '../../src/accounts/wallets/user-wallet.ts';
 import { StripeGateway } from '../../src/adapters/payments/stripe-gateway.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
+import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { digitalLinkTap } from '../support/fixtures/sun.ts';
 import { LIVE_TEST_SECRETS } from '../support/secrets.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { type RunningWorker, startTestStack, type TestStack } from '../support/stack.ts';
 import { postStripeEvent, signedStripeEvent } from '../support/stripe.ts';
 import { waitFor } from '../support/wait-for.ts';
-import { enrollAndMint } from './fixtures/passport-helpers.ts';
 import { personToken } from './fixtures/people.ts';
 
 const BUYER = 'Env.Buyer@Example.com';
 const buyerWallet = userWalletAddress(LIVE_TEST_SECRETS.WALLET_MASTER_SECRET, BUYER);
-const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
-const tapOf = (chipUid: string, counter: number) => {
-  const sun = generateSun({ uid: chipUid, counter, keys });
-  return `https://id.example/01/00012345600012/21/1?picc_data=${sun.piccData}&cmac=${sun.cmac}`;
-};
 /** The live environment's Stripe settings (the live chain is not part of this stack; its database rows are). */
 const LIVE_WEBHOOK_SECRET = 'whsec_dppServiceLiveSigningSecret0123456789';
 const LIVE_OWNER = '0x00000000000000000000000000000000000011fe';
@@ -149,7 +144,7 @@ describe('resale across environments, with the spec’s payment event, and a ref
 
     const claimed = await stack.api.call('POST', '/v1/dpp/claim', {
       key: buyer,
-      body: { tokenId, nfcData: tapOf(chipUid, 2) },
+      body: { tokenId, nfcData: digitalLinkTap(chipUid, 2) },
     });
     assert.equal(claimed.status, 200, claimed.text);
     assert.equal(getAddress(await stack.chain.chain.ownerOf(tokenId)), buyerWallet);

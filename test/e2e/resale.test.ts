@@ -3,24 +3,19 @@ import { getAddress } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { userWalletAddress } from '../../src/accounts/wallets/user-wallet.ts';
 import { RESALE_PROGRESS_QUERY } from '../../src/processes/resale.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
+import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { digitalLinkTap } from '../support/fixtures/sun.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { paymentSucceeded, postStripeEvent, signedStripeEvent } from '../support/stripe.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { type Receiver, specSignature, startReceiver } from '../webhooks/support.ts';
 import { verifiedCompanyAccount } from './fixtures/connect-accounts.ts';
-import { enrollAndMint } from './fixtures/passport-helpers.ts';
 import { personToken } from './fixtures/people.ts';
 
 const BUYER = 'Buyer.One@Example.com';
 const buyerWallet = userWalletAddress(undefined, BUYER);
-const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
-const tapOf = (chipUid: string, counter: number) => {
-  const sun = generateSun({ uid: chipUid, counter, keys });
-  return `https://id.example/01/00012345600012/21/1?picc_data=${sun.piccData}&cmac=${sun.cmac}`;
-};
 
 describe('resale: release → signed payment → buyer authorized on chain → claim', () => {
   let stack: TestStack;
@@ -93,7 +88,7 @@ describe('resale: release → signed payment → buyer authorized on chain → c
       (p) => (p.refusedPayments?.length ?? 0) > 0,
     );
     assert.equal(refused.state, 'AWAITING_PAYMENT');
-    const unpaid = await claim(buyer, tokenId, tapOf(chipUid, 2));
+    const unpaid = await claim(buyer, tokenId, digitalLinkTap(chipUid, 2));
     assert.equal(unpaid.status, 409, unpaid.text);
     assert.equal(unpaid.body.code, 'payment_pending');
 
@@ -121,17 +116,17 @@ describe('resale: release → signed payment → buyer authorized on chain → c
     // The buyer claims by tapping the chip. Refused, with nothing on chain: another person, a replayed tap, a
     // tap of another chip.
     const seller = getAddress(await chain.ownerOf(tokenId));
-    const notTheBuyer = await claim(stranger, tokenId, tapOf(chipUid, 3));
+    const notTheBuyer = await claim(stranger, tokenId, digitalLinkTap(chipUid, 3));
     assert.equal(notTheBuyer.status, 404, notTheBuyer.text);
     assert.equal(notTheBuyer.body.code, 'resale_not_found');
-    const replayed = await claim(buyer, tokenId, tapOf(chipUid, 1)); // the mint's tap, seen before
+    const replayed = await claim(buyer, tokenId, digitalLinkTap(chipUid, 1)); // the mint's tap, seen before
     assert.equal(replayed.status, 422, replayed.text);
     assert.equal(replayed.body.code, 'tap_replayed');
-    const foreign = await claim(buyer, tokenId, tapOf('04ABCDEF0000FF', 50));
+    const foreign = await claim(buyer, tokenId, digitalLinkTap('04ABCDEF0000FF', 50));
     assert.equal(foreign.status, 422, foreign.text);
     assert.equal(foreign.body.code, 'tap_not_authentic');
     assert.equal(getAddress(await chain.ownerOf(tokenId)), seller, 'nothing moved on chain');
-    const answer = await claim(buyer, tokenId, tapOf(chipUid, 4));
+    const answer = await claim(buyer, tokenId, digitalLinkTap(chipUid, 4));
     assert.equal(answer.status, 200, answer.text);
     const claimed = answer.body as { txHash: string; ownerWallet: string };
     assert.equal(claimed.ownerWallet, buyerWallet);

@@ -3,17 +3,17 @@ import { getAddress } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { warrantyEnd } from '../../src/accounts/settings/company-settings.ts';
 import { userWalletAddress } from '../../src/accounts/wallets/user-wallet.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
+import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { GTIN } from '../support/fixtures/products.ts';
+import { tapQuery } from '../support/fixtures/sun.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { paymentSucceeded, postStripeEvent } from '../support/stripe.ts';
 import { type Receiver, specSignature, startReceiver, waitUntil } from '../webhooks/support.ts';
-import { enrollAndMint, GTIN } from './fixtures/passport-helpers.ts';
 import { personToken } from './fixtures/people.ts';
 
 const BUYER = 'warranty.buyer@example.com';
-const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 const HAMBURG = { locationName: 'Port of Hamburg', latitude: 53.546, longitude: 9.9661 };
 
 interface Envelope {
@@ -180,10 +180,9 @@ describe('supply-chain webhooks carry the spec actions; a sale starts the warran
       30_000,
       'buyer authorized',
     );
-    const tap = generateSun({ uid: chipUid, counter: 2, keys });
     const claimed = await stack.api.call('POST', '/v1/dpp/claim', {
       key: buyerToken,
-      body: { tokenId, nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}` },
+      body: { tokenId, nfcData: tapQuery(chipUid, 2) },
     });
     assert.equal(claimed.status, 200, claimed.text);
     assert.equal(getAddress(claimed.body.ownerWallet), getAddress(buyerWallet));

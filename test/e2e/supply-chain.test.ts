@@ -4,11 +4,11 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { Interface, type JsonFragment, keccak256, toBeHex, toUtf8Bytes } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { TestTenant } from '../support/api.ts';
+import { mintBody } from '../support/fixtures/mint.ts';
+import { CONFORMITY_DOC, GTIN } from '../support/fixtures/products.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 
-const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 const EMAIL = 'jane.doe@logistics.example.com';
 const MASKED = 'j***@l***.com';
 
@@ -61,13 +61,11 @@ describe('supply-chain events end to end (log → anchor on chain → webhook ou
     tenant = await stack.api.createTenant('Acme Apparel');
     const uid = '04C1C2C3C4C501';
     await call('POST', '/v1/dpp/enroll', { chipUid: uid });
-    const tap = generateSun({ uid, counter: 1, keys });
-    const minted = await call('POST', '/v1/dpp/mint', {
-      name: 'Trail Jacket',
-      chipUid: uid,
-      nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
-      custom_dpp_data: { gtin: '00012345600012', conformity_url: 'https://acme.example/doc.pdf' },
-    });
+    const minted = await call(
+      'POST',
+      '/v1/dpp/mint',
+      mintBody({ chipUid: uid, custom_dpp_data: { gtin: GTIN, conformity_url: CONFORMITY_DOC } }),
+    );
     assert.equal(minted.status, 201, minted.text);
     tokenId = minted.body.blockchain.tokenId;
   });

@@ -11,9 +11,10 @@ import {
   revocationBit,
   verifyWithDigitalBazaar,
 } from '../support/credential-verifier.ts';
+import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { CONFORMITY_URL, FULL_PRODUCT, GTIN } from '../support/fixtures/products.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { enrollAndMint, GTIN } from './fixtures/passport-helpers.ts';
-import { FULL_PRODUCT, publicCall } from './fixtures/public-passport.ts';
+import { publicCall } from './fixtures/public-passport.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: documents as served
 type Json = any;
@@ -107,7 +108,7 @@ describe('UNTP 0.7.0 credential (format=untp), its VC-JOSE form (application/vc+
     ]);
     assert.deepEqual(
       product.relatedDocument.map((d: Json) => d.linkURL),
-      [`${anchor}?format=vc`, 'https://acme.example/conformity.pdf'],
+      [`${anchor}?format=vc`, CONFORMITY_URL],
     );
     const header = product.characteristics.passportHeader;
     assert.match(header.digitalProductPassportId, /^urn:uuid:[0-9a-f-]{36}$/);

@@ -6,9 +6,10 @@ import { registerAuthority } from '../../src/passport/disclosure/grants.ts';
 import { fullBatteryData } from '../fixtures/battery-passport-data.ts';
 import type { TestTenant } from '../support/api.ts';
 import { localDocumentLoader, verifyWithDigitalBazaar } from '../support/credential-verifier.ts';
+import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { FULL_PRODUCT, GTIN } from '../support/fixtures/products.ts';
+import { tapQuery } from '../support/fixtures/sun.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { enrollAndMint, GTIN } from './fixtures/passport-helpers.ts';
-import { FULL_PRODUCT, tap } from './fixtures/public-passport.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON as served
 type Json = any;
@@ -152,7 +153,7 @@ describe('UNTP per-audience variants of a battery passport', () => {
     await verified(rec.body);
 
     // The customer: the owner's fresh tap on the request unlocks the Customer variant once.
-    const sun = tap(chipUid, 5);
+    const sun = tapQuery(chipUid, 5);
     const customer = await get(`${item()}?format=untp&accessRole=Customer&${sun}`);
     assert.equal(customer.status, 200, customer.text);
     assert.equal(battery(customer.body).performanceAndDurability.batteryCondition[SOH], 98.6);

@@ -7,6 +7,7 @@ import { checkAasFile, checkSubmodelTemplates, obtainAasTools } from '../../scri
 import type { AasPassportRow } from '../../src/passport/aas/aas-passports.ts';
 import { passportShell, passportSubmodels } from '../../src/passport/aas/aas-v3.ts';
 import { conceptDescriptionsOf } from '../../src/standards/aas/concept-descriptions.ts';
+import { CONFORMITY_URL, GTIN } from '../support/fixtures/products.ts';
 
 /**
  * The AAS environment we export (shells and submodels as /api/v3.0/serialization serves them) judged by
@@ -23,7 +24,7 @@ function passport(overrides: Partial<AasPassportRow> = {}): AasPassportRow {
     tokenId: '42',
     serviceUid: '3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
     environment: 'live',
-    gtin: '00012345600012',
+    gtin: GTIN,
     chipUid: '04A1B2C3D4E5F6',
     status: 'ACTIVE',
     revokedAt: null,
@@ -33,7 +34,7 @@ function passport(overrides: Partial<AasPassportRow> = {}): AasPassportRow {
         manufacturer_name: 'Acme Apparel GmbH',
         originCountry: 'PT',
         material_composition: { Cotton: 80, Polyester: 20 },
-        conformity_url: 'https://acme.example/conformity.pdf',
+        conformity_url: CONFORMITY_URL,
       },
     },
     productId: 'JACKET-01',

@@ -3,10 +3,9 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { verifyTap } from '../../src/chips/verify-tap.ts';
 import { scopedEntityManager, type TenantScope } from '../../src/platform/db/tenant-scope.ts';
 import { SecretBox } from '../../src/platform/secret-box.ts';
-import { chipKey, FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
+import { chipKey, generateSun } from '../../src/standards/sun/index.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
-
-const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
+import { AN12196_CHIP_UID, chipKeySettings, sunTap } from '../support/fixtures/sun.ts';
 
 describe('chip enrollment, SUN verification and inventory', () => {
   let api: TestApi;
@@ -30,11 +29,11 @@ describe('chip enrollment, SUN verification and inventory', () => {
     assert.equal(typeof res.body.message, 'string');
     assert.equal(typeof res.body.data.id, 'number');
     assert.equal(res.body.data.status, 'INACTIVE');
-    assert.equal(res.body.data.chipUid, '04DE5F1EACC040');
+    assert.equal(res.body.data.chipUid, AN12196_CHIP_UID);
 
     const again = await api.call('POST', '/v1/dpp/enroll', {
       key: acme.testKey,
-      body: { chipUid: '04DE5F1EACC040' },
+      body: { chipUid: AN12196_CHIP_UID },
     });
     assert.equal(again.status, 200);
     assert.equal(again.body.data.id, res.body.data.id);
@@ -43,20 +42,20 @@ describe('chip enrollment, SUN verification and inventory', () => {
       .getConnection()
       .execute(`select event_type, data from outbox_events where event_type = 'asset.initialized'`);
     assert.equal(events.length, 1);
-    assert.equal(events[0]!.data.chipUid, '04DE5F1EACC040');
+    assert.equal(events[0]!.data.chipUid, AN12196_CHIP_UID);
     assert.equal(events[0]!.data.status, 'INACTIVE');
     assert.ok(!Number.isNaN(Date.parse(events[0]!.data.enrolledAt)));
 
     const elsewhere = await api.call('POST', '/v1/dpp/enroll', {
       key: globex.testKey,
-      body: { chipUid: '04DE5F1EACC040' },
+      body: { chipUid: AN12196_CHIP_UID },
     });
     assert.equal(elsewhere.status, 409);
     assert.equal(elsewhere.body.code, 'chip_enrolled_elsewhere');
     const live = await api.call('POST', '/v1/dpp/enroll', {
       env: 'live',
       key: globex.liveKey,
-      body: { chipUid: '04DE5F1EACC040' },
+      body: { chipUid: AN12196_CHIP_UID },
     });
     assert.equal(live.status, 201, 'environments are separate inventories');
   });
@@ -70,9 +69,9 @@ describe('chip enrollment, SUN verification and inventory', () => {
   });
 
   test('AN12196 example verifies with the factory keys in test; a replay and a tampered CMAC do not', async () => {
-    await api.call('POST', '/v1/dpp/enroll', { key: acme.testKey, body: { chipUid: '04DE5F1EACC040' } });
+    await api.call('POST', '/v1/dpp/enroll', { key: acme.testKey, body: { chipUid: AN12196_CHIP_UID } });
     const an12196 = {
-      chipUid: '04DE5F1EACC040',
+      chipUid: AN12196_CHIP_UID,
       piccData: 'EF963FF7828658A599F3041510671E88',
       cmac: '94EED9EE65337086',
     };
@@ -84,7 +83,7 @@ describe('chip enrollment, SUN verification and inventory', () => {
     assert.equal(replay.body.authentic, false);
     assert.equal(replay.body.reason, 'replayed');
 
-    const next = generateSun({ uid: '04DE5F1EACC040', counter: 62, keys });
+    const next = sunTap(AN12196_CHIP_UID, 62);
     const tampered = {
       ...an12196,
       piccData: next.piccData,
@@ -96,15 +95,15 @@ describe('chip enrollment, SUN verification and inventory', () => {
 
     const fresh = await api.call('POST', '/v1/dpp/verify-chip', {
       key: acme.testKey,
-      body: { chipUid: '04DE5F1EACC040', piccData: next.piccData, cmac: next.cmac },
+      body: { chipUid: AN12196_CHIP_UID, piccData: next.piccData, cmac: next.cmac },
     });
     assert.equal(fresh.body.authentic, true, 'a tampered attempt does not burn the counter');
     assert.equal(fresh.body.counter, 62);
   });
 
   test('concurrent requests with the same counter: exactly one is authentic', async () => {
-    const tap = generateSun({ uid: '04DE5F1EACC040', counter: 500, keys });
-    const body = { chipUid: '04DE5F1EACC040', piccData: tap.piccData, cmac: tap.cmac };
+    const tap = sunTap(AN12196_CHIP_UID, 500);
+    const body = { chipUid: AN12196_CHIP_UID, piccData: tap.piccData, cmac: tap.cmac };
     const results = await Promise.all(
       Array.from({ length: 8 }, () => api.call('POST', '/v1/dpp/verify-chip', { key: acme.testKey, body })),
     );
@@ -119,7 +118,7 @@ describe('chip enrollment, SUN verification and inventory', () => {
     const verify = (counter: number, reference: string) =>
       verifyTap(scopedEntityManager(api.db.orm.em, scope), new SecretBox(undefined), scope, {
         chipUid: uid,
-        sun: generateSun({ uid, counter, keys }),
+        sun: sunTap(uid, counter),
         reference,
       });
     assert.equal((await verify(3, 'mint:test:a')).authentic, true);
@@ -144,11 +143,11 @@ describe('chip enrollment, SUN verification and inventory', () => {
   test('malformed hex → 400, unknown chip → 404, other tenants cannot verify our chips', async () => {
     const malformed = await api.call('POST', '/v1/dpp/verify-chip', {
       key: acme.testKey,
-      body: { chipUid: '04DE5F1EACC040', piccData: 'XYZ', cmac: '94EED9EE65337086' },
+      body: { chipUid: AN12196_CHIP_UID, piccData: 'XYZ', cmac: '94EED9EE65337086' },
     });
     assert.equal(malformed.status, 400);
     assert.equal(malformed.body.code, 'validation_failed');
-    const tap = generateSun({ uid: '04AAAAAAAAAA01', counter: 1, keys });
+    const tap = sunTap('04AAAAAAAAAA01', 1);
     const unknown = await api.call('POST', '/v1/dpp/verify-chip', {
       key: acme.testKey,
       body: { chipUid: '04AAAAAAAAAA01', piccData: tap.piccData, cmac: tap.cmac },
@@ -157,7 +156,7 @@ describe('chip enrollment, SUN verification and inventory', () => {
     assert.equal(unknown.body.code, 'chip_not_found');
     const other = await api.call('POST', '/v1/dpp/verify-chip', {
       key: globex.testKey,
-      body: { chipUid: '04DE5F1EACC040', piccData: tap.piccData, cmac: tap.cmac },
+      body: { chipUid: AN12196_CHIP_UID, piccData: tap.piccData, cmac: tap.cmac },
     });
     assert.equal(other.status, 404);
   });
@@ -171,10 +170,7 @@ describe('chip enrollment, SUN verification and inventory', () => {
     const own = { metaReadKey: Buffer.alloc(16, 7), fileReadKey: Buffer.alloc(16, 9) };
     const set = await api.call('PUT', '/v1/dpp/chip-keys', {
       key: globex.testKey,
-      body: {
-        sdmMetaReadKey: own.metaReadKey.toString('hex'),
-        sdmFileReadKey: own.fileReadKey.toString('hex'),
-      },
+      body: chipKeySettings(own),
     });
     assert.equal(set.status, 200);
     assert.equal(set.body.source, 'configured');
@@ -183,7 +179,7 @@ describe('chip enrollment, SUN verification and inventory', () => {
     assert.ok(!Buffer.from(rows[0]!.meta_read_key).includes(own.metaReadKey), 'stored encrypted');
 
     await api.call('POST', '/v1/dpp/enroll', { key: globex.testKey, body: { chipUid: '04BBBBBBBBBB02' } });
-    const factoryTap = generateSun({ uid: '04BBBBBBBBBB02', counter: 1, keys });
+    const factoryTap = sunTap('04BBBBBBBBBB02', 1);
     const refused = await api.call('POST', '/v1/dpp/verify-chip', {
       key: globex.testKey,
       body: { chipUid: '04BBBBBBBBBB02', piccData: factoryTap.piccData, cmac: factoryTap.cmac },
@@ -201,7 +197,7 @@ describe('chip enrollment, SUN verification and inventory', () => {
       key: globex.liveKey,
       body: { chipUid: '04CCCCCCCCCC03' },
     });
-    const liveTap = generateSun({ uid: '04CCCCCCCCCC03', counter: 1, keys });
+    const liveTap = sunTap('04CCCCCCCCCC03', 1);
     const noKeys = await api.call('POST', '/v1/dpp/verify-chip', {
       env: 'live',
       key: globex.liveKey,
@@ -315,7 +311,7 @@ describe('chip enrollment, SUN verification and inventory', () => {
       key: acme.testKey,
     });
     const all = [...first.body.inventory, ...rest.body.inventory].map((i: { chipUid: string }) => i.chipUid);
-    assert.deepEqual(all, ['04DE5F1EACC040', '04000000000011', '04000000000012', '04000000000013']);
+    assert.deepEqual(all, [AN12196_CHIP_UID, '04000000000011', '04000000000012', '04000000000013']);
     assert.equal(rest.body.nextCursor, null);
     // The spec's call without parameters: every asset (here beyond the 100 a page used to hold).
     for (let n = 0; n < 120; n++) {

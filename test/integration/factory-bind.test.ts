@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
+import { CONFORMITY_DOC } from '../support/fixtures/products.ts';
 
 describe('factory binding and toolbox keys', () => {
   let api: TestApi;
@@ -160,7 +161,7 @@ describe('factory binding and toolbox keys', () => {
 
   test('shape B refuses bad signatures before binding anything and binds with a valid one', async () => {
     // Its mint takes the company's default declaration of conformity (without one: 400, tested end to end).
-    await call('PATCH', '/v1/company/settings', { defaultConformityUrl: 'https://acme.example/doc.pdf' });
+    await call('PATCH', '/v1/company/settings', { defaultConformityUrl: CONFORMITY_DOC });
     const ed = generateKeyPairSync('ed25519');
     const p256 = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const stranger = generateKeyPairSync('ed25519');

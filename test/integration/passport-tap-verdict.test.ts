@@ -2,10 +2,8 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { verifyPassportTap } from '../../src/passport/views/tap.ts';
 import { SecretBox } from '../../src/platform/secret-box.ts';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
-
-const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
+import { SUN_KEYS_HEX, tapQuery } from '../support/fixtures/sun.ts';
 
 describe('a consumer’s tap of a passport’s chip', () => {
   let api: TestApi;
@@ -26,8 +24,7 @@ describe('a consumer’s tap of a passport’s chip', () => {
     });
     assert.equal(enrolled.status, 201, enrolled.text);
     const passport = { companyId: brand.companyId, environment: 'live' as const, chipUid };
-    const sun = generateSun({ uid: chipUid, counter: 7, keys });
-    const query = `picc_data=${sun.piccData}&cmac=${sun.cmac}`;
+    const query = tapQuery(chipUid, 7);
     const em = () => api.db.orm.em.fork();
     const box = new SecretBox(undefined);
     assert.equal(await verifyPassportTap(em(), box, passport, query), 'unverifiable');
@@ -35,10 +32,7 @@ describe('a consumer’s tap of a passport’s chip', () => {
     const configured = await api.call('PUT', '/v1/dpp/chip-keys', {
       key: brand.liveKey,
       env: 'live',
-      body: {
-        sdmMetaReadKey: Buffer.from(FACTORY_DEFAULT_KEY).toString('hex'),
-        sdmFileReadKey: Buffer.from(FACTORY_DEFAULT_KEY).toString('hex'),
-      },
+      body: SUN_KEYS_HEX,
     });
     assert.equal(configured.status, 200, configured.text);
     assert.equal(await verifyPassportTap(em(), box, passport, query), 'authentic');

@@ -19,6 +19,7 @@ import { type Orm, ormOptions } from '../../src/platform/db/orm.ts';
 import { scopedEntityManager, type TenantScope } from '../../src/platform/db/tenant-scope.ts';
 import { listDeadLetters, listEndpointDeliveries } from '../../src/webhooks/delivery-queries.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { GTIN, OTHER_GTIN } from '../support/fixtures/products.ts';
 import { type SeededVolume, scaledSizes, seedVolume } from '../support/volume-seed.ts';
 
 /**
@@ -86,8 +87,6 @@ type Run = (ctx: {
  * 500th recycled).
  */
 const searched = { passportId: 0, chipUid: '', tokenId: '' };
-const GTIN_A = '00012345600012';
-const GTIN_B = '09506000134352';
 
 /** Every hot statement: the code that sends it, as the API calls it. */
 const HOT: Record<string, Run> = {
@@ -98,9 +97,9 @@ const HOT: Record<string, Run> = {
     listPassports(scoped, scope, { limit: 100, chipUid: searched.chipUid }),
   'listPassports: by token id': ({ scoped, scope }) =>
     listPassports(scoped, scope, { limit: 100, tokenId: searched.tokenId }),
-  'listPassports: by GTIN': ({ scoped, scope }) => listPassports(scoped, scope, { limit: 100, gtin: GTIN_A }),
+  'listPassports: by GTIN': ({ scoped, scope }) => listPassports(scoped, scope, { limit: 100, gtin: GTIN }),
   'listPassports: by GTIN, middle page': ({ scoped, scope }) =>
-    listPassports(scoped, scope, { limit: 100, gtin: GTIN_B, after: searched.passportId }),
+    listPassports(scoped, scope, { limit: 100, gtin: OTHER_GTIN, after: searched.passportId }),
   'listPassports: by batch': ({ scoped, scope }) =>
     listPassports(scoped, scope, { limit: 100, batch: 'LOT-7' }),
   'listPassports: active': ({ scoped, scope }) =>
@@ -110,9 +109,9 @@ const HOT: Record<string, Run> = {
   'listPassports: recycled, middle page': ({ scoped, scope }) =>
     listPassports(scoped, scope, { limit: 100, status: 'RECYCLED', after: searched.passportId }),
   'listPassports: GTIN and revoked': ({ scoped, scope }) =>
-    listPassports(scoped, scope, { limit: 100, gtin: GTIN_A, status: 'REVOKED' }),
+    listPassports(scoped, scope, { limit: 100, gtin: GTIN, status: 'REVOKED' }),
   'listPassports: batch and GTIN': ({ scoped, scope }) =>
-    listPassports(scoped, scope, { limit: 100, batch: 'LOT-1', gtin: GTIN_A }),
+    listPassports(scoped, scope, { limit: 100, batch: 'LOT-1', gtin: GTIN }),
   'listInventory: first page': ({ scoped, scope }) => listInventory(scoped, scope, { limit: 100 }),
   'listInventory: middle page': ({ scoped, scope, seeded }) =>
     listInventory(scoped, scope, { limit: 100, after: seeded.middleCursor }),
@@ -243,7 +242,7 @@ describe('hot statements at volume (EXPLAIN on 200,000 passports)', () => {
          revoked_at = case when id % 50 = 1 then now() end,
          status = case when id % 500 = 0 then 'RECYCLED' else status end
        where company_id = ?`,
-      [GTIN_A, GTIN_B, big.companyId],
+      [GTIN, OTHER_GTIN, big.companyId],
     );
     await conn.execute('vacuum analyze passports');
     const [middle] = await conn.execute<{ id: number; chip_uid: string; token_id: string }[]>(

@@ -32,6 +32,9 @@ export interface CallResult {
   text: string;
 }
 
+/** A call as one tenant's key makes it: the body, when given, sent as JSON. */
+export type TenantCall = (method: string, path: string, body?: unknown) => Promise<CallResult>;
+
 export interface TestApi {
   db: TestDatabase;
   config: Config;

@@ -41,6 +41,15 @@ const recordOnConsolePages = (message: ConsoleMessage, page: Page, errors: strin
   if (new URL(page.url()).pathname.startsWith('/console')) errors.push(message.text());
 };
 
+/** Records any page's console error but a failed load, with its page and arguments (to find its cause). */
+export function recordWithArgumentsButFailedLoads(message: ConsoleMessage, page: Page, errors: string[]) {
+  if (/^Failed to load resource/.test(message.text())) return;
+  void Promise.all(message.args().map((arg) => arg.jsonValue())).then(
+    (args) => errors.push(`${page.url()} ${message.text()} ${JSON.stringify(args).slice(0, 2000)}`),
+    () => errors.push(message.text()),
+  );
+}
+
 /**
  * What the console's browser tests check on every page: axe-core (WCAG 2.1 A/AA, no serious or critical
  * violation), nothing wider than a phone's screen, a screenshot; and, over the whole run, script errors,
@@ -111,10 +120,21 @@ export function consoleChecks(
     await page.getByRole('heading', { level: 1, name: 'Developers' }).waitFor();
   };
 
-  /** axe, screenshot, and the same page at a phone's width (fits, axe, screenshot `<name>-phone`). */
-  const checkPage = async (page: Page, name: string) => {
+  /** axe, then a screenshot of the same name. */
+  const accessibleShot = async (page: Page, name: string) => {
     await accessible(page, name);
     await shoot(page, name);
+  };
+
+  /** Follows the navigation's link `name` to the page of that heading. */
+  const openPage = async (page: Page, name: string, options: { exact?: boolean } = {}) => {
+    await page.getByRole('link', { name, ...options }).click();
+    await page.getByRole('heading', { level: 1, name }).waitFor();
+  };
+
+  /** axe, screenshot, and the same page at a phone's width (fits, axe, screenshot `<name>-phone`). */
+  const checkPage = async (page: Page, name: string) => {
+    await accessibleShot(page, name);
     const viewport = page.viewportSize();
     await page.setViewportSize(PHONE);
     await fitsWidth(page, `${name} (phone)`);
@@ -131,6 +151,8 @@ export function consoleChecks(
     accessible,
     fitsWidth,
     shoot,
+    accessibleShot,
+    openPage,
     checkPage,
     signIn,
   };

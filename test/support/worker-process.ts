@@ -4,8 +4,9 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { CallResult, TestTenant } from './api.ts';
+import { mintBody } from './fixtures/mint.ts';
+import { CONFORMITY_DOC } from './fixtures/products.ts';
 import { LIVE_TEST_SECRETS } from './secrets.ts';
 import { startTestStack, TEST_DEPOSIT, type TestStack } from './stack.ts';
 
@@ -97,17 +98,11 @@ export async function enrollAndMintParka(
   const call = (method: string, path: string, body?: unknown) =>
     stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
   assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: uid })).status, 201);
-  const tap = generateSun({
-    uid,
-    counter: 1,
-    keys: { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY },
-  });
-  const minted = await call('POST', '/v1/dpp/mint', {
-    name: 'Parka',
-    chipUid: uid,
-    nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
-    custom_dpp_data: { conformity_url: 'https://acme.example/doc.pdf' },
-  });
+  const minted = await call(
+    'POST',
+    '/v1/dpp/mint',
+    mintBody({ chipUid: uid, name: 'Parka', custom_dpp_data: { conformity_url: CONFORMITY_DOC } }),
+  );
   assert.equal(minted.status, 201, minted.text);
   return minted;
 }

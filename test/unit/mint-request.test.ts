@@ -8,6 +8,7 @@ import {
   productFromShapeA,
 } from '../../src/lifecycle/mint/mint-request.ts';
 import { buildMetadata } from '../../src/passport/record/metadata.ts';
+import { GTIN } from '../support/fixtures/products.ts';
 
 const shapeA = {
   name: 'Trail Jacket',
@@ -16,7 +17,7 @@ const shapeA = {
   chipUid: '04:DE:5F:1E:AC:C0:40',
   nfcData: 'https://id.example/tap?picc_data=EF963FF7828658A599F3041510671E88&cmac=94EED9EE65337086',
   custom_dpp_data: {
-    gtin: '00012345600012',
+    gtin: GTIN,
     manufacturer_name: 'Acme',
     conformity_url: 'https://acme.example/doc.pdf',
     svhc_exists: false,
@@ -26,9 +27,9 @@ const shapeA = {
 
 test('shape detection and the ESPR conformity pre-check', () => {
   assert.ok(isShapeA(shapeA));
-  assert.ok(!isShapeA({ gtin: '00012345600012', chipUid: 'x', material: 'wool' }));
+  assert.ok(!isShapeA({ gtin: GTIN, chipUid: 'x', material: 'wool' }));
   assert.ok(!lacksConformity(shapeA));
-  assert.ok(lacksConformity({ ...shapeA, custom_dpp_data: { gtin: '00012345600012' } }));
+  assert.ok(lacksConformity({ ...shapeA, custom_dpp_data: { gtin: GTIN } }));
   assert.ok(lacksConformity({ ...shapeA, custom_dpp_data: { conformity_url: '  ' } }));
   assert.ok(lacksConformity({ name: 'x', nfcData: 'y' }));
 });
@@ -53,9 +54,7 @@ test('shape A validates types, GTIN check digits and composition', () => {
 });
 
 test('shape B needs a valid GTIN and a material', () => {
-  assert.ok(
-    mintShapeB.safeParse({ gtin: '00012345600012', chipUid: '04DE5F1EACC040', material: 'Wool' }).success,
-  );
+  assert.ok(mintShapeB.safeParse({ gtin: GTIN, chipUid: '04DE5F1EACC040', material: 'Wool' }).success);
   assert.equal(
     mintShapeB.safeParse({ gtin: '123', chipUid: '04DE5F1EACC040', material: 'Wool' }).success,
     false,
@@ -68,7 +67,7 @@ test('metadata has the spec’s metadataCache shape with the GS1 Digital Link as
     product: productFromShapeA(parsed),
     chipUid: '04DE5F1EACC040',
     nfc: { cmac: '94EED9EE65337086', urlPath: shapeA.nfcData, piccData: 'EF963FF7828658A599F3041510671E88' },
-    externalUrl: 'https://dpp.example/01/00012345600012/21/7',
+    externalUrl: `https://dpp.example/01/${GTIN}/21/7`,
   });
   assert.deepEqual(Object.keys(metadata).sort(), [
     'attributes',
@@ -81,7 +80,7 @@ test('metadata has the spec’s metadataCache shape with the GS1 Digital Link as
     'nfcData',
   ]);
   assert.equal(metadata.custom_dpp_data.conformity_url, 'https://acme.example/doc.pdf');
-  assert.ok(metadata.attributes.some((a) => a.trait_type === 'GTIN' && a.value === '00012345600012'));
+  assert.ok(metadata.attributes.some((a) => a.trait_type === 'GTIN' && a.value === GTIN));
   assert.deepEqual(metadata.nfcData, {
     cmac: '94EED9EE65337086',
     urlPath: shapeA.nfcData,

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { prepareBenchDatabase } from '../bench/setup.ts';
-import { enrollAndMint } from '../test/e2e/fixtures/passport-helpers.ts';
+import { enrollAndMint } from '../test/support/fixtures/mint.ts';
 import { startSmtpReceiver } from '../test/support/smtp-receiver.ts';
 import { startTestStack } from '../test/support/stack.ts';
 import { obtainStripeMock, startStripeMock } from './dev/stripe-mock.ts';

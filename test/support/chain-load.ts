@@ -1,10 +1,9 @@
-import { FACTORY_DEFAULT_KEY, generateSun } from '../../src/standards/sun/index.ts';
 import type { CallResult } from './api.ts';
+import { mintBody } from './fixtures/mint.ts';
 
 /** How a test or bench calls the API with its tenant's key (a test stack's in-process API or an API process). */
 export type ApiCall = (method: string, path: string, body?: unknown) => Promise<CallResult>;
 
-const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function waitUntil(
@@ -40,13 +39,16 @@ export interface MintOutcome {
  */
 export async function mintThroughApi(call: ApiCall, chipUid: string, counter = 1): Promise<MintOutcome> {
   const started = performance.now();
-  const tap = generateSun({ uid: chipUid, counter, keys });
-  const answer = await call('POST', '/v1/dpp/mint', {
-    name: `Load item ${chipUid}`,
-    chipUid,
-    nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
-    custom_dpp_data: { conformity_url: 'https://load.example/doc.pdf' },
-  });
+  const answer = await call(
+    'POST',
+    '/v1/dpp/mint',
+    mintBody({
+      chipUid,
+      counter,
+      name: `Load item ${chipUid}`,
+      custom_dpp_data: { conformity_url: 'https://load.example/doc.pdf' },
+    }),
+  );
   if (answer.status === 202) {
     for (;;) {
       await sleep(250);

@@ -49,7 +49,7 @@ export function recordingRoundTests<W extends Workflow>(options: {
         [1, 2, 3, 1],
         'a round is three attempts',
       );
-      const waited = attempts[3]!.scheduledAt - attempts[2]!.scheduledAt;
+      const waited = attempts[3]!.at - attempts[2]!.at;
       assert.ok(waited >= 20_000 && waited < 25_000, `the next round 20 s later (${waited} ms)`);
       secondRound.open();
       await result;

@@ -79,6 +79,8 @@ const refused = async (update: Promise<unknown>) => {
   return error.cause?.message;
 };
 const ended = (status: string) => ({ terms, status });
+/** Workflow time and a stub's clock reading differ by the moments between them (real time, on a loaded machine). */
+const near = (actual: number, expected: number) => Math.abs(actual - expected) < 5000;
 
 describe('resale workflow', () => {
   test('sold: checkout, delegation, payment, buyer authorized, claim, payout started', async () => {
@@ -88,8 +90,11 @@ describe('resale workflow', () => {
       assert.deepEqual(log.names(), ['createResaleCheckout', 'delegateToPlatform', 'recordResaleStarted']);
       const [checkout] = log.calls;
       const { expiresAt } = checkout!.input as { expiresAt: number };
-      const lifetime = expiresAt * 1000 - checkout!.scheduledAt;
-      assert.ok(Math.abs(lifetime - (23 * HOUR + 50 * 60_000)) < 1000, 'the session ends before the window');
+      const lifetime = expiresAt * 1000 - checkout!.at;
+      assert.ok(
+        near(lifetime, 23 * HOUR + 50 * 60_000),
+        `the session ends before the window (${lifetime} ms)`,
+      );
       assert.deepEqual(log.inputsOf('recordResaleStarted'), [
         { terms, authorizeTxHash: '0xdelegate', checkoutSessionId: 'cs_1' },
       ]);
@@ -113,8 +118,11 @@ describe('resale workflow', () => {
       const authorized = await inState(handle, 'AWAITING_CLAIM');
       assert.equal(authorized.paymentIntentId, 'pi_1');
       assert.equal(authorized.buyerAuthorizeTxHash, '0xbuyer');
-      const authorizedAt = log.calls.find((call) => call.name === 'authorizeClaimOnChain')!.scheduledAt;
-      assert.ok(Math.abs(Date.parse(authorized.claimDeadline!) - authorizedAt - 30 * 24 * HOUR) < 1000);
+      const authorizedAt = log.calls.find((call) => call.name === 'authorizeClaimOnChain')!.at;
+      assert.ok(
+        near(Date.parse(authorized.claimDeadline!) - authorizedAt, 30 * 24 * HOUR),
+        'deadline in 30 days',
+      );
       assert.deepEqual(log.inputsOf('authorizeClaimOnChain'), [{ tokenId: '7', account: '0xBuyer' }]);
       assert.deepEqual(log.inputsOf('recordBuyerAuthorized'), [
         { terms, paymentIntentId: 'pi_1', transactionHash: '0xbuyer', blockNumber: 21 },
@@ -214,7 +222,7 @@ describe('resale workflow', () => {
         'revokeClaimOnChain',
         'recordResaleEnded',
       ]);
-      const expiredAfter = log.calls[3]!.scheduledAt - log.calls[2]!.scheduledAt;
+      const expiredAfter = log.calls[3]!.at - log.calls[2]!.at;
       assert.ok(expiredAfter >= 24 * HOUR && expiredAfter < 24 * HOUR + 60_000, `${expiredAfter} ms`);
       assert.deepEqual(log.inputsOf('recordResaleEnded'), [ended('EXPIRED')]);
       assert.equal((await progressOf(handle)).state, 'EXPIRED');
@@ -232,7 +240,7 @@ describe('resale workflow', () => {
         'refundResalePayment',
         'recordResaleEnded',
       ]);
-      const waited = log.calls[5]!.scheduledAt - log.calls[4]!.scheduledAt;
+      const waited = log.calls[5]!.at - log.calls[4]!.at;
       assert.ok(waited >= 30 * 24 * HOUR && waited < 30 * 24 * HOUR + 60_000, `${waited} ms`);
       assert.deepEqual(log.inputsOf('refundResalePayment'), [{ terms, paymentIntentId: 'pi_1' }]);
       assert.deepEqual(log.inputsOf('recordResaleEnded'), [ended('CLAIM_EXPIRED')]);

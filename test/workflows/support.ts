@@ -30,9 +30,9 @@ export type Stubs = {
 export interface Call {
   name: keyof Activities;
   input: unknown;
-  /** The attempt (1 for the first) and when it was scheduled, in the test server's (skipped) time. */
+  /** The attempt (1 for the first) and when it ran, in the test server's (skipped) time. */
   attempt: number;
-  scheduledAt: number;
+  at: number;
 }
 
 /** What the stubs saw, in order; `waitFor` resolves once an activity has been called `count` times. */
@@ -87,7 +87,7 @@ export function workflowHarness(): WorkflowHarness {
         namespace: this.env.namespace ?? 'default',
         taskQueue,
         workflowBundle: bundle!,
-        activities: logged(stubs, log),
+        activities: logged(stubs, log, () => this.env.currentTimeMs()),
       });
       let runs = 0;
       const start: WorkerContext['start'] = (workflow, ...args) => {
@@ -126,18 +126,17 @@ function callLog(): CallLog & { record(call: Call): void } {
   };
 }
 
-function logged(stubs: Stubs, log: ReturnType<typeof callLog>): Record<string, (input: unknown) => unknown> {
+function logged(
+  stubs: Stubs,
+  log: ReturnType<typeof callLog>,
+  now: () => Promise<number>,
+): Record<string, (input: unknown) => unknown> {
   return Object.fromEntries(
     Object.entries(stubs).map(([name, stub]) => [
       name,
       async (input: unknown) => {
-        const { attempt, currentAttemptScheduledTimestampMs } = Context.current().info;
-        log.record({
-          name: name as keyof Activities,
-          input,
-          attempt,
-          scheduledAt: currentAttemptScheduledTimestampMs,
-        });
+        const { attempt } = Context.current().info;
+        log.record({ name: name as keyof Activities, input, attempt, at: await now() });
         return (stub as (input: unknown) => unknown)(input);
       },
     ]),

@@ -31,8 +31,9 @@ const recording = proxyLocalActivities<Activities>(localDatabaseStep(FINAL, { ma
  * 2. mintOnChain — send the mint with the deposit, wait for confirmation;
  * 3. recordMint — passport row, MINT event, asset.minted to the outbox, one billable mint. Once the
  *    token is on chain the mint is never abandoned: if recording keeps failing, the workflow flags itself
- *    (`DppAttention = "record_failed"`, the progress query says why) and tries again every 10 minutes, or
- *    at once on the `retryRecording` signal, until the passport is recorded.
+ *    (`DppAttention = "record_failed"`, the progress query says why) and tries again after a wait (at most
+ *    10 minutes), or at once on the `retryRecording` signal, until the passport is recorded
+ *    (record-until-done.ts).
  * Every step is idempotent, so a crash anywhere resumes without minting twice. Steps 1 and 3 are local
  * activities (short, database and IPFS); the chain write is a regular, heartbeated activity.
  */

@@ -56,9 +56,10 @@ export interface WorkflowHarness {
 }
 
 /**
- * One bundle of the workflows per test file; a fresh test server per test, so no test's runs or clock
- * locks reach another (the server keeps its time-skipping lock after a completed update: a later test's
- * timers would never fire).
+ * One bundle of the workflows per test file; a fresh test server per test (under a second), so no test's
+ * runs or clock reach another. Sharing one server per file failed: after a resale whose claim update
+ * completed and whose payout child started, the test server (1.38.0) kept time skipping locked, and a later
+ * test's 24-hour timer never fired.
  */
 export function workflowHarness(): WorkflowHarness {
   let env: TestWorkflowEnvironment | undefined;

@@ -2,7 +2,8 @@
 //   npm run capture:histories
 // Commit the files in test/fixtures/histories; test/workflows/replay.test.ts replays them on every run, so a
 // change that breaks determinism for workflows already in flight fails CI. Re-capture after an intended,
-// versioned change. `npm run capture:histories -- webhook` writes only the scenarios whose names start so.
+// change of a workflow (until the first production deployment workflows change directly, without patched(): see
+// docs/architecture.md). `npm run capture:histories -- webhook` writes only the scenarios whose names start so.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { prepareBenchDatabase } from '../bench/setup.ts';
@@ -29,7 +30,11 @@ try {
   const tenant = await stack.api.createTenant('Fixture Brand');
   const call = (method: string, path: string, body?: unknown) =>
     stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
-  const scenarios: Record<string, string> = {};
+  /** The run each fixture records: on which server, which workflow, and which run of it (default: the latest). */
+  const scenarios: Record<string, { on: TestStack; workflowId: string; runId?: string }> = {};
+  const capture = (name: string, workflowId: string, on: TestStack = stack) => {
+    scenarios[name] = { on, workflowId };
+  };
 
   const minted = '04F1F1F1F1F101';
   await call('POST', '/v1/dpp/enroll', { chipUid: minted });
@@ -40,7 +45,7 @@ try {
     nfcData: `picc_data=${tap.piccData}&cmac=${tap.cmac}`,
     custom_dpp_data: { gtin: GTIN, conformity_url: 'https://fixture.example/doc.pdf' },
   });
-  scenarios['mint-shape-a-completed'] = `mint:test:${minted}`;
+  capture('mint-shape-a-completed', `mint:test:${minted}`);
 
   const [passport] = await stack.api.db.orm.em
     .fork()
@@ -55,7 +60,7 @@ try {
   });
   const anchorId = `anchor-event:test:${logged.body.eventId}`;
   await stack.temporal.client.workflow.getHandle(anchorId).result();
-  scenarios['anchor-event-shipped'] = anchorId;
+  capture('anchor-event-shipped', anchorId);
 
   const rejected = '04F1F1F1F1F102';
   await call('POST', '/v1/dpp/enroll', { chipUid: rejected });
@@ -65,7 +70,7 @@ try {
     material: 'Wool',
     customDppData: { conformity_url: 'https://fixture.example/doc.pdf' },
   });
-  scenarios['mint-shape-b-unverified-failed'] = `mint:test:${rejected}`;
+  capture('mint-shape-b-unverified-failed', `mint:test:${rejected}`);
 
   const recycledChip = '04F1F1F1F1F105';
   await call('POST', '/v1/dpp/enroll', { chipUid: recycledChip });
@@ -83,25 +88,28 @@ try {
     latitude: 53.5,
     longitude: 10,
   });
-  scenarios['recycle-completed'] = `recycle:test:${recycledToken}`;
+  capture('recycle-completed', `recycle:test:${recycledToken}`);
 
-  // Webhooks: a delivery whose first attempt (the dispatcher's) failed, then all retries (timers skipped). An
-  // accepted first attempt runs no workflow; webhook-delivered.json (attempt 1 in the workflow, as replays and
-  // environments without a sender still run it) was captured before first attempts moved to the dispatcher.
-  scenarios['webhook-dead-lettered'] = await captureWebhook(timeSkipping, 500, '04F1F1F1F1F104');
+  // Webhooks (timers skipped): a delivery whose first attempt (the dispatcher's; an accepted one runs no
+  // workflow) failed, then all its retries; then replays of that dead letter, which run attempt 1 themselves:
+  // one failing throughout, one delivered.
+  Object.assign(scenarios, await captureWebhook(timeSkipping, '04F1F1F1F1F104'));
 
   // Resale: one sold and claimed (real time), one left unpaid until its checkout expired (24 h skipped).
   const claimed = await captureResale(stack, '04F1F1F1F1F106', true);
-  scenarios['resale-claimed'] = claimed.workflowId;
-  scenarios['resale-payout-paid'] = claimed.payoutWorkflowId!;
-  scenarios['resale-expired'] = (await captureResale(timeSkipping, '04F1F1F1F1F107', false)).workflowId;
+  capture('resale-claimed', claimed.workflowId);
+  capture('resale-payout-paid', claimed.payoutWorkflowId!);
+  capture(
+    'resale-expired',
+    (await captureResale(timeSkipping, '04F1F1F1F1F107', false)).workflowId,
+    timeSkipping,
+  );
 
   await mkdir(OUT, { recursive: true });
   const only = process.argv.slice(2);
-  for (const [name, workflowId] of Object.entries(scenarios)) {
+  for (const [name, { on, workflowId, runId }] of Object.entries(scenarios)) {
     if (only.length > 0 && !only.some((prefix) => name.startsWith(prefix))) continue;
-    const source = ['webhook-dead-lettered', 'resale-expired'].includes(name) ? timeSkipping : stack;
-    const history = await source.temporal.client.workflow.getHandle(workflowId).fetchHistory();
+    const history = await on.temporal.client.workflow.getHandle(workflowId, runId).fetchHistory();
     await writeFile(new URL(`${name}.json`, OUT), `${historyToJSON(history)}\n`);
     console.log(`captured ${name} (${history.events?.length ?? 0} events)`);
   }
@@ -113,22 +121,30 @@ try {
 }
 process.exit(0);
 
-/** A delivery of asset.initialized to a receiver answering `status`; returns its workflow id once it ended. */
-async function captureWebhook(on: TestStack, status: number, chipUid: string): Promise<string> {
+/**
+ * Deliveries of asset.initialized to a receiver answering 500: the dispatcher's failed attempt 1 and the
+ * workflow's five retries; a replay of the dead letter failing six times; a replay delivered (answered 200).
+ */
+async function captureWebhook(
+  on: TestStack,
+  chipUid: string,
+): Promise<Record<string, { on: TestStack; workflowId: string; runId: string }>> {
   const hooks = await on.api.createTenant('Fixture Subscriber');
+  let status = 500;
   const receiver = await startReceiver(() => ({ status }));
-  const hookCall = (path: string, body: unknown) => on.api.call('POST', path, { key: hooks.testKey, body });
+  const hookCall = (path: string, body?: unknown) =>
+    on.api.call('POST', path, { key: hooks.testKey, ...(body === undefined ? {} : { body }) });
   const endpoint = (await hookCall('/v1/webhooks/endpoints', { url: receiver.url })).body.endpoint.id;
-  // The dispatcher makes attempt 1 itself; a failure hands the delivery to its retry workflow.
   await hookCall('/v1/dpp/enroll', { chipUid });
   await receiver.waitFor(1);
   const [row] = await on.api.db.orm.em
     .fork()
-    .execute<{ event_id: string }[]>('select event_id from webhook_deliveries where endpoint_id = ?', [
-      endpoint,
-    ]);
-  const eventId = row!.event_id;
-  const workflowId = `webhook:${eventId}:${endpoint}`;
+    .execute<{ id: string; event_id: string }[]>(
+      'select id, event_id from webhook_deliveries where endpoint_id = ?',
+      [endpoint],
+    );
+  const workflowId = `webhook:${row!.event_id}:${endpoint}`;
+  // The dispatcher starts the workflow after its own attempt failed: wait for it to exist.
   for (let i = 0; i < 100; i++) {
     const started = await on.temporal.client.workflow
       .getHandle(workflowId)
@@ -138,10 +154,21 @@ async function captureWebhook(on: TestStack, status: number, chipUid: string): P
     if (started) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  await on.temporal.client.workflow.getHandle(workflowId).result();
+  const runs: Record<string, { on: TestStack; workflowId: string; runId: string }> = {};
+  const finishRun = async (name: string) => {
+    const handle = on.temporal.client.workflow.getHandle(workflowId);
+    await handle.result();
+    runs[name] = { on, workflowId, runId: (await handle.describe()).runId };
+  };
+  await finishRun('webhook-dead-lettered');
+  await hookCall(`/v1/webhooks/dead-letters/${row!.id}/replay`);
+  await finishRun('webhook-replay-dead-lettered');
+  status = 200;
+  await hookCall(`/v1/webhooks/dead-letters/${row!.id}/replay`);
+  await finishRun('webhook-replay-delivered');
   await on.api.call('DELETE', `/v1/webhooks/endpoints/${endpoint}`, { key: hooks.testKey });
   await receiver.close();
-  return workflowId;
+  return runs;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { defineQuery, patched, proxyActivities, setHandler } from '@temporalio/workflow';
+import { defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import {
   ANCHOR_PROGRESS_QUERY,
@@ -6,17 +6,13 @@ import {
   type AnchorEventProgress,
   type AnchorEventResult,
 } from '../src/processes/anchor-event.ts';
-import { chainStep, databaseStep, recordingRound } from './activity-options.ts';
+import { chainStep, recordingRound } from './activity-options.ts';
 import { recordUntilDone } from './record-until-done.ts';
 
 export const anchorProgressQuery = defineQuery<AnchorEventProgress>(ANCHOR_PROGRESS_QUERY);
 
-const database = proxyActivities<Activities>(databaseStep());
-/** Histories from before recording was retried until done gave up after the step's ten attempts; they replay so. */
-const RECORD_UNTIL_DONE = 'anchor-record-until-done';
-const recording = proxyActivities<Activities>(recordingRound());
-
 const chain = proxyActivities<Activities>(chainStep());
+const recording = proxyActivities<Activities>(recordingRound());
 
 /**
  * Anchors one supply-chain event (id `anchor-event:{env}:{eventId}`):
@@ -32,16 +28,12 @@ export async function anchorSupplyChainEvent(input: AnchorEventInput): Promise<A
 
   const mined = await chain.logEventOnChain(input);
   progress = { step: 'recording', transactionHash: mined.transactionHash };
-  if (patched(RECORD_UNTIL_DONE)) {
-    await recordUntilDone(
-      () => recording.recordEventAnchor({ ...input, ...mined }),
-      (attention) => {
-        progress = { step: 'recording', transactionHash: mined.transactionHash, attention };
-      },
-    );
-  } else {
-    await database.recordEventAnchor({ ...input, ...mined });
-  }
+  await recordUntilDone(
+    () => recording.recordEventAnchor({ ...input, ...mined }),
+    (attention) => {
+      progress = { step: 'recording', transactionHash: mined.transactionHash, attention };
+    },
+  );
   progress = { step: 'done', transactionHash: mined.transactionHash };
   return { eventId: input.eventId, ...mined };
 }

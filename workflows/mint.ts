@@ -1,9 +1,6 @@
 import {
   ApplicationFailure,
-  condition,
   defineQuery,
-  defineSignal,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -15,25 +12,16 @@ import {
   type MintInput,
   type MintProgress,
   type MintResult,
-  RETRY_RECORDING_SIGNAL,
 } from '../src/processes/mint.ts';
 import { searchAttributes } from '../src/processes/search-attributes.ts';
-import { chainStep, databaseStep, localDatabaseStep } from './activity-options.ts';
-import { recordRetryWait } from './record-until-done.ts';
+import { chainStep, localDatabaseStep } from './activity-options.ts';
+import { recordUntilDone } from './record-until-done.ts';
 
 export const mintProgressQuery = defineQuery<MintProgress>(MINT_PROGRESS_QUERY);
-export const retryRecordingSignal = defineSignal(RETRY_RECORDING_SIGNAL);
 
 const FINAL = ['SunRejected', 'ChipNotVerified', 'InvalidMintData'];
-const localDatabase = proxyLocalActivities<Activities>(localDatabaseStep(FINAL));
-/** Histories started before LOCAL_DATABASE_STEPS ran these steps as regular activities; they replay that way. */
-const remoteDatabase = proxyActivities<Activities>(databaseStep(FINAL));
-const LOCAL_DATABASE_STEPS = 'mint-local-database-steps';
-
+const database = proxyLocalActivities<Activities>(localDatabaseStep(FINAL));
 const chain = proxyActivities<Activities>(chainStep());
-
-/** Histories from before it gave up on recording after the step's retries; they replay that way. */
-const RECORD_UNTIL_DONE = 'mint-record-until-done';
 /** A round of recording: three quick attempts, then the workflow flags itself and waits for the next round. */
 const recording = proxyLocalActivities<Activities>(localDatabaseStep(FINAL, { maximumAttempts: 3 }));
 
@@ -43,19 +31,15 @@ const recording = proxyLocalActivities<Activities>(localDatabaseStep(FINAL, { ma
  * 2. mintOnChain — send the mint with the deposit, wait for confirmation;
  * 3. recordMint — passport row, MINT event, asset.minted to the outbox, one billable mint. Once the
  *    token is on chain the mint is never abandoned: if recording keeps failing, the workflow flags itself
- *    (`DppAttention = "record_failed"`, the progress query says why) and tries again every 10 minutes, or
- *    at once on the `retryRecording` signal, until the passport is recorded.
+ *    (`DppAttention = "record_failed"`, the progress query says why) and tries again after a wait (at most
+ *    10 minutes), or at once on the `retryRecording` signal, until the passport is recorded
+ *    (record-until-done.ts).
  * Every step is idempotent, so a crash anywhere resumes without minting twice. Steps 1 and 3 are local
  * activities (short, database and IPFS); the chain write is a regular, heartbeated activity.
  */
 export async function mintPassport(input: MintInput): Promise<MintResult> {
   let progress: MintProgress = { step: 'preparing' };
-  let retryRequested = false;
   setHandler(mintProgressQuery, () => progress);
-  setHandler(retryRecordingSignal, () => {
-    retryRequested = true;
-  });
-  const database = patched(LOCAL_DATABASE_STEPS) ? localDatabase : remoteDatabase;
 
   const prepared = await database.prepareMint(input);
   upsertSearchAttributes([{ key: searchAttributes.tokenId, value: prepared.tokenId }]);
@@ -89,24 +73,17 @@ export async function mintPassport(input: MintInput): Promise<MintResult> {
     blockNumber: mined.blockNumber,
     mintedAt: mined.mintedAt,
   };
-  let recorded: { dbId: number };
-  for (let failedRounds = 1; ; failedRounds++) {
-    try {
-      recorded = await (database === localDatabase ? recording : database).recordMint(record);
-      break;
-    } catch (error) {
-      if (!patched(RECORD_UNTIL_DONE)) throw error;
+  const recorded = await recordUntilDone(
+    () => recording.recordMint(record),
+    (attention) => {
       progress = {
-        ...progress,
-        attention: { reason: 'record_failed', error: (error as Error).message, failedRounds },
+        step: 'recording',
+        tokenId: mined.tokenId,
+        transactionHash: mined.transactionHash,
+        attention,
       };
-      if (failedRounds === 1)
-        upsertSearchAttributes([{ key: searchAttributes.attention, value: 'record_failed' }]);
-      await condition(() => retryRequested, recordRetryWait(failedRounds));
-      retryRequested = false;
-    }
-  }
-  if (progress.attention) upsertSearchAttributes([{ key: searchAttributes.attention, value: null }]);
+    },
+  );
 
   progress = { step: 'done', tokenId: mined.tokenId, transactionHash: mined.transactionHash, metadataUrl };
   return {

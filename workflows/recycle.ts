@@ -1,4 +1,4 @@
-import { defineQuery, patched, proxyActivities, setHandler } from '@temporalio/workflow';
+import { defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import {
   RECYCLE_PROGRESS_QUERY,
@@ -6,17 +6,13 @@ import {
   type RecycleProgress,
   type RecycleResult,
 } from '../src/processes/recycle.ts';
-import { chainStep, databaseStep, recordingRound } from './activity-options.ts';
+import { chainStep, recordingRound } from './activity-options.ts';
 import { recordUntilDone } from './record-until-done.ts';
 
 export const recycleProgressQuery = defineQuery<RecycleProgress>(RECYCLE_PROGRESS_QUERY);
 
-const database = proxyActivities<Activities>(databaseStep());
-/** Histories from before recording was retried until done gave up after the step's ten attempts; they replay so. */
-const RECORD_UNTIL_DONE = 'recycle-record-until-done';
-const recording = proxyActivities<Activities>(recordingRound());
-
 const chain = proxyActivities<Activities>(chainStep(['AlreadyRecycled']));
+const recording = proxyActivities<Activities>(recordingRound());
 
 /**
  * Recycles one passport (id `recycle:{env}:{tokenId}`):
@@ -38,16 +34,12 @@ export async function recycleTokenPassport(input: RecycleInput): Promise<Recycle
   });
 
   progress = { step: 'recording', transactionHash: released.transactionHash };
-  if (patched(RECORD_UNTIL_DONE)) {
-    await recordUntilDone(
-      () => recording.recordRecycle({ ...input, ...released }),
-      (attention) => {
-        progress = { step: 'recording', transactionHash: released.transactionHash, attention };
-      },
-    );
-  } else {
-    await database.recordRecycle({ ...input, ...released });
-  }
+  await recordUntilDone(
+    () => recording.recordRecycle({ ...input, ...released }),
+    (attention) => {
+      progress = { step: 'recording', transactionHash: released.transactionHash, attention };
+    },
+  );
 
   progress = { step: 'done', transactionHash: released.transactionHash };
   return {

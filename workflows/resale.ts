@@ -5,7 +5,6 @@ import {
   defineSignal,
   defineUpdate,
   ParentClosePolicy,
-  patched,
   proxyActivities,
   setHandler,
   startChild,
@@ -34,18 +33,7 @@ const chain = proxyActivities<Activities>(chainStep(['NoClaimAuthorized']));
 const database = proxyActivities<Activities>(databaseStep());
 const payments = proxyActivities<Activities>(paymentStep());
 
-/** Histories from before recording the claim was retried until done gave up after ten attempts; they replay so. */
-const CLAIM_RECORD_UNTIL_DONE = 'resale-claim-record-until-done';
 const recording = proxyActivities<Activities>(recordingRound());
-
-/** Workflows started before payouts existed end at the claim; the marker lets their histories replay. */
-const PAYOUT_AFTER_CLAIM = 'resale-payout-after-claim';
-/**
- * The Checkout Session is opened before the chain is touched, so a release the payment provider refuses costs
- * no gas (it used to send authorizeClaim, then revokeClaim to undo it). Workflows started before keep their
- * order (1 then 2) on replay.
- */
-const CHECKOUT_BEFORE_DELEGATION = 'resale-checkout-before-delegation';
 
 /** Stripe lets a Checkout Session live 24 hours at most: the buyer pays within that, or the release ends. */
 export const PAYMENT_WINDOW = '24 hours';
@@ -57,10 +45,12 @@ const CLAIM_WINDOW_MS = 30 * 24 * 3600 * 1000;
 
 /**
  * Resells one passport (id `resale:{env}:{tokenId}`):
- * 1. delegateToPlatform — authorizeClaim to the platform admin on chain (undone by revokeClaim);
- * 2. createCheckout — a Stripe Checkout Session for the buyer (undone by expiring it); since
- *    CHECKOUT_BEFORE_DELEGATION it is opened before step 1, so a refused checkout touches no chain;
- * 3. wait for the payment (`paymentSucceeded` from the signed webhook) for up to 24 hours, else undo 2 and 1;
+ * 1. createResaleCheckout — a Stripe Checkout Session for the buyer (undone by expiring it), opened before
+ *    the chain is touched, so a release the payment provider refuses costs no gas;
+ * 2. delegateToPlatform — authorizeClaim to the platform admin on chain (undone by revokeClaim, after the
+ *    checkout expired); then the release is recorded and the checkout's URL handed out;
+ * 3. wait for the payment (`paymentSucceeded` from the signed webhook) for up to 24 hours, else expire the
+ *    checkout, then revoke the delegation;
  * 4. authorizeBuyer — authorizeClaim to the buyer's wallet, AUTHORIZE_CLAIM recorded;
  * 5. wait for the buyer's claim (the `claim` update, after a fresh tap of the chip) for up to 30 days, else
  *    refund the payment and revoke the authorization;
@@ -117,30 +107,15 @@ export async function resalePassport(input: ResaleInput): Promise<ResaleResult> 
   // 1 and 2. A release that cannot be set up is undone at once and ends FAILED (its row no longer blocks
   // the next release of the token).
   try {
-    const expiresAt = () => Math.floor(Date.now() / 1000) + CHECKOUT_LIFETIME_SECONDS;
-    let delegated: { transactionHash: string };
-    let checkout: { sessionId: string; url: string; expiresAt: string };
-    if (patched(CHECKOUT_BEFORE_DELEGATION)) {
-      // 2 first: the buyer's Checkout Session. A refusal fails the release with nothing sent to the chain.
-      // Its URL is not handed out before the delegation below is mined, so nobody pays for an undelegated item.
-      checkout = await payments.createResaleCheckout({ terms: input, expiresAt: expiresAt() });
-      const sessionId = checkout.sessionId;
-      undo.push(() => payments.expireResaleCheckout({ sessionId }));
-      // 1. The platform admin holds the delegation while the item is for sale.
-      delegated = await chain.delegateToPlatform({ tokenId: input.tokenId });
-      // Undone in reverse order of this list: the checkout expires before the delegation is revoked.
-      undo.unshift(() => chain.revokeClaimOnChain({ tokenId: input.tokenId }));
-    } else {
-      // 1. The platform admin holds the delegation while the item is for sale.
-      delegated = await chain.delegateToPlatform({ tokenId: input.tokenId });
-      undo.push(() => chain.revokeClaimOnChain({ tokenId: input.tokenId }));
-      progress = { ...progress, authorizeTxHash: delegated.transactionHash };
-
-      // 2. The buyer pays through Stripe Checkout.
-      checkout = await payments.createResaleCheckout({ terms: input, expiresAt: expiresAt() });
-      const sessionId = checkout.sessionId;
-      undo.push(() => payments.expireResaleCheckout({ sessionId }));
-    }
+    // 1. The buyer's Checkout Session: a refusal fails the release with nothing sent to the chain. Its URL
+    // is not handed out before the delegation is mined, so nobody pays for an undelegated item.
+    const expiresAt = Math.floor(Date.now() / 1000) + CHECKOUT_LIFETIME_SECONDS;
+    const checkout = await payments.createResaleCheckout({ terms: input, expiresAt });
+    undo.push(() => payments.expireResaleCheckout({ sessionId: checkout.sessionId }));
+    // 2. The platform admin holds the delegation while the item is for sale. Undone after the checkout
+    // expired (first in the list, which is undone in reverse), so no payment lands on a revoked release.
+    const delegated = await chain.delegateToPlatform({ tokenId: input.tokenId });
+    undo.unshift(() => chain.revokeClaimOnChain({ tokenId: input.tokenId }));
     progress = { ...progress, authorizeTxHash: delegated.transactionHash };
     await database.recordResaleStarted({
       terms: input,
@@ -208,30 +183,24 @@ export async function resalePassport(input: ResaleInput): Promise<ResaleResult> 
     sinceBlock: buyerAuthorized.blockNumber,
   });
   // Ownership moved on chain: recording it is never given up (else no webhook, no payout, no refund).
-  if (patched(CLAIM_RECORD_UNTIL_DONE)) {
-    await recordUntilDone(
-      () => recording.recordClaim({ terms: input, ...transfer }),
-      (attention) => {
-        progress = { ...progress, claimTxHash: transfer.transactionHash, attention };
-      },
-    );
-  } else {
-    await database.recordClaim({ terms: input, ...transfer });
-  }
+  await recordUntilDone(
+    () => recording.recordClaim({ terms: input, ...transfer }),
+    (attention) => {
+      progress = { ...progress, claimTxHash: transfer.transactionHash, attention };
+    },
+  );
   claimed = { txHash: transfer.transactionHash, ownerWallet: input.buyerWallet, from: transfer.from };
   progress = { ...progress, state: 'CLAIMED', claimTxHash: transfer.transactionHash };
 
   // 7. The payout runs on its own (it may wait days for the sellers' verification); this sale is done.
-  if (patched(PAYOUT_AFTER_CLAIM)) {
-    const payoutWorkflowId = `resale-payout:${input.scope.environment}:${input.resaleId}`;
-    await startChild(resalePayout, {
-      workflowId: payoutWorkflowId,
-      args: [{ terms: input, paymentIntentId: paid.paymentIntentId, chargeId: paid.chargeId }],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      staticSummary: `Pay out resale ${input.resaleId} of passport ${input.tokenId} (94/5/1)`,
-    });
-    progress = { ...progress, payoutWorkflowId };
-  }
+  const payoutWorkflowId = `resale-payout:${input.scope.environment}:${input.resaleId}`;
+  await startChild(resalePayout, {
+    workflowId: payoutWorkflowId,
+    args: [{ terms: input, paymentIntentId: paid.paymentIntentId, chargeId: paid.chargeId }],
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    staticSummary: `Pay out resale ${input.resaleId} of passport ${input.tokenId} (94/5/1)`,
+  });
+  progress = { ...progress, payoutWorkflowId };
 
   await condition(allHandlersFinished);
   return { state: 'CLAIMED', ...claimed };

@@ -23,7 +23,7 @@ export interface WebhookDeliveryInput {
   mode: DeliveryMode;
   /**
    * The dispatcher made attempt 1 itself and it failed: the run continues the schedule from the wait before
-   * attempt 2 (unset in runs started before the dispatcher made first attempts).
+   * attempt 2 (unset when the run makes attempt 1 itself, as a dead-letter replay does).
    */
   firstAttemptMade?: boolean;
 }

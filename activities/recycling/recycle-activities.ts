@@ -29,7 +29,7 @@ export function recycleActivities(deps: EnvironmentDeps) {
   // The recycle on chain is found by its Recycled event once its transaction is final.
   const recycledOnChain = async (tokenId: string, mintBlock: number, transactionHash?: string) => {
     if (transactionHash) await deps.chain.waitForTransaction(transactionHash);
-    const record = await findRecycle(deps.chain, tokenId, mintBlock);
+    const record = await findRecycle(deps.chain.reader, tokenId, mintBlock);
     return record ? released(record) : null;
   };
 

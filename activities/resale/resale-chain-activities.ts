@@ -53,7 +53,7 @@ export function resaleChainActivities(deps: EnvironmentDeps) {
       const buyer = getAddress(input.buyerWallet);
       const claimedEarlier = async () => {
         if (getAddress(await deps.chain.ownerOf(input.tokenId)) !== buyer) return undefined;
-        return findClaim(deps.chain, input.tokenId, buyer, input.sinceBlock);
+        return findClaim(deps.chain.reader, input.tokenId, buyer, input.sinceBlock);
       };
       const result = await runChainWrite(deps.chain, async (write) => {
         const earlier = await write.earlierTransaction();

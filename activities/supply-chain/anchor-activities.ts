@@ -33,7 +33,7 @@ export function anchorActivities(deps: EnvironmentDeps) {
             blockNumber: (await deps.chain.waitForTransaction(earlier)).blockNumber,
           };
         }
-        const logged = await findLoggedEvent(deps.chain, {
+        const logged = await findLoggedEvent(deps.chain.reader, {
           tokenId: event.tokenId,
           dataHash,
           fromBlock: passport.mintBlock,

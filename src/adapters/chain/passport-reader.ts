@@ -59,6 +59,33 @@ export class PassportReader {
     };
   }
 
+  /**
+   * The contract's `event` logs of one token from `fromBlock` on, decoded, in chain order: how a retry learns
+   * what an earlier attempt did when it lost its transaction hash. `topics` narrows by the event's further
+   * indexed arguments (null: any).
+   */
+  async tokenEvents(
+    event: string,
+    tokenId: TokenIdInput,
+    fromBlock: number,
+    topics: (string | null)[] = [],
+  ): Promise<{ args: Record<string, unknown>; transactionHash: string; blockNumber: number }[]> {
+    const fragment = this.abi.interface.getEvent(event);
+    if (!fragment) throw new Error(`the passport contract has no ${event} event`);
+    const logs = await this.provider.getLogs({
+      address: this.contractAddress,
+      fromBlock,
+      toBlock: 'latest',
+      topics: [fragment.topicHash, toBeHex(toTokenId(tokenId), 32), ...topics],
+    });
+    return logs.flatMap((log) => {
+      const [decoded] = this.abi.events([log]);
+      return decoded
+        ? [{ args: decoded.args, transactionHash: log.transactionHash, blockNumber: log.blockNumber }]
+        : [];
+    });
+  }
+
   async ownerOf(tokenId: TokenIdInput): Promise<string> {
     return (await this.#read('ownerOf', [toTokenId(tokenId)]))[0] as string;
   }

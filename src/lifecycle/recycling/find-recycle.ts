@@ -1,5 +1,4 @@
-import { Interface, type InterfaceAbi, toBeHex } from 'ethers';
-import type { PassportChain } from '../../adapters/chain/passport-chain.ts';
+import type { PassportReader } from '../../adapters/chain/passport-reader.ts';
 
 export interface RecycleRecord {
   transactionHash: string;
@@ -14,27 +13,16 @@ export interface RecycleRecord {
  * second recycle).
  */
 export async function findRecycle(
-  chain: PassportChain,
+  chain: PassportReader,
   tokenId: string,
   fromBlock: number,
 ): Promise<RecycleRecord | null> {
-  const contract = new Interface(chain.artifact.abi as InterfaceAbi);
-  const recycled = contract.getEvent('Recycled');
-  if (!recycled) throw new Error('the passport contract has no Recycled event');
-  const logs = await chain.provider.getLogs({
-    address: chain.contractAddress,
-    fromBlock,
-    toBlock: 'latest',
-    topics: [recycled.topicHash, toBeHex(BigInt(tokenId), 32)],
-  });
-  const log = logs[0];
-  if (!log) return null;
-  const parsed = contract.parseLog({ topics: [...log.topics], data: log.data });
-  if (!parsed) return null;
+  const [recycled] = await chain.tokenEvents('Recycled', tokenId, fromBlock);
+  if (!recycled) return null;
   return {
-    transactionHash: log.transactionHash,
-    blockNumber: log.blockNumber,
-    rewardReceiver: parsed.args.rewardReceiver as string,
-    amountWei: parsed.args.amount as bigint,
+    transactionHash: recycled.transactionHash,
+    blockNumber: recycled.blockNumber,
+    rewardReceiver: recycled.args.rewardReceiver as string,
+    amountWei: recycled.args.amount as bigint,
   };
 }

@@ -1,5 +1,5 @@
-import { Interface, type InterfaceAbi, toBeHex, zeroPadValue } from 'ethers';
-import type { PassportChain } from '../../adapters/chain/passport-chain.ts';
+import { zeroPadValue } from 'ethers';
+import type { PassportReader } from '../../adapters/chain/passport-reader.ts';
 
 export interface ClaimRecord {
   transactionHash: string;
@@ -14,28 +14,21 @@ export interface ClaimRecord {
  * resold to the same wallet again after it changed hands in between).
  */
 export async function findClaim(
-  chain: PassportChain,
+  chain: PassportReader,
   tokenId: string,
   to: string,
   fromBlock: number,
 ): Promise<ClaimRecord | null> {
-  const contract = new Interface(chain.artifact.abi as InterfaceAbi);
-  const claimed = contract.getEvent('OwnershipClaimed');
-  if (!claimed) throw new Error('the passport contract has no OwnershipClaimed event');
-  const logs = await chain.provider.getLogs({
-    address: chain.contractAddress,
-    fromBlock,
-    toBlock: 'latest',
-    topics: [claimed.topicHash, toBeHex(BigInt(tokenId), 32), null, zeroPadValue(to, 32)],
-  });
-  const log = logs.at(-1);
-  if (!log) return null;
-  const parsed = contract.parseLog({ topics: [...log.topics], data: log.data });
-  if (!parsed) return null;
+  const claims = await chain.tokenEvents('OwnershipClaimed', tokenId, fromBlock, [
+    null,
+    zeroPadValue(to, 32),
+  ]);
+  const claim = claims.at(-1);
+  if (!claim) return null;
   return {
-    transactionHash: log.transactionHash,
-    blockNumber: log.blockNumber,
-    from: parsed.args.from as string,
-    to: parsed.args.to as string,
+    transactionHash: claim.transactionHash,
+    blockNumber: claim.blockNumber,
+    from: claim.args.from as string,
+    to: claim.args.to as string,
   };
 }

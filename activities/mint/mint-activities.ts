@@ -33,10 +33,10 @@ export function mintActivities(deps: EnvironmentDeps) {
         input.scope.companyId,
         deps.environment,
       );
-      const onChain = await deps.chain.findMintByChip(input.chipUid);
+      const onChain = await deps.chain.reader.findMintByChip(input.chipUid);
       if (onChain) {
         // Minted by an earlier run that never recorded it: that token and the metadata it points to stand.
-        const metadataUrl = await deps.chain.tokenURI(onChain.tokenId);
+        const metadataUrl = await deps.chain.reader.tokenURI(onChain.tokenId);
         const metadata = await loadMetadata(deps.contentStore, metadataUrl);
         return { tokenId: onChain.tokenId, ownerWallet, metadata, metadataUrl };
       }
@@ -64,14 +64,14 @@ export function mintActivities(deps: EnvironmentDeps) {
           tokenId,
           transactionHash,
           blockNumber,
-          mintedAt: await deps.chain.blockTime(blockNumber),
+          mintedAt: await deps.chain.reader.blockTime(blockNumber),
           metadataUrl,
         });
       const adoptExisting = async () => {
-        const existing = await deps.chain.findMintByChip(input.chipUid);
+        const existing = await deps.chain.reader.findMintByChip(input.chipUid);
         if (!existing) return undefined;
-        await deps.chain.waitForTransaction(existing.txHash);
-        const metadataUrl = await deps.chain.tokenURI(existing.tokenId);
+        await deps.chain.writer.waitForTransaction(existing.txHash);
+        const metadataUrl = await deps.chain.reader.tokenURI(existing.tokenId);
         return mined(existing.tokenId, existing.txHash, metadataUrl)(existing.blockNumber);
       };
       // prepareMint has just looked the chip up, so a first attempt does not ask again: the contract refuses a
@@ -80,12 +80,15 @@ export function mintActivities(deps: EnvironmentDeps) {
         const adopted = await adoptExisting();
         if (adopted) return adopted;
       }
-      return runChainWrite(deps.chain, async (write) => {
+      return runChainWrite(deps.chain.writer, async (write) => {
         const earlier = await write.earlierTransaction();
         if (earlier)
-          return mined(input.tokenId, earlier)((await deps.chain.waitForTransaction(earlier)).blockNumber);
+          return mined(
+            input.tokenId,
+            earlier,
+          )((await deps.chain.writer.waitForTransaction(earlier)).blockNumber);
         try {
-          const result = await deps.chain.mint(
+          const result = await deps.chain.writer.mint(
             {
               to: input.to,
               tokenId: input.tokenId,

@@ -23,12 +23,12 @@ export function recycleActivities(deps: EnvironmentDeps) {
       blockNumber: record.blockNumber,
       rewardReceiver: getAddress(record.rewardReceiver),
       amountWei: record.amountWei.toString(),
-      recycledAt: await deps.chain.blockTime(record.blockNumber),
+      recycledAt: await deps.chain.reader.blockTime(record.blockNumber),
     };
   };
   // The recycle on chain is found by its Recycled event once its transaction is final.
   const recycledOnChain = async (tokenId: string, mintBlock: number, transactionHash?: string) => {
-    if (transactionHash) await deps.chain.waitForTransaction(transactionHash);
+    if (transactionHash) await deps.chain.writer.waitForTransaction(transactionHash);
     const record = await findRecycle(deps.chain.reader, tokenId, mintBlock);
     return record ? released(record) : null;
   };
@@ -41,18 +41,18 @@ export function recycleActivities(deps: EnvironmentDeps) {
      * refuses a second one, so the deposit is paid once).
      */
     async recycleOnChain(input: { tokenId: string; rewardReceiver: string; mintBlock: number }) {
-      return runChainWrite(deps.chain, async (write) => {
+      return runChainWrite(deps.chain.writer, async (write) => {
         const earlier = await write.earlierTransaction();
         if (earlier) {
           const found = await recycledOnChain(input.tokenId, input.mintBlock, earlier);
           if (found) return found;
         }
-        if (await deps.chain.isRecycled(input.tokenId)) {
+        if (await deps.chain.reader.isRecycled(input.tokenId)) {
           const found = await recycledOnChain(input.tokenId, input.mintBlock);
           if (found) return found;
         }
         try {
-          const result = await deps.chain.recycle(
+          const result = await deps.chain.writer.recycle(
             { tokenId: input.tokenId, rewardReceiver: input.rewardReceiver },
             {
               onSubmitted: async (transactionHash) => {

@@ -7,14 +7,17 @@ import type { EnvironmentDeps } from '../deps.ts';
 /** The resale's chain writes, all sent with the platform admin key. Each one is safe to run again. */
 export function resaleChainActivities(deps: EnvironmentDeps) {
   const authorize = (tokenId: string, account: string) =>
-    runChainWrite(deps.chain, async (write) => {
+    runChainWrite(deps.chain.writer, async (write) => {
       const earlier = await write.earlierTransaction();
       if (earlier) {
-        const mined = await deps.chain.waitForTransaction(earlier);
+        const mined = await deps.chain.writer.waitForTransaction(earlier);
         return { transactionHash: earlier, blockNumber: mined.blockNumber };
       }
       // Authorizing the same account again is harmless on chain; a retry without a known hash simply does.
-      const result = await deps.chain.authorizeClaim({ tokenId, account }, { onSubmitted: write.submitted });
+      const result = await deps.chain.writer.authorizeClaim(
+        { tokenId, account },
+        { onSubmitted: write.submitted },
+      );
       return { transactionHash: result.txHash, blockNumber: result.blockNumber };
     });
 
@@ -31,12 +34,12 @@ export function resaleChainActivities(deps: EnvironmentDeps) {
 
     /** revokeClaim; nothing to revoke (already revoked, or the token moved on) is done too. */
     async revokeClaimOnChain(input: { tokenId: string }): Promise<{ revokeTxHash: string | null }> {
-      return runChainWrite(deps.chain, async (write) => {
+      return runChainWrite(deps.chain.writer, async (write) => {
         const earlier = await write.earlierTransaction();
         if (earlier) return { revokeTxHash: earlier };
-        if ((await deps.chain.claimantOf(input.tokenId)) === null) return { revokeTxHash: null };
+        if ((await deps.chain.reader.claimantOf(input.tokenId)) === null) return { revokeTxHash: null };
         try {
-          const result = await deps.chain.revokeClaim(input.tokenId, { onSubmitted: write.submitted });
+          const result = await deps.chain.writer.revokeClaim(input.tokenId, { onSubmitted: write.submitted });
           return { revokeTxHash: result.txHash };
         } catch (error) {
           if (isChainRevert(error, 'NoClaimAuthorized')) return { revokeTxHash: null };
@@ -52,15 +55,15 @@ export function resaleChainActivities(deps: EnvironmentDeps) {
     async claimOnChain(input: { tokenId: string; buyerWallet: string; sinceBlock: number }) {
       const buyer = getAddress(input.buyerWallet);
       const claimedEarlier = async () => {
-        if (getAddress(await deps.chain.ownerOf(input.tokenId)) !== buyer) return undefined;
+        if (getAddress(await deps.chain.reader.ownerOf(input.tokenId)) !== buyer) return undefined;
         return findClaim(deps.chain.reader, input.tokenId, buyer, input.sinceBlock);
       };
-      const result = await runChainWrite(deps.chain, async (write) => {
+      const result = await runChainWrite(deps.chain.writer, async (write) => {
         const earlier = await write.earlierTransaction();
-        if (earlier) await deps.chain.waitForTransaction(earlier);
+        if (earlier) await deps.chain.writer.waitForTransaction(earlier);
         const found = await claimedEarlier();
         if (found) return found;
-        const sent = await deps.chain.claimOwnershipFor(
+        const sent = await deps.chain.writer.claimOwnershipFor(
           { tokenId: input.tokenId, account: buyer },
           { onSubmitted: write.submitted },
         );
@@ -70,7 +73,7 @@ export function resaleChainActivities(deps: EnvironmentDeps) {
         transactionHash: result.transactionHash,
         blockNumber: result.blockNumber,
         from: getAddress(result.from),
-        claimedAt: await deps.chain.blockTime(result.blockNumber),
+        claimedAt: await deps.chain.reader.blockTime(result.blockNumber),
       };
     },
   };

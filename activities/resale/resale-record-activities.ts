@@ -35,7 +35,7 @@ export function resaleRecordActivities(deps: EnvironmentDeps) {
           paymentIntentId: input.paymentIntentId,
           transactionHash: input.transactionHash,
           blockNumber: input.blockNumber,
-          at: new Date(await deps.chain.blockTime(input.blockNumber)),
+          at: new Date(await deps.chain.reader.blockTime(input.blockNumber)),
           admin: deps.chain.signerAddress,
           contractAddress: deps.chain.contractAddress,
         },

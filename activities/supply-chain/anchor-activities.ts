@@ -25,12 +25,12 @@ export function anchorActivities(deps: EnvironmentDeps) {
       const dataHash = event.dataHash;
       if (!dataHash) throw ApplicationFailure.nonRetryable(`event ${event.id} has no data hash`);
       const passport = await findPassport(em, event.tokenId);
-      return runChainWrite(deps.chain, async (write) => {
+      return runChainWrite(deps.chain.writer, async (write) => {
         const earlier = await write.earlierTransaction();
         if (earlier) {
           return {
             transactionHash: earlier,
-            blockNumber: (await deps.chain.waitForTransaction(earlier)).blockNumber,
+            blockNumber: (await deps.chain.writer.waitForTransaction(earlier)).blockNumber,
           };
         }
         const logged = await findLoggedEvent(deps.chain.reader, {
@@ -39,7 +39,7 @@ export function anchorActivities(deps: EnvironmentDeps) {
           fromBlock: passport.mintBlock,
         });
         if (logged) return logged;
-        const result = await deps.chain.logEvent(
+        const result = await deps.chain.writer.logEvent(
           { tokenId: event.tokenId, action: event.action, dataHash },
           { onSubmitted: write.submitted },
         );

@@ -25,7 +25,7 @@ const cli = (...args: string[]) =>
   });
 
 test('npm run cli -- chain:transactions shows operators each transaction with its state; --state open the ones still waiting', async () => {
-  const minted = await chain.mint({
+  const minted = await chain.writer.mint({
     to: t.others[0]!.address,
     metadataUri: 'ipfs://cli',
     chipUid: '04CC0000000001',
@@ -33,7 +33,7 @@ test('npm run cli -- chain:transactions shows operators each transaction with it
   // One more, left in the mempool: automine off.
   await t.rpc('evm_setAutomine', [false]);
   let waiting = '';
-  const pending = chain.logEvent(
+  const pending = chain.writer.logEvent(
     { tokenId: minted.tokenId, action: 'SHIPPED', dataHash: `0x${'ab'.repeat(32)}` },
     {
       onSubmitted: (hash) => {

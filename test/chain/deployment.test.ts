@@ -92,7 +92,7 @@ describe('ensurePassportDeployment', () => {
       pollIntervalMs: 50,
       transactions: { orm },
     });
-    const { tokenId } = await chain.mint({
+    const { tokenId } = await chain.writer.mint({
       to: before.accounts[1]!.address,
       metadataUri: 'ipfs://keep',
       chipUid: '04BB000000000A',
@@ -110,7 +110,7 @@ describe('ensurePassportDeployment', () => {
         contractAddress: address,
         transactions: { orm },
       });
-      assert.equal(await reopened.findTokenByChip('04BB000000000A'), tokenId);
+      assert.equal(await reopened.reader.findTokenByChip('04BB000000000A'), tokenId);
       await reopened.close();
     } finally {
       await restarted.stop();
@@ -143,19 +143,19 @@ describe('openPassportChains', () => {
       assert.notEqual(chains.live.contractAddress, chains.test.contractAddress);
       assert.notEqual(chains.live.signerAddress, chains.test.signerAddress);
       const owner = chains.anvil.accounts[5]!.address;
-      const live = await chains.live.mint({
+      const live = await chains.live.writer.mint({
         to: owner,
         metadataUri: 'ipfs://live',
         chipUid: '04CC000000000A',
       });
-      const test = await chains.test.mint({
+      const test = await chains.test.writer.mint({
         to: owner,
         metadataUri: 'ipfs://test',
         chipUid: '04CC000000000A',
       });
       assert.equal(live.tokenId, '1');
       assert.equal(test.tokenId, '1', 'the environments do not share token ids or chips');
-      assert.equal(await chains.test.findTokenByChip('04CC000000000A'), '1');
+      assert.equal(await chains.test.reader.findTokenByChip('04CC000000000A'), '1');
     } finally {
       await chains.close();
     }
@@ -189,12 +189,12 @@ describe('openPassportChains', () => {
     try {
       assert.equal(chains.test.contractAddress, remote.contractAddress);
       assert.equal(chains.test.signerAddress, remote.platform.address);
-      const { tokenId } = await chains.test.mint({
+      const { tokenId } = await chains.test.writer.mint({
         to: remote.others[0]!.address,
         metadataUri: 'ipfs://p',
         chipUid: '04DD000000000A',
       });
-      assert.equal(await remote.chain.ownerOf(tokenId), remote.others[0]!.address);
+      assert.equal(await remote.chain.reader.ownerOf(tokenId), remote.others[0]!.address);
       assert.notEqual(chains.anvil?.rpcUrl, remote.anvil.rpcUrl, 'live still runs on its own local chain');
     } finally {
       await chains.close();

@@ -30,8 +30,8 @@ test('openPassportChains with the database: both environments write through the 
     const chains = await openPassportChains(loadConfig({}), { dataDir, orm: db.orm });
     try {
       assert.ok(chains.live.transactions && chains.test.transactions);
-      const live = await chains.live.mint({ to: owner, metadataUri: 'ipfs://live', chipUid: chip });
-      const test = await chains.test.mint({ to: owner, metadataUri: 'ipfs://test', chipUid: chip });
+      const live = await chains.live.writer.mint({ to: owner, metadataUri: 'ipfs://live', chipUid: chip });
+      const test = await chains.test.writer.mint({ to: owner, metadataUri: 'ipfs://test', chipUid: chip });
       return { live, test };
     } finally {
       await chains.close();

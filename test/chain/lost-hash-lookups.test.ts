@@ -13,7 +13,7 @@ describe('finding an earlier attempt’s transaction from the contract’s logs'
   let mintBlock: number;
   beforeAll(async () => {
     t = await startTestChain();
-    const minted = await t.chain.mint({
+    const minted = await t.chain.writer.mint({
       to: t.platform.address,
       metadataUri: 'ipfs://lookup',
       chipUid: '04A1B2C3D4E5F6',
@@ -27,7 +27,7 @@ describe('finding an earlier attempt’s transaction from the contract’s logs'
   test('a logged supply-chain event is found by its data hash, another hash is not', async () => {
     const dataHash = keccak256(toUtf8Bytes('shipped'));
     assert.equal(await findLoggedEvent(t.chain.reader, { tokenId, dataHash, fromBlock: mintBlock }), null);
-    const logged = await t.chain.logEvent({ tokenId, action: 'SHIPPED', dataHash });
+    const logged = await t.chain.writer.logEvent({ tokenId, action: 'SHIPPED', dataHash });
     assert.deepEqual(await findLoggedEvent(t.chain.reader, { tokenId, dataHash, fromBlock: mintBlock }), {
       transactionHash: logged.txHash,
       blockNumber: logged.blockNumber,
@@ -42,8 +42,8 @@ describe('finding an earlier attempt’s transaction from the contract’s logs'
   test('the claim that moved the token to a wallet is found; none for another wallet', async () => {
     const buyer = t.others[2]!.address;
     assert.equal(await findClaim(t.chain.reader, tokenId, buyer, mintBlock), null);
-    await t.chain.authorizeClaim({ tokenId, account: buyer });
-    const claimed = await t.chain.claimOwnershipFor({ tokenId, account: buyer });
+    await t.chain.writer.authorizeClaim({ tokenId, account: buyer });
+    const claimed = await t.chain.writer.claimOwnershipFor({ tokenId, account: buyer });
     const found = await findClaim(t.chain.reader, tokenId, buyer, mintBlock);
     assert.equal(found?.transactionHash, claimed.txHash);
     assert.equal(found?.to, buyer);
@@ -54,7 +54,7 @@ describe('finding an earlier attempt’s transaction from the contract’s logs'
   test('the recycle is found with its reward receiver and released deposit', async () => {
     const receiver = t.others[4]!.address;
     assert.equal(await findRecycle(t.chain.reader, tokenId, mintBlock), null);
-    const recycled = await t.chain.recycle({ tokenId, rewardReceiver: receiver });
+    const recycled = await t.chain.writer.recycle({ tokenId, rewardReceiver: receiver });
     assert.deepEqual(await findRecycle(t.chain.reader, tokenId, mintBlock), {
       transactionHash: recycled.txHash,
       blockNumber: recycled.blockNumber,

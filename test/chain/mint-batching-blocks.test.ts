@@ -19,7 +19,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 test('mints arriving while a mint waits for its block leave together in the next one', async () => {
   const owner = chain.others[1]!.address;
   const mint = (n: number) =>
-    chain.chain.mint({ to: owner, tokenId: n, metadataUri: `ipfs://held-${n}`, chipUid: uid(n) });
+    chain.chain.writer.mint({ to: owner, tokenId: n, metadataUri: `ipfs://held-${n}`, chipUid: uid(n) });
   // right after a block: the first mint waits ~2 s for the next one
   await chain.waitBlocks(1);
   const first = mint(1);
@@ -34,7 +34,7 @@ test('mints arriving while a mint waits for its block leave together in the next
   assert.notEqual(held[0]!.txHash, alone.txHash);
   assert.ok(held[0]!.blockNumber > alone.blockNumber, 'sent once the first mint was in its block');
   assert.ok(held[0]!.blockNumber <= alone.blockNumber + 2, 'and mined right after it');
-  for (let n = 1; n <= 6; n++) assert.equal(await chain.chain.tokenURI(n), `ipfs://held-${n}`);
+  for (let n = 1; n <= 6; n++) assert.equal(await chain.chain.reader.tokenURI(n), `ipfs://held-${n}`);
   const receipt = await chain.chain.provider.getTransactionReceipt(held[0]!.txHash);
   const single = await chain.chain.provider.getTransactionReceipt(alone.txHash);
   assert.ok(receipt!.gasUsed / 5n < single!.gasUsed, 'a held passport cost less gas than the lone one');

@@ -28,7 +28,7 @@ describe('mints with reserved ids share transactions under load (mintBatch)', ()
     const submitted = new Map<number, string>();
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        t.chain.mint(
+        t.chain.writer.mint(
           {
             to: owner,
             tokenId: 100 + i,
@@ -55,11 +55,11 @@ describe('mints with reserved ids share transactions under load (mintBatch)', ()
         ],
         'a passport sees only the events about its own token',
       );
-      assert.equal(await t.chain.ownerOf(100 + i), owner);
-      assert.equal(await t.chain.tokenURI(100 + i), `ipfs://batch-${i}`);
-      assert.equal(await t.chain.depositOf(100 + i), BigInt(i));
-      assert.equal(await t.chain.chipHashOf(100 + i), chipHash(uid(i)));
-      const found = await t.chain.findMintByChip(uid(i));
+      assert.equal(await t.chain.reader.ownerOf(100 + i), owner);
+      assert.equal(await t.chain.reader.tokenURI(100 + i), `ipfs://batch-${i}`);
+      assert.equal(await t.chain.reader.depositOf(100 + i), BigInt(i));
+      assert.equal(await t.chain.reader.chipHashOf(100 + i), chipHash(uid(i)));
+      const found = await t.chain.reader.findMintByChip(uid(i));
       assert.equal(found?.txHash, result.txHash, 'crash recovery finds the carrying transaction');
     }
     const transactions = new Set(results.map((r) => r.txHash)).size;
@@ -68,7 +68,7 @@ describe('mints with reserved ids share transactions under load (mintBatch)', ()
   });
 
   test('blockTime: the block’s timestamp, asked of the node once per block', async () => {
-    const result = await t.chain.mint({
+    const result = await t.chain.writer.mint({
       to: t.others[1]!.address,
       tokenId: 150,
       metadataUri: 'ipfs://time',
@@ -76,7 +76,7 @@ describe('mints with reserved ids share transactions under load (mintBatch)', ()
     });
     const block = await t.chain.provider.getBlock(result.blockNumber);
     const expected = new Date(block!.timestamp * 1000).toISOString();
-    assert.equal(await t.chain.blockTime(result.blockNumber), expected);
+    assert.equal(await t.chain.reader.blockTime(result.blockNumber), expected);
     let asked = 0;
     const getBlock = t.chain.provider.getBlock.bind(t.chain.provider);
     t.chain.provider.getBlock = ((...args: Parameters<typeof getBlock>) => {
@@ -84,7 +84,7 @@ describe('mints with reserved ids share transactions under load (mintBatch)', ()
       return getBlock(...args);
     }) as typeof getBlock;
     try {
-      assert.equal(await t.chain.blockTime(result.blockNumber), expected);
+      assert.equal(await t.chain.reader.blockTime(result.blockNumber), expected);
       assert.equal(asked, 0, 'a block already asked about is remembered');
     } finally {
       t.chain.provider.getBlock = getBlock;
@@ -93,7 +93,7 @@ describe('mints with reserved ids share transactions under load (mintBatch)', ()
 
   test('a lone mint goes out at once as mintWithId', async () => {
     const before = { ...t.chain.mints.stats };
-    const result = await t.chain.mint({
+    const result = await t.chain.writer.mint({
       to: t.others[1]!.address,
       tokenId: 200,
       metadataUri: 'ipfs://alone',
@@ -106,7 +106,7 @@ describe('mints with reserved ids share transactions under load (mintBatch)', ()
   });
 
   test('one refused passport in a batch fails alone; the others are minted', async () => {
-    await t.chain.mint({
+    await t.chain.writer.mint({
       to: t.others[1]!.address,
       tokenId: 300,
       metadataUri: 'ipfs://first',
@@ -115,7 +115,7 @@ describe('mints with reserved ids share transactions under load (mintBatch)', ()
     const before = { ...t.chain.mints.stats };
     const outcomes = await Promise.allSettled(
       [301, 302, 303, 304].map((tokenId) =>
-        t.chain.mint({
+        t.chain.writer.mint({
           to: t.others[2]!.address,
           tokenId,
           metadataUri: `ipfs://second-${tokenId}`,
@@ -131,8 +131,13 @@ describe('mints with reserved ids share transactions under load (mintBatch)', ()
       'the refusal names the contract error',
     );
     for (const ok of [ok1, ok3, ok4]) assert.equal(ok?.status, 'fulfilled');
-    for (const tokenId of [301, 303, 304]) assert.equal(await t.chain.ownerOf(tokenId), t.others[2]!.address);
-    assert.equal(await t.chain.findTokenByChip(uid(300)), '300', 'the chip stays with its first token');
+    for (const tokenId of [301, 303, 304])
+      assert.equal(await t.chain.reader.ownerOf(tokenId), t.others[2]!.address);
+    assert.equal(
+      await t.chain.reader.findTokenByChip(uid(300)),
+      '300',
+      'the chip stays with its first token',
+    );
     assert.ok(t.chain.mints.stats.fallbacks > before.fallbacks, 'the batch was split into single mints');
   });
 
@@ -141,7 +146,7 @@ describe('mints with reserved ids share transactions under load (mintBatch)', ()
     try {
       const results = await Promise.all(
         [400, 401, 402].map((tokenId) =>
-          alone.mint({
+          alone.writer.mint({
             to: t.others[1]!.address,
             tokenId,
             metadataUri: `ipfs://one-${tokenId}`,

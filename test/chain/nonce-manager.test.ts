@@ -24,7 +24,11 @@ describe('nonce manager on anvil', () => {
     const startNonce = await t.chain.provider.getTransactionCount(t.platform.address, 'pending');
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        t.chain.mint({ to: t.others[0]!.address, metadataUri: `ipfs://c${i}`, chipUid: chipUid('A0', i) }),
+        t.chain.writer.mint({
+          to: t.others[0]!.address,
+          metadataUri: `ipfs://c${i}`,
+          chipUid: chipUid('A0', i),
+        }),
       ),
     );
     assert.deepEqual(t.chain.nonces.stats, { sent: 50, nonceErrors: 0, resyncs: 1 });
@@ -42,19 +46,19 @@ describe('nonce manager on anvil', () => {
       Array.from({ length: 50 }, (_, i) => startNonce + i),
     );
     for (const [i, r] of results.entries())
-      assert.equal(await t.chain.findTokenByChip(chipUid('A0', i)), r.tokenId);
+      assert.equal(await t.chain.reader.findTokenByChip(chipUid('A0', i)), r.tokenId);
   });
 
   test('an instance holding a stale nonce (another sender used the key) re-syncs and succeeds', async () => {
     const stale = t.connect(t.platform.privateKey);
-    await stale.mint({ to: t.others[0]!.address, metadataUri: 'ipfs://s', chipUid: chipUid('B0', 0) });
+    await stale.writer.mint({ to: t.others[0]!.address, metadataUri: 'ipfs://s', chipUid: chipUid('B0', 0) });
     const other = t.connect(t.platform.privateKey);
     await Promise.all(
       [1, 2, 3].map((i) =>
-        other.mint({ to: t.others[0]!.address, metadataUri: 'ipfs://o', chipUid: chipUid('B0', i) }),
+        other.writer.mint({ to: t.others[0]!.address, metadataUri: 'ipfs://o', chipUid: chipUid('B0', i) }),
       ),
     );
-    const result = await stale.mint({
+    const result = await stale.writer.mint({
       to: t.others[0]!.address,
       metadataUri: 'ipfs://s',
       chipUid: chipUid('B0', 4),
@@ -80,7 +84,7 @@ describe('nonce manager after a crash', () => {
   test('a fresh instance on the same key continues after the pending transactions of the dead one', async () => {
     const crashed = t.connect(t.platform.privateKey);
     const mint = (chain: typeof crashed, i: number) =>
-      chain.mint({ to: t.others[0]!.address, metadataUri: `ipfs://p${i}`, chipUid: chipUid('C0', i) });
+      chain.writer.mint({ to: t.others[0]!.address, metadataUri: `ipfs://p${i}`, chipUid: chipUid('C0', i) });
     const beforeCrash = [0, 1, 2, 3, 4].map((i) => mint(crashed, i));
     await waitUntil(() => crashed.nonces.stats.sent === 5, 'five pending transactions');
     assert.equal(

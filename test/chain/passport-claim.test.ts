@@ -14,7 +14,7 @@ afterAll(() => t.stop());
 async function mintTo(owner: string): Promise<string> {
   chip++;
   const chipUid = `04C1A100000${chip.toString().padStart(3, '0')}`;
-  return (await t.chain.mint({ to: owner, metadataUri: `ipfs://claim-${chip}`, chipUid })).tokenId;
+  return (await t.chain.writer.mint({ to: owner, metadataUri: `ipfs://claim-${chip}`, chipUid })).tokenId;
 }
 
 /** The contract as seen by a wallet that pays its own gas (anvil dev account). */
@@ -34,22 +34,22 @@ test('resale: admin authorizes, then relays the claim of a buyer without gas', a
   assert.equal(await t.chain.provider.getBalance(buyer), 0n);
   const tokenId = await mintTo(seller);
 
-  const authorized = await t.chain.authorizeClaim({ tokenId, account: buyer });
+  const authorized = await t.chain.writer.authorizeClaim({ tokenId, account: buyer });
   assert.deepEqual(authorized.events, [
     { name: 'ClaimAuthorized', args: { tokenId: BigInt(tokenId), account: buyer, currentOwner: seller } },
   ]);
-  assert.equal(await t.chain.claimantOf(tokenId), buyer);
+  assert.equal(await t.chain.reader.claimantOf(tokenId), buyer);
 
-  const claimed = await t.chain.claimOwnershipFor({ tokenId, account: buyer });
+  const claimed = await t.chain.writer.claimOwnershipFor({ tokenId, account: buyer });
   assert.equal(claimed.from, seller);
   assert.equal(claimed.to, buyer);
   assert.deepEqual(
     claimed.events.map((e) => e.name),
     ['Transfer', 'OwnershipClaimed'],
   );
-  assert.equal(await t.chain.ownerOf(tokenId), buyer);
-  assert.equal(await t.chain.claimantOf(tokenId), null, 'authorization is used up');
-  await assertReverts(t.chain.claimOwnershipFor({ tokenId, account: buyer }), 'NoClaimAuthorized', {
+  assert.equal(await t.chain.reader.ownerOf(tokenId), buyer);
+  assert.equal(await t.chain.reader.claimantOf(tokenId), null, 'authorization is used up');
+  await assertReverts(t.chain.writer.claimOwnershipFor({ tokenId, account: buyer }), 'NoClaimAuthorized', {
     tokenId: BigInt(tokenId),
   });
 });
@@ -57,22 +57,22 @@ test('resale: admin authorizes, then relays the claim of a buyer without gas', a
 test('the relay can only deliver to the authorized account', async () => {
   const tokenId = await mintTo(t.others[0]!.address);
   await assertReverts(
-    t.chain.claimOwnershipFor({ tokenId, account: t.others[1]!.address }),
+    t.chain.writer.claimOwnershipFor({ tokenId, account: t.others[1]!.address }),
     'NoClaimAuthorized',
     { tokenId: BigInt(tokenId) },
   );
-  await t.chain.authorizeClaim({ tokenId, account: t.others[1]!.address });
+  await t.chain.writer.authorizeClaim({ tokenId, account: t.others[1]!.address });
   await assertReverts(
-    t.chain.claimOwnershipFor({ tokenId, account: t.others[2]!.address }),
+    t.chain.writer.claimOwnershipFor({ tokenId, account: t.others[2]!.address }),
     'NotAuthorizedClaimant',
     { tokenId: BigInt(tokenId), account: t.others[2]!.address },
   );
-  assert.equal(await t.chain.ownerOf(tokenId), t.others[0]!.address);
+  assert.equal(await t.chain.reader.ownerOf(tokenId), t.others[0]!.address);
 });
 
 test('an authorized account with gas may claim itself; others may not', async () => {
   const tokenId = await mintTo(t.others[0]!.address);
-  await t.chain.authorizeClaim({ tokenId, account: t.others[1]!.address });
+  await t.chain.writer.authorizeClaim({ tokenId, account: t.others[1]!.address });
   const stranger = asWallet(t.others[2]!.privateKey);
   const refused = await stranger
     .getFunction('claimOwnership')
@@ -82,55 +82,59 @@ test('an authorized account with gas may claim itself; others may not', async ()
 
   const buyer = asWallet(t.others[1]!.privateKey);
   await (await buyer.getFunction('claimOwnership')(tokenId)).wait();
-  assert.equal(await t.chain.ownerOf(tokenId), t.others[1]!.address);
+  assert.equal(await t.chain.reader.ownerOf(tokenId), t.others[1]!.address);
 });
 
 test('a new authorization replaces the old one; revokeClaim withdraws it', async () => {
   const tokenId = await mintTo(t.others[0]!.address);
-  await t.chain.authorizeClaim({ tokenId, account: t.others[1]!.address });
-  await t.chain.authorizeClaim({ tokenId, account: t.others[2]!.address });
-  assert.equal(await t.chain.claimantOf(tokenId), t.others[2]!.address);
-  const revoked = await t.chain.revokeClaim(tokenId);
+  await t.chain.writer.authorizeClaim({ tokenId, account: t.others[1]!.address });
+  await t.chain.writer.authorizeClaim({ tokenId, account: t.others[2]!.address });
+  assert.equal(await t.chain.reader.claimantOf(tokenId), t.others[2]!.address);
+  const revoked = await t.chain.writer.revokeClaim(tokenId);
   assert.deepEqual(revoked.events, [
     { name: 'ClaimRevoked', args: { tokenId: BigInt(tokenId), account: t.others[2]!.address } },
   ]);
-  await assertReverts(t.chain.revokeClaim(tokenId), 'NoClaimAuthorized');
+  await assertReverts(t.chain.writer.revokeClaim(tokenId), 'NoClaimAuthorized');
   await assertReverts(
-    t.chain.claimOwnershipFor({ tokenId, account: t.others[2]!.address }),
+    t.chain.writer.claimOwnershipFor({ tokenId, account: t.others[2]!.address }),
     'NoClaimAuthorized',
   );
 });
 
 test('a transfer by the owner clears a pending authorization', async () => {
   const tokenId = await mintTo(t.others[0]!.address);
-  await t.chain.authorizeClaim({ tokenId, account: t.others[1]!.address });
+  await t.chain.writer.authorizeClaim({ tokenId, account: t.others[1]!.address });
   const owner = asWallet(t.others[0]!.privateKey);
   await (await owner.getFunction('transferFrom')(t.others[0]!.address, t.others[3]!.address, tokenId)).wait();
-  assert.equal(await t.chain.claimantOf(tokenId), null);
+  assert.equal(await t.chain.reader.claimantOf(tokenId), null);
   await assertReverts(
-    t.chain.claimOwnershipFor({ tokenId, account: t.others[1]!.address }),
+    t.chain.writer.claimOwnershipFor({ tokenId, account: t.others[1]!.address }),
     'NoClaimAuthorized',
   );
 });
 
 test('claims are refused for unknown and recycled tokens, and the zero address', async () => {
   await assertReverts(
-    t.chain.authorizeClaim({ tokenId: 777, account: t.others[1]!.address }),
+    t.chain.writer.authorizeClaim({ tokenId: 777, account: t.others[1]!.address }),
     'UnknownToken',
   );
   const tokenId = await mintTo(t.others[0]!.address);
   await assertReverts(
-    t.chain.authorizeClaim({ tokenId, account: '0x0000000000000000000000000000000000000000' }),
+    t.chain.writer.authorizeClaim({ tokenId, account: '0x0000000000000000000000000000000000000000' }),
     'ZeroAddress',
   );
-  await t.chain.authorizeClaim({ tokenId, account: t.others[1]!.address });
-  await t.chain.recycle({ tokenId, rewardReceiver: t.others[0]!.address });
-  assert.equal(await t.chain.claimantOf(tokenId), null, 'recycling drops the authorization');
-  await assertReverts(t.chain.authorizeClaim({ tokenId, account: t.others[1]!.address }), 'TokenIsRecycled', {
-    tokenId: BigInt(tokenId),
-  });
+  await t.chain.writer.authorizeClaim({ tokenId, account: t.others[1]!.address });
+  await t.chain.writer.recycle({ tokenId, rewardReceiver: t.others[0]!.address });
+  assert.equal(await t.chain.reader.claimantOf(tokenId), null, 'recycling drops the authorization');
   await assertReverts(
-    t.chain.claimOwnershipFor({ tokenId, account: t.others[1]!.address }),
+    t.chain.writer.authorizeClaim({ tokenId, account: t.others[1]!.address }),
+    'TokenIsRecycled',
+    {
+      tokenId: BigInt(tokenId),
+    },
+  );
+  await assertReverts(
+    t.chain.writer.claimOwnershipFor({ tokenId, account: t.others[1]!.address }),
     'TokenIsRecycled',
   );
 });

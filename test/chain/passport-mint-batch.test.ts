@@ -67,8 +67,8 @@ async function snapshot(orders: readonly MintOrder[]) {
   const balanceOf = batcher.getFunction('balanceOf');
   return {
     contractBalance: await balance(t.contractAddress),
-    totalMinted: await t.chain.totalMinted(),
-    lastTokenId: await t.chain.lastTokenId(),
+    totalMinted: await t.chain.reader.totalMinted(),
+    lastTokenId: await t.chain.reader.lastTokenId(),
     owners: await Promise.all(orders.map((o) => (o.to === ZeroAddress ? 0n : balanceOf(o.to)))),
   };
 }
@@ -78,8 +78,10 @@ async function assertNotMinted(orders: readonly MintOrder[], existing: ReadonlyS
   for (const o of orders) {
     if (existing.has(o.tokenId)) continue;
     if (o.tokenId !== 0n && o.tokenId < 2n ** 64n) {
-      await assertReverts(t.chain.ownerOf(o.tokenId), 'ERC721NonexistentToken', { tokenId: o.tokenId });
-      await assertReverts(t.chain.depositOf(o.tokenId), 'UnknownToken', { tokenId: o.tokenId });
+      await assertReverts(t.chain.reader.ownerOf(o.tokenId), 'ERC721NonexistentToken', {
+        tokenId: o.tokenId,
+      });
+      await assertReverts(t.chain.reader.depositOf(o.tokenId), 'UnknownToken', { tokenId: o.tokenId });
     }
   }
 }
@@ -96,17 +98,17 @@ describe('mintBatch', () => {
     assert.equal(receipt.status, 1);
 
     for (const o of orders) {
-      assert.equal(await t.chain.ownerOf(o.tokenId), o.to);
-      assert.equal(await t.chain.tokenURI(o.tokenId), o.metadataUri);
-      assert.equal(await t.chain.depositOf(o.tokenId), o.deposit);
-      assert.equal(await t.chain.chipHashOf(o.tokenId), o.chipHash);
-      assert.equal(await t.chain.isRecycled(o.tokenId), false);
-      assert.equal(await t.chain.claimantOf(o.tokenId), null);
+      assert.equal(await t.chain.reader.ownerOf(o.tokenId), o.to);
+      assert.equal(await t.chain.reader.tokenURI(o.tokenId), o.metadataUri);
+      assert.equal(await t.chain.reader.depositOf(o.tokenId), o.deposit);
+      assert.equal(await t.chain.reader.chipHashOf(o.tokenId), o.chipHash);
+      assert.equal(await t.chain.reader.isRecycled(o.tokenId), false);
+      assert.equal(await t.chain.reader.claimantOf(o.tokenId), null);
       assert.equal(await batcher.getFunction('mintBlockOf')(o.tokenId), BigInt(receipt.blockNumber));
     }
-    assert.equal(await t.chain.findTokenByChip(uid(5)), '5');
-    assert.equal(await t.chain.findTokenByChip(uid(9).toLowerCase()), '9');
-    assert.equal(await t.chain.findTokenByChip(uid(7)), '7');
+    assert.equal(await t.chain.reader.findTokenByChip(uid(5)), '5');
+    assert.equal(await t.chain.reader.findTokenByChip(uid(9).toLowerCase()), '9');
+    assert.equal(await t.chain.reader.findTokenByChip(uid(7)), '7');
 
     const events = receipt.logs.map((log) => batcher.interface.parseLog(log)).filter((e) => e !== null);
     const argsOf = (name: string) =>
@@ -139,7 +141,7 @@ describe('mintBatch', () => {
     );
 
     // the adapter finds a batch-minted passport with the batch transaction, like a single mint
-    assert.deepEqual(await t.chain.findMintByChip(uid(9)), {
+    assert.deepEqual(await t.chain.reader.findMintByChip(uid(9)), {
       tokenId: '9',
       chipHash: chipHash(uid(9)),
       owner: b,
@@ -149,18 +151,18 @@ describe('mintBatch', () => {
       blockNumber: receipt.blockNumber,
     });
     // a sequential mint continues above the batch's highest id; gaps below stay free for the batch
-    const next = await t.chain.mint({ to: a, metadataUri: 'ipfs://next', chipUid: uid(10) });
+    const next = await t.chain.writer.mint({ to: a, metadataUri: 'ipfs://next', chipUid: uid(10) });
     assert.equal(next.tokenId, '10');
     assert.equal((await mintBatch([order(6, a)])).status, 1);
-    assert.equal(await t.chain.ownerOf(6), a);
-    assert.equal(await t.chain.lastTokenId(), '10');
+    assert.equal(await t.chain.reader.ownerOf(6), a);
+    assert.equal(await t.chain.reader.lastTokenId(), '10');
   });
 
   test('a batch of one behaves like mintWithId', async () => {
     const owner = t.others[3]!.address;
     const receipt = await mintBatch([order(20, owner, 11n)]);
-    assert.equal(await t.chain.ownerOf(20), owner);
-    assert.equal(await t.chain.depositOf(20), 11n);
+    assert.equal(await t.chain.reader.ownerOf(20), owner);
+    assert.equal(await t.chain.reader.depositOf(20), 11n);
     assert.equal(receipt.logs.filter((log) => batcher.interface.parseLog(log)?.name === 'Minted').length, 1);
   });
 });
@@ -168,7 +170,7 @@ describe('mintBatch', () => {
 describe('mintBatch is all or nothing', () => {
   test('a chip minted before fails the batch with ChipAlreadyMinted; the other orders are not minted', async () => {
     const owner = t.others[0]!.address;
-    const existing = await t.chain.mint({
+    const existing = await t.chain.writer.mint({
       to: t.others[4]!.address,
       metadataUri: 'ipfs://single',
       chipUid: uid(31),
@@ -189,7 +191,7 @@ describe('mintBatch is all or nothing', () => {
     const senderBefore = await balance(t.others[8]!.address);
     const receipt = await mintBatchMined(orders);
     assert.equal(receipt.status, 0);
-    await assertReverts(t.chain.waitForTransaction(receipt.hash), 'ChipAlreadyMinted', expected);
+    await assertReverts(t.chain.writer.waitForTransaction(receipt.hash), 'ChipAlreadyMinted', expected);
     assert.equal(
       await balance(t.others[8]!.address),
       senderBefore - receipt.fee,
@@ -198,10 +200,14 @@ describe('mintBatch is all or nothing', () => {
 
     assert.deepEqual(await snapshot(orders), before);
     await assertNotMinted(orders);
-    assert.equal(await t.chain.findTokenByChip(uid(30)), null);
-    assert.equal(await t.chain.findTokenByChip(uid(32)), null);
-    assert.equal(await t.chain.findTokenByChip(uid(31)), existing.tokenId, 'the earlier mint is untouched');
-    assert.equal(await t.chain.ownerOf(35), t.others[4]!.address);
+    assert.equal(await t.chain.reader.findTokenByChip(uid(30)), null);
+    assert.equal(await t.chain.reader.findTokenByChip(uid(32)), null);
+    assert.equal(
+      await t.chain.reader.findTokenByChip(uid(31)),
+      existing.tokenId,
+      'the earlier mint is untouched',
+    );
+    assert.equal(await t.chain.reader.ownerOf(35), t.others[4]!.address);
   });
 
   test('two orders with the same chip: ChipAlreadyMinted names the first order, which is undone', async () => {
@@ -210,13 +216,13 @@ describe('mintBatch is all or nothing', () => {
     const before = await snapshot(orders);
     const receipt = await mintBatchMined(orders);
     assert.equal(receipt.status, 0);
-    await assertReverts(t.chain.waitForTransaction(receipt.hash), 'ChipAlreadyMinted', {
+    await assertReverts(t.chain.writer.waitForTransaction(receipt.hash), 'ChipAlreadyMinted', {
       chipHash: chipHash(uid(40)),
       tokenId: 40n,
     });
     assert.deepEqual(await snapshot(orders), before);
     await assertNotMinted(orders);
-    assert.equal(await t.chain.findTokenByChip(uid(40)), null);
+    assert.equal(await t.chain.reader.findTokenByChip(uid(40)), null);
   });
 
   test('a token id taken before, or twice in the batch, fails it with TokenAlreadyMinted', async () => {
@@ -229,13 +235,13 @@ describe('mintBatch is all or nothing', () => {
     assert.equal(receipt.status, 0);
     assert.deepEqual(await snapshot(taken), before);
     await assertNotMinted(taken, new Set([5n]));
-    assert.equal(await t.chain.ownerOf(5), t.others[0]!.address, 'the owner of id 5 keeps it');
-    assert.equal(await t.chain.chipHashOf(5), chipHash(uid(5)));
+    assert.equal(await t.chain.reader.ownerOf(5), t.others[0]!.address, 'the owner of id 5 keeps it');
+    assert.equal(await t.chain.reader.chipHashOf(5), chipHash(uid(5)));
 
     const twice = [order(52, owner), order(53, owner, 0n, 52n)];
     await assertReverts(mintBatch(twice), 'TokenAlreadyMinted', { tokenId: 52n });
     await assertNotMinted(twice);
-    assert.equal(await t.chain.findTokenByChip(uid(52)), null);
+    assert.equal(await t.chain.reader.findTokenByChip(uid(52)), null);
   });
 
   test('every per-order check of mintWithId fails the whole batch, even in its last order', async () => {
@@ -254,10 +260,10 @@ describe('mintBatch is all or nothing', () => {
       await assertReverts(mintBatch(orders), name, args);
       const receipt = await mintBatchMined(orders);
       assert.equal(receipt.status, 0, label);
-      await assertReverts(t.chain.waitForTransaction(receipt.hash), name, args);
+      await assertReverts(t.chain.writer.waitForTransaction(receipt.hash), name, args);
       assert.deepEqual(await snapshot(orders), before, label);
       await assertNotMinted(orders);
-      assert.equal(await t.chain.findTokenByChip(uid(60)), null, label);
+      assert.equal(await t.chain.reader.findTokenByChip(uid(60)), null, label);
     }
   });
 });
@@ -281,7 +287,7 @@ describe('mintBatch deposits', () => {
     const senderBefore = await balance(t.others[8]!.address);
     const receipt = await mintBatchMined(orders, parseEther('1'));
     assert.equal(receipt.status, 0);
-    await assertReverts(t.chain.waitForTransaction(receipt.hash), 'DepositMismatch', {
+    await assertReverts(t.chain.writer.waitForTransaction(receipt.hash), 'DepositMismatch', {
       ordered: 7n,
       sent: parseEther('1'),
     });
@@ -292,8 +298,8 @@ describe('mintBatch deposits', () => {
     // the exact sum goes through
     await mintBatch(orders, 7n);
     assert.equal(await balance(t.contractAddress), before.contractBalance + 7n);
-    assert.equal(await t.chain.depositOf(70), 3n);
-    assert.equal(await t.chain.depositOf(71), 4n);
+    assert.equal(await t.chain.reader.depositOf(70), 3n);
+    assert.equal(await t.chain.reader.depositOf(71), 4n);
   });
 
   test('deposits locked by a batch are released per token by recycle, like single mints', async () => {
@@ -306,40 +312,47 @@ describe('mintBatch deposits', () => {
     const receiver = Wallet.createRandom().address;
     const contractBefore = await balance(t.contractAddress);
 
-    const result = await t.chain.recycle({ tokenId: 81, rewardReceiver: receiver });
+    const result = await t.chain.writer.recycle({ tokenId: 81, rewardReceiver: receiver });
     assert.equal(result.amount, parseEther('0.05'));
     assert.deepEqual(result.events, [
       { name: 'Recycled', args: { tokenId: 81n, rewardReceiver: receiver, amount: parseEther('0.05') } },
     ]);
     assert.equal(await balance(receiver), parseEther('0.05'), 'exactly that order’s deposit');
     assert.equal(await balance(t.contractAddress), contractBefore - parseEther('0.05'));
-    assert.equal(await t.chain.isRecycled(81), true);
-    assert.equal(await t.chain.depositOf(81), 0n);
+    assert.equal(await t.chain.reader.isRecycled(81), true);
+    assert.equal(await t.chain.reader.depositOf(81), 0n);
     // the other passports of the batch keep their deposits
-    assert.equal(await t.chain.isRecycled(80), false);
-    assert.equal(await t.chain.depositOf(80), parseEther('0.3'));
-    await assertReverts(t.chain.recycle({ tokenId: 81, rewardReceiver: receiver }), 'AlreadyRecycled', {
-      tokenId: 81n,
-    });
+    assert.equal(await t.chain.reader.isRecycled(80), false);
+    assert.equal(await t.chain.reader.depositOf(80), parseEther('0.3'));
+    await assertReverts(
+      t.chain.writer.recycle({ tokenId: 81, rewardReceiver: receiver }),
+      'AlreadyRecycled',
+      {
+        tokenId: 81n,
+      },
+    );
     assert.equal(await balance(receiver), parseEther('0.05'));
 
     const second = Wallet.createRandom().address;
-    assert.equal((await t.chain.recycle({ tokenId: 80, rewardReceiver: second })).amount, parseEther('0.3'));
+    assert.equal(
+      (await t.chain.writer.recycle({ tokenId: 80, rewardReceiver: second })).amount,
+      parseEther('0.3'),
+    );
     assert.equal(await balance(second), parseEther('0.3'));
-    assert.equal((await t.chain.recycle({ tokenId: 82, rewardReceiver: second })).amount, 0n);
+    assert.equal((await t.chain.writer.recycle({ tokenId: 82, rewardReceiver: second })).amount, 0n);
     assert.equal(await balance(t.contractAddress), contractBefore - parseEther('0.35'));
   });
 
   test('the contract holds exactly the deposits of the passports not yet recycled', async () => {
     let locked = 0n;
     let count = 0n;
-    for (let tokenId = 1n; tokenId <= BigInt(await t.chain.lastTokenId()); tokenId++) {
-      const deposit = await t.chain.depositOf(tokenId).catch(() => undefined);
+    for (let tokenId = 1n; tokenId <= BigInt(await t.chain.reader.lastTokenId()); tokenId++) {
+      const deposit = await t.chain.reader.depositOf(tokenId).catch(() => undefined);
       if (deposit === undefined) continue;
       locked += deposit;
       count++;
     }
-    assert.equal(count, await t.chain.totalMinted());
+    assert.equal(count, await t.chain.reader.totalMinted());
     assert.equal(await balance(t.contractAddress), locked);
   });
 });
@@ -350,7 +363,7 @@ describe('mintBatch input and access', () => {
     await assertReverts(mintBatch([], 5n), 'EmptyBatch', {});
     const receipt = await mintBatchMined([]);
     assert.equal(receipt.status, 0);
-    await assertReverts(t.chain.waitForTransaction(receipt.hash), 'EmptyBatch');
+    await assertReverts(t.chain.writer.waitForTransaction(receipt.hash), 'EmptyBatch');
   });
 
   test('only MINTER_ROLE mints batches: no role, or the admin role alone, is refused', async () => {

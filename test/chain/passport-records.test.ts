@@ -63,12 +63,12 @@ async function mintOne(o: MintOrder): Promise<ContractTransactionReceipt> {
 async function assertAsOrdered(orders: readonly MintOrder[], owners: Record<string, string> = {}) {
   for (const o of orders) {
     const label = `token ${o.tokenId}`;
-    assert.equal(await t.chain.ownerOf(o.tokenId), owners[String(o.tokenId)] ?? o.to, label);
-    assert.equal(await t.chain.tokenURI(o.tokenId), o.metadataUri, label);
-    assert.equal(await t.chain.chipHashOf(o.tokenId), o.chipHash, label);
-    assert.equal(await t.chain.depositOf(o.tokenId), o.deposit, label);
-    assert.equal(await t.chain.isRecycled(o.tokenId), false, label);
-    assert.equal(await t.chain.findTokenByChip(uid(Number(o.tokenId))), String(o.tokenId), label);
+    assert.equal(await t.chain.reader.ownerOf(o.tokenId), owners[String(o.tokenId)] ?? o.to, label);
+    assert.equal(await t.chain.reader.tokenURI(o.tokenId), o.metadataUri, label);
+    assert.equal(await t.chain.reader.chipHashOf(o.tokenId), o.chipHash, label);
+    assert.equal(await t.chain.reader.depositOf(o.tokenId), o.deposit, label);
+    assert.equal(await t.chain.reader.isRecycled(o.tokenId), false, label);
+    assert.equal(await t.chain.reader.findTokenByChip(uid(Number(o.tokenId))), String(o.tokenId), label);
   }
 }
 
@@ -88,7 +88,7 @@ describe('passports of one batch', () => {
     await assertAsOrdered([...shared, ...mixed]);
     assert.equal(await balanceOf(a), before.a + 6n);
     assert.equal(await balanceOf(b), before.b + 2n);
-    const block = (await t.chain.findMintByChip(uid(12)))!;
+    const block = (await t.chain.reader.findMintByChip(uid(12)))!;
     assert.equal(block.metadataUri, mixed[1]!.metadataUri, 'the Minted event carries the URI as ordered');
     assert.equal(block.owner, b);
     assert.equal(block.deposit, 0n);
@@ -101,9 +101,9 @@ describe('passports of one batch', () => {
     await mintBatch(first);
     await mintBatch(second);
     await assertAsOrdered([...first, ...second]);
-    await assertReverts(t.chain.ownerOf(20), 'ERC721NonexistentToken', { tokenId: 20n });
-    await assertReverts(t.chain.ownerOf(28), 'ERC721NonexistentToken', { tokenId: 28n });
-    await assertReverts(t.chain.depositOf(28), 'UnknownToken', { tokenId: 28n });
+    await assertReverts(t.chain.reader.ownerOf(20), 'ERC721NonexistentToken', { tokenId: 20n });
+    await assertReverts(t.chain.reader.ownerOf(28), 'ERC721NonexistentToken', { tokenId: 28n });
+    await assertReverts(t.chain.reader.depositOf(28), 'UnknownToken', { tokenId: 28n });
   });
 
   test('a token in the middle of a batch is transferred alone; approvals and balances follow', async () => {
@@ -149,8 +149,8 @@ describe('passports of one batch', () => {
     const orders = [order(41, owner), order(42, owner), order(43, owner)];
     await mintBatch(orders);
     await (await admin.getFunction('authorizeClaim')(42n, buyer)).wait();
-    assert.equal(await t.chain.claimantOf(42), buyer);
-    assert.equal(await t.chain.claimantOf(41), null);
+    assert.equal(await t.chain.reader.claimantOf(42), buyer);
+    assert.equal(await t.chain.reader.claimantOf(41), null);
     const receipt = (await (
       await admin.getFunction('claimOwnershipFor')(42n, buyer)
     ).wait()) as ContractTransactionReceipt;
@@ -159,7 +159,7 @@ describe('passports of one batch', () => {
       .find((event) => event?.name === 'OwnershipClaimed');
     assert.deepEqual([...(claimed?.args ?? [])], [42n, owner, buyer]);
     await assertAsOrdered(orders, { '42': buyer });
-    assert.equal(await t.chain.claimantOf(42), null);
+    assert.equal(await t.chain.reader.claimantOf(42), null);
     assert.equal(await balanceOf(buyer), 1n);
   });
 
@@ -180,17 +180,17 @@ describe('passports of one batch', () => {
       [55n, parseEther('0.5')],
     ] as const) {
       const paidBefore = await balance(receiver);
-      const recycled = await t.chain.recycle({ tokenId, rewardReceiver: receiver });
+      const recycled = await t.chain.writer.recycle({ tokenId, rewardReceiver: receiver });
       assert.equal(recycled.amount, deposit);
       assert.equal(await balance(receiver), paidBefore + deposit);
-      assert.equal(await t.chain.isRecycled(tokenId), true);
-      assert.equal(await t.chain.depositOf(tokenId), 0n, 'paid out');
-      await assertReverts(t.chain.recycle({ tokenId, rewardReceiver: receiver }), 'AlreadyRecycled', {
+      assert.equal(await t.chain.reader.isRecycled(tokenId), true);
+      assert.equal(await t.chain.reader.depositOf(tokenId), 0n, 'paid out');
+      await assertReverts(t.chain.writer.recycle({ tokenId, rewardReceiver: receiver }), 'AlreadyRecycled', {
         tokenId,
       });
       // its URI and chip stay readable; it cannot move any more
-      assert.equal(await t.chain.tokenURI(tokenId), cid(Number(tokenId)));
-      assert.equal(await t.chain.chipHashOf(tokenId), chipHash(uid(Number(tokenId))));
+      assert.equal(await t.chain.reader.tokenURI(tokenId), cid(Number(tokenId)));
+      assert.equal(await t.chain.reader.chipHashOf(tokenId), chipHash(uid(Number(tokenId))));
     }
     assert.equal(await balance(t.contractAddress), held - 6n - parseEther('0.5'));
     await assertAsOrdered([shared[0]!, shared[2]!, mixed[0]!, mixed[2]!]);
@@ -206,7 +206,7 @@ describe('chip uniqueness and limits', () => {
   test('a chip minted alone cannot be in a batch, nor a batched chip minted alone', async () => {
     const owner = t.others[2]!.address;
     await mintOne(order(61, owner, 1n));
-    const total = await t.chain.totalMinted();
+    const total = await t.chain.reader.totalMinted();
     await assertReverts(
       mintBatch([order(62, owner), { ...order(63, owner), chipHash: chipHash(uid(61)) }]),
       'ChipAlreadyMinted',
@@ -225,8 +225,9 @@ describe('chip uniqueness and limits', () => {
       'ChipAlreadyMinted',
       { chipHash: chipHash(uid(67)), tokenId: 67n },
     );
-    assert.equal(await t.chain.totalMinted(), total + 2n);
-    for (const n of [62, 63, 66, 67, 68]) await assertReverts(t.chain.ownerOf(n), 'ERC721NonexistentToken');
+    assert.equal(await t.chain.reader.totalMinted(), total + 2n);
+    for (const n of [62, 63, 66, 67, 68])
+      await assertReverts(t.chain.reader.ownerOf(n), 'ERC721NonexistentToken');
   });
 
   test('passports that do not fit one record (24,576 bytes) are refused as a whole', async () => {
@@ -236,9 +237,9 @@ describe('chip uniqueness and limits', () => {
       mintBatch([order(71, owner, 0n, long), order(72, owner, 0n, long)]),
       'MintDataTooLarge',
     );
-    await assertReverts(t.chain.ownerOf(71), 'ERC721NonexistentToken');
+    await assertReverts(t.chain.reader.ownerOf(71), 'ERC721NonexistentToken');
     await mintBatch([order(71, owner, 0n, long)]);
-    assert.equal(await t.chain.tokenURI(71), long);
+    assert.equal(await t.chain.reader.tokenURI(71), long);
   });
 });
 

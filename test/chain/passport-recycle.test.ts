@@ -54,7 +54,12 @@ async function mint(depositWei: bigint): Promise<string> {
   chip++;
   const chipUid = `04DE9051700${chip.toString().padStart(3, '0')}`;
   return (
-    await t.chain.mint({ to: t.others[0]!.address, metadataUri: `ipfs://r${chip}`, chipUid, depositWei })
+    await t.chain.writer.mint({
+      to: t.others[0]!.address,
+      metadataUri: `ipfs://r${chip}`,
+      chipUid,
+      depositWei,
+    })
   ).tokenId;
 }
 
@@ -62,7 +67,7 @@ test('the deposit is locked in the contract at mint', async () => {
   const before = await balance(t.contractAddress);
   const tokenId = await mint(parseEther('0.05'));
   assert.equal(await balance(t.contractAddress), before + parseEther('0.05'));
-  assert.equal(await t.chain.depositOf(tokenId), parseEther('0.05'));
+  assert.equal(await t.chain.reader.depositOf(tokenId), parseEther('0.05'));
 });
 
 test('recycle pays exactly the deposit to the receiver, once, and freezes the token', async () => {
@@ -71,24 +76,28 @@ test('recycle pays exactly the deposit to the receiver, once, and freezes the to
   const receiver = Wallet.createRandom().address;
   const contractBefore = await balance(t.contractAddress);
 
-  const result = await t.chain.recycle({ tokenId, rewardReceiver: receiver });
+  const result = await t.chain.writer.recycle({ tokenId, rewardReceiver: receiver });
   assert.equal(result.amount, deposit);
   assert.deepEqual(result.events, [
     { name: 'Recycled', args: { tokenId: BigInt(tokenId), rewardReceiver: receiver, amount: deposit } },
   ]);
   assert.equal(await balance(receiver), deposit);
   assert.equal(await balance(t.contractAddress), contractBefore - deposit);
-  assert.equal(await t.chain.isRecycled(tokenId), true);
-  assert.equal(await t.chain.depositOf(tokenId), 0n);
-  assert.equal(await t.chain.ownerOf(tokenId), t.others[0]!.address, 'the token and its history remain');
+  assert.equal(await t.chain.reader.isRecycled(tokenId), true);
+  assert.equal(await t.chain.reader.depositOf(tokenId), 0n);
+  assert.equal(
+    await t.chain.reader.ownerOf(tokenId),
+    t.others[0]!.address,
+    'the token and its history remain',
+  );
 
-  await assertReverts(t.chain.recycle({ tokenId, rewardReceiver: receiver }), 'AlreadyRecycled', {
+  await assertReverts(t.chain.writer.recycle({ tokenId, rewardReceiver: receiver }), 'AlreadyRecycled', {
     tokenId: BigInt(tokenId),
   });
   assert.equal(await balance(receiver), deposit);
   assert.equal(await balance(t.contractAddress), contractBefore - deposit);
   await assertReverts(
-    t.chain.logEvent({ tokenId, action: 'QC_PASSED', dataHash: ZeroHash }),
+    t.chain.writer.logEvent({ tokenId, action: 'QC_PASSED', dataHash: ZeroHash }),
     'TokenIsRecycled',
   );
 
@@ -107,26 +116,30 @@ test('recycle pays exactly the deposit to the receiver, once, and freezes the to
 test('a token without deposit recycles with amount 0', async () => {
   const tokenId = await mint(0n);
   const receiver = Wallet.createRandom().address;
-  const result = await t.chain.recycle({ tokenId, rewardReceiver: receiver });
+  const result = await t.chain.writer.recycle({ tokenId, rewardReceiver: receiver });
   assert.equal(result.amount, 0n);
   assert.equal(await balance(receiver), 0n);
-  assert.equal(await t.chain.isRecycled(tokenId), true);
+  assert.equal(await t.chain.reader.isRecycled(tokenId), true);
 });
 
 test('a receiver refusing the payment makes recycling fail as a whole', async () => {
   const deposit = parseEther('0.01');
   const tokenId = await mint(deposit);
   const contractBefore = await balance(t.contractAddress);
-  await assertReverts(t.chain.recycle({ tokenId, rewardReceiver: rejecting }), 'DepositTransferFailed', {
-    tokenId: BigInt(tokenId),
-    rewardReceiver: rejecting,
-    amount: deposit,
-  });
-  assert.equal(await t.chain.isRecycled(tokenId), false);
-  assert.equal(await t.chain.depositOf(tokenId), deposit);
+  await assertReverts(
+    t.chain.writer.recycle({ tokenId, rewardReceiver: rejecting }),
+    'DepositTransferFailed',
+    {
+      tokenId: BigInt(tokenId),
+      rewardReceiver: rejecting,
+      amount: deposit,
+    },
+  );
+  assert.equal(await t.chain.reader.isRecycled(tokenId), false);
+  assert.equal(await t.chain.reader.depositOf(tokenId), deposit);
   assert.equal(await balance(t.contractAddress), contractBefore);
   const receiver = Wallet.createRandom().address;
-  await t.chain.recycle({ tokenId, rewardReceiver: receiver });
+  await t.chain.writer.recycle({ tokenId, rewardReceiver: receiver });
   assert.equal(await balance(receiver), deposit);
 });
 
@@ -137,7 +150,7 @@ test('a reentrant receiver is paid once; its nested recycle is refused', async (
   const attacker = await reentrant.getAddress();
   const contractBefore = await balance(t.contractAddress);
 
-  await t.chain.recycle({ tokenId, rewardReceiver: attacker });
+  await t.chain.writer.recycle({ tokenId, rewardReceiver: attacker });
   assert.equal(await reentrant.getFunction('reentryAttempts')(), 1n);
   const nested = (await reentrant.getFunction('reentryError')()) as string;
   const passportInterface = new Interface(t.chain.artifact.abi as JsonFragment[]);
@@ -148,9 +161,9 @@ test('a reentrant receiver is paid once; its nested recycle is refused', async (
 
 test('recycle refuses the zero receiver and unknown tokens', async () => {
   const tokenId = await mint(1n);
-  await assertReverts(t.chain.recycle({ tokenId, rewardReceiver: ZeroAddress }), 'ZeroAddress');
+  await assertReverts(t.chain.writer.recycle({ tokenId, rewardReceiver: ZeroAddress }), 'ZeroAddress');
   await assertReverts(
-    t.chain.recycle({ tokenId: 9999, rewardReceiver: t.others[1]!.address }),
+    t.chain.writer.recycle({ tokenId: 9999, rewardReceiver: t.others[1]!.address }),
     'UnknownToken',
     {
       tokenId: 9999n,
@@ -160,7 +173,7 @@ test('recycle refuses the zero receiver and unknown tokens', async () => {
 
 test('the contract holds exactly the deposits of the tokens not yet recycled', async () => {
   let locked = 0n;
-  for (let tokenId = 1n; tokenId <= (await t.chain.totalMinted()); tokenId++)
-    locked += await t.chain.depositOf(tokenId);
+  for (let tokenId = 1n; tokenId <= (await t.chain.reader.totalMinted()); tokenId++)
+    locked += await t.chain.reader.depositOf(tokenId);
   assert.equal(await balance(t.contractAddress), locked);
 });

@@ -21,7 +21,7 @@ beforeAll(async () => {
   admin = t.chain;
   minter = t.connect(t.others[0]!.privateKey);
   outsider = t.connect(t.others[1]!.privateKey);
-  ({ tokenId } = await minter.mint({
+  ({ tokenId } = await minter.writer.mint({
     to: t.others[2]!.address,
     metadataUri: 'ipfs://r',
     chipUid: '04000000000001',
@@ -31,19 +31,19 @@ beforeAll(async () => {
 afterAll(() => t.stop());
 
 test('roles are granted as deployed', async () => {
-  assert.equal(await admin.hasRole('admin'), true);
-  assert.equal(await admin.hasRole('minter'), false);
-  assert.equal(await minter.hasRole('minter'), true);
-  assert.equal(await minter.hasRole('admin'), false);
+  assert.equal(await admin.reader.hasRole('admin', admin.signerAddress), true);
+  assert.equal(await admin.reader.hasRole('minter', admin.signerAddress), false);
+  assert.equal(await minter.reader.hasRole('minter', minter.signerAddress), true);
+  assert.equal(await minter.reader.hasRole('admin', minter.signerAddress), false);
 });
 
 test('only the minter mints', async () => {
   const request = { to: t.others[2]!.address, metadataUri: 'ipfs://r2', chipUid: '04000000000002' };
-  await assertReverts(admin.mint(request), 'AccessControlUnauthorizedAccount', {
+  await assertReverts(admin.writer.mint(request), 'AccessControlUnauthorizedAccount', {
     account: admin.signerAddress,
     neededRole: MINTER_ROLE,
   });
-  await assertReverts(outsider.mint(request), 'AccessControlUnauthorizedAccount', {
+  await assertReverts(outsider.writer.mint(request), 'AccessControlUnauthorizedAccount', {
     account: outsider.signerAddress,
     neededRole: MINTER_ROLE,
   });
@@ -51,43 +51,54 @@ test('only the minter mints', async () => {
 
 test('minter and admin log events; anybody else gets NotMinterOrAdmin', async () => {
   const event = { tokenId, action: 'SHIPPED', dataHash: ZeroHash };
-  assert.equal((await minter.logEvent(event)).events[0]?.args.actor, minter.signerAddress);
-  assert.equal((await admin.logEvent(event)).events[0]?.args.actor, admin.signerAddress);
-  await assertReverts(outsider.logEvent(event), 'NotMinterOrAdmin', { account: outsider.signerAddress });
+  assert.equal((await minter.writer.logEvent(event)).events[0]?.args.actor, minter.signerAddress);
+  assert.equal((await admin.writer.logEvent(event)).events[0]?.args.actor, admin.signerAddress);
+  await assertReverts(outsider.writer.logEvent(event), 'NotMinterOrAdmin', {
+    account: outsider.signerAddress,
+  });
 });
 
 test('only the admin authorizes, revokes and relays claims', async () => {
   const claim = { tokenId, account: t.others[3]!.address };
   const needsAdmin = (chain: PassportChain) => ({ account: chain.signerAddress, neededRole: ADMIN_ROLE });
-  await assertReverts(minter.authorizeClaim(claim), 'AccessControlUnauthorizedAccount', needsAdmin(minter));
   await assertReverts(
-    outsider.authorizeClaim(claim),
-    'AccessControlUnauthorizedAccount',
-    needsAdmin(outsider),
-  );
-  await admin.authorizeClaim(claim);
-  await assertReverts(
-    minter.claimOwnershipFor(claim),
+    minter.writer.authorizeClaim(claim),
     'AccessControlUnauthorizedAccount',
     needsAdmin(minter),
   );
-  await assertReverts(minter.revokeClaim(tokenId), 'AccessControlUnauthorizedAccount', needsAdmin(minter));
-  await admin.revokeClaim(tokenId);
+  await assertReverts(
+    outsider.writer.authorizeClaim(claim),
+    'AccessControlUnauthorizedAccount',
+    needsAdmin(outsider),
+  );
+  await admin.writer.authorizeClaim(claim);
+  await assertReverts(
+    minter.writer.claimOwnershipFor(claim),
+    'AccessControlUnauthorizedAccount',
+    needsAdmin(minter),
+  );
+  await assertReverts(
+    minter.writer.revokeClaim(tokenId),
+    'AccessControlUnauthorizedAccount',
+    needsAdmin(minter),
+  );
+  await admin.writer.revokeClaim(tokenId);
 });
 
 test('recycling is for the minter or the admin only', async () => {
   await assertReverts(
-    outsider.recycle({ tokenId, rewardReceiver: outsider.signerAddress }),
+    outsider.writer.recycle({ tokenId, rewardReceiver: outsider.signerAddress }),
     'NotMinterOrAdmin',
   );
-  const viaMinter = await minter.mint({
+  const viaMinter = await minter.writer.mint({
     to: t.others[2]!.address,
     metadataUri: 'ipfs://r3',
     chipUid: '04000000000003',
   });
   assert.equal(
-    (await minter.recycle({ tokenId: viaMinter.tokenId, rewardReceiver: t.others[4]!.address })).amount,
+    (await minter.writer.recycle({ tokenId: viaMinter.tokenId, rewardReceiver: t.others[4]!.address }))
+      .amount,
     0n,
   );
-  assert.equal((await admin.recycle({ tokenId, rewardReceiver: t.others[4]!.address })).amount, 5n);
+  assert.equal((await admin.writer.recycle({ tokenId, rewardReceiver: t.others[4]!.address })).amount, 5n);
 });

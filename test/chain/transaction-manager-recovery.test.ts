@@ -14,7 +14,7 @@ let tokenId: string;
 beforeAll(async () => {
   [db, t] = await Promise.all([createTestDatabase(), startTestChain()]);
   chain = t.connect(t.platform.privateKey, { transactions: { orm: db.orm, stuckAfterMs: 1_000 } });
-  ({ tokenId } = await chain.mint({
+  ({ tokenId } = await chain.writer.mint({
     to: t.others[0]!.address,
     metadataUri: 'ipfs://r',
     chipUid: '04DD0000000001',
@@ -41,7 +41,7 @@ const until = async (check: () => Promise<boolean>) => {
 test('a transaction left unmined is re-signed with higher fees under its nonce; the hash announced first leads to the mined one', async () => {
   await t.rpc('evm_setAutomine', [false]);
   const announced: string[] = [];
-  const anchoring = chain.logEvent(
+  const anchoring = chain.writer.logEvent(
     { tokenId, action: 'STUCK', dataHash: hashOf(1) },
     { operationKey: 'stuck-1', onSubmitted: (hash) => void announced.push(hash) },
   );
@@ -57,16 +57,16 @@ test('a transaction left unmined is re-signed with higher fees under its nonce; 
   assert.equal(result.txHash, final.txHash);
   assert.equal(final.state, 'confirmed');
   // A retried activity holding the first hash: it resolves to the mined transaction, not to "unknown".
-  const outcome = await chain.getTransactionOutcome(announced[0]!);
+  const outcome = await chain.writer.getTransactionOutcome(announced[0]!);
   assert.equal(outcome.status, 'mined');
   assert.equal(outcome.status === 'mined' && outcome.txHash, final.txHash);
-  assert.equal((await chain.waitForTransaction(announced[0]!)).txHash, final.txHash);
+  assert.equal((await chain.writer.waitForTransaction(announced[0]!)).txHash, final.txHash);
 }, 60_000);
 
 test('a nonce taken by another sender while our transaction was dropped: the intent is re-signed under a new nonce, once', async () => {
   await t.rpc('evm_setAutomine', [false]);
   let first = '';
-  const anchoring = chain.logEvent(
+  const anchoring = chain.writer.logEvent(
     { tokenId, action: 'SUPERSEDED', dataHash: hashOf(2) },
     {
       operationKey: 'superseded-1',
@@ -146,7 +146,7 @@ test('a process that stored its intent but died before broadcasting: another pro
     assert.equal(await chain.provider.getTransaction(stored.txHash), null, 'never reached the node');
 
     // "Process B" runs the same operation (the activity retried elsewhere): no second transaction.
-    const result = await chain.logEvent(
+    const result = await chain.writer.logEvent(
       { tokenId, action: 'ORPHANED', dataHash: hashOf(4) },
       { operationKey: 'orphan-1' },
     );
@@ -169,7 +169,7 @@ test('fee bumps stop at the signer’s cap: during a spike above it the write wa
   });
   await t.rpc('evm_setAutomine', [false]);
   await t.rpc('anvil_setNextBlockBaseFeePerGas', [`0x${(50n * gwei).toString(16)}`]);
-  const anchoring = capped.logEvent(
+  const anchoring = capped.writer.logEvent(
     { tokenId, action: 'CAPPED', dataHash: hashOf(5) },
     { operationKey: 'capped-1' },
   );
@@ -208,7 +208,7 @@ test('a chain replaced under the same chain id (anvil restarted without its stat
       transactions: { orm: db.orm },
       receiptTimeoutMs: 10_000,
     });
-    const minted = await fresh.mint({
+    const minted = await fresh.writer.mint({
       to: t.others[0]!.address,
       metadataUri: 'ipfs://new',
       chipUid: '04DD0000000002',
@@ -241,7 +241,7 @@ test('a chain without a base fee (no EIP-1559, e.g. a permissioned chain) gets l
   const provider = new NoBaseFee(t.anvil.rpcUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
   try {
     const platform = t.connect(t.platform.privateKey, { provider, transactions: { orm: db.orm } });
-    const result = await platform.logEvent(
+    const result = await platform.writer.logEvent(
       { tokenId, action: 'LEGACY', dataHash: hashOf(6) },
       { operationKey: 'legacy-1' },
     );

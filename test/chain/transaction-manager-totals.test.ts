@@ -43,7 +43,7 @@ test('two worker processes watching the same reorged transactions count each reo
   try {
     const minted = await Promise.all(
       [1, 2, 3, 4].map((tokenId) =>
-        (tokenId % 2 === 0 ? a : b).mint(
+        (tokenId % 2 === 0 ? a : b).writer.mint(
           {
             to: t.others[0]!.address,
             tokenId,

@@ -90,7 +90,7 @@ async function contractLogs(name: 'Minted' | 'SupplyChainEvent') {
 
 describe('transaction manager on a chain with 2 s blocks', () => {
   test('a mint is stored before broadcast, confirmed after 2 blocks, and a retry with its key sends nothing', async () => {
-    const minted = await chain.mint(
+    const minted = await chain.writer.mint(
       { to: owner(), tokenId: 1, metadataUri: 'ipfs://one', chipUid: '04AA000000B001' },
       { operationKey: 'smoke-1' },
     );
@@ -99,7 +99,7 @@ describe('transaction manager on a chain with 2 s blocks', () => {
     assert.equal(row!.txHash, minted.txHash);
     assert.deepEqual(row!.operationKeys, ['smoke-1#mint']);
     assert.ok((await t.head()) - minted.blockNumber + 1 >= 2);
-    const again = await chain.mint(
+    const again = await chain.writer.mint(
       { to: owner(), tokenId: 1, metadataUri: 'ipfs://one', chipUid: '04AA000000B001' },
       { operationKey: 'smoke-1' },
     );
@@ -113,12 +113,12 @@ describe('transaction manager on a chain with 2 s blocks', () => {
     const start = { ...manager.stats };
     const tokens = [2, 3, 4, 5, 6, 7, 8, 9];
     const mintOf = (tokenId: number) =>
-      chain.mint(
+      chain.writer.mint(
         { to: owner(), tokenId, metadataUri: `ipfs://m${tokenId}`, chipUid: chipOf(tokenId) },
         { operationKey: `mint-${tokenId}` },
       );
     const anchorOf = (i: number) =>
-      chain.logEvent(
+      chain.writer.logEvent(
         { tokenId: tokens[i % tokens.length]!, action: 'SHIPPED', dataHash: dataHashOf(`anchor-${i}`) },
         { operationKey: `anchor-${i}` },
       );
@@ -203,7 +203,7 @@ describe('transaction manager on a chain with 2 s blocks', () => {
         1,
         `token ${tokenId}`,
       );
-    assert.equal(await chain.totalMinted(), BigInt(1 + tokens.length));
+    assert.equal(await chain.reader.totalMinted(), BigInt(1 + tokens.length));
     const anchorLogs = await contractLogs('SupplyChainEvent');
     for (let i = 0; i < 12; i++)
       assert.equal(
@@ -233,7 +233,7 @@ describe('transaction manager on a chain with 2 s blocks', () => {
         t.managed(orm, { confirmations: 2, transactions: { orm, stuckAfterMs: 6_000 } }),
       ) as [PassportChain, PassportChain];
       const anchor = (sender: PassportChain, name: string) =>
-        sender.logEvent(
+        sender.writer.logEvent(
           { tokenId: 1, action: 'INSPECTED', dataHash: dataHashOf(name) },
           { operationKey: name },
         );

@@ -70,7 +70,7 @@ describe('the chain node is unreachable for a while during mints', () => {
       );
     }
     const chain = stack.chain.chain;
-    assert.equal(await chain.totalMinted(), BigInt(MINTS));
+    assert.equal(await chain.reader.totalMinted(), BigInt(MINTS));
     const [recorded] = await stack.api.db.orm.em
       .fork()
       .execute<{ n: number; tokens: number }[]>(

@@ -69,7 +69,7 @@ describe('the worker is killed -9 during 100 concurrent mints, then a new worker
       );
     assert.deepEqual(passports, { n: MINTS, tokens: MINTS, chips: MINTS });
     const chain = stack.chain.chain;
-    assert.equal(await chain.totalMinted(), BigInt(MINTS), `${MINTS} tokens on chain`);
+    assert.equal(await chain.reader.totalMinted(), BigInt(MINTS), `${MINTS} tokens on chain`);
     // No chip minted twice and no token twice: every Minted event is a different token and chip.
     const contract = new Interface(chain.artifact.abi as InterfaceAbi);
     const minted = contract.getEvent('Minted')!;

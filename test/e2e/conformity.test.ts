@@ -57,14 +57,14 @@ describe('no passport goes on chain without a declaration of conformity (mint sh
   test('shape B without conformity_url and without a company default: 400 ESPR, nothing started or minted', async () => {
     const uid = '04C0F0000000B1';
     await verifiedChip(uid);
-    const before = await stack.chain.chain.totalMinted();
+    const before = await stack.chain.chain.reader.totalMinted();
     const refused = await call('POST', '/v1/dpp/mint', shapeB(uid));
     assertEspr400(refused);
     assert.equal(refused.body.errors[0].path, 'body.customDppData.conformity_url');
     assert.match(refused.body.detail, /customDppData\.conformity_url/);
     assert.match(refused.body.detail, /defaultConformityUrl/);
     assert.equal((await call('GET', `/v1/dpp/mint/${uid}`)).body.code, 'mint_not_found');
-    assert.equal(await stack.chain.chain.totalMinted(), before, 'nothing reached the chain');
+    assert.equal(await stack.chain.chain.reader.totalMinted(), before, 'nothing reached the chain');
 
     // Its own link mints, and the passport carries it.
     const minted = await call('POST', '/v1/dpp/mint', shapeB(uid, { conformity_url: OWN_DOC }));
@@ -141,7 +141,7 @@ describe('no passport goes on chain without a declaration of conformity (mint sh
     const uid = '04C0F0000000C1';
     await verifiedChip(uid, brand.testKey);
     const signature = sign(null, Buffer.from(`${id}:${uid}`), toolbox.privateKey).toString('hex');
-    const before = await stack.chain.chain.totalMinted();
+    const before = await stack.chain.chain.reader.totalMinted();
 
     const refused = await bcall('POST', '/v1/factory/bind', { internalId: id, chipUid: uid, signature });
     assertEspr400(refused);
@@ -151,7 +151,7 @@ describe('no passport goes on chain without a declaration of conformity (mint sh
       [id],
     );
     assert.deepEqual(twin, { status: 'INACTIVE', chip_uid: null }, 'the twin stays unbound');
-    assert.equal(await stack.chain.chain.totalMinted(), before, 'nothing reached the chain');
+    assert.equal(await stack.chain.chain.reader.totalMinted(), before, 'nothing reached the chain');
 
     await bcall('PATCH', '/v1/company/settings', { defaultConformityUrl: DEFAULT_DOC });
     const bound = await bcall('POST', '/v1/factory/bind', { internalId: id, chipUid: uid, signature });
@@ -220,7 +220,7 @@ describe('no passport goes on chain without a declaration of conformity (mint sh
   test('a mint workflow started without the link (not through the API) fails before anything reaches the chain', async () => {
     const uid = '04C0F0000000D1';
     assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: uid })).status, 201);
-    const before = await stack.chain.chain.totalMinted();
+    const before = await stack.chain.chain.reader.totalMinted();
     const tap = sunTap(uid, 1);
     const handle = await stack.temporal.client.workflow.start<typeof mintPassport>('mintPassport', {
       workflowId: `mint:test:${uid}`,
@@ -253,8 +253,8 @@ describe('no passport goes on chain without a declaration of conformity (mint sh
       );
       return true;
     });
-    assert.equal(await stack.chain.chain.totalMinted(), before, 'nothing was minted');
-    assert.equal(await stack.chain.chain.findTokenByChip(uid), null);
+    assert.equal(await stack.chain.chain.reader.totalMinted(), before, 'nothing was minted');
+    assert.equal(await stack.chain.chain.reader.findTokenByChip(uid), null);
     const status = await call('GET', `/v1/dpp/mint/${uid}`);
     assert.equal(status.body.status, 'FAILED');
     assert.equal(status.body.error.code, 'conformity_required');

@@ -48,7 +48,7 @@ describe('factory toolbox bind mints the passport (HTTP → Temporal worker → 
     assert.equal(bound.body.chip_uid, uid);
     assert.match(bound.body.message, /is now ACTIVE/);
     assert.match(bound.body.tokenId, /^\d+$/);
-    assert.equal(await stack.chain.chain.findTokenByChip(uid), bound.body.tokenId);
+    assert.equal(await stack.chain.chain.reader.findTokenByChip(uid), bound.body.tokenId);
 
     const [passport] = await stack.api.db.orm.em
       .getConnection()
@@ -104,6 +104,10 @@ describe('factory toolbox bind mints the passport (HTTP → Temporal worker → 
         );
       assert.deepEqual(twin, { status: 'INACTIVE', chip_uid: null }, 'the twin stays unbound');
     }
-    assert.equal(await stack.chain.chain.totalMinted(), 2n, 'no passport was minted for the new twins');
+    assert.equal(
+      await stack.chain.chain.reader.totalMinted(),
+      2n,
+      'no passport was minted for the new twins',
+    );
   });
 });

@@ -76,7 +76,7 @@ describe('two companies minting the same new chip at once', () => {
       assert.deepEqual(rows, [
         { id: dbId, company_id: winner.companyId, token_id: tokenId, transaction_hash: transactionHash },
       ]);
-      assert.equal(await stack.chain.chain.findTokenByChip(uid), tokenId);
+      assert.equal(await stack.chain.chain.reader.findTokenByChip(uid), tokenId);
       const chips = await sql<{ company_id: string }>('select company_id from chips where chip_uid = ?', [
         uid,
       ]);
@@ -95,7 +95,7 @@ describe('two companies minting the same new chip at once', () => {
       assert.equal(again.status, 409, again.text);
       assert.equal(again.body.code, 'chip_enrolled_elsewhere');
     }
-    assert.equal(await stack.chain.chain.totalMinted(), BigInt(ROUNDS), 'one token per chip');
+    assert.equal(await stack.chain.chain.reader.totalMinted(), BigInt(ROUNDS), 'one token per chip');
     console.log(`winners per round: ${outcomes.join(' ')}`);
   });
 });

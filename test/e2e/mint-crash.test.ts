@@ -35,7 +35,10 @@ describe('a worker killed after sending the mint transaction', () => {
     );
     const txHash = await crashing.submitted();
     await crashing.kill();
-    assert.ok(await stack.chain.chain.findTokenByChip(uid), 'the transaction was mined before the crash');
+    assert.ok(
+      await stack.chain.chain.reader.findTokenByChip(uid),
+      'the transaction was mined before the crash',
+    );
 
     await stack.startWorker();
     const answer = await mint;
@@ -50,7 +53,7 @@ describe('a worker killed after sending the mint transaction', () => {
       assert.equal(answer.status, 201, answer.text);
     }
     assert.equal(result.blockchain.transactionHash, txHash, 'the crashed attempt’s transaction is the mint');
-    assert.equal(await stack.chain.chain.totalMinted(), 1n, 'exactly one token on chain');
+    assert.equal(await stack.chain.chain.reader.totalMinted(), 1n, 'exactly one token on chain');
     const rows = await stack.api.db.orm.em
       .getConnection()
       .execute('select count(*)::int as n from passports');

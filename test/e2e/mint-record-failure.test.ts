@@ -45,7 +45,7 @@ describe('a mint whose recording fails after the chain write', () => {
     assert.equal(status.body.progress.attention.reason, 'record_failed');
     assert.match(status.body.progress.attention.error, /refuse_new_passports/);
     const tokenId: string = status.body.progress.tokenId;
-    assert.equal(await stack.chain.chain.findTokenByChip(uid), tokenId, 'the token is on chain');
+    assert.equal(await stack.chain.chain.reader.findTokenByChip(uid), tokenId, 'the token is on chain');
     assert.deepEqual(await sql('select id from passports where chip_uid = ?', [uid]), []);
 
     const handle = stack.temporal.client.workflow.getHandle<typeof mintPassport>(`mint:test:${uid}`);
@@ -58,7 +58,7 @@ describe('a mint whose recording fails after the chain write', () => {
     const result = await handle.result();
     assert.equal(result.tokenId, tokenId);
     assert.equal(await assertChainAgreesWithDatabase(stack, uid), tokenId);
-    assert.equal(await stack.chain.chain.totalMinted(), 1n, 'still exactly one token');
+    assert.equal(await stack.chain.chain.reader.totalMinted(), 1n, 'still exactly one token');
     assert.equal((await handle.describe()).typedSearchAttributes.get(searchAttributes.attention), undefined);
     const done = await call('GET', `/v1/dpp/mint/${uid}`);
     assert.equal(done.body.status, 'COMPLETED');
@@ -68,7 +68,7 @@ describe('a mint whose recording fails after the chain write', () => {
   test('input PostgreSQL cannot store fails the mint before anything reaches the chain', async () => {
     const uid = '04BADDB0000002';
     assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: uid })).status, 201);
-    const before = await stack.chain.chain.totalMinted();
+    const before = await stack.chain.chain.reader.totalMinted();
     const tap = sunTap(uid, 1);
     // Straight to the workflow, as any caller other than the (validating) API could start it.
     const handle = await stack.temporal.client.workflow.start<typeof mintPassport>('mintPassport', {
@@ -98,7 +98,7 @@ describe('a mint whose recording fails after the chain write', () => {
       assert.match(String(error.cause?.message), /name cannot be stored \(nul character\)/);
       return true;
     });
-    assert.equal(await stack.chain.chain.totalMinted(), before, 'nothing was minted');
-    assert.equal(await stack.chain.chain.findTokenByChip(uid), null);
+    assert.equal(await stack.chain.chain.reader.totalMinted(), before, 'nothing was minted');
+    assert.equal(await stack.chain.chain.reader.findTokenByChip(uid), null);
   });
 });

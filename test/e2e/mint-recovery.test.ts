@@ -28,7 +28,7 @@ describe('a chip that is already minted on chain when its mint workflow starts',
     // IPFS and the token on chain pointing to it.
     const earlierMetadata = { name: 'Boot (first attempt)', chipUid: uid, custom_dpp_data: {} };
     const { cid } = await stack.deps.contentStore.put(canonicalJsonBytes(earlierMetadata), JSON_CONTENT_TYPE);
-    const earlier = await stack.chain.chain.mint({
+    const earlier = await stack.chain.chain.writer.mint({
       to: companyCustodyAddress(undefined, tenant.companyId, 'test'),
       tokenId: '900',
       metadataUri: ipfsUrl(cid),
@@ -44,7 +44,7 @@ describe('a chip that is already minted on chain when its mint workflow starts',
     assert.equal(answer.status, 201, answer.text);
     assert.equal(answer.body.blockchain.tokenId, '900');
     assert.equal(answer.body.blockchain.transactionHash, earlier.txHash);
-    assert.equal(await stack.chain.chain.totalMinted(), 1n, 'exactly one token on chain');
+    assert.equal(await stack.chain.chain.reader.totalMinted(), 1n, 'exactly one token on chain');
     const rows = await stack.api.db.orm.em
       .getConnection()
       .execute<
@@ -55,7 +55,7 @@ describe('a chip that is already minted on chain when its mint workflow starts',
       {
         token_id: '900',
         transaction_hash: earlier.txHash,
-        metadata_url: await stack.chain.chain.tokenURI('900'),
+        metadata_url: await stack.chain.chain.reader.tokenURI('900'),
         metadata_cache: earlierMetadata,
       },
     ]);

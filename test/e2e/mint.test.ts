@@ -55,10 +55,13 @@ describe('minting end to end (HTTP → Temporal worker → anvil, IPFS, PostgreS
     assert.equal(typeof minted.body.data.dbId, 'number');
 
     const chain = stack.chain.chain;
-    assert.equal(await chain.ownerOf(tokenId), companyCustodyAddress(undefined, tenant.companyId, 'test'));
-    assert.equal(await chain.tokenURI(tokenId), ipfsUrl);
-    assert.equal(formatEther(await chain.depositOf(tokenId)), TEST_DEPOSIT);
-    assert.equal(await chain.findTokenByChip(uid), tokenId);
+    assert.equal(
+      await chain.reader.ownerOf(tokenId),
+      companyCustodyAddress(undefined, tenant.companyId, 'test'),
+    );
+    assert.equal(await chain.reader.tokenURI(tokenId), ipfsUrl);
+    assert.equal(formatEther(await chain.reader.depositOf(tokenId)), TEST_DEPOSIT);
+    assert.equal(await chain.reader.findTokenByChip(uid), tokenId);
 
     const cid = ipfsUrl.slice('ipfs://'.length);
     const metadata = await stack.api.call('GET', `/ipfs/${cid}`, { env: null });
@@ -133,7 +136,7 @@ describe('minting end to end (HTTP → Temporal worker → anvil, IPFS, PostgreS
     const replayed = await call('POST', '/v1/dpp/mint', shapeA(uid, tap));
     assert.equal(replayed.status, 422, replayed.text);
     assert.equal(replayed.body.code, 'sun_rejected');
-    assert.equal(await stack.chain.chain.findTokenByChip(uid), null, 'nothing minted');
+    assert.equal(await stack.chain.chain.reader.findTokenByChip(uid), null, 'nothing minted');
 
     const forged = tapUrl(uid, 8).replace(/cmac=([0-9A-F])/, (_m, c) => `cmac=${c === '0' ? '1' : '0'}`);
     const refused = await call('POST', '/v1/dpp/mint', shapeA(uid, forged));
@@ -181,7 +184,7 @@ describe('minting end to end (HTTP → Temporal worker → anvil, IPFS, PostgreS
     const minted = await call('POST', '/v1/dpp/mint', shapeB);
     assert.equal(minted.status, 201, minted.text);
     assert.deepEqual(Object.keys(minted.body).sort(), ['message', 'success', 'tokenId', 'txHash']);
-    assert.equal(await stack.chain.chain.findTokenByChip(uid), minted.body.tokenId);
+    assert.equal(await stack.chain.chain.reader.findTokenByChip(uid), minted.body.tokenId);
     const inventory = await call('GET', '/v1/dpp/inventory');
     const item = inventory.body.inventory.find((i: { chipUid: string }) => i.chipUid === uid);
     assert.equal(item.material, 'Merino wool');
@@ -218,7 +221,7 @@ describe('minting end to end (HTTP → Temporal worker → anvil, IPFS, PostgreS
       ['asset.initialized', 'asset.minted'],
     );
     assert.equal(await assertChainAgreesWithDatabase(stack, uid), tokenId);
-    assert.equal(await stack.chain.chain.tokenURI(tokenId), minted.body.blockchain.ipfsUrl);
+    assert.equal(await stack.chain.chain.reader.tokenURI(tokenId), minted.body.blockchain.ipfsUrl);
 
     const other = await stack.api.createTenant('Other Brand');
     const elsewhere = await stack.api.call('POST', '/v1/dpp/mint', {

@@ -126,7 +126,7 @@ describe('recording after a chain write is never given up', () => {
     assert.equal(attention.reason, 'record_failed');
     assert.match(attention.error, /refuse_recording/);
     assert.equal(await attentionOf(workflowId), 'record_failed', 'operators find it by DppAttention');
-    assert.equal(await stack.chain.chain.isRecycled(tokenId), true, 'on chain already');
+    assert.equal(await stack.chain.chain.reader.isRecycled(tokenId), true, 'on chain already');
     const [before] = await sql<{ status: string }>('select status from passports where token_id = ?', [
       tokenId,
     ]);
@@ -261,7 +261,7 @@ describe('recording after a chain write is never given up', () => {
     assert.equal(progress.payoutWorkflowId, undefined, 'no payout before the claim is recorded');
     assert.equal(await attentionOf(workflowId), 'record_failed');
     assert.equal(
-      getAddress(await stack.chain.chain.ownerOf(tokenId)),
+      getAddress(await stack.chain.chain.reader.ownerOf(tokenId)),
       buyerWallet,
       'the buyer owns it on chain',
     );

@@ -40,9 +40,9 @@ describe('a worker killed after sending the recycle transaction', () => {
     });
     const txHash = await crashing.submitted();
     await crashing.kill();
-    await stack.chain.chain.waitForTransaction(txHash);
+    await stack.chain.chain.writer.waitForTransaction(txHash);
     assert.equal(
-      await stack.chain.chain.isRecycled(tokenId),
+      await stack.chain.chain.reader.isRecycled(tokenId),
       true,
       'the transaction was mined before the crash',
     );

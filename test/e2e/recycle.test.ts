@@ -43,8 +43,8 @@ describe('recycling end to end (log-recycle → recycle workflow → deposit rel
     const transactionHash = answer.body.transactionHash;
 
     assert.equal((await provider.getBalance(receiver)) - before, parseEther(TEST_DEPOSIT));
-    assert.equal(await stack.chain.chain.isRecycled(tokenId), true);
-    assert.equal(await stack.chain.chain.depositOf(tokenId), 0n);
+    assert.equal(await stack.chain.chain.reader.isRecycled(tokenId), true);
+    assert.equal(await stack.chain.chain.reader.depositOf(tokenId), 0n);
 
     const [passport] = await sql(
       'select status, locked_deposit_wei::text as locked from passports where token_id = ?',
@@ -99,7 +99,7 @@ describe('recycling end to end (log-recycle → recycle workflow → deposit rel
 
   test('a token recycled on chain behind our back is recorded as it happened, never paid twice', async () => {
     const tokenId = await enrollAndMint(call, '04B1B2C3D4E503');
-    await stack.chain.chain.recycle({ tokenId, rewardReceiver: stack.chain.others[4]!.address });
+    await stack.chain.chain.writer.recycle({ tokenId, rewardReceiver: stack.chain.others[4]!.address });
     const answer = await call('POST', '/v1/iaas/log-recycle', { tokenId, ...RECYCLING_SITE });
     // The workflow finds the earlier recycle on chain and records it instead of paying twice.
     assert.equal(answer.status, 201, answer.text);
@@ -143,6 +143,6 @@ describe('recycling end to end (log-recycle → recycle workflow → deposit rel
     });
     assert.equal(zero.status, 400);
     assert.equal(zero.body.code, 'invalid_reward_receiver');
-    assert.equal(await stack.chain.chain.isRecycled(tokenId), false);
+    assert.equal(await stack.chain.chain.reader.isRecycled(tokenId), false);
   });
 });

@@ -140,14 +140,14 @@ describe('resale across environments, with the spec’s payment event, and a ref
     assert.equal(paid.status, 200, paid.text);
     assert.equal(paid.body.outcome, 'applied');
     await waitFor('buyer authorized', status, (s) => s === 'AWAITING_CLAIM');
-    assert.equal(await stack.chain.chain.claimantOf(tokenId), buyerWallet);
+    assert.equal(await stack.chain.chain.reader.claimantOf(tokenId), buyerWallet);
 
     const claimed = await stack.api.call('POST', '/v1/dpp/claim', {
       key: buyer,
       body: { tokenId, nfcData: digitalLinkTap(chipUid, 2) },
     });
     assert.equal(claimed.status, 200, claimed.text);
-    assert.equal(getAddress(await stack.chain.chain.ownerOf(tokenId)), buyerWallet);
+    assert.equal(getAddress(await stack.chain.chain.reader.ownerOf(tokenId)), buyerWallet);
 
     const passports = await sql<{ environment: string; owner_wallet: string }>(
       `select environment, owner_wallet from passports where token_id = '1' order by environment`,
@@ -198,7 +198,7 @@ describe('resale across environments, with the spec’s payment event, and a ref
       // No transaction at all: neither authorizeClaim nor its undo.
       assert.equal(await chain.provider.getTransactionCount(chain.signerAddress, 'latest'), nonce);
       assert.equal(await chain.provider.getBlockNumber(), block);
-      assert.equal(await chain.claimantOf(tokenId), null);
+      assert.equal(await chain.reader.claimantOf(tokenId), null);
       assert.equal(await call('GET', `/v1/dpp/resales/${tokenId}`).then((a) => a.body.status), 'FAILED');
       // The workflow's history (what operators see) does not hold the key either.
       const history = await stack.temporal.client.workflow.getHandle(`resale:test:${tokenId}`).fetchHistory();
@@ -213,6 +213,6 @@ describe('resale across environments, with the spec’s payment event, and a ref
       buyerEmail: BUYER,
     });
     assert.equal(released.status, 201, released.text);
-    assert.equal(await chain.claimantOf(tokenId), chain.signerAddress);
+    assert.equal(await chain.reader.claimantOf(tokenId), chain.signerAddress);
   });
 });

@@ -68,7 +68,11 @@ describe('resale: release → signed payment → buyer authorized on chain → c
     assert.match(released.body.paymentCheckoutUrl, /^https:\/\//);
     assert.equal(released.body.status, 'AWAITING_PAYMENT');
     const resaleId: string = released.body.resaleId;
-    assert.equal(await chain.claimantOf(tokenId), chain.signerAddress, 'delegated to the platform admin');
+    assert.equal(
+      await chain.reader.claimantOf(tokenId),
+      chain.signerAddress,
+      'delegated to the platform admin',
+    );
 
     const again = await call('POST', '/v1/dpp/release', {
       tokenId,
@@ -101,7 +105,7 @@ describe('resale: release → signed payment → buyer authorized on chain → c
       (body) => body.status === 'AWAITING_CLAIM',
     );
     assert.deepEqual(status.price, { amount: 12900, currency: 'eur', decimal: '129.00' });
-    assert.equal(await chain.claimantOf(tokenId), buyerWallet, 'the buyer may now claim');
+    assert.equal(await chain.reader.claimantOf(tokenId), buyerWallet, 'the buyer may now claim');
     const [authorized] = await stack.api.db.orm.em
       .fork()
       .execute<{ action: string; metadata: { authorizedAccount: string } }[]>(
@@ -115,7 +119,7 @@ describe('resale: release → signed payment → buyer authorized on chain → c
 
     // The buyer claims by tapping the chip. Refused, with nothing on chain: another person, a replayed tap, a
     // tap of another chip.
-    const seller = getAddress(await chain.ownerOf(tokenId));
+    const seller = getAddress(await chain.reader.ownerOf(tokenId));
     const notTheBuyer = await claim(stranger, tokenId, digitalLinkTap(chipUid, 3));
     assert.equal(notTheBuyer.status, 404, notTheBuyer.text);
     assert.equal(notTheBuyer.body.code, 'resale_not_found');
@@ -125,13 +129,17 @@ describe('resale: release → signed payment → buyer authorized on chain → c
     const foreign = await claim(buyer, tokenId, digitalLinkTap('04ABCDEF0000FF', 50));
     assert.equal(foreign.status, 422, foreign.text);
     assert.equal(foreign.body.code, 'tap_not_authentic');
-    assert.equal(getAddress(await chain.ownerOf(tokenId)), seller, 'nothing moved on chain');
+    assert.equal(getAddress(await chain.reader.ownerOf(tokenId)), seller, 'nothing moved on chain');
     const answer = await claim(buyer, tokenId, digitalLinkTap(chipUid, 4));
     assert.equal(answer.status, 200, answer.text);
     const claimed = answer.body as { txHash: string; ownerWallet: string };
     assert.equal(claimed.ownerWallet, buyerWallet);
-    assert.equal(getAddress(await chain.ownerOf(tokenId)), buyerWallet, 'the buyer owns the token on chain');
-    assert.equal(await chain.claimantOf(tokenId), null);
+    assert.equal(
+      getAddress(await chain.reader.ownerOf(tokenId)),
+      buyerWallet,
+      'the buyer owns the token on chain',
+    );
+    assert.equal(await chain.reader.claimantOf(tokenId), null);
     const events = await stack.api.db.orm.em
       .fork()
       .execute<{ event_type: string; data: Record<string, string> }[]>(
@@ -221,7 +229,7 @@ describe('resale: release → signed payment → buyer authorized on chain → c
     assert.equal(byOwner.status, 201, byOwner.text);
     assert.match(byOwner.body.paymentCheckoutUrl, /^https:\/\//);
     assert.equal(
-      await chain.claimantOf(tokenId),
+      await chain.reader.claimantOf(tokenId),
       chain.signerAddress,
       'delegated to the platform admin again',
     );
@@ -258,7 +266,7 @@ describe('resale windows (time-skipping Temporal)', () => {
     const result = await stack.temporal.client.workflow.getHandle(`resale:test:${tokenId}`).result();
     assert.equal(result.state, 'EXPIRED');
     assert.match(String(result.revokeTxHash), /^0x[0-9a-f]{64}$/);
-    assert.equal(await stack.chain.chain.claimantOf(tokenId), null, 'delegation revoked');
+    assert.equal(await stack.chain.chain.reader.claimantOf(tokenId), null, 'delegation revoked');
     assert.equal((await call('GET', `/v1/dpp/resales/${tokenId}`)).body.status, 'EXPIRED');
     const again = await call('POST', '/v1/dpp/release', {
       tokenId,
@@ -299,7 +307,7 @@ describe('resale windows (time-skipping Temporal)', () => {
     const handle = stack.temporal.client.workflow.getHandle(`resale:test:${tokenId}`);
     const result = await handle.result();
     assert.equal(result.state, 'CLAIM_EXPIRED');
-    assert.equal(await stack.chain.chain.claimantOf(tokenId), null, 'the buyer can no longer claim');
+    assert.equal(await stack.chain.chain.reader.claimantOf(tokenId), null, 'the buyer can no longer claim');
     const history = await handle.fetchHistory();
     const activities = (history.events ?? [])
       .map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name)

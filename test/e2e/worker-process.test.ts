@@ -24,7 +24,7 @@ describe('the production worker process (worker/main.ts, configured by environme
   test('mints, dispatches the outbox, logs the SDK’s lines as JSON, and on SIGTERM drains and exits cleanly', async () => {
     const uid = '04BEEF00000001';
     const minted = await enrollAndMintParka(stack, tenant, uid);
-    assert.equal(await stack.chain.chain.findTokenByChip(uid), minted.body.blockchain.tokenId);
+    assert.equal(await stack.chain.chain.reader.findTokenByChip(uid), minted.body.blockchain.tokenId);
 
     const outbox = () =>
       stack.api.db.orm.em

@@ -15,8 +15,16 @@ export async function assertChainAgreesWithDatabase(stack: TestStack, chipUid: s
     );
   assert.ok(row, `the passport of chip ${chipUid} is recorded`);
   const chain = stack.chain.chain;
-  assert.equal(await chain.findTokenByChip(chipUid), row.token_id, 'the token on chain is the recorded one');
-  assert.equal(await chain.tokenURI(row.token_id), row.metadata_url, 'the token URI is the recorded one');
+  assert.equal(
+    await chain.reader.findTokenByChip(chipUid),
+    row.token_id,
+    'the token on chain is the recorded one',
+  );
+  assert.equal(
+    await chain.reader.tokenURI(row.token_id),
+    row.metadata_url,
+    'the token URI is the recorded one',
+  );
   const stored = await stack.deps.contentStore.get(parseIpfsUrl(row.metadata_url)!);
   assert.ok(stored, 'the metadata document is on IPFS');
   assert.deepEqual(JSON.parse(stored.bytes.toString('utf8')), row.metadata_cache);

@@ -13,9 +13,6 @@ export { createChainProvider } from './chain-provider.ts';
 export type * from './passport-types.ts';
 export { toTokenId } from './token-id.ts';
 
-type Reads = PassportReader;
-type Writes = PassportWriter;
-
 /**
  * The DPP contract of one environment as the activities see it: a PassportReader (views, logs, block times)
  * and a PassportWriter (every write through the TransactionManager, on the service database), for one platform
@@ -65,7 +62,7 @@ export class PassportChain {
     const chain = new PassportChain(options);
     try {
       if ((await chain.provider.getCode(chain.contractAddress)) === '0x') throw new Error('no contract code');
-      await chain.totalMinted();
+      await chain.reader.totalMinted();
     } catch (error) {
       const { chainId } = await chain.provider.getNetwork();
       await chain.close();
@@ -98,75 +95,7 @@ export class PassportChain {
   get mints(): MintBatcher {
     return this.writer.mints;
   }
-  get nonces(): Writes['nonces'] {
+  get nonces(): PassportWriter['nonces'] {
     return this.writer.nonces;
-  }
-
-  // ---- writes (PassportWriter) ----
-
-  mint(...args: Parameters<Writes['mint']>): ReturnType<Writes['mint']> {
-    return this.writer.mint(...args);
-  }
-  logEvent(...args: Parameters<Writes['logEvent']>): ReturnType<Writes['logEvent']> {
-    return this.writer.logEvent(...args);
-  }
-  authorizeClaim(...args: Parameters<Writes['authorizeClaim']>): ReturnType<Writes['authorizeClaim']> {
-    return this.writer.authorizeClaim(...args);
-  }
-  revokeClaim(...args: Parameters<Writes['revokeClaim']>): ReturnType<Writes['revokeClaim']> {
-    return this.writer.revokeClaim(...args);
-  }
-  claimOwnershipFor(
-    ...args: Parameters<Writes['claimOwnershipFor']>
-  ): ReturnType<Writes['claimOwnershipFor']> {
-    return this.writer.claimOwnershipFor(...args);
-  }
-  recycle(...args: Parameters<Writes['recycle']>): ReturnType<Writes['recycle']> {
-    return this.writer.recycle(...args);
-  }
-  getTransactionOutcome(txHash: string): ReturnType<Writes['getTransactionOutcome']> {
-    return this.writer.getTransactionOutcome(txHash);
-  }
-  waitForTransaction(txHash: string): ReturnType<Writes['waitForTransaction']> {
-    return this.writer.waitForTransaction(txHash);
-  }
-
-  // ---- reads (PassportReader) ----
-
-  findTokenByChip(chipUid: string): ReturnType<Reads['findTokenByChip']> {
-    return this.reader.findTokenByChip(chipUid);
-  }
-  findMintByChip(chipUid: string): ReturnType<Reads['findMintByChip']> {
-    return this.reader.findMintByChip(chipUid);
-  }
-  ownerOf(...args: Parameters<Reads['ownerOf']>): ReturnType<Reads['ownerOf']> {
-    return this.reader.ownerOf(...args);
-  }
-  tokenURI(...args: Parameters<Reads['tokenURI']>): ReturnType<Reads['tokenURI']> {
-    return this.reader.tokenURI(...args);
-  }
-  depositOf(...args: Parameters<Reads['depositOf']>): ReturnType<Reads['depositOf']> {
-    return this.reader.depositOf(...args);
-  }
-  isRecycled(...args: Parameters<Reads['isRecycled']>): ReturnType<Reads['isRecycled']> {
-    return this.reader.isRecycled(...args);
-  }
-  claimantOf(...args: Parameters<Reads['claimantOf']>): ReturnType<Reads['claimantOf']> {
-    return this.reader.claimantOf(...args);
-  }
-  chipHashOf(...args: Parameters<Reads['chipHashOf']>): ReturnType<Reads['chipHashOf']> {
-    return this.reader.chipHashOf(...args);
-  }
-  totalMinted(): ReturnType<Reads['totalMinted']> {
-    return this.reader.totalMinted();
-  }
-  lastTokenId(): ReturnType<Reads['lastTokenId']> {
-    return this.reader.lastTokenId();
-  }
-  hasRole(role: 'admin' | 'minter', account = this.signerAddress): ReturnType<Reads['hasRole']> {
-    return this.reader.hasRole(role, account);
-  }
-  blockTime(blockNumber: number): ReturnType<Reads['blockTime']> {
-    return this.reader.blockTime(blockNumber);
   }
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { z } from 'zod';
-import type { WorkflowGateway } from '../../adapters/temporal/start.ts';
+import { requireWorkflows, type WorkflowGateway } from '../../adapters/temporal/start.ts';
 import type { Environment } from '../../platform/config/config.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { PAYMENT_SUCCEEDED_SIGNAL, type PaymentSucceeded } from '../../processes/resale.ts';
@@ -30,11 +30,10 @@ export async function payResale(
 ): Promise<'ignored' | undefined> {
   const resale = await openResale(deps.em, input.environment, input.names);
   if (!resale) return 'ignored';
-  if (!deps.workflows)
-    throw new DomainError('unavailable', 'workflows_unavailable', 'Workflow service is not configured.');
+  const workflows = requireWorkflows(deps.workflows);
   const payment: PaymentSucceeded = { ...input.payment, resaleId: resale.id };
   try {
-    await deps.workflows.client.workflow
+    await workflows.client.workflow
       .getHandle(workflowIds.resale(input.environment, resale.token_id))
       .signal(PAYMENT_SUCCEEDED_SIGNAL, payment);
   } catch (error) {

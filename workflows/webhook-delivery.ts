@@ -35,7 +35,7 @@ const lookup = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 secon
  * Delivers one event to one endpoint (id `webhook:{eventId}:{endpointId}`):
  * attempt 1 at once; after each failure wait 5 m, 15 m, 1 h, 4 h, 12 h and try again; after the sixth
  * failure move the delivery to the dead-letter queue. A 2xx ends it (succeeded); a deleted or disabled
- * endpoint, or a 410 Gone (which disables the endpoint), ends it (stopped). Usually the outbox dispatcher
+ * endpoint ends it (stopped). Any other answer, 410 Gone included, is a failure. Usually the outbox dispatcher
  * has made attempt 1 itself and starts this only when it failed (`firstAttemptMade`): the run then begins
  * with the wait before attempt 2.
  */

@@ -55,8 +55,9 @@ export interface AttemptInput {
 }
 
 /**
- * - `succeeded`: 2xx; `failed`: anything else worth retrying (status, timeout, network error);
- * - `stopped`: the endpoint is deleted or disabled, or answered 410 Gone (and is now disabled);
+ * - `succeeded`: 2xx; `failed`: anything else, retried on the schedule (any other status, 410 Gone
+ *   included, as the spec says; a timeout; a network error);
+ * - `stopped`: the endpoint is deleted or disabled (by its owner);
  * - `undeliverable`: the event cannot ever be sent (e.g. larger than the payload limit).
  */
 export type AttemptResult = 'succeeded' | 'failed' | 'stopped' | 'undeliverable';

@@ -95,8 +95,8 @@ export async function sendAttempt(
   }
 
   const { statusCode } = response;
+  // Only a 2xx succeeds: any other answer, 410 Gone included, is a failed attempt that the spec retries.
   const succeeded = statusCode !== null && statusCode >= 200 && statusCode < 300;
-  const gone = statusCode === 410;
   const error = succeeded ? null : (response.error ?? `receiver answered ${statusCode}`);
   await recordAttempt(
     em,
@@ -111,15 +111,14 @@ export async function sendAttempt(
       responseSnippet: response.snippet,
     },
     {
-      status: succeeded ? 'succeeded' : gone ? 'stopped' : 'pending',
+      status: succeeded ? 'succeeded' : 'pending',
       attempt,
       statusCode,
       error,
-      nextAttemptInMs: succeeded || gone ? null : input.nextAttemptInMs,
+      nextAttemptInMs: succeeded ? null : input.nextAttemptInMs,
     },
-    gone ? { reason: `Receiver answered 410 Gone on ${startedAt.toISOString()}` } : undefined,
   );
-  const result = succeeded ? 'succeeded' : gone ? 'stopped' : 'failed';
+  const result = succeeded ? 'succeeded' : 'failed';
   countWebhookAttempt(result);
   return { result, attempted: true, statusCode, error, durationMs: response.durationMs };
 }

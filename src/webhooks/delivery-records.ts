@@ -133,8 +133,7 @@ export async function loadAttemptContext(em: EntityManager, ref: DeliveryRef): P
 
 /**
  * Records one attempt (once per attempt number: a repeat keeps the first record; a claimed, in-flight attempt
- * gets its outcome), brings the delivery row
- * up to date and, after a 410 Gone, disables the endpoint: one statement, so all or nothing.
+ * gets its outcome) and brings the delivery row up to date: one statement, so all or nothing.
  */
 export async function recordAttempt(
   em: EntityManager,
@@ -142,7 +141,6 @@ export async function recordAttempt(
   deliveryId: string,
   attempt: AttemptRecord | null,
   update: DeliveryUpdate,
-  disableEndpoint?: { reason: string },
 ): Promise<void> {
   await em.execute(
     `with attempt as (
@@ -153,9 +151,6 @@ export async function recordAttempt(
          started_at = excluded.started_at, duration_ms = excluded.duration_ms, status_code = excluded.status_code,
          error = excluded.error, response_snippet = excluded.response_snippet, in_flight = false
        where webhook_attempts.in_flight
-     ), endpoint as (
-       update webhook_endpoints set enabled = false, disabled_reason = ?, updated_at = now()
-       where ?::boolean and id = ? and company_id = ? and environment = ? and enabled
      )
      update webhook_deliveries set
        status = ?,
@@ -175,11 +170,6 @@ export async function recordAttempt(
       attempt?.responseSnippet ?? null,
       attempt !== null,
       deliveryId,
-      ref.companyId,
-      ref.environment,
-      storableText(disableEndpoint?.reason ?? '', 200),
-      disableEndpoint !== undefined,
-      ref.endpointId,
       ref.companyId,
       ref.environment,
       update.status,

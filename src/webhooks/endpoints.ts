@@ -99,8 +99,8 @@ export async function getEndpoint(em: EntityManager, id: string): Promise<Webhoo
 }
 
 /**
- * Applies a partial update. Enabling clears `disabledReason` (the reason we disabled it, e.g. a 410 Gone);
- * disabling through the API leaves no reason. Deliveries in flight see the change at their next attempt.
+ * Applies a partial update. Enabling clears `disabledReason` (the reason the service disabled it; no rule of
+ * the service sets one at present); disabling through the API leaves no reason. Deliveries in flight see the change at their next attempt.
  */
 export async function updateEndpoint(
   em: EntityManager,

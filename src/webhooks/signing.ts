@@ -11,9 +11,10 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
  *   of `{id}.{timestamp}.{body}`, keyed with the base64-decoded part after `whsec_`, exactly as the
  *   Standard Webhooks libraries derive it, so they verify our deliveries unchanged.
  * During a secret rotation's overlap `service-signature` stays one value, as the spec's receivers compare it
- * for equality: it is signed with the previous secret, the one such a receiver still holds until its
- * operator installs the new one (which they must do before the overlap ends; from then on the new secret
- * signs). `webhook-signature`, made for several signatures, carries one per active secret, newest first.
+ * for equality: it is signed with the newest secret, the one the rotation just handed out, so a receiver
+ * that installs it at once verifies every delivery from then on. `webhook-signature`, made for several
+ * signatures, carries one per active secret, newest first: its receivers may switch at any moment of the
+ * overlap.
  */
 
 export const SECRET_PREFIX = 'whsec_';
@@ -75,7 +76,7 @@ export function standardSignature(
 
 /**
  * Every header of one delivery attempt. `secrets` are the endpoint's active secrets, newest first
- * (two during a rotation overlap, the last of which signs `service-signature`); `timestampSeconds` is the
+ * (two during a rotation overlap; the first, newest, signs `service-signature`); `timestampSeconds` is the
  * time of this attempt.
  */
 export function deliveryHeaders(input: {
@@ -88,7 +89,7 @@ export function deliveryHeaders(input: {
   return {
     'content-type': 'application/json',
     'user-agent': WEBHOOK_USER_AGENT,
-    [SIGNATURE_HEADER]: serviceSignature(input.secrets.at(-1)!, input.body),
+    [SIGNATURE_HEADER]: serviceSignature(input.secrets[0]!, input.body),
     'webhook-id': input.eventId,
     'webhook-timestamp': String(input.timestampSeconds),
     'webhook-signature': input.secrets

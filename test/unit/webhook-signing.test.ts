@@ -97,7 +97,7 @@ describe('webhook signing', () => {
     );
   });
 
-  test('rotation overlap: service-signature is one HMAC by the previous secret; webhook-signature has both', () => {
+  test('rotation overlap: service-signature is one HMAC by the newest secret; webhook-signature has both', () => {
     const [fresh, old] = [generateWebhookSecret(), generateWebhookSecret()];
     const body = '{"eventId":"e9"}';
     const headers = deliveryHeaders({
@@ -106,15 +106,15 @@ describe('webhook signing', () => {
       secrets: [fresh, old],
       timestampSeconds: 1_800_000_000,
     });
-    assert.equal(headers['service-signature'], serviceSignature(old, body));
+    assert.equal(headers['service-signature'], serviceSignature(fresh, body));
     const v1 = headers['webhook-signature']!.split(' ');
     assert.deepEqual(v1, [
       standardSignature(fresh, 'e9', 1_800_000_000, body),
       standardSignature(old, 'e9', 1_800_000_000, body),
     ]);
     const standard = { id: 'e9', timestamp: '1800000000', signature: headers['webhook-signature']! };
-    assert.ok(verifyServiceSignature(headers['service-signature']!, body, old));
-    assert.ok(!verifyServiceSignature(headers['service-signature']!, body, fresh));
+    assert.ok(verifyServiceSignature(headers['service-signature']!, body, fresh));
+    assert.ok(!verifyServiceSignature(headers['service-signature']!, body, old));
     for (const secret of [fresh, old]) {
       assert.ok(verifyStandardSignature(standard, body, secret, { nowSeconds: 1_800_000_000 }));
     }

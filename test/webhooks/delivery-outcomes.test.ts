@@ -152,31 +152,28 @@ describe('webhook delivery outcomes (time-skipping Temporal, real HTTP receiver)
     assert.equal((await deliveryRow(ref.id)).last_error, 'endpoint deleted');
   });
 
-  test('410 Gone disables the endpoint and stops the delivery', async () => {
-    const { receiver, endpoint, handle, ref } = await deliverOne(() => ({
-      status: 410,
-      body: 'gone for good',
-    }));
+  test('410 Gone is a failed attempt like any other: retried, the endpoint left enabled', async () => {
+    const replies = [{ status: 410, body: 'gone for now' }, { status: 200 }];
+    const { receiver, endpoint, handle, ref } = await deliverOne(
+      (_request, index) => replies[index] ?? { status: 500 },
+    );
     const result: WebhookDeliveryResult = await handle.result();
-    assert.deepEqual(result, {
-      status: 'stopped',
-      attempts: 1,
-      lastStatusCode: 410,
-      lastError: 'receiver answered 410',
-    });
-    assert.equal(receiver.requests.length, 1);
-    const [row] = await sql<{ enabled: boolean; disabled_reason: string }>(
+    assert.deepEqual(result, { status: 'succeeded', attempts: 2, lastStatusCode: 200, lastError: null });
+    assert.equal(receiver.requests.length, 2);
+    const [row] = await sql<{ enabled: boolean; disabled_reason: string | null }>(
       'select enabled, disabled_reason from webhook_endpoints where id = ?',
       [endpoint.id],
     );
-    assert.equal(row!.enabled, false);
-    assert.match(row!.disabled_reason, /410 Gone/);
+    assert.equal(row!.enabled, true);
+    assert.equal(row!.disabled_reason, null);
     const attempts = await attemptRows(ref.id);
     assert.deepEqual(
-      attempts.map((a) => [a.attempt, a.status_code, a.response_snippet]),
-      [[1, 410, 'gone for good']],
+      attempts.map((a) => [a.attempt, a.status_code, a.error]),
+      [
+        [1, 410, null],
+        [2, 200, null],
+      ],
     );
-    assert.equal((await deliveryRow(ref.id)).status, 'stopped');
   });
 
   test('redirects are not followed, the answer of a local receiver is kept as a 200-character excerpt, only 2xx succeeds', async () => {

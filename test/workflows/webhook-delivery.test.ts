@@ -130,14 +130,21 @@ describe('webhook delivery workflow', () => {
     );
   });
 
-  test('410 Gone stops the delivery; an undeliverable event goes to the dead-letter queue at once', async () => {
-    await harness.withWorker(stubs([answered(500), answered(410, 'stopped')]), async ({ start, log }) => {
+  test('a disabled endpoint stops the delivery; an undeliverable event goes to the dead-letter queue at once', async () => {
+    const disabled: AttemptOutcome = {
+      result: 'stopped',
+      attempted: false,
+      statusCode: null,
+      error: 'endpoint disabled',
+      durationMs: 0,
+    };
+    await harness.withWorker(stubs([answered(500), disabled]), async ({ start, log }) => {
       const result = await (await start(webhookDelivery, replayed)).result();
       assert.deepEqual(result, {
         status: 'stopped',
-        attempts: 2,
-        lastStatusCode: 410,
-        lastError: 'HTTP 410',
+        attempts: 1,
+        lastStatusCode: 500,
+        lastError: 'endpoint disabled',
       });
       assert.equal(log.inputsOf('deadLetterWebhookDelivery').length, 0);
     });

@@ -178,9 +178,10 @@ export function webhookEndpointRoutes(deps: RouteDeps) {
       operationId: 'rotateWebhookSecret',
       summary: 'Replace the signing secret; the previous one keeps signing during the overlap.',
       description:
-        'During the overlap every delivery carries two signatures, new secret first: service-signature ' +
-        '"<new>,<old>" and webhook-signature "v1,<new> v1,<old>". Rotating again during an overlap retires ' +
-        'the oldest secret at once. The body is optional.',
+        'From the rotation on, service-signature is signed with the new secret only: install it in your ' +
+        'receiver at once. During the overlap webhook-signature carries both, new secret first ' +
+        '("v1,<new> v1,<old>"), so a Standard Webhooks receiver may switch at any moment before the overlap ' +
+        'ends. Rotating again during an overlap retires the oldest secret at once. The body is optional.',
       tags: TAGS,
       auth: 'apiKeyOrUser',
       params: endpointIdParams,

@@ -65,7 +65,10 @@ export const endpointSchema = z.object({
   disabledReason: z
     .string()
     .nullable()
-    .describe('Why we disabled the endpoint (e.g. the receiver answered 410 Gone); null otherwise.'),
+    .describe(
+      'Why the service disabled the endpoint; null otherwise. Reserved: the service disables no endpoint on ' +
+        'its own at present (a 410 Gone is retried like any other failed attempt).',
+    ),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
   secretRotation: z

@@ -234,7 +234,7 @@ describe('web console in Chromium', () => {
     await page.getByRole('button', { name: 'Rotate now' }).click();
     await secret.waitFor();
     assert.match(await secret.inputValue(), /^whsec_/);
-    await page.getByText('The previous secret keeps signing too until').waitFor();
+    await page.getByText('Install the new secret in your receiver now').waitFor();
     await shoot(page, 'webhooks-rotated');
     await page.getByRole('button', { name: 'I have stored it' }).click();
 

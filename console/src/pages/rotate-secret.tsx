@@ -31,8 +31,9 @@ export function RotateSecret({ endpoint, busy, onRotate, onCancel }: RotateSecre
         Rotate the secret of <code className="wrap">{endpoint.url}</code>
       </h2>
       <p className="hint">
-        During the overlap every delivery carries two signatures (new and previous secret), so your receiver
-        can switch over without missing one.
+        From the rotation on, <code>service-signature</code> is signed with the new secret only; during the
+        overlap <code>webhook-signature</code> carries two signatures (new and previous secret), so a Standard
+        Webhooks receiver can switch over without missing one.
       </p>
       <form onSubmit={submit} className="stacked-form">
         <label htmlFor="rotate-overlap">The previous secret keeps signing for</label>

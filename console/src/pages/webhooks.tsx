@@ -113,11 +113,13 @@ export function Webhooks({ user, environment, onSessionEnded }: WebhooksProps) {
         >
           {created.previousUntil ? (
             <p>
-              The previous secret keeps signing too until{' '}
+              Install the new secret in your receiver now: <code>service-signature</code> is signed with it
+              from now on. <code>webhook-signature</code> also carries a signature with the previous secret
+              until{' '}
               {new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(
                 new Date(created.previousUntil),
               )}
-              : switch your receiver over before then.
+              .
             </p>
           ) : null}
         </SecretOnce>

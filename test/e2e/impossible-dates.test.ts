@@ -31,13 +31,17 @@ describe('impossible dates are refused on every write path', () => {
     return list.body.items.length as number;
   };
 
+  const mintPassport = async (chipUid: string): Promise<string> => {
+    const tokenId = await enrollAndMint((m, p, b) => call(m, p, b), chipUid);
+    const view = await stack.api.call('GET', `/test/01/${GTIN}/21/${tokenId}?format=public`, { env: null });
+    assert.equal(view.status, 200, view.text);
+    return view.body.dppHeader.digitalProductPassportId;
+  };
+
   beforeAll(async () => {
     stack = await startTestStack();
     brand = await stack.api.createTenant('Voltaic Cells');
-    const tokenId = await enrollAndMint((m, p, b) => call(m, p, b), '04A1DA7E5A0102');
-    const view = await stack.api.call('GET', `/test/01/${GTIN}/21/${tokenId}?format=public`, { env: null });
-    assert.equal(view.status, 200, view.text);
-    dppId = view.body.dppHeader.digitalProductPassportId;
+    dppId = await mintPassport('04A1DA7E5A0102');
   }, 600_000);
   afterAll(() => stack?.close());
 
@@ -66,6 +70,7 @@ describe('impossible dates are refused on every write path', () => {
   });
 
   test('dynamic data: an impossible measuredAt or occurredAt → 400 content_invalid naming it, no version', async () => {
+    dppId = await mintPassport('04A1DA7E5A0105'); // its own passport: independent of the PUT test's outcome
     const written = await call('PUT', content(), fullBatteryData());
     assert.equal(written.status, 201, written.text);
     const before = await versionCount();

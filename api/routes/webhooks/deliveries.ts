@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { requireWorkflows } from '../../../src/adapters/temporal/start.ts';
 import { DELIVERY_STATUSES } from '../../../src/platform/db/entities/webhook-delivery.ts';
+import { dateTimeField } from '../../../src/standards/time/zod-rfc3339.ts';
 import {
   listDeadLetters,
   listEndpointDeliveries,
@@ -17,16 +18,16 @@ import { deliveryPage, deliverySchema, endpointIdParams, pageQuery } from './sch
 const TAGS = ['webhooks'];
 
 const window = {
-  from: z.iso.datetime({ offset: true }).optional().describe('Dead-lettered at or after (ISO 8601).'),
-  to: z.iso.datetime({ offset: true }).optional().describe('Dead-lettered before (ISO 8601).'),
+  from: dateTimeField().optional().describe('Dead-lettered at or after (ISO 8601).'),
+  to: dateTimeField().optional().describe('Dead-lettered before (ISO 8601).'),
 };
 const dateOrUndefined = (value: string | undefined) => (value === undefined ? undefined : new Date(value));
 
 const bulkReplayBody = z
   .object({
     endpointId: z.uuid().optional(),
-    from: z.iso.datetime({ offset: true }).describe('Dead-lettered at or after (ISO 8601).'),
-    to: z.iso.datetime({ offset: true }).describe('Dead-lettered before (ISO 8601).'),
+    from: dateTimeField().describe('Dead-lettered at or after (ISO 8601).'),
+    to: dateTimeField().describe('Dead-lettered before (ISO 8601).'),
     limit: z.number().int().min(1).max(MAX_BULK_REPLAY).default(MAX_BULK_REPLAY),
   })
   .strict()

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type Stripe from 'stripe';
 import { z } from 'zod';
 import type { Environment } from '../../platform/config/config.ts';
+import { fullDateField } from '../../standards/time/zod-rfc3339.ts';
 import { type AccountOwner, existingAccountId, saveAccount } from './connect-accounts.ts';
 
 const country = z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code such as DE');
@@ -14,7 +15,7 @@ const address = z
     country,
   })
   .strict();
-const birthdate = z.iso.date().describe('YYYY-MM-DD');
+const birthdate = fullDateField().describe('YYYY-MM-DD');
 const person = {
   firstName: z.string().trim().min(1).max(100),
   lastName: z.string().trim().min(1).max(100),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { MintProduct } from '../../processes/mint.ts';
 import { isValidGtin14 } from '../../standards/gs1/gtin.ts';
+import { fullDateField } from '../../standards/time/zod-rfc3339.ts';
 
 /** The spec's 400 text (German, ESPR) for a mint without a declaration of conformity: its fixed first sentence. */
 export const ESPR_CONFORMITY_PREFIX =
@@ -49,7 +50,7 @@ export const customDppDataSchema = z
       .regex(/^\d{13}$/, 'manufacturer_gln must be 13 digits')
       .optional(),
     manufacturer_name: z.string().max(200).optional(),
-    manufacturingDate: z.iso.date().optional(),
+    manufacturingDate: fullDateField().optional(),
     manufacturer_address: z.string().max(500).optional(),
     material_composition: z
       .record(z.string().min(1).max(100), z.number().min(0).max(100))

@@ -1,5 +1,6 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { BATTERY_1_0_0 } from './battery/battery-1.0.0.ts';
+import { newContentAjv } from './content-ajv.ts';
 import type { DisclosurePolicy, JsonSchema } from './disclosure.ts';
 
 /**
@@ -40,7 +41,7 @@ export interface ContentViolation {
 /** The specifications the service knows; ids never change meaning once registered. */
 export class ContentSpecificationRegistry {
   readonly #specs = new Map<string, { spec: ContentSpecification; validate: ValidateFunction }>();
-  readonly #ajv = new Ajv2020({ allErrors: true, strict: true });
+  readonly #ajv = newContentAjv();
 
   constructor(specs: readonly ContentSpecification[] = []) {
     for (const spec of specs) this.register(spec);

@@ -66,6 +66,8 @@ export interface JsonSchema {
   maxItems?: number;
   enum?: readonly (string | number)[];
   pattern?: string;
+  /** Asserted (not just annotated) by the content validators: see content-ajv.ts. */
+  format?: 'date' | 'date-time';
   minLength?: number;
   maxLength?: number;
   minimum?: number;

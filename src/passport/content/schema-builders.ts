@@ -13,14 +13,12 @@ export const uri = (description: string): JsonSchema => ({
   maxLength: 2000,
   description,
 });
-export const isoDate = (description: string): JsonSchema => ({
-  type: 'string',
-  pattern: '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$',
-  description,
-});
+/** A real calendar day (RFC 3339 full-date); the service's validators assert the format (standards/time/rfc3339). */
+export const isoDate = (description: string): JsonSchema => ({ type: 'string', format: 'date', description });
+/** A real instant with offset (RFC 3339 date-time), asserted like isoDate. */
 export const isoDateTime = (description: string): JsonSchema => ({
   type: 'string',
-  pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$',
+  format: 'date-time',
   description,
 });
 export const number = (

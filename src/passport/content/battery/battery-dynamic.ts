@@ -1,4 +1,5 @@
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { newContentAjv } from '../content-ajv.ts';
 import { type ContentViolation, violation } from '../content-specification.ts';
 import type { JsonSchema } from '../disclosure.ts';
 
@@ -62,7 +63,7 @@ export function dynamicUpdateSchema(schema: JsonSchema): JsonSchema | undefined 
   };
 }
 
-const ajv = new Ajv2020({ allErrors: true, strict: true });
+const ajv = newContentAjv();
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
 /** Every offending member of the update body (RFC 6901 pointers into the body); empty: valid. */

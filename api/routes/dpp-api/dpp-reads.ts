@@ -17,7 +17,6 @@ import {
 import { dppIdOf } from '../../../src/passport/record/passport-header.ts';
 import type { Environment } from '../../../src/platform/config/config.ts';
 import type { AppContext } from '../../context.ts';
-import { authenticateIfPresent } from '../../middleware/optional-auth.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { allowAnyOrigin, publicEnvironment } from '../resolver/http.ts';
@@ -87,7 +86,8 @@ const ERRORS = {
 /**
  * Who reads: anonymous, or a valid credential of this environment (API key, OAuth token, user token; owner
  * when of the passport's company), with the disclosure roles it holds for the passport (docs/disclosure.md;
- * a fresh tap's SUN parameters in the query add customer).
+ * a fresh tap's SUN parameters in the query add customer). The router has checked the credential already
+ * (api/middleware/optional-auth.ts), before the passport was looked up.
  */
 async function readerOf(
   ctx: AppContext,
@@ -97,7 +97,6 @@ async function readerOf(
 ): Promise<Reader> {
   ctx.set('Vary', 'Authorization, x-service-env');
   ctx.set('Cache-Control', 'no-store');
-  await authenticateIfPresent(ctx, deps, environment);
   if (!ctx.state.principal) allowAnyOrigin(ctx);
   const caller = await callerRoles(
     ctx,

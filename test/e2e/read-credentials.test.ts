@@ -37,12 +37,16 @@ describe('one credential rule on every read', () => {
   }, 600_000);
   afterAll(() => stack?.close());
 
-  /** Every read operation, by its path below the environment's root (`/test` for test passports). */
-  const reads = (): [string, string][] => {
+  /**
+   * Every read operation, by its path below the environment's root (`/test` for test passports), and the body
+   * of the POST reads.
+   */
+  const reads = (): [string, string, unknown?][] => {
     const link = `/01/${GTIN}/21/${tokenId}`;
     const dpp = `/v1/dpps/${encodeURIComponent(dppId)}`;
     const shell = b64(`${stack.api.config.publicBaseUrl}/aas/test/${tokenId}`);
     const element = encodeURIComponent("$['digitalProductPassportId']");
+    const productIds = { productIds: [`${stack.api.config.publicBaseUrl}/test${link}`] };
     return [
       ...['public', 'vc', 'aas', 'linkset', 'untp', 'vc-jwt'].map((format): [string, string] => [
         `resolver format=${format}`,
@@ -72,15 +76,19 @@ describe('one credential rule on every read', () => {
       ['AAS submodel-refs', `/api/v3.0/shells/${shell}/submodel-refs`],
       ['AAS submodels', '/api/v3.0/submodels'],
       ['AAS submodel', `/api/v3.0/submodels/${b64(submodelId)}`],
+      ['EN 18222 readDPPIdsByProductIds', '/v1/dppIdsByProductIds', productIds],
+      ['readDPPIdsByProductIds (BaSyx path)', '/v1/dppsByProductIds', productIds],
       ['AAS serialization', '/api/v3.0/serialization'],
+      ['AAS description', '/api/v3.0/description'],
     ];
   };
 
-  const ask = (path: string, options: { key?: string; env?: string }) =>
-    stack.api.call('GET', path, {
+  const ask = (path: string, options: { key?: string; env?: string }, body?: unknown) =>
+    stack.api.call(body === undefined ? 'GET' : 'POST', path, {
       env: options.env ?? null,
       key: options.key ?? null,
       headers: { accept: 'application/json' },
+      ...(body === undefined ? {} : { body }),
     });
   /** The error code of a problem document, or of an AAS Result (the AAS API's errors). */
   const codeOf = (answer: CallResult): string | undefined =>
@@ -92,9 +100,9 @@ describe('one credential rule on every read', () => {
     expected: { status: number; code?: string },
   ) => {
     const wrong: string[] = [];
-    for (const [name, path] of reads()) {
+    for (const [name, path, body] of reads()) {
       const asked = request(path);
-      const answer = await ask(asked.path, asked);
+      const answer = await ask(asked.path, asked, body);
       // The AAS API answers an AAS Result, whose code is the status (the text tells the problem's).
       const want =
         expected.code === undefined || !path.startsWith('/api/v3.0')

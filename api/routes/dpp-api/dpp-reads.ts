@@ -117,7 +117,7 @@ export function dppReadRoutes(deps: RouteDeps) {
   const base = deps.config.publicBaseUrl;
   const em = () => deps.orm.em.fork();
   const common = { tags: ['dpps'], auth: 'none' as const, environmentHeader: false as const };
-  // The reads answer by the caller's credential, when one is sent (the ids lookups do not look at it).
+  // Every read checks a credential that is sent (one that is not valid is refused); the documents answer by it.
   const reads = { ...common, optionalCredential: true as const };
 
   const byId = async (ctx: AppContext, dppId: string) => {
@@ -165,7 +165,7 @@ export function dppReadRoutes(deps: RouteDeps) {
     }),
     ...(['/v1/dppIdsByProductIds', '/v1/dppsByProductIds'] as const).map((path) =>
       defineRoute({
-        ...common,
+        ...reads,
         method: 'post',
         path,
         operationId:
@@ -175,7 +175,7 @@ export function dppReadRoutes(deps: RouteDeps) {
             ? 'EN 18222 ReadDPPIdsByProductIds: the passport ids of up to 100 unique product identifiers at once.'
             : 'The same as POST /v1/dppIdsByProductIds, at the path Eclipse BaSyx Go serves it.',
         description:
-          'Public (ids are public). `items`: the ids found, in request order; `results`: each product id of ' +
+          'Public (ids are public; a credential sent is checked like on every read, docs/disclosure.md). `items`: the ids found, in request order; `results`: each product id of ' +
           'this page with its dppId or null. Pages by `limit` product ids from `cursor` (an offset).',
         body: z.object({ productIds: z.array(z.string().min(1).max(2000)).min(1).max(100) }).strict(),
         query: z.object({

@@ -64,7 +64,8 @@ function requestSide(ctx: AppContext, deps: PublicPassportDeps, environment: Env
     },
     // The router has checked the credential sent, if any (optionalCredential).
     caller: async () => ctx,
-    variesByCredential: () => ctx.set('Vary', 'Accept, x-service-env, Authorization'),
+    // Every answer already varies by Authorization (resolve).
+    variesByCredential: () => {},
   };
 }
 

@@ -27,8 +27,10 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
    */
   auth: 'apiKey' | 'user' | 'apiKeyOrUser' | 'none';
   /**
-   * With `auth: 'none'`: the handler also takes a credential when one is sent (api/middleware/optional-auth.ts)
-   * and answers by it (docs/disclosure.md); OpenAPI lists anonymous and the credentials as alternatives.
+   * With `auth: 'none'`: the operation also takes a credential when one is sent and answers by it
+   * (docs/disclosure.md). The router checks it before the handler (api/middleware/optional-auth.ts
+   * authenticateReader: not valid → 401, of the other environment → 403); OpenAPI lists anonymous and the
+   * credentials as alternatives.
    */
   optionalCredential?: true;
   /**

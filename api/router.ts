@@ -10,6 +10,7 @@ import {
   sessionSecretOf,
 } from './middleware/console-session.ts';
 import { readJsonBody } from './middleware/json-body.ts';
+import { authenticateReader } from './middleware/optional-auth.ts';
 import type { RateLimiter } from './middleware/rate-limit.ts';
 import { requireEnvironment } from './middleware/service-environment.ts';
 import { authenticateUser } from './middleware/user-auth.ts';
@@ -79,6 +80,8 @@ async function admit(route: RouteSpec, ctx: AppContext, deps: RouterDeps): Promi
   if (route.auth === 'none') {
     await (isPublicPage(route) ? deps.publicRateLimiter : deps.rateLimiter).take(ctx, addressBucket);
     if (route.path.startsWith('/v1/') && route.environmentHeader !== false) requireEnvironment(ctx);
+    // A read that takes a credential checks it before its handler looks anything up (issue 33 item 6).
+    if (route.optionalCredential) await authenticateReader(ctx, deps);
     return;
   }
   try {

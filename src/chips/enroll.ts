@@ -58,10 +58,19 @@ export async function enrollChip(
     if (!(error instanceof UniqueConstraintViolationException)) throw error;
     const ours = await em.fork().findOne(Chip, { chipUid }, { filters: { [TENANT_FILTER]: scope } });
     if (ours) return { chip: ours, created: false };
-    throw new DomainError(
-      'conflict',
-      'chip_enrolled_elsewhere',
-      `Chip ${chipUid} is already enrolled by another account.`,
-    );
+    throw chipEnrolledElsewhere(chipUid);
   }
+}
+
+/**
+ * 409 for a chip that another company enrolled, or whose mint another company started. It tells only that the
+ * UID is taken — never by whom or with which passport: a physical chip belongs to one product, and its UID is
+ * no secret (the chip answers it to any reader); docs/minting.md "A chip of another company".
+ */
+export function chipEnrolledElsewhere(chipUid: string): DomainError {
+  return new DomainError(
+    'conflict',
+    'chip_enrolled_elsewhere',
+    `Chip ${chipUid} is already enrolled by another account.`,
+  );
 }

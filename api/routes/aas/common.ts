@@ -5,7 +5,6 @@ import type { Role } from '../../../src/passport/content/disclosure.ts';
 import { type CallerContext, callerRoles } from '../../../src/passport/disclosure/caller-roles.ts';
 import { AAS_API_BASE } from '../../../src/standards/aas/aas-result.ts';
 import type { AppContext } from '../../context.ts';
-import { authenticateIfPresent } from '../../middleware/optional-auth.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { allowAnyOrigin, publicEnvironment } from '../resolver/http.ts';
@@ -71,8 +70,8 @@ export async function aasScope(
   deps: RouteDeps,
   options: { tap?: boolean } = {},
 ): Promise<AasScope> {
+  // The router has checked the credential (api/middleware/optional-auth.ts, optionalCredential below).
   const environment = publicEnvironment(ctx);
-  await authenticateIfPresent(ctx, deps, environment);
   const em = deps.orm.em.fork();
   const caller: CallerContext = options.tap
     ? ctx

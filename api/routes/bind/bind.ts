@@ -32,6 +32,7 @@ const activeMessage = (id: string) => `Product ${id} is now ACTIVE.`;
 // Where a toolbox bind could bring its declaration of conformity, for the ESPR text of conformity_required.
 const TWIN_CONFORMITY = {
   field: 'conformity_url bei der Bereitstellung (POST /v1/erp/provision)',
+  fieldEn: 'conformity_url when provisioning the twin (POST /v1/erp/provision)',
   path: 'body.internalId',
   companyDefault: true,
 };

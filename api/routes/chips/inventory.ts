@@ -33,7 +33,13 @@ export const inventoryRoute = defineRoute({
         success: z.literal(true),
         inventory: z.array(
           z.object({
-            tokenId: z.string().nullable(),
+            tokenId: z
+              .string()
+              .nullable()
+              .describe(
+                'The passport’s token id; null while the chip has no passport: an extension, the spec shows ' +
+                  'a string (docs/api-conventions.md).',
+              ),
             chipUid: z.string(),
             productId: z.string().nullable(),
             material: z.string().nullable(),

@@ -27,7 +27,13 @@ const statusSchema = z.object({
   status: z.string().describe('not_started, pending, verified or restricted.'),
   verified: z.boolean(),
   requirements: z.array(z.string()).describe('Outstanding requirements as Stripe names them.'),
-  connectId: z.string().nullable().describe('The Stripe Connect account (null before the first submission).'),
+  connectId: z
+    .string()
+    .nullable()
+    .describe(
+      'The Stripe Connect account; null before the first submission: an extension, the spec shows a string ' +
+        '(docs/api-conventions.md).',
+    ),
 });
 const submitted = z.object({ success: z.literal(true), message: z.string(), connectId: z.string() });
 const uploadBody = z

@@ -17,7 +17,6 @@ import {
 import { dppIdOf } from '../../../src/passport/record/passport-header.ts';
 import type { Environment } from '../../../src/platform/config/config.ts';
 import type { AppContext } from '../../context.ts';
-import { authenticateIfPresent } from '../../middleware/optional-auth.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { allowAnyOrigin, publicEnvironment } from '../resolver/http.ts';
@@ -87,7 +86,8 @@ const ERRORS = {
 /**
  * Who reads: anonymous, or a valid credential of this environment (API key, OAuth token, user token; owner
  * when of the passport's company), with the disclosure roles it holds for the passport (docs/disclosure.md;
- * a fresh tap's SUN parameters in the query add customer).
+ * a fresh tap's SUN parameters in the query add customer). The router has checked the credential already
+ * (api/middleware/optional-auth.ts), before the passport was looked up.
  */
 async function readerOf(
   ctx: AppContext,
@@ -97,7 +97,6 @@ async function readerOf(
 ): Promise<Reader> {
   ctx.set('Vary', 'Authorization, x-service-env');
   ctx.set('Cache-Control', 'no-store');
-  await authenticateIfPresent(ctx, deps, environment);
   if (!ctx.state.principal) allowAnyOrigin(ctx);
   const caller = await callerRoles(
     ctx,
@@ -118,7 +117,7 @@ export function dppReadRoutes(deps: RouteDeps) {
   const base = deps.config.publicBaseUrl;
   const em = () => deps.orm.em.fork();
   const common = { tags: ['dpps'], auth: 'none' as const, environmentHeader: false as const };
-  // The reads answer by the caller's credential, when one is sent (the ids lookups do not look at it).
+  // Every read checks a credential that is sent (one that is not valid is refused); the documents answer by it.
   const reads = { ...common, optionalCredential: true as const };
 
   const byId = async (ctx: AppContext, dppId: string) => {
@@ -166,7 +165,7 @@ export function dppReadRoutes(deps: RouteDeps) {
     }),
     ...(['/v1/dppIdsByProductIds', '/v1/dppsByProductIds'] as const).map((path) =>
       defineRoute({
-        ...common,
+        ...reads,
         method: 'post',
         path,
         operationId:
@@ -176,7 +175,7 @@ export function dppReadRoutes(deps: RouteDeps) {
             ? 'EN 18222 ReadDPPIdsByProductIds: the passport ids of up to 100 unique product identifiers at once.'
             : 'The same as POST /v1/dppIdsByProductIds, at the path Eclipse BaSyx Go serves it.',
         description:
-          'Public (ids are public). `items`: the ids found, in request order; `results`: each product id of ' +
+          'Public (ids are public; a credential sent is checked like on every read, docs/disclosure.md). `items`: the ids found, in request order; `results`: each product id of ' +
           'this page with its dppId or null. Pages by `limit` product ids from `cursor` (an offset).',
         body: z.object({ productIds: z.array(z.string().min(1).max(2000)).min(1).max(100) }).strict(),
         query: z.object({

@@ -8,7 +8,6 @@ import type { Environment } from '../../../src/platform/config/config.ts';
 import { parseLinkType } from '../../../src/standards/gs1/link-types.ts';
 import type { AppContext } from '../../context.ts';
 import { authenticateApiKey } from '../../middleware/api-key-auth.ts';
-import { authenticateIfPresent } from '../../middleware/optional-auth.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import {
@@ -42,7 +41,8 @@ function askOf(ctx: AppContext, query: ResolverQuery): { ask: PassportAsk; repre
 
 async function resolve(ctx: AppContext, deps: PublicPassportDeps, key: ItemKey, query: ResolverQuery) {
   const environment = publicEnvironment(ctx);
-  ctx.set('Vary', query.format === 'erp' ? 'Accept, x-service-env, Authorization' : 'Accept, x-service-env');
+  // Every answer depends on the credential: a credential that is not valid is refused on every format.
+  ctx.set('Vary', 'Accept, x-service-env, Authorization');
   ctx.set('Cache-Control', 'no-store');
   if (query.format !== 'erp') allowAnyOrigin(ctx);
   const { ask, representation } = askOf(ctx, query);
@@ -62,11 +62,10 @@ function requestSide(ctx: AppContext, deps: PublicPassportDeps, environment: Env
       await authenticateApiKey(ctx, deps.orm.em, environment);
       return { companyId: ctx.state.scope!.companyId, em: ctx.state.em! };
     },
-    caller: async () => {
-      await authenticateIfPresent(ctx, deps, environment);
-      return ctx;
-    },
-    variesByCredential: () => ctx.set('Vary', 'Accept, x-service-env, Authorization'),
+    // The router has checked the credential sent, if any (optionalCredential).
+    caller: async () => ctx,
+    // Every answer already varies by Authorization (resolve).
+    variesByCredential: () => {},
   };
 }
 
@@ -85,7 +84,8 @@ function send(ctx: AppContext, answer: PassportAnswer, representation: Represent
 
 const DESCRIPTION =
   'Public: no credential except for format=erp (an API key of the passport’s company: 401 without a valid ' +
-  'key, 403 for another company’s or environment’s key). Environment: x-service-env when sent, else live ' +
+  'key, 403 for another company’s or environment’s key). A credential sent on any format is checked: one ' +
+  'that is not valid → 401, one of the other environment → 403 (docs/disclosure.md). Environment: x-service-env when sent, else live ' +
   '(phones cannot send headers). The GTIN may be GTIN-8/12/13/14 (normalised to 14 digits; a wrong check ' +
   'digit → 400); the serial is the token id; an unknown passport → 404. Without format a browser (Accept ' +
   'prefers text/html) gets 307 to /verify/01/{gtin}/21/{serial}; application/ld+json (or application/vc) → ' +
@@ -109,8 +109,16 @@ const RESPONSES = {
   },
   304: { description: 'Not modified (If-None-Match matched the ETag).' },
   307: { description: 'To the verification page (browsers, taps) or to the link of the linkType asked for.' },
-  401: { description: 'format=erp without a valid API key.' },
-  403: { description: 'format=erp with a key of another company or environment.' },
+  401: {
+    description:
+      'unauthorized: a credential was sent and is not valid (unknown, revoked, expired), on every format; ' +
+      'format=erp without a valid API key.',
+  },
+  403: {
+    description:
+      'environment_mismatch: a credential of the other environment, on every format; not_passport_owner: ' +
+      'format=erp with another company’s key.',
+  },
   404: { description: 'passport_not_found, link_type_not_found, untp_data_missing (untp, vc-jwt).' },
 };
 
@@ -125,6 +133,7 @@ export function resolverRoutes(routeDeps: RouteDeps) {
       description: DESCRIPTION,
       tags: ['gs1'],
       auth: 'none',
+      optionalCredential: true,
       params: z.object({ gtin: gtinParam, serial: serialParam }),
       query: resolverQuery,
       responses: RESPONSES,
@@ -139,6 +148,7 @@ export function resolverRoutes(routeDeps: RouteDeps) {
       description: `${DESCRIPTION} The batch must equal the passport’s batch_number, else 404.`,
       tags: ['gs1'],
       auth: 'none',
+      optionalCredential: true,
       params: z.object({ gtin: gtinParam, batch: batchParam, serial: serialParam }),
       query: resolverQuery,
       responses: RESPONSES,

@@ -41,7 +41,13 @@ export const supplyChainEventSchema = z.object({
   tokenId: z.string(),
   action: z.string(),
   actor: z.string().nullable(),
-  actorEmail: z.string().nullable().describe('Masked, e.g. j***@a***.com.'),
+  actorEmail: z
+    .string()
+    .nullable()
+    .describe(
+      'Masked, e.g. j***@a***.com. null when the event was logged without an actorEmail (an API key’s ' +
+        'events name no person): an extension, the spec shows a string (docs/api-conventions.md).',
+    ),
   locationName: z.string().nullable(),
   latitude: z.number().nullable(),
   longitude: z.number().nullable(),

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { canonicalChipUid } from '../../chips/enroll.ts';
+import { canonicalChipUid, chipEnrolledElsewhere } from '../../chips/enroll.ts';
 import type { TenantScope } from '../../platform/db/tenant-scope.ts';
-import { DomainError } from '../../platform/errors.ts';
 
 // Raw SQL bypasses the ORM's tenant filter: the chip is looked up in the environment (a chip UID is unique
 // there), and whether it is ours and holds a passport of ours is told apart in the same query.
@@ -12,15 +11,6 @@ const CHIP_WITH_PASSPORT = `
       as has_passport
   from chips c
   where c.environment = ? and c.chip_uid = ?`;
-
-/** 409 for a chip that another company enrolled, or whose mint another company started. */
-export function chipEnrolledElsewhere(chipUid: string): DomainError {
-  return new DomainError(
-    'conflict',
-    'chip_enrolled_elsewhere',
-    `Chip ${chipUid} is already enrolled by another account.`,
-  );
-}
 
 export type ChipToMint =
   | { chipUid: string; enrolled: true; hasPassport: boolean }

@@ -4,9 +4,9 @@ import {
   startOrJoin,
   type WorkflowGateway,
 } from '../../adapters/temporal/start.ts';
+import { chipEnrolledElsewhere } from '../../chips/enroll.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { MINT_WORKFLOW, type MintInput, type MintResult, type MintWorkflow } from '../../processes/mint.ts';
-import { chipEnrolledElsewhere } from './mint-candidate.ts';
 import { CHIP_ALREADY_REGISTERED, mintFailureToDomainError } from './mint-failures.ts';
 
 /** The mint's result if it finished within the wait, else its workflow (still running) to follow. */

@@ -71,8 +71,27 @@ function malformed(message: string): SunParseResult {
   return { ok: false, reason: 'malformed', message };
 }
 
+/**
+ * A tap's URL or query copied into another URL's parameter arrives percent-encoded once
+ * (`picc_data%3D…%26cmac%3D…`): with no `=` of its own, it is decoded first.
+ */
+function decodedOnce(text: string): string {
+  if (text.includes('=') || !/%3D/i.test(text)) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** What the refusal of an nfcData without a verifiable SUN says: the forms that are accepted. */
+const ACCEPTED_FORMS =
+  'send the tapped SUN URL or its query parameters (picc_data=…&cmac=…, or e=…&c=…, optionally enc=…; with ' +
+  'or without a leading ?; other parameters such as a plain counter are ignored): a counter without the ' +
+  'encrypted PICCData and its CMAC cannot be verified';
+
 function extractQuery(nfcData: string): { ok: true; query: string } | { ok: false; message: string } {
-  const trimmed = nfcData.trim();
+  const trimmed = decodedOnce(nfcData.trim());
   if (trimmed === '') return { ok: false, message: 'nfcData is empty' };
   const withoutFragment = trimmed.split('#', 1)[0] ?? '';
   const questionMark = withoutFragment.indexOf('?');
@@ -119,8 +138,9 @@ export function parseSunMessage(
   }
 
   const { piccData, encFileData, cmac } = found;
-  if (piccData === undefined) return malformed('nfcData has no picc_data (or e) parameter');
-  if (cmac === undefined) return malformed('nfcData has no cmac (or c) parameter');
+  if (piccData === undefined)
+    return malformed(`nfcData has no picc_data (or e) parameter: ${ACCEPTED_FORMS}`);
+  if (cmac === undefined) return malformed(`nfcData has no cmac (or c) parameter: ${ACCEPTED_FORMS}`);
 
   // 16 bytes: AES mode; 24 bytes (PICCRand || encrypted PICCData): LRP mode.
   const lrp = piccData.value.length === LRP_PICC_DATA_BYTES * 2;

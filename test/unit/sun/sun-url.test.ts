@@ -73,4 +73,24 @@ describe('parseSunMessage', () => {
       assert.ok(result.ok ? false : result.message.length > 0);
     }
   });
+  it('accepts the query percent-encoded once (passed on inside another URL), with the same MAC input', () => {
+    assert.deepEqual(parseSunMessage(encodeURIComponent(`picc_data=${P}&cmac=${C}`)), {
+      ok: true,
+      piccData: P,
+      cmac: C,
+      macInput: '',
+    });
+    const enc = parseSunMessage(encodeURIComponent(WITH_ENC_FILE_DATA.url));
+    assert.deepEqual(enc, parseSunMessage(WITH_ENC_FILE_DATA.url));
+  });
+
+  it('ignores a plain counter or sv beside the SUN; refuses them alone, naming the accepted forms', () => {
+    const beside = parseSunMessage(`counter=00003D&picc_data=${P}&sv=1&cmac=${C}`);
+    assert.deepEqual(beside, { ok: true, piccData: P, cmac: C, macInput: '' });
+    for (const input of ['counter=00003D&sv=94EED9EE65337086', `ctr=00003D&cmac=${C}`]) {
+      const alone = parseSunMessage(input);
+      assert.equal(alone.ok, false, input);
+      assert.match(alone.ok ? '' : alone.message, /picc_data=…&cmac=….*cannot be verified/, input);
+    }
+  });
 });

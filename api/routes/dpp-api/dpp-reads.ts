@@ -16,6 +16,7 @@ import {
 } from '../../../src/passport/dpp-api/read-dpp.ts';
 import { dppIdOf } from '../../../src/passport/record/passport-header.ts';
 import type { Environment } from '../../../src/platform/config/config.ts';
+import { dateTimeField } from '../../../src/standards/time/zod-rfc3339.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
@@ -284,7 +285,7 @@ export function dppReadRoutes(deps: RouteDeps) {
       summary: 'EN 18222 ReadDPPVersionByIdAndDate: the version that was current at a time.',
       description: DESCRIPTION,
       params: z.object({ dppId: dppIdParam }),
-      query: z.object({ date: z.iso.datetime({ offset: true }), representation }),
+      query: z.object({ date: dateTimeField(), representation }),
       responses: {
         200: { description: 'The version.', schema: versionSummary.extend({ dpp: dppDocument }) },
         ...ERRORS,

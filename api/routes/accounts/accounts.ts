@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { logIn, registerAccount } from '../../../src/accounts/identity/accounts.ts';
+import { logIn } from '../../../src/accounts/identity/accounts.ts';
 import { consumeConfirmationToken } from '../../../src/accounts/identity/email-tokens.ts';
 import { requestPasswordReset, resetPassword } from '../../../src/accounts/identity/password-reset.ts';
 import { PASSWORD_POLICY } from '../../../src/accounts/identity/passwords.ts';
+import { registerAccount } from '../../../src/accounts/identity/registration.ts';
 import { userTokenKeysOf } from '../../../src/accounts/identity/user-token-keys.ts';
 import { userWalletAddress } from '../../../src/accounts/wallets/user-wallet.ts';
 import { smtpMailer } from '../../../src/adapters/mail/mailer.ts';

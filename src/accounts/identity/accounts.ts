@@ -1,12 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Mailer } from '../../adapters/mail/mailer.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { assertSsoNotRequired } from '../sso/sso.ts';
 import { normaliseEmail } from './email.ts';
-import { issueConfirmationToken } from './email-tokens.ts';
 import { hasPasskey } from './passkeys.ts';
-import { hashPassword, passwordProblem, spendVerification, verifyPassword } from './passwords.ts';
+import { spendVerification, verifyPassword } from './passwords.ts';
 
 /** Five wrong passwords in a row lock an account for 15 minutes. */
 export const MAX_FAILED_LOGINS = 5;
@@ -17,52 +14,6 @@ export interface LoggedInUser {
   email: string;
   companyId: string;
   companyName: string;
-}
-
-/**
- * A new account: its company (named at registration), the user with an argon2id password hash, and a
- * confirmation e-mail with a single-use link. The mail is sent before the transaction commits, so an address
- * that cannot receive it leaves nothing behind and can register again.
- */
-export async function registerAccount(
-  em: EntityManager,
-  mailer: Mailer,
-  input: { email: string; password: string; companyName: string; confirmUrl: (token: string) => string },
-): Promise<{ userId: number }> {
-  const email = normaliseEmail(input.email);
-  const weak = passwordProblem(input.password);
-  if (weak) throw new DomainError('invalid', 'weak_password', weak);
-  const passwordHash = await hashPassword(input.password);
-  return em.fork().transactional(async (tx) => {
-    const [taken] = await tx.execute<{ id: number }[]>('select id from users where email = ?', [email]);
-    if (taken) {
-      throw new DomainError(
-        'conflict',
-        'email_already_registered',
-        'An account with this e-mail exists: log in.',
-      );
-    }
-    const companyId = randomUUID();
-    await tx.execute('insert into companies (id, name, created_at) values (?, ?, now())', [
-      companyId,
-      input.companyName,
-    ]);
-    const [user] = await tx.execute<{ id: number }[]>(
-      // The company is new, so its first user owns it.
-      `insert into users (company_id, email, password_hash, role, created_at) values (?, ?, ?, 'owner', now())
-       returning id`,
-      [companyId, email, passwordHash],
-    );
-    const token = await issueConfirmationToken(tx, user!.id);
-    await mailer.send({
-      to: email,
-      subject: 'Confirm your e-mail address',
-      text:
-        `Welcome to the Digital Product Passport service.\n\nConfirm your e-mail address to log in:\n` +
-        `${input.confirmUrl(token)}\n\nThe link works once, for 24 hours. If you did not register, ignore this mail.\n`,
-    });
-    return { userId: user!.id };
-  });
 }
 
 interface UserRow {

@@ -2,12 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../platform/errors.ts';
 import { assertSsoNotRequired } from '../sso/sso.ts';
 import { normaliseEmail } from './email.ts';
+import { issueKnownDevice, knownDevice } from './known-devices.ts';
+import { claimAttempt, clearFailures, recordFailure, type ThrottleKey } from './login-throttle.ts';
 import { hasPasskey } from './passkeys.ts';
 import { spendVerification, verifyPassword } from './passwords.ts';
-
-/** Five wrong passwords in a row lock an account for 15 minutes. */
-export const MAX_FAILED_LOGINS = 5;
-export const LOCKOUT_MINUTES = 15;
 
 export interface LoggedInUser {
   id: number;
@@ -23,44 +21,68 @@ interface UserRow {
   company_name: string;
   password_hash: string | null;
   email_confirmed_at: Date | null;
-  locked_until: Date | null;
 }
 
-/**
- * E-mail and password. Unknown e-mails and wrong passwords get the same answer after the same work (a real
- * argon2id verification); five failures in a row lock the account for 15 minutes. An unconfirmed address is
- * told so only once the password is right.
- */
-export async function logIn(em: EntityManager, email: string, password: string): Promise<LoggedInUser> {
-  const [user] = await em.execute<UserRow[]>(
-    `select u.id, u.email, u.company_id, c.name as company_name, u.password_hash, u.email_confirmed_at,
-            u.locked_until
-     from users u join companies c on c.id = u.company_id where u.email = ?`,
-    [normaliseEmail(email)],
+export interface LoginAttempt {
+  email: string;
+  password: string;
+  /** The client's address (the rate limit's). */
+  client: string;
+  /** The known-device token the client kept from an earlier login, if any. */
+  deviceToken?: string | undefined;
+}
+
+/** The same answer for an unknown address, a wrong password and an attempt that must wait. */
+const wrong = () =>
+  new DomainError(
+    'unauthenticated',
+    'invalid_credentials',
+    'Wrong e-mail or password, or too many attempts in a row: check both, or try again in half a minute.',
   );
-  const wrong = () => new DomainError('unauthenticated', 'invalid_credentials', 'Wrong e-mail or password.');
-  if (!user || user.password_hash === null) {
-    await spendVerification(password);
+
+/**
+ * E-mail and password. Failures slow guessing down (login-throttle.ts) but never lock the owner out: an
+ * attempt from one of the account's known devices is throttled on that device's failures alone, any other on
+ * the address's and the client's; an attempt that must wait is refused unchecked. Unknown addresses, wrong
+ * passwords and waiting attempts get the same answer after the same work (a real argon2id verification). An
+ * unconfirmed address is told so only once the password is right. The answer carries the device token to
+ * keep (the one sent, while it is valid).
+ */
+export async function logIn(
+  em: EntityManager,
+  attempt: LoginAttempt,
+): Promise<{ user: LoggedInUser; deviceToken: string }> {
+  const email = normaliseEmail(attempt.email);
+  const [user] = await em.execute<UserRow[]>(
+    `select u.id, u.email, u.company_id, c.name as company_name, u.password_hash, u.email_confirmed_at
+     from users u join companies c on c.id = u.company_id where u.email = ?`,
+    [email],
+  );
+  // Looked up for unknown addresses too (as user 0), so the work does not differ.
+  const device = attempt.deviceToken ? await knownDevice(em, attempt.deviceToken, user?.id ?? 0) : null;
+  const keys: ThrottleKey[] = device
+    ? [{ kind: 'device', tokenHash: device }]
+    : [
+        { kind: 'account', email },
+        { kind: 'client', address: attempt.client },
+      ];
+  if (!(await claimAttempt(em, keys))) {
+    await spendVerification(attempt.password);
     throw wrong();
   }
-  if (user.locked_until && new Date(user.locked_until) > new Date()) {
-    throw new DomainError(
-      'locked',
-      'account_locked',
-      `Too many wrong passwords: try again after ${new Date(user.locked_until).toISOString()}.`,
-    );
-  }
-  if (!(await verifyPassword(password, user.password_hash))) {
-    await em.execute(
-      `update users set
-         failed_logins = case when failed_logins + 1 >= ? then 0 else failed_logins + 1 end,
-         locked_until = case when failed_logins + 1 >= ? then now() + interval '${LOCKOUT_MINUTES} minutes'
-                        else locked_until end
-       where id = ?`,
-      [MAX_FAILED_LOGINS, MAX_FAILED_LOGINS, user.id],
-    );
+  const right =
+    user && user.password_hash !== null
+      ? await verifyPassword(attempt.password, user.password_hash)
+      : await spendVerification(attempt.password).then(() => false);
+  if (!user || !right) {
+    await recordFailure(em, keys);
     throw wrong();
   }
+  // The client's count stays: logging in to one's own account must not buy more guesses at others.
+  await clearFailures(
+    em,
+    keys.filter((key) => key.kind !== 'client'),
+  );
   await assertSsoNotRequired(em, user.email);
   if (await hasPasskey(em, user.id)) {
     throw new DomainError(
@@ -76,6 +98,8 @@ export async function logIn(em: EntityManager, email: string, password: string):
       'Confirm your e-mail address first: follow the link we sent you.',
     );
   }
-  await em.execute('update users set failed_logins = 0, locked_until = null where id = ?', [user.id]);
-  return { id: user.id, email: user.email, companyId: user.company_id, companyName: user.company_name };
+  return {
+    user: { id: user.id, email: user.email, companyId: user.company_id, companyName: user.company_name },
+    deviceToken: device ? attempt.deviceToken! : await issueKnownDevice(em, user.id),
+  };
 }

@@ -127,7 +127,8 @@ export function accountRoutes(deps: RouteDeps): RouteSpec[] {
       handler: async (ctx: AppContext, { body }) => {
         const environment = ctx.state.environment!;
         const em = deps.orm.em.fork();
-        const user = await passwordLogIn(ctx, em, deviceCookie, body);
+        const { user, deviceCookie: renewed } = await passwordLogIn(ctx, em, deviceCookie, body);
+        ctx.append('Set-Cookie', renewed);
         ctx.body = await loginAnswer(em, deps.config, user.id, environment);
       },
     }),

@@ -52,22 +52,23 @@ export function knownDeviceCookieFor(publicBaseUrl: string): ConsoleCookie {
   return { ...session, name: session.secure ? '__Host-dpp_device' : 'dpp_device' };
 }
 
-/** E-mail and password login for a request: the client's address and known-device cookie count; the cookie is renewed. */
+/**
+ * E-mail and password login for a request: the client's address and known-device cookie count. The answer
+ * carries the Set-Cookie value that renews the device cookie, for the caller to append after its own cookies
+ * (clients that read the first one find the session).
+ */
 export async function passwordLogIn(
   ctx: AppContext,
   em: EntityManager,
   cookie: ConsoleCookie,
   body: { email: string; password: string },
-): Promise<LoggedInUser> {
+): Promise<{ user: LoggedInUser; deviceCookie: string }> {
   const { user, deviceToken } = await logIn(em, {
     ...body,
     client: ctx.state.clientAddress,
     deviceToken: sessionSecretOf(ctx, cookie),
   });
   const attributes = ['Path=/', 'HttpOnly', 'SameSite=Strict', ...(cookie.secure ? ['Secure'] : [])];
-  ctx.append(
-    'Set-Cookie',
-    [`${cookie.name}=${deviceToken}`, `Max-Age=${KNOWN_DEVICE_DAYS * 86_400}`, ...attributes].join('; '),
-  );
-  return user;
+  const maxAge = `Max-Age=${KNOWN_DEVICE_DAYS * 86_400}`;
+  return { user, deviceCookie: [`${cookie.name}=${deviceToken}`, maxAge, ...attributes].join('; ') };
 }

@@ -53,11 +53,12 @@ export function consoleSessionRoutes(deps: RouteDeps): RouteSpec[] {
       handler: async (ctx: AppContext, { body }) => {
         assertSameOrigin(ctx, cookie);
         const em = deps.orm.em.fork();
-        const user = await passwordLogIn(ctx, em, deviceCookie, body);
+        const { user, deviceCookie: renewed } = await passwordLogIn(ctx, em, deviceCookie, body);
         const role = await roleOf(em, user.id, user.companyId);
         if (role === null) throw new Problem(403, 'role_forbidden', 'This account has no role in a company.');
         const { secret } = await createConsoleSession(em, user.id);
         ctx.append('Set-Cookie', sessionCookieHeader(cookie, secret));
+        ctx.append('Set-Cookie', renewed);
         ctx.set('Cache-Control', 'no-store');
         ctx.body = {
           success: true,

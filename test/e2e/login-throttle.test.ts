@@ -123,6 +123,33 @@ describe('login throttling without a lockout; no account enumeration', () => {
     );
   });
 
+  test('guesses sent in parallel take turns: only the free ones are checked', async () => {
+    const owner = 'parallel@throttle.example';
+    await registered(owner);
+    const burst = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => login(owner, `parallel guess ${i}`, '203.0.113.77')),
+    );
+    assert.ok(burst.every((answer) => answer.status === 401));
+    // Sixteen checked failures would mean a 30 s wait; five (and a straggler or two) mean a few seconds.
+    await elapse(8);
+    assert.equal((await login(owner, PASSWORD, '192.0.2.77')).status, 200);
+  });
+
+  test('while guessing goes on, a password reset lets the owner in from a new device at once', async () => {
+    const owner = 'resetter@throttle.example';
+    await registered(owner);
+    await slowDown(() => owner, '203.0.113.50', 10);
+    assert.equal((await login(owner, PASSWORD, '192.0.2.60')).status, 401, 'a new device waits');
+    await api.call('POST', '/v1/auth/password/reset-request', { body: { email: owner } });
+    const token = new URL(await smtp.tokenLink(owner, '/reset-password', 1)).searchParams.get('token')!;
+    const reset = await api.call('POST', '/v1/auth/password/reset', {
+      env: null,
+      body: { token, password: 'a fresh password for me' },
+    });
+    assert.equal(reset.status, 200, reset.text);
+    assert.equal((await login(owner, 'a fresh password for me', '192.0.2.60')).status, 200);
+  });
+
   test('one client guessing many addresses is slowed down as a client', async () => {
     const target = 'sprayed@throttle.example';
     await registered(target);

@@ -3,7 +3,7 @@ import { DomainError } from '../../platform/errors.ts';
 import { assertSsoNotRequired } from '../sso/sso.ts';
 import { normaliseEmail } from './email.ts';
 import { issueKnownDevice, knownDevice } from './known-devices.ts';
-import { claimAttempt, clearFailures, recordFailure, type ThrottleKey } from './login-throttle.ts';
+import { claimAttempt, settleSuccess, type ThrottleKey } from './login-throttle.ts';
 import { hasPasskey } from './passkeys.ts';
 import { spendVerification, verifyPassword } from './passwords.ts';
 
@@ -74,15 +74,9 @@ export async function logIn(
     user && user.password_hash !== null
       ? await verifyPassword(attempt.password, user.password_hash)
       : await spendVerification(attempt.password).then(() => false);
-  if (!user || !right) {
-    await recordFailure(em, keys);
-    throw wrong();
-  }
-  // The client's count stays: logging in to one's own account must not buy more guesses at others.
-  await clearFailures(
-    em,
-    keys.filter((key) => key.kind !== 'client'),
-  );
+  // A failure was counted when the attempt was claimed.
+  if (!user || !right) throw wrong();
+  await settleSuccess(em, keys);
   await assertSsoNotRequired(em, user.email);
   if (await hasPasskey(em, user.id)) {
     throw new DomainError(

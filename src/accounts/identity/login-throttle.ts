@@ -38,65 +38,85 @@ const stored = (key: ThrottleKey) =>
 
 interface Row {
   key: string;
-  failures: number;
   blocked: boolean;
 }
 
+class Blocked extends Error {}
+
 /**
- * May an attempt be checked now? No while any of its keys waits out a delay (such attempts are not counted:
- * hammering does not lengthen the wait). Otherwise the attempt takes the key's turn: where one more failure
- * would earn a delay, that delay starts now, so attempts sent in parallel are not all checked.
+ * May an attempt be checked now? No while any of its keys waits out a delay; such attempts are not counted,
+ * so hammering does not lengthen the wait. Otherwise the attempt is counted as a failure in advance (and its
+ * delay, if it earns one, starts now), so attempts sent in parallel each take their turn and the ones past the
+ * free failures wait; settleSuccess takes it back when the password was right.
  */
 export async function claimAttempt(em: EntityManager, keys: ThrottleKey[]): Promise<boolean> {
-  const byHash = new Map(keys.map((key) => [stored(key), key]));
-  return em.fork().transactional(async (tx) => {
-    const rows = await tx.execute<Row[]>(
-      `select key, case when last_failure_at < now() - make_interval(mins => ?) then 0 else failures end as failures,
-              coalesce(blocked_until > now(), false) as blocked
-       from login_throttle where key in (?) order by key for update`,
-      [FORGET_MINUTES, [...byHash.keys()]],
-    );
-    if (rows.some((row) => row.blocked)) return false;
-    for (const row of rows) {
-      const delay = delayAfter(byHash.get(row.key)!.kind, row.failures + 1);
-      if (delay > 0) {
-        await tx.execute(
-          'update login_throttle set blocked_until = now() + make_interval(secs => ?) where key = ?',
-          [delay, row.key],
+  // One order for every transaction that locks these rows (no deadlock between two attempts).
+  const ordered = keys
+    .map((key) => ({ key, stored: stored(key) }))
+    .sort((a, b) => (a.stored < b.stored ? -1 : 1));
+  const allowed = await em
+    .fork()
+    .transactional(async (tx) => {
+      const rows = await tx.execute<Row[]>(
+        `select key, coalesce(blocked_until > now(), false) as blocked from login_throttle
+         where key in (?) order by key collate "C" for update`,
+        [ordered.map((k) => k.stored)],
+      );
+      if (rows.some((row) => row.blocked)) return false;
+      for (const { key, stored: id } of ordered) {
+        // A row another attempt created meanwhile may have started a delay: then this attempt waits too.
+        const [row] = await tx.execute<{ failures: number }[]>(
+          `insert into login_throttle as t (key, failures, last_failure_at) values (?, 1, now())
+           on conflict (key) do update set
+             failures = case when t.last_failure_at < now() - make_interval(mins => ?) then 1 else t.failures + 1 end,
+             last_failure_at = now()
+           where t.blocked_until is null or t.blocked_until <= now()
+           returning failures`,
+          [id, FORGET_MINUTES],
         );
+        if (!row) throw new Blocked();
+        const delay = delayAfter(key.kind, row.failures);
+        if (delay > 0) {
+          await tx.execute(
+            'update login_throttle set blocked_until = now() + make_interval(secs => ?) where key = ?',
+            [delay, id],
+          );
+        }
       }
-    }
-    return true;
-  });
+      return true;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof Blocked) return false;
+      throw error;
+    });
+  // Outside that transaction and skipping rows in use, so it never waits on (or deadlocks with) an attempt.
+  await em.execute(
+    `delete from login_throttle where key in (
+       select key from login_throttle where last_failure_at < now() - make_interval(mins => ?)
+       for update skip locked)`,
+    [FORGET_MINUTES],
+  );
+  return allowed;
 }
 
-/** One more failure for each key; its delay runs from now. Keys forgotten long ago are cleared out. */
-export async function recordFailure(em: EntityManager, keys: ThrottleKey[]): Promise<void> {
-  await em.fork().transactional(async (tx) => {
-    for (const key of [...keys].sort((a, b) => stored(a).localeCompare(stored(b)))) {
-      const [row] = await tx.execute<{ failures: number }[]>(
-        `insert into login_throttle as t (key, failures, last_failure_at) values (?, 1, now())
-         on conflict (key) do update set
-           failures = case when t.last_failure_at < now() - make_interval(mins => ?) then 1 else t.failures + 1 end,
-           last_failure_at = now()
-         returning failures`,
-        [stored(key), FORGET_MINUTES],
-      );
-      const delay = delayAfter(key.kind, row!.failures);
-      await tx.execute(
-        `update login_throttle set blocked_until = case when ? > 0 then now() + make_interval(secs => ?) end
-         where key = ?`,
-        [delay, delay, stored(key)],
-      );
-    }
-    await tx.execute('delete from login_throttle where last_failure_at < now() - make_interval(mins => ?)', [
-      FORGET_MINUTES,
-    ]);
-  });
+/**
+ * The right password: the address's (or the device's) failures start again from nothing; the client's
+ * count only loses this attempt (logging in to one's own account buys no guesses at others), and the delay
+ * it earned in advance is lifted (the one before it was over, or the attempt would not have been checked).
+ */
+export async function settleSuccess(em: EntityManager, keys: ThrottleKey[]): Promise<void> {
+  const cleared = keys.filter((key) => key.kind !== 'client').map(stored);
+  const client = keys.filter((key) => key.kind === 'client').map(stored);
+  if (cleared.length > 0) await em.execute('delete from login_throttle where key in (?)', [cleared]);
+  if (client.length > 0) {
+    await em.execute(
+      'update login_throttle set failures = greatest(failures - 1, 0), blocked_until = null where key in (?)',
+      [client],
+    );
+  }
 }
 
-/** The right password: the keys start again from nothing. */
-export async function clearFailures(em: EntityManager, keys: ThrottleKey[]): Promise<void> {
-  if (keys.length === 0) return;
-  await em.execute('delete from login_throttle where key in (?)', [keys.map(stored)]);
+/** A password reset: the address's failures start again from nothing. */
+export async function clearAddress(em: EntityManager, email: string): Promise<void> {
+  await em.execute('delete from login_throttle where key = ?', [stored({ kind: 'account', email })]);
 }

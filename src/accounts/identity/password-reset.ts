@@ -3,7 +3,7 @@ import type { Mailer } from '../../adapters/mail/mailer.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { normaliseEmail } from './email.ts';
 import { consumeResetToken, issueResetToken } from './email-tokens.ts';
-import { clearFailures } from './login-throttle.ts';
+import { clearAddress } from './login-throttle.ts';
 import { hashPassword, passwordProblem } from './passwords.ts';
 
 /**
@@ -42,5 +42,5 @@ export async function resetPassword(em: EntityManager, token: string, password: 
     );
   }
   // Whoever guessed at the old password, the new one is not delayed by it.
-  await clearFailures(em, [{ kind: 'account', email: user.email }]);
+  await clearAddress(em, user.email);
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { logIn, registerAccount } from '../../../src/accounts/identity/accounts.ts';
 import { consumeConfirmationToken } from '../../../src/accounts/identity/email-tokens.ts';
 import { requestPasswordReset, resetPassword } from '../../../src/accounts/identity/password-reset.ts';
 import { PASSWORD_POLICY } from '../../../src/accounts/identity/passwords.ts';
+import { registerAccount } from '../../../src/accounts/identity/registration.ts';
 import { userTokenKeysOf } from '../../../src/accounts/identity/user-token-keys.ts';
 import { userWalletAddress } from '../../../src/accounts/wallets/user-wallet.ts';
 import { smtpMailer } from '../../../src/adapters/mail/mailer.ts';
@@ -10,7 +10,7 @@ import type { AppContext } from '../../context.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
-import { loginAnswer, loginResponse } from './login-answer.ts';
+import { knownDeviceCookieFor, loginAnswer, loginResponse, passwordLogIn } from './login-answer.ts';
 
 const email = z.email().max(254);
 
@@ -18,6 +18,7 @@ const email = z.email().max(254);
 export function accountRoutes(deps: RouteDeps): RouteSpec[] {
   const mailer = smtpMailer(deps.config.identity.smtpUrl, deps.config.identity.mailFrom);
   const keys = () => userTokenKeysOf(deps.config);
+  const deviceCookie = knownDeviceCookieFor(deps.config.publicBaseUrl);
   return [
     defineRoute({
       method: 'post',
@@ -26,7 +27,9 @@ export function accountRoutes(deps: RouteDeps): RouteSpec[] {
       summary: 'Create an account (and its company); a confirmation e-mail is sent.',
       description:
         `Passwords: ${PASSWORD_POLICY}, stored as argon2id hashes. The e-mail carries a single-use link valid for ` +
-        '24 hours; login is refused until it is followed. An address that already has an account → 409.',
+        '24 hours; login is refused until it is followed. An address that already has an account gets the same ' +
+        'answer (its userId belongs to no account), and its owner a mail saying someone tried to register; ' +
+        'nothing is changed.',
       tags: ['auth'],
       auth: 'none',
       body: z
@@ -38,17 +41,17 @@ export function accountRoutes(deps: RouteDeps): RouteSpec[] {
         .strict(),
       responses: {
         201: {
-          description: 'Registered; confirm the e-mail address next.',
+          description: 'Registered (or the address already has an account: the same answer); confirm next.',
           schema: z.object({ success: z.literal(true), message: z.string(), userId: z.number().int() }),
         },
         400: { description: 'weak_password, or a field fails its schema.' },
-        409: { description: 'email_already_registered.' },
       },
       handler: async (ctx: AppContext, { body }) => {
         const { userId } = await registerAccount(deps.orm.em, mailer, {
           ...body,
           confirmUrl: (token) =>
             `${deps.config.publicBaseUrl}/v1/auth/confirm?token=${encodeURIComponent(token)}`,
+          forgotUrl: `${deps.config.publicBaseUrl}/console/reset-password`,
         });
         ctx.status = 201;
         ctx.body = {
@@ -107,21 +110,25 @@ export function accountRoutes(deps: RouteDeps): RouteSpec[] {
       operationId: 'login',
       summary: 'Log in with e-mail and password: a user token for the environment named by x-service-env.',
       description:
-        'Wrong e-mail and wrong password get the same 401 after the same work. Five wrong passwords in a row ' +
-        'lock the account for 15 minutes (429 account_locked). An unconfirmed address → 403 email_not_confirmed.',
+        'Wrong e-mail, wrong password and an attempt that must wait get the same 401 after the same work. ' +
+        'Failures slow guessing down (per address and per client: after 5 resp. 20 failures in a row, 1 s, ' +
+        'doubling to at most 30 s), never lock the account; a client that logged in before keeps a known-device ' +
+        'cookie (dpp_device) and waits only for its own failures. An unconfirmed address → 403 ' +
+        'email_not_confirmed.',
       tags: ['auth'],
       auth: 'none',
       body: z.object({ email, password: z.string().min(1).max(1024) }).strict(),
       responses: {
-        200: { description: 'Logged in.', schema: loginResponse },
-        401: { description: 'invalid_credentials.' },
+        200: { description: 'Logged in; Set-Cookie renews the known-device cookie.', schema: loginResponse },
+        401: { description: 'invalid_credentials: unknown address, wrong password, or too many attempts.' },
         403: { description: 'email_not_confirmed.' },
-        429: { description: 'account_locked (or rate_limited).' },
+        429: { description: 'rate_limited.' },
       },
       handler: async (ctx: AppContext, { body }) => {
         const environment = ctx.state.environment!;
         const em = deps.orm.em.fork();
-        const user = await logIn(em, body.email, body.password);
+        const { user, deviceCookie: renewed } = await passwordLogIn(ctx, em, deviceCookie, body);
+        ctx.append('Set-Cookie', renewed);
         ctx.body = await loginAnswer(em, deps.config, user.id, environment);
       },
     }),
@@ -158,7 +165,8 @@ export function accountRoutes(deps: RouteDeps): RouteSpec[] {
       method: 'post',
       path: '/v1/auth/password/reset',
       operationId: 'resetPassword',
-      summary: 'Set a new password with the token from the reset link (once; it also lifts a lockout).',
+      summary:
+        'Set a new password with the token from the reset link (once; it also clears the address’s failed logins).',
       description:
         'Takes no x-service-env (accounts span both environments) and a form-encoded body too, so the page ' +
         'the reset link opens (GET /reset-password) can post it without JavaScript.',

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { logIn } from '../../../src/accounts/identity/accounts.ts';
 import {
   createConsoleSession,
   IDLE_SECONDS,
@@ -12,6 +11,7 @@ import type { AppContext } from '../../context.ts';
 import { assertSameOrigin, consoleCookieFor, sessionCookieHeader } from '../../middleware/console-session.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';
+import { knownDeviceCookieFor, passwordLogIn } from '../accounts/login-answer.ts';
 import type { RouteDeps } from '../deps.ts';
 
 export const sessionUser = z.object({
@@ -29,6 +29,7 @@ const SESSION_NOTE =
 /** The web console's browser session: sign in, who am I, sign out, sign out everywhere. */
 export function consoleSessionRoutes(deps: RouteDeps): RouteSpec[] {
   const cookie = consoleCookieFor(deps.config.publicBaseUrl);
+  const deviceCookie = knownDeviceCookieFor(deps.config.publicBaseUrl);
   const clearCookie = (ctx: AppContext) => ctx.append('Set-Cookie', sessionCookieHeader(cookie, null));
   return [
     defineRoute({
@@ -36,7 +37,7 @@ export function consoleSessionRoutes(deps: RouteDeps): RouteSpec[] {
       path: '/v1/console/session',
       operationId: 'consoleSignIn',
       summary: 'Sign in to the web console with e-mail and password: sets the session cookie.',
-      description: `${SESSION_NOTE} The same rules as POST /v1/auth/login apply (lockout, confirmed address, passkey or SSO required). The request must come from the console's origin (Origin header).`,
+      description: `${SESSION_NOTE} The same rules as POST /v1/auth/login apply (throttling, known-device cookie, confirmed address, passkey or SSO required). The request must come from the console's origin (Origin header).`,
       tags: ['console'],
       auth: 'none',
       body: z.object({ email: z.email().max(254), password: z.string().min(1).max(1024) }).strict(),
@@ -45,18 +46,19 @@ export function consoleSessionRoutes(deps: RouteDeps): RouteSpec[] {
           description: 'Signed in; the Set-Cookie header carries the session.',
           schema: z.object({ success: z.literal(true), user: sessionUser }),
         },
-        401: { description: 'invalid_credentials.' },
+        401: { description: 'invalid_credentials: unknown address, wrong password, or too many attempts.' },
         403: { description: 'email_not_confirmed, passkey_required, sso_required or cross_origin_refused.' },
-        429: { description: 'account_locked (or rate_limited).' },
+        429: { description: 'rate_limited.' },
       },
       handler: async (ctx: AppContext, { body }) => {
         assertSameOrigin(ctx, cookie);
         const em = deps.orm.em.fork();
-        const user = await logIn(em, body.email, body.password);
+        const { user, deviceCookie: renewed } = await passwordLogIn(ctx, em, deviceCookie, body);
         const role = await roleOf(em, user.id, user.companyId);
         if (role === null) throw new Problem(403, 'role_forbidden', 'This account has no role in a company.');
         const { secret } = await createConsoleSession(em, user.id);
         ctx.append('Set-Cookie', sessionCookieHeader(cookie, secret));
+        ctx.append('Set-Cookie', renewed);
         ctx.set('Cache-Control', 'no-store');
         ctx.body = {
           success: true,

@@ -1,68 +1,17 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Mailer } from '../../adapters/mail/mailer.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { assertSsoNotRequired } from '../sso/sso.ts';
 import { normaliseEmail } from './email.ts';
-import { issueConfirmationToken } from './email-tokens.ts';
+import { issueKnownDevice, knownDevice } from './known-devices.ts';
+import { claimAttempt, settleSuccess, type ThrottleKey } from './login-throttle.ts';
 import { hasPasskey } from './passkeys.ts';
-import { hashPassword, passwordProblem, spendVerification, verifyPassword } from './passwords.ts';
-
-/** Five wrong passwords in a row lock an account for 15 minutes. */
-export const MAX_FAILED_LOGINS = 5;
-export const LOCKOUT_MINUTES = 15;
+import { spendVerification, verifyPassword } from './passwords.ts';
 
 export interface LoggedInUser {
   id: number;
   email: string;
   companyId: string;
   companyName: string;
-}
-
-/**
- * A new account: its company (named at registration), the user with an argon2id password hash, and a
- * confirmation e-mail with a single-use link. The mail is sent before the transaction commits, so an address
- * that cannot receive it leaves nothing behind and can register again.
- */
-export async function registerAccount(
-  em: EntityManager,
-  mailer: Mailer,
-  input: { email: string; password: string; companyName: string; confirmUrl: (token: string) => string },
-): Promise<{ userId: number }> {
-  const email = normaliseEmail(input.email);
-  const weak = passwordProblem(input.password);
-  if (weak) throw new DomainError('invalid', 'weak_password', weak);
-  const passwordHash = await hashPassword(input.password);
-  return em.fork().transactional(async (tx) => {
-    const [taken] = await tx.execute<{ id: number }[]>('select id from users where email = ?', [email]);
-    if (taken) {
-      throw new DomainError(
-        'conflict',
-        'email_already_registered',
-        'An account with this e-mail exists: log in.',
-      );
-    }
-    const companyId = randomUUID();
-    await tx.execute('insert into companies (id, name, created_at) values (?, ?, now())', [
-      companyId,
-      input.companyName,
-    ]);
-    const [user] = await tx.execute<{ id: number }[]>(
-      // The company is new, so its first user owns it.
-      `insert into users (company_id, email, password_hash, role, created_at) values (?, ?, ?, 'owner', now())
-       returning id`,
-      [companyId, email, passwordHash],
-    );
-    const token = await issueConfirmationToken(tx, user!.id);
-    await mailer.send({
-      to: email,
-      subject: 'Confirm your e-mail address',
-      text:
-        `Welcome to the Digital Product Passport service.\n\nConfirm your e-mail address to log in:\n` +
-        `${input.confirmUrl(token)}\n\nThe link works once, for 24 hours. If you did not register, ignore this mail.\n`,
-    });
-    return { userId: user!.id };
-  });
 }
 
 interface UserRow {
@@ -72,44 +21,62 @@ interface UserRow {
   company_name: string;
   password_hash: string | null;
   email_confirmed_at: Date | null;
-  locked_until: Date | null;
 }
 
-/**
- * E-mail and password. Unknown e-mails and wrong passwords get the same answer after the same work (a real
- * argon2id verification); five failures in a row lock the account for 15 minutes. An unconfirmed address is
- * told so only once the password is right.
- */
-export async function logIn(em: EntityManager, email: string, password: string): Promise<LoggedInUser> {
-  const [user] = await em.execute<UserRow[]>(
-    `select u.id, u.email, u.company_id, c.name as company_name, u.password_hash, u.email_confirmed_at,
-            u.locked_until
-     from users u join companies c on c.id = u.company_id where u.email = ?`,
-    [normaliseEmail(email)],
+export interface LoginAttempt {
+  email: string;
+  password: string;
+  /** The client's address (the rate limit's). */
+  client: string;
+  /** The known-device token the client kept from an earlier login, if any. */
+  deviceToken?: string | undefined;
+}
+
+/** The same answer for an unknown address, a wrong password and an attempt that must wait. */
+const wrong = () =>
+  new DomainError(
+    'unauthenticated',
+    'invalid_credentials',
+    'Wrong e-mail or password, or too many attempts in a row: check both, or try again in half a minute.',
   );
-  const wrong = () => new DomainError('unauthenticated', 'invalid_credentials', 'Wrong e-mail or password.');
-  if (!user || user.password_hash === null) {
-    await spendVerification(password);
+
+/**
+ * E-mail and password. Failures slow guessing down (login-throttle.ts) but never lock the owner out: an
+ * attempt from one of the account's known devices is throttled on that device's failures alone, any other on
+ * the address's and the client's; an attempt that must wait is refused unchecked. Unknown addresses, wrong
+ * passwords and waiting attempts get the same answer after the same work (a real argon2id verification). An
+ * unconfirmed address is told so only once the password is right. The answer carries the device token to
+ * keep (the one sent, while it is valid).
+ */
+export async function logIn(
+  em: EntityManager,
+  attempt: LoginAttempt,
+): Promise<{ user: LoggedInUser; deviceToken: string }> {
+  const email = normaliseEmail(attempt.email);
+  const [user] = await em.execute<UserRow[]>(
+    `select u.id, u.email, u.company_id, c.name as company_name, u.password_hash, u.email_confirmed_at
+     from users u join companies c on c.id = u.company_id where u.email = ?`,
+    [email],
+  );
+  // Looked up for unknown addresses too (as user 0), so the work does not differ.
+  const device = attempt.deviceToken ? await knownDevice(em, attempt.deviceToken, user?.id ?? 0) : null;
+  const keys: ThrottleKey[] = device
+    ? [{ kind: 'device', tokenHash: device }]
+    : [
+        { kind: 'account', email },
+        { kind: 'client', address: attempt.client },
+      ];
+  if (!(await claimAttempt(em, keys))) {
+    await spendVerification(attempt.password);
     throw wrong();
   }
-  if (user.locked_until && new Date(user.locked_until) > new Date()) {
-    throw new DomainError(
-      'locked',
-      'account_locked',
-      `Too many wrong passwords: try again after ${new Date(user.locked_until).toISOString()}.`,
-    );
-  }
-  if (!(await verifyPassword(password, user.password_hash))) {
-    await em.execute(
-      `update users set
-         failed_logins = case when failed_logins + 1 >= ? then 0 else failed_logins + 1 end,
-         locked_until = case when failed_logins + 1 >= ? then now() + interval '${LOCKOUT_MINUTES} minutes'
-                        else locked_until end
-       where id = ?`,
-      [MAX_FAILED_LOGINS, MAX_FAILED_LOGINS, user.id],
-    );
-    throw wrong();
-  }
+  const right =
+    user && user.password_hash !== null
+      ? await verifyPassword(attempt.password, user.password_hash)
+      : await spendVerification(attempt.password).then(() => false);
+  // A failure was counted when the attempt was claimed.
+  if (!user || !right) throw wrong();
+  await settleSuccess(em, keys);
   await assertSsoNotRequired(em, user.email);
   if (await hasPasskey(em, user.id)) {
     throw new DomainError(
@@ -125,6 +92,8 @@ export async function logIn(em: EntityManager, email: string, password: string):
       'Confirm your e-mail address first: follow the link we sent you.',
     );
   }
-  await em.execute('update users set failed_logins = 0, locked_until = null where id = ?', [user.id]);
-  return { id: user.id, email: user.email, companyId: user.company_id, companyName: user.company_name };
+  return {
+    user: { id: user.id, email: user.email, companyId: user.company_id, companyName: user.company_name },
+    deviceToken: device ? attempt.deviceToken! : await issueKnownDevice(em, user.id),
+  };
 }

@@ -47,25 +47,24 @@ export async function issueResetToken(em: EntityManager, userId: number): Promis
 }
 
 /**
- * Uses a reset token (once) to set a new password hash; it also lifts a lockout and confirms the address (the
- * mail reached its owner). The user id, or null for an unknown, used or expired token.
+ * Uses a reset token (once) to set a new password hash; it also confirms the address (the mail reached its
+ * owner). The user, or null for an unknown, used or expired token.
  */
 export async function consumeResetToken(
   em: EntityManager,
   token: string,
   passwordHash: string,
-): Promise<number | null> {
-  const rows = await em.execute<{ user_id: number }[]>(
+): Promise<{ id: number; email: string } | null> {
+  const rows = await em.execute<{ id: number; email: string }[]>(
     `with used as (
        update user_email_tokens set used_at = now()
        where token_hash = ? and purpose = 'reset_password' and used_at is null and expires_at > now()
        returning user_id
      )
-     update users set password_hash = ?, failed_logins = 0, locked_until = null,
-       email_confirmed_at = coalesce(email_confirmed_at, now())
+     update users set password_hash = ?, email_confirmed_at = coalesce(email_confirmed_at, now())
      where id in (select user_id from used)
-     returning id as user_id`,
+     returning id, email`,
     [hashOf(token), passwordHash],
   );
-  return rows[0]?.user_id ?? null;
+  return rows[0] ?? null;
 }

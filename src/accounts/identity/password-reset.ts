@@ -3,6 +3,7 @@ import type { Mailer } from '../../adapters/mail/mailer.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { normaliseEmail } from './email.ts';
 import { consumeResetToken, issueResetToken } from './email-tokens.ts';
+import { clearAddress } from './login-throttle.ts';
 import { hashPassword, passwordProblem } from './passwords.ts';
 
 /**
@@ -32,12 +33,14 @@ export async function requestPasswordReset(
 export async function resetPassword(em: EntityManager, token: string, password: string): Promise<void> {
   const weak = passwordProblem(password);
   if (weak) throw new DomainError('invalid', 'weak_password', weak);
-  const userId = await consumeResetToken(em, token, await hashPassword(password));
-  if (userId === null) {
+  const user = await consumeResetToken(em, token, await hashPassword(password));
+  if (user === null) {
     throw new DomainError(
       'gone',
       'reset_link_invalid',
       'This reset link is unknown, already used or expired.',
     );
   }
+  // Whoever guessed at the old password, the new one is not delayed by it.
+  await clearAddress(em, user.email);
 }

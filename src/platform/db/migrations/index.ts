@@ -38,6 +38,7 @@ import { Migration20261126100100_disclosure_grants_received } from './Migration2
 import { Migration20261126200000_passport_links } from './Migration20261126200000_passport_links.ts';
 import { Migration20261126200100_untp_variant_credentials } from './Migration20261126200100_untp_variant_credentials.ts';
 import { Migration20261126500000_untp_credentials } from './Migration20261126500000_untp_credentials.ts';
+import { Migration20261127200000_login_throttle } from './Migration20261127200000_login_throttle.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -101,4 +102,5 @@ export const migrations: MigrationObject[] = [
     class: Migration20261126200100_untp_variant_credentials,
   },
   { name: 'Migration20261126500000_untp_credentials', class: Migration20261126500000_untp_credentials },
+  { name: 'Migration20261127200000_login_throttle', class: Migration20261127200000_login_throttle },
 ];

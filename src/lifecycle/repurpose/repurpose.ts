@@ -1,10 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ContentSpecificationRegistry } from '../../passport/content/content-specification.ts';
-import {
-  type DynamicUpdateResult,
-  type DynamicWriter,
-  recordDynamicUpdate,
-} from '../../passport/content/dynamic-update.ts';
+import type { ContentWriter } from '../../passport/content/content-writer.ts';
+import { type DynamicUpdateResult, recordDynamicUpdate } from '../../passport/content/dynamic-update.ts';
 import { requireSpecification } from '../../passport/content/passport-content.ts';
 import type { DppRef } from '../../passport/dpp-api/find-dpp.ts';
 import { dppIdOf } from '../../passport/record/passport-header.ts';
@@ -37,7 +34,7 @@ export async function linkRepurposedPassport(
     relation: SuccessionRelation;
     linkedBy: string;
   },
-  writers: { original: DynamicWriter; successor: DynamicWriter },
+  writers: { original: ContentWriter; successor: ContentWriter },
   publicBaseUrl: string,
 ): Promise<RepurposeResult> {
   const spec = requireSpecification(registry, link.specificationId);

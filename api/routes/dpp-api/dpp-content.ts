@@ -247,7 +247,9 @@ export function dppContentRoutes(deps: RouteDeps) {
         .describe('format, and the SUN parameters of a tap (picc_data, cmac, enc, or e, c).'),
       responses: {
         200: {
-          description: 'The data the caller may read, or the AAS environment.',
+          description:
+            'The data the caller may read (JSON: a strong ETag over the data served; the owner’s is the one ' +
+            'PUT takes as If-Match), or the AAS environment.',
           schema: z.union([
             contentBody.extend({
               roles: z.array(z.enum(ROLES)),

@@ -21,8 +21,10 @@ export interface RepurposeResult {
  * the successor's likewise, each a dynamic update (a new version listing the link in `relatedPassports`, and a
  * PRODUCT_DATA_UPDATED event the caller has anchored). The successor is the caller's own passport, pinned to the
  * same product group and minted for the new battery; the original is the brand's (the caller may be the brand or
- * a company it granted `repairer`: `writer` says in which role). Refusals: 409 passports_already_linked,
- * battery_status_final (a waste battery), 400 invalid_successor (the same passport), 404 content_not_found.
+ * a company it granted `repairer`: `writer` says in which role). Both status changes go through the group's
+ * rules like every content write (enforceContentRules, via recordDynamicUpdate). Refusals: 409
+ * passports_already_linked, battery_status_final (a waste battery), 400 invalid_successor (the same passport),
+ * 404 content_not_found.
  */
 export async function linkRepurposedPassport(
   em: EntityManager,

@@ -204,6 +204,7 @@ describe('battery passport: status rules, anchored rewrites, optimistic concurre
       assert.equal(refused.body.currentETag, etag);
       assert.equal(typeof refused.body.currentVersion, 'number');
       assert.match(refused.headers.get('content-type') ?? '', /application\/problem\+json/);
+      assert.equal(refused.headers.get('etag'), etag);
     }
     const data = structuredClone(read.body.data);
     data.generalProductInformation.warrantyPeriod = 'P4Y';
@@ -245,5 +246,26 @@ describe('battery passport: status rules, anchored rewrites, optimistic concurre
       key: brand.testKey,
     });
     assert.ok(shown.text.includes(report), 'the current version keeps the report');
+
+    // The explicit correction: a PUT over the data as read now (If-Match) removes the report, anchored; the
+    // version before keeps it.
+    const current = await call('GET', content(dppId));
+    const corrected = structuredClone(current.body.data);
+    corrected.performanceAndDurability.batteryCondition.accidentReports = [];
+    const correction = await call('PUT', content(dppId), corrected, brand.testKey, {
+      'if-match': current.headers.get('etag') as string,
+    });
+    assert.equal(correction.status, 200, correction.text);
+    assert.deepEqual(correction.body.data.performanceAndDurability.batteryCondition.accidentReports, []);
+    const event = await call('GET', `/v1/iaas/events/${correction.body.event.id}`);
+    assert.deepEqual(event.body.event.metadata.changedFields, [
+      '/performanceAndDurability/batteryCondition/accidentReports',
+    ]);
+    await anchored(correction.body.event.id);
+    const before = await call(
+      'GET',
+      `/v1/dpps/${encodeURIComponent(dppId)}/versions/${correction.body.version.number - 1}`,
+    );
+    assert.deepEqual(before.body.dpp[V1].performanceAndDurability.batteryCondition.accidentReports, [report]);
   });
 });

@@ -190,6 +190,7 @@ export function dppContentRoutes(deps: RouteDeps) {
           if (error instanceof ContentPreconditionFailed) {
             throw new Problem(412, 'precondition_failed', error.message, {
               title: 'Precondition Failed',
+              ...(error.currentEtag ? { headers: { ETag: error.currentEtag } } : {}),
               extra: { currentETag: error.currentEtag, currentVersion: error.currentVersion },
             });
           }

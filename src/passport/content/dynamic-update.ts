@@ -11,7 +11,7 @@ import {
 import { enforceContentRules } from './content-rules.ts';
 import type { ContentSpecificationRegistry } from './content-specification.ts';
 import type { ContentWriter } from './content-writer.ts';
-import { ContentInvalid, requireSpecification } from './passport-content.ts';
+import { ContentInvalid, requireSpecification, updateContentData } from './passport-content.ts';
 import {
   lockWritablePassport,
   type ProductDataChange,
@@ -110,10 +110,7 @@ export async function recordDynamicUpdate(
         violations.map((v) => ({ ...v, pointer: bodyPointer(v.pointer, before) })),
       );
     }
-    await tx.execute(
-      `update passport_content set data = ?::jsonb, updated_at = now() where passport_id = ? and spec_group = ?`,
-      [JSON.stringify(data), ref.passportId, spec.group],
-    );
+    await updateContentData(tx, ref.passportId, spec.group, data);
     const recorded = await recordProductDataChange(
       tx,
       ref,

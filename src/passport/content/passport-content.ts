@@ -97,6 +97,19 @@ export async function readPassportContent(
   return row ? toContent(row) : undefined;
 }
 
+/** Replaces the stored data of a product group (the caller holds the row's lock and validated the data). */
+export async function updateContentData(
+  tx: EntityManager,
+  passportId: number,
+  group: string,
+  data: Record<string, unknown>,
+): Promise<void> {
+  await tx.execute(
+    'update passport_content set data = ?::jsonb, updated_at = now() where passport_id = ? and spec_group = ?',
+    [JSON.stringify(data), passportId, group],
+  );
+}
+
 /** Every product-group specification the passport is pinned to, in group order. */
 export async function pinnedSpecificationIds(em: EntityManager, passportId: number): Promise<string[]> {
   const rows = await em.execute<{ specification_id: string }[]>(

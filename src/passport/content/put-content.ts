@@ -13,6 +13,7 @@ import {
   readPassportContent,
   refuseOtherPin,
   requireSpecification,
+  updateContentData,
 } from './passport-content.ts';
 import {
   lockWritablePassport,
@@ -125,10 +126,7 @@ async function storeContent(
   exists: boolean,
 ): Promise<PassportContent> {
   if (exists) {
-    await tx.execute(
-      'update passport_content set data = ?::jsonb, updated_at = now() where passport_id = ? and spec_group = ?',
-      [JSON.stringify(data), ref.passportId, spec.group],
-    );
+    await updateContentData(tx, ref.passportId, spec.group, data);
   } else {
     const inserted = await tx.execute<{ passport_id: number }[]>(
       `insert into passport_content (passport_id, spec_group, specification_id, company_id, environment, data)

@@ -22,7 +22,13 @@ import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { allowAnyOrigin, publicEnvironment } from '../resolver/http.ts';
 import { contentWriterOf } from './dynamic-writer.ts';
-import { anchorProductDataEvents, eventSummary, productDataEventView } from './product-data-event.ts';
+import {
+  anchorProductDataEvents,
+  eventSummary,
+  productDataEventView,
+  versionSummary,
+  versionView,
+} from './product-data-event.ts';
 
 // Product-group content (issue 25, docs/content-specifications.md): the registry of versioned data models
 // (public), and a passport's data of one model, written and read by the owning company.
@@ -52,7 +58,7 @@ const contentBody = z.object({
 });
 
 const written = contentBody.extend({
-  version: z.object({ number: z.number().int() }).describe('The passport’s version after this write.'),
+  version: versionView.describe('The passport’s version after this write (its latest when nothing changed).'),
   event: productDataEventView
     .nullable()
     .describe('The anchored PRODUCT_DATA_UPDATED event of this change; null when nothing changed.'),
@@ -214,7 +220,7 @@ export function dppContentRoutes(deps: RouteDeps) {
           data: content.data,
           createdAt: content.createdAt.toISOString(),
           updatedAt: content.updatedAt.toISOString(),
-          version: { number: result.versionNumber },
+          version: versionSummary(result.version),
           event: change ? eventSummary(change.event) : null,
         };
       },

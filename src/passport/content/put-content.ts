@@ -1,7 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../platform/errors.ts';
 import type { DppRef } from '../dpp-api/find-dpp.ts';
-import { latestPassportVersion, recordPassportVersion } from '../record/passport-versions.ts';
+import {
+  latestPassportVersion,
+  type PassportVersion,
+  recordPassportVersion,
+} from '../record/passport-versions.ts';
 import { changedPointers } from './changed-pointers.ts';
 import { ContentPreconditionFailed, contentEtag, ifMatchHolds } from './content-etag.ts';
 import { enforceContentRules, keepAnchoredData } from './content-rules.ts';
@@ -29,7 +33,8 @@ export interface ContentWriteResult {
   etag: string;
   /** The anchored change; undefined when the write changed nothing. */
   change: ProductDataChange | undefined;
-  versionNumber: number;
+  /** The passport's version after the write (the latest one when nothing changed). */
+  version: PassportVersion;
 }
 
 /** A concurrent first write inserted the row between our read and our insert: the write starts again. */
@@ -93,7 +98,7 @@ export async function replacePassportContent(
             created: false,
             etag: storedEtag!,
             change: undefined,
-            versionNumber: version!.number,
+            version: version!,
           };
         }
         const content = await storeContent(tx, ref, spec, data, stored !== undefined);
@@ -109,7 +114,7 @@ export async function replacePassportContent(
           created: !stored,
           etag: contentEtag(content.specificationId, content.data),
           change,
-          versionNumber: change.version.number,
+          version: change.version,
         };
       });
     } catch (error) {

@@ -1,18 +1,19 @@
 import { z } from 'zod';
+import { requireWorkflows } from '../../../src/adapters/temporal/start.ts';
 import { passportAasEnvironment } from '../../../src/passport/aas/battery/battery-environment.ts';
+import { ContentPreconditionFailed, contentEtag } from '../../../src/passport/content/content-etag.ts';
 import { contentSpecifications } from '../../../src/passport/content/content-specification.ts';
 import { ROLES } from '../../../src/passport/content/disclosure.ts';
 import {
   ContentInvalid,
   readPassportContent,
   requireSpecification,
-  writePassportContent,
 } from '../../../src/passport/content/passport-content.ts';
+import { replacePassportContent } from '../../../src/passport/content/put-content.ts';
 import { callerRoles } from '../../../src/passport/disclosure/caller-roles.ts';
 import { discloseContent } from '../../../src/passport/disclosure/disclose-content.ts';
 import { findDppById } from '../../../src/passport/dpp-api/find-dpp.ts';
 import { dppIdOf } from '../../../src/passport/record/passport-header.ts';
-import { recordPassportVersion } from '../../../src/passport/record/passport-versions.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
 import type { AppContext } from '../../context.ts';
 import { authenticateIfPresent } from '../../middleware/optional-auth.ts';
@@ -20,6 +21,14 @@ import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { allowAnyOrigin, publicEnvironment } from '../resolver/http.ts';
+import { contentWriterOf } from './dynamic-writer.ts';
+import {
+  anchorProductDataEvents,
+  eventSummary,
+  productDataEventView,
+  versionSummary,
+  versionView,
+} from './product-data-event.ts';
 
 // Product-group content (issue 25, docs/content-specifications.md): the registry of versioned data models
 // (public), and a passport's data of one model, written and read by the owning company.
@@ -48,14 +57,31 @@ const contentBody = z.object({
   updatedAt: z.string(),
 });
 
+const written = contentBody.extend({
+  version: versionView.describe('The passport’s version after this write (its latest when nothing changed).'),
+  event: productDataEventView
+    .nullable()
+    .describe('The anchored PRODUCT_DATA_UPDATED event of this change; null when nothing changed.'),
+});
+
 const CONTENT_DESCRIPTION =
   'The body is the product-group data itself, a JSON object following the specification’s JSON Schema ' +
   '(GET /v1/content-specifications/{specId}); it replaces what was written before. The first write pins the ' +
   'passport to that specification version (its EN 18223 header then lists it in contentSpecificationIds); a ' +
   'write naming another version of the same product group answers 409 content_specification_pinned. Data not ' +
   'following the pinned version answers 400 content_invalid with one `errors` entry per offending field, ' +
-  '`path` an RFC 6901 JSON pointer into the body (`/performanceAndDurability/ratedCapacityAh`). Disclosure: ' +
-  'the specification’s per-field policy says which roles may read each field; GET serves each caller those ' +
+  '`path` an RFC 6901 JSON pointer into the body (`/performanceAndDurability/ratedCapacityAh`). Every write ' +
+  'that changes the data is a new passport version and a PRODUCT_DATA_UPDATED supply-chain event anchored on ' +
+  'chain (`event` in the answer; follow it on GET …/dynamic/{eventId}); a write changing nothing answers ' +
+  '`event: null`. The product group’s rules hold as on every write path (battery: waste is final and nothing ' +
+  'returns to original, 409 battery_status_final). Concurrency: GET and this answer carry a strong `ETag`; ' +
+  'send it as `If-Match` to write only over the data you read (412 precondition_failed otherwise, with ' +
+  '`currentETag` and `currentVersion`; `If-Match: *` only when data exists); with a matching If-Match the body ' +
+  'replaces the data whole (the way to correct appended use data, anchored like any change). Without If-Match ' +
+  'the use data appended by the dynamic operation is kept: battery `negativeEvents` and `accidentReports` keep ' +
+  'every stored item (the body’s new items are appended), a body without `batteryCondition` keeps the stored ' +
+  'one, older measured values do not replace newer ones (docs/battery-passport.md). Disclosure: the ' +
+  'specification’s per-field policy says which roles may read each field; GET serves each caller those ' +
   'fields only (docs/disclosure.md).';
 
 /** The passport a content operation names, of the caller's company (another company's: 404, as if absent). */
@@ -133,42 +159,70 @@ export function dppContentRoutes(deps: RouteDeps) {
       params: contentParams,
       body: z.record(z.string(), z.unknown()),
       responses: {
-        200: { description: 'Replaced.', schema: contentBody },
-        201: { description: 'First write: the passport is now pinned to this version.', schema: contentBody },
+        200: { description: 'Replaced (ETag header: the data as now stored).', schema: written },
+        201: { description: 'First write: the passport is now pinned to this version.', schema: written },
         400: {
           description:
             'content_invalid (errors[] names each field by JSON pointer), invalid_content_specification_id, invalid_dpp_id.',
         },
         404: { description: 'dpp_not_found (or another company’s), content_specification_not_found.' },
         409: {
-          description: 'content_specification_pinned: the passport follows another version of this group.',
+          description:
+            'content_specification_pinned: the passport follows another version of this group; battery_status_final; token_recycled; passport_revoked.',
+        },
+        412: {
+          description:
+            'precondition_failed: If-Match does not name the current data (stale, malformed, weak, or no data yet); ' +
+            '`currentETag` and `currentVersion` (the passport’s latest version number) say what is current.',
         },
       },
       handler: async (ctx: AppContext, { params, body }) => {
+        const workflows = requireWorkflows(deps.workflows);
         const ref = await ownPassport(ctx, params.dppId);
+        const em = ctx.state.em!;
+        const writer = await contentWriterOf(ctx, em, ref, ['operator']);
+        const ifMatch = ctx.get('If-Match') || undefined;
+        let result: Awaited<ReturnType<typeof replacePassportContent>>;
         try {
-          // The pin is part of the passport's header: the first write records a new passport version with
-          // it, in the same transaction (a later write finds the same header and records none).
-          const { content, created } = await ctx.state.em!.transactional(async (tx) => {
-            const written = await writePassportContent(tx, contentSpecifications, ref, params.specId, body);
-            await recordPassportVersion(tx, ref.passportId, deps.config.publicBaseUrl);
-            return written;
-          });
-          ctx.status = created ? 201 : 200;
-          ctx.body = {
-            digitalProductPassportId: dppIdOf(ref.serviceUid),
-            contentSpecificationId: content.specificationId,
-            data: content.data,
-            createdAt: content.createdAt.toISOString(),
-            updatedAt: content.updatedAt.toISOString(),
-          };
+          result = await replacePassportContent(
+            em,
+            contentSpecifications,
+            ref,
+            { specificationId: params.specId, data: body, ...(ifMatch === undefined ? {} : { ifMatch }) },
+            writer,
+            deps.config.publicBaseUrl,
+          );
         } catch (error) {
+          if (error instanceof ContentPreconditionFailed) {
+            throw new Problem(412, 'precondition_failed', error.message, {
+              title: 'Precondition Failed',
+              ...(error.currentEtag ? { headers: { ETag: error.currentEtag } } : {}),
+              extra: { currentETag: error.currentEtag, currentVersion: error.currentVersion },
+            });
+          }
           if (!(error instanceof ContentInvalid)) throw error;
           throw new Problem(400, 'content_invalid', error.message, {
             errors: error.violations.map((v) => ({ path: v.pointer, message: v.message, code: v.keyword })),
             extra: { contentSpecificationId: error.specificationId },
           });
         }
+        const { content, created, change } = result;
+        if (change) {
+          await anchorProductDataEvents(ctx, workflows, [
+            { scope: change.passportScope, eventId: change.event.id, tokenId: ref.tokenId },
+          ]);
+        }
+        ctx.status = created ? 201 : 200;
+        ctx.set('ETag', result.etag);
+        ctx.body = {
+          digitalProductPassportId: dppIdOf(ref.serviceUid),
+          contentSpecificationId: content.specificationId,
+          data: content.data,
+          createdAt: content.createdAt.toISOString(),
+          updatedAt: content.updatedAt.toISOString(),
+          version: versionSummary(result.version),
+          event: change ? eventSummary(change.event) : null,
+        };
       },
     }),
     defineRoute({
@@ -200,7 +254,9 @@ export function dppContentRoutes(deps: RouteDeps) {
         .describe('format, and the SUN parameters of a tap (picc_data, cmac, enc, or e, c).'),
       responses: {
         200: {
-          description: 'The data the caller may read, or the AAS environment.',
+          description:
+            'The data the caller may read (JSON: a strong ETag over the data served; the owner’s is the one ' +
+            'PUT takes as If-Match), or the AAS environment.',
           schema: z.union([
             contentBody.extend({
               roles: z.array(z.enum(ROLES)),
@@ -239,10 +295,15 @@ export function dppContentRoutes(deps: RouteDeps) {
           return;
         }
         const pinned = contentSpecifications.get(content.specificationId);
+        const data = caller.owner
+          ? content.data
+          : discloseContent(content.data, pinned?.policy ?? {}, caller.roles);
+        // Over the data served: the owner's is the stored data's, the one a PUT's If-Match names.
+        ctx.set('ETag', contentEtag(content.specificationId, data));
         ctx.body = {
           digitalProductPassportId: dppIdOf(ref.serviceUid),
           contentSpecificationId: content.specificationId,
-          data: discloseContent(content.data, pinned?.policy ?? {}, caller.roles),
+          data,
           createdAt: content.createdAt.toISOString(),
           updatedAt: content.updatedAt.toISOString(),
           roles: ROLES.filter((role) => caller.roles.has(role)),

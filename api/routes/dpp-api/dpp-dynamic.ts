@@ -1,19 +1,18 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { requireWorkflows } from '../../../src/adapters/temporal/start.ts';
 import { linkRepurposedPassport } from '../../../src/lifecycle/repurpose/repurpose.ts';
 import { startAnchor } from '../../../src/lifecycle/supply-chain/anchor-event.ts';
 import { contentSpecifications } from '../../../src/passport/content/content-specification.ts';
+import type { ContentWriter } from '../../../src/passport/content/content-writer.ts';
 import {
   type DynamicUpdateResult,
-  type DynamicWriter,
-  PRODUCT_DATA_UPDATED,
   recordDynamicUpdate,
 } from '../../../src/passport/content/dynamic-update.ts';
 import { ContentInvalid, requireSpecification } from '../../../src/passport/content/passport-content.ts';
+import { PRODUCT_DATA_UPDATED } from '../../../src/passport/content/product-data-change.ts';
 import { type DppRef, findDppById } from '../../../src/passport/dpp-api/find-dpp.ts';
 import { dppIdOf } from '../../../src/passport/record/passport-header.ts';
-import { Company, SupplyChainEvent } from '../../../src/platform/db/entities/index.ts';
+import { SupplyChainEvent } from '../../../src/platform/db/entities/index.ts';
 import { scopedEntityManager, type TenantScope } from '../../../src/platform/db/tenant-scope.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
 import type { AppContext } from '../../context.ts';
@@ -21,7 +20,14 @@ import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
-import { writerRoleOf } from './dynamic-writer.ts';
+import { contentWriterOf } from './dynamic-writer.ts';
+import {
+  anchorProductDataEvents,
+  eventSummary,
+  productDataEventView,
+  versionSummary,
+  versionView,
+} from './product-data-event.ts';
 
 // Dynamic product-group data (issue 25 item 3, docs/battery-passport.md "Dynamic data"): state of health,
 // status and use events appended by the brand or a granted repairer, each a new passport version whose
@@ -38,20 +44,14 @@ const params = z.object({
     ),
 });
 
+const WRITER_ROLES = ['operator', 'repairer', 'recycler'] as const;
 const updateView = z.object({
   digitalProductPassportId: z.string(),
   contentSpecificationId: z.string(),
   changedFields: z.array(z.string()).describe('JSON pointers into the data that this update changed.'),
-  writerRole: z.enum(['operator', 'repairer']),
-  version: z.object({ number: z.number().int(), createdAt: z.string(), publicSha256: z.string() }),
-  event: z.object({
-    id: z.number().int(),
-    action: z.literal(PRODUCT_DATA_UPDATED),
-    dataSha256: z.string().describe('SHA-256 (hex) of the RFC 8785 form of the data after this update.'),
-    dataHash: z.string().describe('keccak256 of the event as anchored (docs/supply-chain: eventDataHash).'),
-    transactionHash: z.string().nullable(),
-    blockNumber: z.number().int().nullable(),
-  }),
+  writerRole: z.enum(WRITER_ROLES),
+  version: versionView,
+  event: productDataEventView,
 });
 
 const UPDATE_DESCRIPTION =
@@ -60,7 +60,9 @@ const UPDATE_DESCRIPTION =
   '(measured values with their `measuredAt`, merged over the previous ones), `negativeEvents` and ' +
   '`accidentReports` (appended). Each member is validated against the pinned specification: 400 ' +
   'content_invalid names every offending member by JSON pointer into this body. Allowed for the brand and for ' +
-  'companies the brand granted `repairer` (others: 404, as if the passport were not theirs to see). Each update ' +
+  'companies the brand granted `repairer` or `recycler` (others: 404, as if the passport were not theirs to ' +
+  'see). Waste is declared by the brand or a recycler, never a repairer (403 waste_declaration_forbidden); a ' +
+  'recycler writes only `{"batteryStatus": "waste"}` (403 writer_role_forbidden). Each update ' +
   'is a new passport version (GET /v1/dpps/{dppId}/versions keeps the earlier values) and a PRODUCT_DATA_UPDATED ' +
   'supply-chain event anchored on chain (its dataHash commits to the SHA-256 of the new data); follow it on ' +
   'GET …/dynamic/{eventId}.' +
@@ -77,8 +79,8 @@ const repurposeBody = z.object({
 });
 const linkedView = z.object({
   digitalProductPassportId: z.string(),
-  version: updateView.shape.version,
-  event: updateView.shape.event,
+  version: versionView,
+  event: productDataEventView,
 });
 
 const REPURPOSE_DESCRIPTION =
@@ -91,29 +93,9 @@ const REPURPOSE_DESCRIPTION =
   'relation, each a new version with an anchored PRODUCT_DATA_UPDATED event.' +
   IDEMPOTENCY_DOC;
 
-/** The event as the update's writer and the brand see it (no values: those are in the versions). */
-function eventSummary(event: SupplyChainEvent) {
-  const metadata = event.metadata as { dataSha256?: string };
-  return {
-    id: event.id,
-    action: PRODUCT_DATA_UPDATED,
-    dataSha256: metadata.dataSha256 ?? '',
-    dataHash: event.dataHash ?? '',
-    transactionHash: event.transactionHash ?? null,
-    blockNumber:
-      event.blockNumber === null || event.blockNumber === undefined ? null : Number(event.blockNumber),
-  };
-}
-
-async function writerOf(ctx: AppContext, em: EntityManager, ref: DppRef): Promise<DynamicWriter> {
-  const scope = ctx.state.scope!;
-  const role = await writerRoleOf(ctx, em, ref);
-  if (!role) {
-    throw new DomainError('not_found', 'dpp_not_found', `No passport ${dppIdOf(ref.serviceUid)}.`);
-  }
-  const company = await em.findOneOrFail(Company, { id: scope.companyId }, { fields: ['name'] });
-  return { companyId: scope.companyId, companyName: company.name, role };
-}
+/** The body is `{"batteryStatus": "waste"}` alone: the one write a recycler makes. */
+const declaresWasteOnly = (body: Record<string, unknown>) =>
+  Object.keys(body).length === 1 && body.batteryStatus === 'waste';
 
 export function dppDynamicRoutes(deps: RouteDeps) {
   return [
@@ -132,6 +114,10 @@ export function dppDynamicRoutes(deps: RouteDeps) {
       responses: {
         201: { description: 'Recorded; the event is being anchored on chain.', schema: updateView },
         400: { description: 'content_invalid (errors[] names each member of the body), invalid_dpp_id.' },
+        403: {
+          description:
+            'waste_declaration_forbidden (a repairer declaring waste), writer_role_forbidden (a recycler writing more than the status waste).',
+        },
         404: {
           description:
             'dpp_not_found (or a passport the caller may not write), content_not_found, content_specification_not_found.',
@@ -145,7 +131,7 @@ export function dppDynamicRoutes(deps: RouteDeps) {
         const workflows = requireWorkflows(deps.workflows);
         const em = ctx.state.em!;
         const ref = await findDppById(em, ctx.state.scope!.environment, path.dppId);
-        const writer = await writerOf(ctx, em, ref);
+        const writer = await contentWriterOf(ctx, em, ref, WRITER_ROLES, declaresWasteOnly(body));
         let started:
           | { scope: { companyId: string; environment: typeof ref.environment }; eventId: number }
           | undefined;
@@ -170,11 +156,7 @@ export function dppDynamicRoutes(deps: RouteDeps) {
                   contentSpecificationId: result.specificationId,
                   changedFields: result.changed,
                   writerRole: writer.role,
-                  version: {
-                    number: result.version.number,
-                    createdAt: result.version.createdAt.toISOString(),
-                    publicSha256: result.version.publicSha256,
-                  },
+                  version: versionSummary(result.version),
                   event: eventSummary(result.event),
                 },
               };
@@ -195,16 +177,7 @@ export function dppDynamicRoutes(deps: RouteDeps) {
         // After the commit (and on a replay too: a running or finished anchor is joined, never repeated).
         const eventId = started?.eventId ?? (ctx.body as { event: { id: number } }).event.id;
         const scope = started?.scope ?? { companyId: ref.companyId, environment: ref.environment };
-        try {
-          await startAnchor(workflows, scope, {
-            id: eventId,
-            tokenId: ref.tokenId,
-            action: PRODUCT_DATA_UPDATED,
-          });
-        } catch (error) {
-          // The update is committed: answering an error would invite a duplicate. GET …/dynamic/{id} restarts it.
-          ctx.state.log.error({ err: error, eventId }, 'anchor workflow not started');
-        }
+        await anchorProductDataEvents(ctx, workflows, [{ scope, eventId, tokenId: ref.tokenId }]);
         ctx.set(
           'Location',
           `/v1/dpps/${encodeURIComponent(dppIdOf(ref.serviceUid))}/content/${encodeURIComponent(path.specId)}/dynamic/${eventId}`,
@@ -239,7 +212,7 @@ export function dppDynamicRoutes(deps: RouteDeps) {
         const em = ctx.state.em!;
         const scope = ctx.state.scope!;
         const original = await findDppById(em, scope.environment, path.dppId);
-        const originalWriter = await writerOf(ctx, em, original);
+        const originalWriter = await contentWriterOf(ctx, em, original, ['operator', 'repairer']);
         const successor = await findDppById(em, scope.environment, body.successorDppId).catch(
           () => undefined,
         );
@@ -250,7 +223,7 @@ export function dppDynamicRoutes(deps: RouteDeps) {
             'successorDppId names no passport of your company (mint the new battery’s passport first).',
           );
         }
-        const successorWriter: DynamicWriter = { ...originalWriter, role: 'operator' };
+        const successorWriter: ContentWriter = { ...originalWriter, role: 'operator' };
         const anchors: { scope: TenantScope; eventId: number; tokenId: string }[] = [];
         await respondIdempotently(
           ctx,
@@ -272,11 +245,7 @@ export function dppDynamicRoutes(deps: RouteDeps) {
               anchors.push({ scope: update.passportScope, eventId: update.event.id, tokenId: ref.tokenId });
               return {
                 digitalProductPassportId: dppIdOf(ref.serviceUid),
-                version: {
-                  number: update.version.number,
-                  createdAt: update.version.createdAt.toISOString(),
-                  publicSha256: update.version.publicSha256,
-                },
+                version: versionSummary(update.version),
                 event: eventSummary(update.event),
               };
             };
@@ -310,15 +279,7 @@ export function dppDynamicRoutes(deps: RouteDeps) {
             },
           );
         }
-        for (const anchor of anchors) {
-          await startAnchor(workflows, anchor.scope, {
-            id: anchor.eventId,
-            tokenId: anchor.tokenId,
-            action: PRODUCT_DATA_UPDATED,
-          }).catch((error: unknown) =>
-            ctx.state.log.error({ err: error, eventId: anchor.eventId }, 'anchor workflow not started'),
-          );
-        }
+        await anchorProductDataEvents(ctx, workflows, anchors);
       },
     }),
     defineRoute({
@@ -370,7 +331,7 @@ export function dppDynamicRoutes(deps: RouteDeps) {
             ctx.state.log.error({ err: error, eventId: event.id }, 'anchor not started'),
           );
         }
-        const metadata = event.metadata as { writerRole?: 'operator' | 'repairer' };
+        const metadata = event.metadata as { writerRole?: (typeof WRITER_ROLES)[number] };
         ctx.body = {
           digitalProductPassportId: dppIdOf(ref.serviceUid),
           contentSpecificationId: spec.id,

@@ -1,10 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ContentSpecificationRegistry } from '../../passport/content/content-specification.ts';
-import {
-  type DynamicUpdateResult,
-  type DynamicWriter,
-  recordDynamicUpdate,
-} from '../../passport/content/dynamic-update.ts';
+import type { ContentWriter } from '../../passport/content/content-writer.ts';
+import { type DynamicUpdateResult, recordDynamicUpdate } from '../../passport/content/dynamic-update.ts';
 import { requireSpecification } from '../../passport/content/passport-content.ts';
 import type { DppRef } from '../../passport/dpp-api/find-dpp.ts';
 import { dppIdOf } from '../../passport/record/passport-header.ts';
@@ -24,8 +21,10 @@ export interface RepurposeResult {
  * the successor's likewise, each a dynamic update (a new version listing the link in `relatedPassports`, and a
  * PRODUCT_DATA_UPDATED event the caller has anchored). The successor is the caller's own passport, pinned to the
  * same product group and minted for the new battery; the original is the brand's (the caller may be the brand or
- * a company it granted `repairer`: `writer` says in which role). Refusals: 409 passports_already_linked,
- * battery_status_final (a waste battery), 400 invalid_successor (the same passport), 404 content_not_found.
+ * a company it granted `repairer`: `writer` says in which role). Both status changes go through the group's
+ * rules like every content write (enforceContentRules, via recordDynamicUpdate). Refusals: 409
+ * passports_already_linked, battery_status_final (a waste battery), 400 invalid_successor (the same passport),
+ * 404 content_not_found.
  */
 export async function linkRepurposedPassport(
   em: EntityManager,
@@ -37,7 +36,7 @@ export async function linkRepurposedPassport(
     relation: SuccessionRelation;
     linkedBy: string;
   },
-  writers: { original: DynamicWriter; successor: DynamicWriter },
+  writers: { original: ContentWriter; successor: ContentWriter },
   publicBaseUrl: string,
 ): Promise<RepurposeResult> {
   const spec = requireSpecification(registry, link.specificationId);

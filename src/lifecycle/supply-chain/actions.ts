@@ -2,8 +2,8 @@ import type { EventType } from '../../webhooks/event-types.ts';
 
 /**
  * Actions a client may log through POST /v1/iaas/log-event. MINT, AUTHORIZE_CLAIM, CLAIM_OWNERSHIP and
- * RECYCLE_TRANSFER are written by our own workflows only, PRODUCT_DATA_UPDATED by the dynamic data API
- * (src/passport/content/dynamic-update.ts).
+ * RECYCLE_TRANSFER are written by our own workflows only, PRODUCT_DATA_UPDATED by every write of product-group
+ * data (src/passport/content/product-data-change.ts).
  */
 export const LOGGABLE_ACTIONS = [
   'QC_PASSED',

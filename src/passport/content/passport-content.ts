@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Environment } from '../../platform/config/config.ts';
 import { DomainError } from '../../platform/errors.ts';
 import {
   type ContentSpecificationRegistry,
@@ -32,7 +31,6 @@ interface Row {
   data: Record<string, unknown>;
   created_at: Date | string;
   updated_at: Date | string;
-  inserted?: boolean;
 }
 
 const date = (value: Date | string) => (value instanceof Date ? value : new Date(value));
@@ -63,49 +61,13 @@ export function requireSpecification(registry: ContentSpecificationRegistry, spe
   return spec;
 }
 
-/**
- * Writes (replaces) the passport's data of the specification's product group. The first write pins the
- * passport to that version; a write naming another version of a pinned group is refused (409), and data that
- * does not follow the pinned version is refused with every offending field ({@link ContentInvalid}).
- */
-export async function writePassportContent(
+/** 409 content_specification_pinned when the passport's data of this group follows another version. */
+export async function refuseOtherPin(
   em: EntityManager,
-  registry: ContentSpecificationRegistry,
-  passport: { passportId: number; companyId: string; environment: Environment },
+  passportId: number,
+  group: string,
   specificationId: string,
-  data: unknown,
-): Promise<{ content: PassportContent; created: boolean }> {
-  const spec = requireSpecification(registry, specificationId);
-  const violations = registry.validate(spec.id, data);
-  if (violations.length > 0) {
-    // A write naming another version than the pin is a conflict before it is a validation matter.
-    await refuseOtherPin(em, passport.passportId, spec.group, spec.id);
-    throw new ContentInvalid(spec.id, violations);
-  }
-  // One statement: insert, or replace the data only while the pin is this version (no lost pin on a race).
-  const [row] = await em.execute<Row[]>(
-    `insert into passport_content (passport_id, spec_group, specification_id, company_id, environment, data)
-     values (?, ?, ?, ?, ?, ?::jsonb)
-     on conflict (passport_id, spec_group) do update set data = excluded.data, updated_at = now()
-       where passport_content.specification_id = excluded.specification_id
-     returning specification_id, data, created_at, updated_at, (xmax = 0) as inserted`,
-    [
-      passport.passportId,
-      spec.group,
-      spec.id,
-      passport.companyId,
-      passport.environment,
-      JSON.stringify(data),
-    ],
-  );
-  if (!row) {
-    await refuseOtherPin(em, passport.passportId, spec.group, spec.id);
-    throw new Error('passport_content write returned no row although the pin matches');
-  }
-  return { content: toContent(row), created: row.inserted === true };
-}
-
-async function refuseOtherPin(em: EntityManager, passportId: number, group: string, specificationId: string) {
+) {
   const [pinned] = await em.execute<{ specification_id: string }[]>(
     'select specification_id from passport_content where passport_id = ? and spec_group = ?',
     [passportId, group],
@@ -119,17 +81,33 @@ async function refuseOtherPin(em: EntityManager, passportId: number, group: stri
   }
 }
 
-/** The passport's data of one product group (undefined when none was written). */
+/** The passport's data of one product group (undefined when none was written); `lock`: for update. */
 export async function readPassportContent(
   em: EntityManager,
   passportId: number,
   group: string,
+  options: { lock?: boolean } = {},
 ): Promise<PassportContent | undefined> {
   const [row] = await em.execute<Row[]>(
-    'select specification_id, data, created_at, updated_at from passport_content where passport_id = ? and spec_group = ?',
+    `select specification_id, data, created_at, updated_at from passport_content where passport_id = ? and spec_group = ?${
+      options.lock ? ' for update' : ''
+    }`,
     [passportId, group],
   );
   return row ? toContent(row) : undefined;
+}
+
+/** Replaces the stored data of a product group (the caller holds the row's lock and validated the data). */
+export async function updateContentData(
+  tx: EntityManager,
+  passportId: number,
+  group: string,
+  data: Record<string, unknown>,
+): Promise<void> {
+  await tx.execute(
+    'update passport_content set data = ?::jsonb, updated_at = now() where passport_id = ? and spec_group = ?',
+    [JSON.stringify(data), passportId, group],
+  );
 }
 
 /** Every product-group specification the passport is pinned to, in group order. */

@@ -5,7 +5,6 @@ import {
   applyDynamicUpdate,
   bodyPointer,
   dynamicUpdateSchema,
-  refusedStatusChange,
   validateDynamicUpdate,
 } from '../../../src/passport/content/battery/battery-dynamic.ts';
 import { fullBatteryData } from '../../fixtures/battery-passport-data.ts';
@@ -60,15 +59,6 @@ describe('battery dynamic data', () => {
         .stateOfHealthPercent,
       98.6,
     );
-  });
-
-  test('status rules: waste is final, nothing returns to original', () => {
-    assert.equal(refusedStatusChange('original', 'repurposed'), undefined);
-    assert.equal(refusedStatusChange('repurposed', 'remanufactured'), undefined);
-    assert.equal(refusedStatusChange('waste', 'waste'), undefined);
-    assert.ok(refusedStatusChange('waste', 'repurposed'));
-    assert.ok(refusedStatusChange('repurposed', 'original'));
-    assert.equal(refusedStatusChange('original', undefined), undefined);
   });
 
   test('a violation of the merged data points at the member of the body', () => {

@@ -23,7 +23,8 @@ export interface BatteryDynamicUpdate {
 
 const CONDITION = '/performanceAndDurability/batteryCondition';
 const STATUS = '/generalProductInformation/batteryStatus';
-const APPENDED = ['negativeEvents', 'accidentReports'] as const;
+/** The lists of `batteryCondition` that only grow (appended to, never rewritten, by the dynamic operation). */
+export const APPENDED = ['negativeEvents', 'accidentReports'] as const;
 
 /** The members of the update as the model names them (where each lands in the data). */
 export const DYNAMIC_FIELDS: Readonly<Record<string, string>> = {
@@ -87,14 +88,6 @@ export function validateDynamicUpdate(schema: JsonSchema, body: unknown): Conten
     });
   }
   return violations;
-}
-
-/** A status change the battery's life does not allow: waste is final; nothing returns to original. */
-export function refusedStatusChange(from: unknown, to: string | undefined): string | undefined {
-  if (to === undefined || from === to) return undefined;
-  if (from === 'waste') return 'The battery is waste: its status no longer changes.';
-  if (to === 'original') return `A ${String(from)} battery does not become original again.`;
-  return undefined;
 }
 
 /**

@@ -1,17 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UserTokenKeys } from '../../src/accounts/identity/user-token.ts';
-import { userTokenKeysOf } from '../../src/accounts/identity/user-token-keys.ts';
-import type { Environment } from '../../src/platform/config/config.ts';
 import type { AppContext } from '../context.ts';
-import type { RouteDeps } from '../routes/deps.ts';
 import { publicEnvironment } from '../routes/resolver/http.ts';
 import { authenticateApiKey } from './api-key-auth.ts';
-import {
-  authenticateConsoleSession,
-  type ConsoleCookie,
-  consoleCookieFor,
-  sessionSecretOf,
-} from './console-session.ts';
+import { authenticateConsoleSession, type ConsoleCookie, sessionSecretOf } from './console-session.ts';
 import { ENVIRONMENT_HEADER } from './service-environment.ts';
 import { authenticateUser } from './user-auth.ts';
 
@@ -54,20 +46,4 @@ export async function authenticateReader(ctx: AppContext, deps: ReaderAuthDeps):
     await authenticateApiKey(ctx, deps.orm.em, environment);
   }
   checked.add(ctx);
-}
-
-/**
- * For a handler that checks the credential itself: a no-op after the router's authenticateReader (every
- * optionalCredential route), which it otherwise runs. `environment` is the request's (publicEnvironment).
- */
-export async function authenticateIfPresent(
-  ctx: AppContext,
-  deps: RouteDeps,
-  _environment: Environment,
-): Promise<void> {
-  await authenticateReader(ctx, {
-    orm: deps.orm,
-    userTokens: userTokenKeysOf(deps.config),
-    consoleCookie: consoleCookieFor(deps.config.publicBaseUrl),
-  });
 }

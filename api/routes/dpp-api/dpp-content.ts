@@ -16,7 +16,6 @@ import { findDppById } from '../../../src/passport/dpp-api/find-dpp.ts';
 import { dppIdOf } from '../../../src/passport/record/passport-header.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
 import type { AppContext } from '../../context.ts';
-import { authenticateIfPresent } from '../../middleware/optional-auth.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
@@ -275,7 +274,6 @@ export function dppContentRoutes(deps: RouteDeps) {
         const spec = requireSpecification(contentSpecifications, params.specId);
         const em = deps.orm.em.fork();
         const ref = await findDppById(em, environment, params.dppId);
-        await authenticateIfPresent(ctx, deps, environment);
         if (!ctx.state.principal) allowAnyOrigin(ctx);
         const content = await readPassportContent(em, ref.passportId, spec.group);
         if (!content) {

@@ -115,7 +115,7 @@ describe('webhooks end to end (HTTP API → outbox → dispatcher → delivery w
     );
   });
 
-  test('during a secret rotation the spec receiver keeps verifying with the old secret, Standard Webhooks with either', async () => {
+  test('during a secret rotation service-signature is signed with the new secret at once, Standard Webhooks with either', async () => {
     const rotated = await call('POST', `/v1/webhooks/endpoints/${endpointId}/rotate-secret`, {
       overlapSeconds: 3600,
     });
@@ -125,17 +125,17 @@ describe('webhooks end to end (HTTP API → outbox → dispatcher → delivery w
     assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: '04DE5F1EACC041' })).status, 201);
     await receiver.waitFor(before + 1);
     const request = receiver.requests[before]!;
-    assert.equal(request.headers['service-signature'], specSignature(secret, request.body));
+    assert.equal(request.headers['service-signature'], specSignature(newSecret, request.body));
     assert.equal(String(request.headers['webhook-signature']).split(' ').length, 2);
     assert.deepEqual(verifiesWith(request, secret), {
-      spec: true,
-      standard: true,
-      helpers: { spec: true, standard: true },
-    });
-    assert.deepEqual(verifiesWith(request, newSecret), {
       spec: false,
       standard: true,
       helpers: { spec: false, standard: true },
+    });
+    assert.deepEqual(verifiesWith(request, newSecret), {
+      spec: true,
+      standard: true,
+      helpers: { spec: true, standard: true },
     });
 
     // Retiring the old secret at once: only the newest signs from the next delivery on.

@@ -1,75 +1,17 @@
 import assert from 'node:assert/strict';
-import { type WorkflowHandle, WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, test } from 'vitest';
 import { RETRY_RECORDING_SIGNAL } from '../../src/processes/record-until-done.ts';
-import {
-  CLAIM_UPDATE,
-  type ClaimResult,
-  PAYMENT_SUCCEEDED_SIGNAL,
-  type PaymentSucceeded,
-  type ResaleInput,
-  type ResaleProgress,
-} from '../../src/processes/resale.ts';
+import { PAYMENT_SUCCEEDED_SIGNAL } from '../../src/processes/resale.ts';
 import { resalePassport } from '../../workflows/index.ts';
-import { domainRefusal, eventually, failureOf, type Stubs, scope, workflowHarness } from './support.ts';
+import { claim, inState, paid, progressOf, stubs, terms } from './resale-fixtures.ts';
+import { domainRefusal, eventually, failureOf, type Stubs, workflowHarness } from './support.ts';
 
 const harness = workflowHarness();
 
 const HOUR = 3600_000;
-const terms: ResaleInput = {
-  resaleId: 'resale-1',
-  scope,
-  tokenId: '7',
-  seller: { kind: 'company', companyId: scope.companyId },
-  sellerWallet: '0xseller',
-  buyerEmail: 'buyer@example.com',
-  buyerWallet: '0xBuyer',
-  price: { amount: 9900, currency: 'eur' },
-  returnUrl: 'https://example.com/return',
-};
-const paid: PaymentSucceeded = {
-  eventId: 'evt_1',
-  resaleId: 'resale-1',
-  paymentIntentId: 'pi_1',
-  chargeId: 'ch_1',
-  amount: 9900,
-  currency: 'eur',
-};
 
-function stubs(overrides: Stubs = {}): Stubs {
-  return {
-    createResaleCheckout: ({ expiresAt }) => ({
-      sessionId: 'cs_1',
-      url: 'https://checkout.example/cs_1',
-      expiresAt: new Date(expiresAt * 1000).toISOString(),
-    }),
-    expireResaleCheckout: () => undefined,
-    delegateToPlatform: () => ({ transactionHash: '0xdelegate', blockNumber: 20 }),
-    recordResaleStarted: () => undefined,
-    authorizeClaimOnChain: () => ({ transactionHash: '0xbuyer', blockNumber: 21 }),
-    recordBuyerAuthorized: () => undefined,
-    claimOnChain: () => ({ transactionHash: '0xclaim', blockNumber: 22, from: '0xSeller', claimedAt: 'now' }),
-    recordClaim: () => undefined,
-    revokeClaimOnChain: () => ({ revokeTxHash: '0xrevoke' }),
-    refundResalePayment: () => ({ refundId: 're_1' }),
-    recordResaleEnded: () => undefined,
-    payOutResale: () => ({
-      transfers: [{ party: 'seller', transferId: 'tr_1', amount: 9306, currency: 'eur' }],
-    }),
-    ...overrides,
-  };
-}
-
-type Handle = WorkflowHandle<typeof resalePassport>;
-const progressOf = (handle: Handle) => handle.query<ResaleProgress>('resaleProgress');
-const inState = (handle: Handle, state: ResaleProgress['state']) =>
-  eventually(
-    () => progressOf(handle),
-    (progress) => progress.state === state,
-  );
-const claim = (handle: Handle, buyerWallet = terms.buyerWallet) =>
-  handle.executeUpdate<ClaimResult, [{ buyerWallet: string }]>(CLAIM_UPDATE, { args: [{ buyerWallet }] });
 const refused = async (update: Promise<unknown>) => {
   const error = await update.then(
     () => assert.fail('the update was accepted'),

@@ -47,6 +47,7 @@ export function stubs(overrides: Stubs = {}): Stubs {
     revokeClaimOnChain: () => ({ revokeTxHash: '0xrevoke' }),
     refundResalePayment: () => ({ refundId: 're_1' }),
     recordResaleEnded: () => undefined,
+    flagRefundFailed: () => undefined,
     payOutResale: () => ({
       transfers: [{ party: 'seller', transferId: 'tr_1', amount: 9306, currency: 'eur' }],
     }),

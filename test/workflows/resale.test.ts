@@ -44,16 +44,34 @@ describe('resale workflow', () => {
       assert.equal(awaiting.authorizeTxHash, '0xdelegate');
 
       assert.match(String(await refused(claim(handle))), /AWAITING_PAYMENT, not awaiting a claim/);
-      await handle.signal(PAYMENT_SUCCEEDED_SIGNAL, { ...paid, eventId: 'evt_0', amount: 100 });
-      await handle.signal(PAYMENT_SUCCEEDED_SIGNAL, { ...paid, eventId: 'evt_x', resaleId: 'resale-0' });
+      // Each payment intent succeeds once: the refused payments are other intents than the one that pays.
+      const tooLittle = { ...paid, eventId: 'evt_0', paymentIntentId: 'pi_0', amount: 100 };
+      await handle.signal(PAYMENT_SUCCEEDED_SIGNAL, tooLittle);
+      const earlier = { ...paid, eventId: 'evt_x', paymentIntentId: 'pi_x', resaleId: 'resale-0' };
+      await handle.signal(PAYMENT_SUCCEEDED_SIGNAL, earlier);
       const refusals = await eventually(
         () => progressOf(handle),
-        (progress) => progress.refusedPayments?.length === 2,
+        (progress) => progress.refusedPayments?.filter((r) => r.refund.status === 'refunded').length === 2,
       );
       assert.equal(refusals.state, 'AWAITING_PAYMENT', 'a payment that does not match is not acted on');
+      const refunded = { status: 'refunded', refundId: 're_1' } as const;
       assert.deepEqual(refusals.refusedPayments, [
-        { eventId: 'evt_0', reason: 'paid 100 eur, the release asks 9900 eur' },
-        { eventId: 'evt_x', reason: 'the payment is for resale resale-0' },
+        {
+          eventId: 'evt_0',
+          paymentIntentId: 'pi_0',
+          amount: 100,
+          currency: 'eur',
+          reason: 'paid 100 eur, the release asks 9900 eur',
+          refund: refunded,
+        },
+        {
+          eventId: 'evt_x',
+          paymentIntentId: 'pi_x',
+          amount: 9900,
+          currency: 'eur',
+          reason: 'the payment is for resale resale-0',
+          refund: refunded,
+        },
       ]);
 
       await handle.signal(PAYMENT_SUCCEEDED_SIGNAL, paid);
@@ -86,6 +104,8 @@ describe('resale workflow', () => {
       assert.equal((await payout.result()).status, 'PAID');
       assert.deepEqual(log.inputsOf('payOutResale'), [{ terms, paymentIntentId: 'pi_1', chargeId: 'ch_1' }]);
       assert.deepEqual(log.names().slice(3), [
+        'refundResalePayment',
+        'refundResalePayment',
         'authorizeClaimOnChain',
         'recordBuyerAuthorized',
         'claimOnChain',

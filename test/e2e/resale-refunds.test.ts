@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { userWalletAddress } from '../../src/accounts/wallets/user-wallet.ts';
@@ -32,16 +34,65 @@ function specPayment(eventId: string, intentId: string, tokenId: string, amount:
   return { body, headers: { 'stripe-signature': header, 'content-type': 'application/json' } };
 }
 
+/** What the service asked of Stripe: the refunds it requested, with their idempotency keys. */
+interface StripeRequest {
+  method: string;
+  path: string;
+  idempotencyKey: string | undefined;
+  params: URLSearchParams;
+}
+
+/** A pass-through in front of the run's stripe-mock that notes each request (stripe-mock keeps nothing). */
+async function recordingStripe() {
+  const target = process.env.STRIPE_API_BASE;
+  assert.ok(target, 'the test run starts stripe-mock');
+  const requests: StripeRequest[] = [];
+  const server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    const key = request.headers['idempotency-key'];
+    requests.push({
+      method: request.method!,
+      path: request.url!,
+      idempotencyKey: typeof key === 'string' ? key : undefined,
+      params: new URLSearchParams(body.toString()),
+    });
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).filter(
+        ([name]) => !['host', 'connection', 'content-length'].includes(name),
+      ),
+    ) as Record<string, string>;
+    const upstream = await fetch(new URL(request.url!, target), {
+      method: request.method!,
+      headers,
+      ...(body.length ? { body } : {}),
+    });
+    response.writeHead(upstream.status, {
+      'content-type': upstream.headers.get('content-type') ?? 'application/json',
+    });
+    response.end(Buffer.from(await upstream.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    refunds: () => requests.filter((r) => r.method === 'POST' && r.path === '/v1/refunds'),
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
 describe('resale payments that do not complete the sale (stripe-mock, the real SDK)', () => {
   let stack: TestStack;
   let tenant: TestTenant;
   let receiver: Receiver;
   let webhookSecret: string;
+  let stripe: Awaited<ReturnType<typeof recordingStripe>>;
   const call = (method: string, path: string, body?: unknown) =>
     stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
 
   beforeAll(async () => {
-    stack = await startTestStack();
+    stripe = await recordingStripe();
+    stack = await startTestStack({ apiEnv: { STRIPE_API_BASE: stripe.url } });
     tenant = await stack.api.createTenant('Refund Apparel');
     receiver = await startReceiver();
     const endpoint = await call('POST', '/v1/webhooks/endpoints', {
@@ -54,6 +105,7 @@ describe('resale payments that do not complete the sale (stripe-mock, the real S
   afterAll(async () => {
     await receiver?.close();
     await stack?.close();
+    await stripe?.close();
   });
 
   test('the spec’s event pays the resale; a wrong amount and a second payment are refunded once each', async () => {
@@ -115,6 +167,14 @@ describe('resale payments that do not complete the sale (stripe-mock, the real S
       ],
     );
     assert.equal(await refundRequests(), 2, 'one refund request per refused payment');
+    assert.deepEqual(
+      stripe.refunds().map((r) => [r.params.get('payment_intent'), r.idempotencyKey]),
+      [
+        ['pi_refund_little', 'dpp-refund-pi_refund_little'],
+        ['pi_refund_second', 'dpp-refund-pi_refund_second'],
+      ],
+      'each refused payment refunded once at Stripe, under a key of its own',
+    );
     assert.equal((await progress()).state, 'AWAITING_CLAIM', 'the sale goes on');
   });
 
@@ -164,5 +224,63 @@ describe('resale payments that do not complete the sale (stripe-mock, the real S
       .fork()
       .execute(`select id from outbox_events where event_type = 'resale.payment_refund_failed'`);
     assert.equal(rows.length, 1);
+  });
+});
+
+describe('a payment whose event arrives after its resale ended (time-skipping Temporal)', () => {
+  let stack: TestStack;
+  let tenant: TestTenant;
+  let stripe: Awaited<ReturnType<typeof recordingStripe>>;
+  const call = (method: string, path: string, body?: unknown) =>
+    stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
+
+  beforeAll(async () => {
+    stripe = await recordingStripe();
+    stack = await startTestStack({ temporal: 'time-skipping', apiEnv: { STRIPE_API_BASE: stripe.url } });
+    tenant = await stack.api.createTenant('Late Apparel');
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await stripe?.close();
+  });
+
+  test('is refunded once; the payment that paid a resale never is', async () => {
+    const tokenId = await enrollAndMint(call, '04ABCDEF00F002');
+    const release = () =>
+      call('POST', '/v1/dpp/release', {
+        tokenId,
+        price: { amount: 5000, currency: 'eur' },
+        buyerEmail: BUYER,
+      });
+    const handle = () => stack.temporal.client.workflow.getHandle(`resale:test:${tokenId}`);
+    assert.equal((await release()).status, 201);
+    assert.equal((await handle().result()).state, 'EXPIRED');
+
+    const late = specPayment('evt_late', 'pi_late', tokenId, 5000);
+    const answer = await postStripeEvent(stack.api, late);
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal(answer.body.outcome, 'applied', 'a payment of a resale that ended is refunded');
+    assert.equal((await postStripeEvent(stack.api, late)).body.outcome, 'duplicate');
+    assert.deepEqual(
+      stripe
+        .refunds()
+        .map((r) => [r.params.get('payment_intent'), r.idempotencyKey, r.params.get('metadata[resaleId]')]),
+      [['pi_late', 'dpp-refund-pi_late', (await call('GET', `/v1/dpp/resales/${tokenId}`)).body.resaleId]],
+    );
+
+    // Released again, paid, never claimed: the workflow refunds its payment after 30 days. The same payment's
+    // event arriving again later is the sale's own payment: not refunded a second time.
+    assert.equal((await release()).status, 201);
+    const paid = specPayment('evt_late_paid', 'pi_late_paid', tokenId, 5000);
+    assert.equal((await postStripeEvent(stack.api, paid)).body.outcome, 'applied');
+    assert.equal((await handle().result()).state, 'CLAIM_EXPIRED');
+    const refundsBefore = stripe.refunds().length;
+    const redelivered = specPayment('evt_late_paid_again', 'pi_late_paid', tokenId, 5000);
+    assert.equal((await postStripeEvent(stack.api, redelivered)).body.outcome, 'ignored');
+    assert.equal(stripe.refunds().length, refundsBefore);
+    assert.deepEqual(
+      stripe.refunds().map((r) => r.params.get('payment_intent')),
+      ['pi_late', 'pi_late_paid'],
+    );
   });
 });

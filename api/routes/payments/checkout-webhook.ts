@@ -45,7 +45,7 @@ export function checkoutWebhookRoute(deps: RouteDeps) {
         ctx.state.rawBody!,
         ctx.get('stripe-signature') || undefined,
       );
-      const outcome = await applyStripeEvent(deps.orm.em.fork(), verified, handlers);
+      const outcome = await applyStripeEvent(deps.orm.em.fork(), verified, handlers, ctx.state.log);
       ctx.state.log.info(
         { stripeEvent: verified.event.id, type: verified.event.type, outcome },
         'stripe event',

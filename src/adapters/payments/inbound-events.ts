@@ -3,6 +3,7 @@ import type Stripe from 'stripe';
 import { z } from 'zod';
 import type { Environment } from '../../platform/config/config.ts';
 import { DomainError } from '../../platform/errors.ts';
+import type { Logger } from '../../platform/logging/logger.ts';
 import type { StripeGateway } from './stripe-gateway.ts';
 
 export interface VerifiedStripeEvent {
@@ -122,6 +123,7 @@ export type StripeEventHandler = (input: {
   em: EntityManager;
   environment: Environment;
   event: Stripe.Event;
+  log: Logger;
   // biome-ignore lint/suspicious/noConfusingVoidType: handlers that never ignore return nothing
 }) => Promise<void | 'ignored'>;
 
@@ -138,12 +140,13 @@ export async function applyStripeEvent(
   em: EntityManager,
   verified: VerifiedStripeEvent,
   handlers: StripeEventHandlers,
+  log: Logger,
 ): Promise<StripeEventOutcome> {
   return em.transactional(async (tx) => {
     if (!(await recordStripeEventOnce(tx, verified))) return 'duplicate';
     const handler = handlers[verified.event.type];
     if (!handler) return 'ignored';
-    const outcome = await handler({ em: tx, environment: verified.environment, event: verified.event });
+    const outcome = await handler({ em: tx, environment: verified.environment, event: verified.event, log });
     return outcome === 'ignored' ? 'ignored' : 'applied';
   });
 }

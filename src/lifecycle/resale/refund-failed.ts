@@ -7,6 +7,9 @@ import { formatMinorUnits } from './money.ts';
 
 const EVENT = 'resale.payment_refund_failed';
 
+/** What the flag names of the resale that refused the payment. */
+export type RefundedResale = Pick<ResaleTerms, 'resaleId' | 'tokenId' | 'scope'>;
+
 /**
  * A payment the resale refused could not be refunded (Stripe refused the refund, or it kept failing for
  * hours): the buyer's money is with the platform and someone must act. The brand hears of it through the
@@ -16,7 +19,7 @@ const EVENT = 'resale.payment_refund_failed';
 export async function flagRefundFailed(
   em: EntityManager,
   logger: Logger,
-  terms: ResaleTerms,
+  terms: RefundedResale,
   refused: RefusedPayment,
 ): Promise<void> {
   const error = refused.refund.status === 'failed' ? refused.refund.error : 'refund not completed';

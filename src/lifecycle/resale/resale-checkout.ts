@@ -61,11 +61,19 @@ export async function refundResalePayment(
   resaleId: string,
   paymentIntentId: string,
 ): Promise<{ refundId: string }> {
-  const refund = await stripe.refunds.create(
-    { payment_intent: paymentIntentId, reason: 'requested_by_customer', metadata: { resaleId } },
-    { idempotencyKey: refundIdempotencyKey(paymentIntentId) },
-  );
-  return { refundId: refund.id };
+  try {
+    const refund = await stripe.refunds.create(
+      { payment_intent: paymentIntentId, reason: 'requested_by_customer', metadata: { resaleId } },
+      { idempotencyKey: refundIdempotencyKey(paymentIntentId) },
+    );
+    return { refundId: refund.id };
+  } catch (error) {
+    // Stripe keeps idempotency keys for 24 hours; later, a payment refunded before is refused as such.
+    if ((error as { code?: unknown }).code !== 'charge_already_refunded') throw error;
+    const { data } = await stripe.refunds.list({ payment_intent: paymentIntentId, limit: 1 });
+    if (!data[0]) throw error;
+    return { refundId: data[0].id };
+  }
 }
 
 export function refundIdempotencyKey(paymentIntentId: string): string {

@@ -61,6 +61,8 @@ const CLAIM_WINDOW_MS = 30 * 24 * 3600 * 1000;
  *    the progress) and it retries every 10 minutes, or at once on `retryRecording` (record-until-done.ts);
  * 7. start resale-payout:{env}:{resaleId} (workflows/resale-payout.ts) without waiting for it: 94 % to the
  *    seller, 5 % to the brand, 1 % stays with the platform, once the receiving accounts are verified.
+ * Any other payment (wrong amount or currency, another resale's, a second one, one after the window) is
+ * refunded once, whatever the step, and the workflow ends only after its refunds (resale-refusals.ts).
  */
 export async function resalePassport(input: ResaleInput): Promise<ResaleResult> {
   let progress: ResaleProgress = { state: 'AUTHORIZING' };

@@ -23,7 +23,8 @@ export function checkoutWebhookRoute(deps: RouteDeps) {
       'the spec’s body (id, type, data.object; no created, no livemode) is accepted as it is. Each event id is ' +
       'applied exactly once: its record and its effect commit together before the 200, a repeated id answers ' +
       '200 with nothing done, and event types we do not act on answer 200 too. payment_intent.succeeded pays ' +
-      'a resale (data.object {id, amount, currency, metadata {tokenId, buyerWallet}}).',
+      'a resale (data.object {id, amount, currency, metadata {tokenId, buyerWallet}}); a payment that does not ' +
+      'complete the sale (wrong amount or currency, a second payment, a resale that ended) is refunded once.',
     tags: ['payments'],
     auth: 'none',
     environmentHeader: false,

@@ -9,7 +9,7 @@ import type { Logger } from '../../platform/logging/logger.ts';
 import { PAYMENT_SUCCEEDED_SIGNAL, type PaymentSucceeded } from '../../processes/resale.ts';
 import { workflowIds } from '../../processes/workflow-ids.ts';
 import { refundLatePayment } from './refund-late-payment.ts';
-import { findOpenResaleForPayment } from './resale-records.ts';
+import { findResaleForPayment } from './resale-records.ts';
 
 export interface PayResaleInput {
   /** The environment whose webhook secret verified the event. */
@@ -32,7 +32,8 @@ export async function payResale(
   deps: { em: EntityManager; workflows: WorkflowGateway | undefined; payments: StripeGateway; log: Logger },
   input: PayResaleInput,
 ): Promise<'ignored' | undefined> {
-  const resale = await openResale(deps.em, input.environment, input.names);
+  if (!namesAResale(input.names)) return 'ignored';
+  const resale = await findResaleForPayment(deps.em, input.environment, input.names);
   if (!resale) return (await refundLatePayment(deps, input)) ? undefined : 'ignored';
   const workflows = requireWorkflows(deps.workflows);
   const payment: PaymentSucceeded = { ...input.payment, resaleId: resale.id };
@@ -50,9 +51,8 @@ export async function payResale(
   }
 }
 
-function openResale(em: EntityManager, environment: Environment, names: PayResaleInput['names']) {
-  // Token ids are decimal digits and resale ids UUIDs: anything else names no resale of ours.
-  if (!/^[1-9]\d{0,77}$/.test(names.tokenId)) return undefined;
-  if (names.resaleId !== undefined && !z.uuid().safeParse(names.resaleId).success) return undefined;
-  return findOpenResaleForPayment(em, environment, names);
+/** Token ids are decimal digits and resale ids UUIDs: anything else names no resale of ours. */
+function namesAResale(names: PayResaleInput['names']): boolean {
+  if (!/^[1-9]\d{0,77}$/.test(names.tokenId)) return false;
+  return names.resaleId === undefined || z.uuid().safeParse(names.resaleId).success;
 }

@@ -7,6 +7,7 @@ import type { Logger } from '../../platform/logging/logger.ts';
 import type { PayResaleInput } from './pay-resale.ts';
 import { flagRefundFailed, type RefundedResale } from './refund-failed.ts';
 import { refundResalePayment } from './resale-checkout.ts';
+import { ENDED_RESALE_STATUSES, findResaleForPayment } from './resale-records.ts';
 
 /**
  * A captured payment naming a resale of ours that is no longer open (its event arrived after the release
@@ -15,13 +16,13 @@ import { refundResalePayment } from './resale-checkout.ts';
  * refused there and refunded here is refunded once. A payment that paid any resale is never refunded here.
  * Stripe failing to answer is 503 (Stripe delivers the event again: its retries are this step's retries);
  * Stripe refusing the refund is flagged (resale.payment_refund_failed, an error log line) and the event applied.
- * Undefined when the payment names no resale of ours that ended.
+ * Undefined when the payment names no resale of ours that ended. The caller checked the names' form.
  */
 export async function refundLatePayment(
   deps: { em: EntityManager; payments: StripeGateway; log: Logger },
   input: PayResaleInput,
 ): Promise<'applied' | undefined> {
-  const resale = await endedResaleNamed(deps.em, input.environment, input.names);
+  const resale = await findResaleForPayment(deps.em, input.environment, input.names, ENDED_RESALE_STATUSES);
   if (!resale) return undefined;
   const { paymentIntentId, eventId, amount, currency } = input.payment;
   if (await paidAResale(deps.em, input.environment, paymentIntentId)) return undefined;
@@ -52,27 +53,6 @@ export async function refundLatePayment(
     });
   }
   return 'applied';
-}
-
-function endedResaleNamed(em: EntityManager, environment: Environment, names: PayResaleInput['names']) {
-  if (!/^[1-9]\d{0,77}$/.test(names.tokenId)) return undefined;
-  return em
-    .execute<{ id: string; token_id: string; company_id: string; status: string }[]>(
-      `select id, token_id, company_id, status from resales
-       where environment = ? and token_id = ? and status in ('EXPIRED', 'CLAIM_EXPIRED', 'FAILED', 'CLAIMED')
-         and (?::text is null or lower(buyer_wallet) = lower(?::text))
-         and (?::text is null or id::text = ?::text)
-       order by created_at desc limit 1`,
-      [
-        environment,
-        names.tokenId,
-        names.buyerWallet ?? null,
-        names.buyerWallet ?? null,
-        names.resaleId ?? null,
-        names.resaleId ?? null,
-      ],
-    )
-    .then(([row]) => row);
 }
 
 async function paidAResale(em: EntityManager, environment: Environment, paymentIntentId: string) {

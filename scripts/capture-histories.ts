@@ -200,6 +200,25 @@ async function captureResale(
   const handle = on.temporal.client.workflow.getHandle(`resale:test:${tokenId}`);
   if (sold) {
     const { buyerWallet } = (await call('GET', `/v1/dpp/resales/${tokenId}`)).body;
+    // First a payment of the wrong amount, which the resale refuses and refunds (the signal's refund branch).
+    const refused = signedStripeEvent({
+      id: `evt_fixture_refused_${tokenId}`,
+      type: 'payment_intent.succeeded',
+      data: {
+        object: {
+          id: `pi_fixture_refused_${tokenId}`,
+          amount: 100,
+          currency: 'eur',
+          metadata: { tokenId, buyerWallet },
+        },
+      },
+    });
+    await postStripeEvent(on.api, refused);
+    const refunded = async () => {
+      const { progress } = (await call('GET', `/v1/dpp/resales/${tokenId}`)).body;
+      return progress?.refusedPayments?.[0]?.refund?.status === 'refunded';
+    };
+    while (!(await refunded())) await new Promise((resolve) => setTimeout(resolve, 100));
     const paid = signedStripeEvent({
       id: `evt_fixture_${tokenId}`,
       type: 'payment_intent.succeeded',

@@ -24,6 +24,7 @@ import {
 import { chainStep, databaseStep, paymentStep, recordingRound } from './activity-options.ts';
 import { recordUntilDone } from './record-until-done.ts';
 import { resalePayout } from './resale-payout.ts';
+import { refusalOf, refusedPaymentRefunds } from './resale-refusals.ts';
 
 export const resaleProgressQuery = defineQuery<ResaleProgress>(RESALE_PROGRESS_QUERY);
 export const paymentSucceededSignal = defineSignal<[PaymentSucceeded]>(PAYMENT_SUCCEEDED_SIGNAL);
@@ -60,21 +61,37 @@ const CLAIM_WINDOW_MS = 30 * 24 * 3600 * 1000;
  *    the progress) and it retries every 10 minutes, or at once on `retryRecording` (record-until-done.ts);
  * 7. start resale-payout:{env}:{resaleId} (workflows/resale-payout.ts) without waiting for it: 94 % to the
  *    seller, 5 % to the brand, 1 % stays with the platform, once the receiving accounts are verified.
+ * Any other payment (wrong amount or currency, another resale's, a second one, one after the window) is
+ * refunded once, whatever the step, and the workflow ends only after its refunds (resale-refusals.ts).
  */
 export async function resalePassport(input: ResaleInput): Promise<ResaleResult> {
   let progress: ResaleProgress = { state: 'AUTHORIZING' };
   let payment: PaymentSucceeded | undefined;
+  /** Payments are taken while the checkout is open: from AWAITING_PAYMENT until the window closes. */
+  let windowOpen = false;
   let claimRequested = false;
   let claimed: ClaimResult | undefined;
   const undo: (() => Promise<unknown>)[] = [];
   setHandler(resaleProgressQuery, () => progress);
-  setHandler(paymentSucceededSignal, (paid) => {
-    const refusal = refusePayment(input, paid, progress);
-    if (refusal) {
-      progress = { ...progress, refusedPayments: [...(progress.refusedPayments ?? []), refusal] };
+  const refunds = refusedPaymentRefunds(input, {
+    read: () => progress.refusedPayments ?? [],
+    write: (refusedPayments) => {
+      progress = { ...progress, refusedPayments };
+    },
+  });
+  setHandler(paymentSucceededSignal, async (paid) => {
+    // The same payment again (a redelivery, another event of the same intent) changes nothing.
+    if (paid.paymentIntentId === payment?.paymentIntentId || refunds.known(paid.paymentIntentId)) return;
+    const reason = refusalOf(input, paid, {
+      windowOpen,
+      paidWith: payment?.paymentIntentId,
+      state: progress.state,
+    });
+    if (reason === undefined) {
+      payment = paid;
       return;
     }
-    payment ??= paid;
+    await refunds.refund(paid, reason);
   });
   setHandler(
     claimUpdate,
@@ -128,20 +145,26 @@ export async function resalePassport(input: ResaleInput): Promise<ResaleResult> 
       checkoutUrl: checkout.url,
       checkoutExpiresAt: checkout.expiresAt,
     };
+    windowOpen = true;
   } catch (error) {
     await undoAll();
     progress = { ...progress, state: 'FAILED' };
     await database.recordResaleEnded({ terms: input, status: 'FAILED' });
+    await condition(allHandlersFinished);
     throw error;
   }
 
-  // 3. Paid within the window, or the release is undone and the passport is the seller's again.
+  // 3. Paid within the window, or the release is undone and the passport is the seller's again; a payment
+  // landing while it is undone is refused (and refunded) like any payment that does not complete the sale.
   if (!(await condition(() => payment !== undefined, PAYMENT_WINDOW))) {
+    windowOpen = false;
     const revokeTxHash = await undoAll();
     progress = { ...progress, state: 'EXPIRED' };
     await database.recordResaleEnded({ terms: input, status: 'EXPIRED' });
+    await condition(allHandlersFinished);
     return { state: 'EXPIRED', revokeTxHash };
   }
+  windowOpen = false;
   const paid = payment!;
   progress = { ...progress, state: 'PAID', paymentIntentId: paid.paymentIntentId };
   undo.length = 0;
@@ -172,6 +195,7 @@ export async function resalePassport(input: ResaleInput): Promise<ResaleResult> 
     const revokeTxHash = await undoAll();
     progress = { ...progress, state: 'CLAIM_EXPIRED' };
     await database.recordResaleEnded({ terms: input, status: 'CLAIM_EXPIRED' });
+    await condition(allHandlersFinished);
     return { state: 'CLAIM_EXPIRED', revokeTxHash };
   }
 
@@ -204,24 +228,4 @@ export async function resalePassport(input: ResaleInput): Promise<ResaleResult> 
 
   await condition(allHandlersFinished);
   return { state: 'CLAIMED', ...claimed };
-}
-
-function refusePayment(
-  input: ResaleInput,
-  paid: PaymentSucceeded,
-  progress: ResaleProgress,
-): { eventId: string; reason: string } | undefined {
-  if (paid.resaleId !== input.resaleId) {
-    return { eventId: paid.eventId, reason: `the payment is for resale ${paid.resaleId}` };
-  }
-  if (paid.amount !== input.price.amount || paid.currency !== input.price.currency) {
-    return {
-      eventId: paid.eventId,
-      reason: `paid ${paid.amount} ${paid.currency}, the release asks ${input.price.amount} ${input.price.currency}`,
-    };
-  }
-  if (progress.state !== 'AWAITING_PAYMENT' && progress.paymentIntentId !== paid.paymentIntentId) {
-    return { eventId: paid.eventId, reason: `a payment arrived while the resale was ${progress.state}` };
-  }
-  return undefined;
 }

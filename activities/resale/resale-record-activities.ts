@@ -1,9 +1,11 @@
+import { flagRefundFailed } from '../../src/lifecycle/resale/refund-failed.ts';
 import {
   type ResaleStatus,
   recordBuyerAuthorized,
   recordClaim,
   updateResale,
 } from '../../src/lifecycle/resale/resale-records.ts';
+import type { RefusedPayment } from '../../src/processes/resale.ts';
 import type { ResaleTerms } from '../../src/processes/resale-terms.ts';
 import { type EnvironmentDeps, scopedFor } from '../deps.ts';
 
@@ -63,6 +65,11 @@ export function resaleRecordActivities(deps: EnvironmentDeps) {
         },
         deps.publicBaseUrl,
       );
+    },
+
+    /** A refused payment that could not be refunded: webhook event and error log (refund-failed.ts). */
+    async flagRefundFailed(input: { terms: ResaleTerms; refused: RefusedPayment }) {
+      await flagRefundFailed(scopedFor(deps, input.terms.scope), deps.logger, input.terms, input.refused);
     },
 
     async recordResaleEnded(input: {

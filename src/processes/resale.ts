@@ -35,8 +35,24 @@ export interface ResaleProgress {
   payoutWorkflowId?: string;
   /** Claimed on chain but not recorded yet: the workflow retries until it is (operators: DppAttention). */
   attention?: RecordAttention;
-  /** A payment event that did not match the release (amount or currency) is kept here, not acted on. */
-  refusedPayments?: { eventId: string; reason: string }[];
+  /**
+   * Captured payments that do not complete this sale (wrong amount or currency, another resale's, a second
+   * payment, one after the window closed): each is refunded once; a refund that fails for good is flagged.
+   */
+  refusedPayments?: RefusedPayment[];
+}
+
+export interface RefusedPayment {
+  eventId: string;
+  paymentIntentId: string;
+  amount: number;
+  currency: string;
+  reason: string;
+  /** pending while the refund is retried; failed (for good) is flagged to operators (resale.payment_refund_failed). */
+  refund:
+    | { status: 'pending' }
+    | { status: 'refunded'; refundId: string }
+    | { status: 'failed'; error: string };
 }
 
 export interface PaymentSucceeded {

@@ -9,6 +9,7 @@ export const EVENT_TYPES = [
   'asset.transferred',
   'asset.resold',
   'asset.recycled',
+  'resale.payment_refund_failed', // extension: a refused resale payment Stripe would not refund (docs/resale.md)
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -81,13 +81,14 @@ describe('POST /v1/public/webhook/checkout (Stripe events)', () => {
       currency: 'eur',
       metadata: { tokenId: '1', buyerWallet: '0x0000000000000000000000000000000000000001' },
     };
-    const { created: _created, ...withoutCreated } = envelope;
     const malformed: [string, unknown][] = [
-      ['no created', { ...withoutCreated, id: 'evt_no_created', data: { object: intent } }],
       ['no data', { ...envelope, id: 'evt_no_data' }],
       ['data without object', { ...envelope, id: 'evt_no_object', data: {} }],
       ['an id of 400 KB', { ...envelope, id: `evt_${'x'.repeat(400 * 1024)}`, data: { object: intent } }],
-      ['no livemode', { ...envelope, livemode: undefined, id: 'evt_no_livemode', data: { object: intent } }],
+      [
+        'livemode as text',
+        { ...envelope, livemode: 'false', id: 'evt_livemode_text', data: { object: intent } },
+      ],
       [
         'created as text',
         { ...envelope, created: 'yesterday', id: 'evt_created_text', data: { object: intent } },
@@ -144,5 +145,35 @@ describe('POST /v1/public/webhook/checkout (Stripe events)', () => {
     const answer = await post(paid);
     assert.equal(answer.status, 200, answer.text);
     assert.equal(answer.body.outcome, 'ignored');
+  });
+
+  test('the spec’s exact body (id, type, data.object only: no created, no livemode) is accepted', async () => {
+    // The spec's inbound payment webhook: nothing but these members. The secret that verifies names the
+    // environment (here test); the time of receipt stands in for `created`.
+    const body = JSON.stringify({
+      id: 'evt_spec_shape',
+      type: 'payment_intent.succeeded',
+      data: {
+        object: {
+          id: 'pi_spec_shape',
+          amount: 12900,
+          currency: 'eur',
+          metadata: { tokenId: '17', buyerWallet: '0x0000000000000000000000000000000000000001' },
+        },
+      },
+    });
+    const before = Date.now();
+    const answer = await post(signedBody(body));
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal(answer.body.outcome, 'ignored', 'no open resale of token 17');
+    assert.equal((await post(signedBody(body))).body.outcome, 'duplicate');
+    const [row] = await api.db.orm.em
+      .fork()
+      .execute<{ environment: string; type: string; created_at: Date }[]>(
+        `select environment, type, created_at from stripe_events where id = 'evt_spec_shape'`,
+      );
+    assert.equal(row?.environment, 'test');
+    assert.equal(row?.type, 'payment_intent.succeeded');
+    assert.ok(Math.abs(new Date(row!.created_at).getTime() - before) < 60_000, 'received just now');
   });
 });

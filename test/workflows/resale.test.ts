@@ -1,75 +1,17 @@
 import assert from 'node:assert/strict';
-import { type WorkflowHandle, WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, test } from 'vitest';
 import { RETRY_RECORDING_SIGNAL } from '../../src/processes/record-until-done.ts';
-import {
-  CLAIM_UPDATE,
-  type ClaimResult,
-  PAYMENT_SUCCEEDED_SIGNAL,
-  type PaymentSucceeded,
-  type ResaleInput,
-  type ResaleProgress,
-} from '../../src/processes/resale.ts';
+import { PAYMENT_SUCCEEDED_SIGNAL } from '../../src/processes/resale.ts';
 import { resalePassport } from '../../workflows/index.ts';
-import { domainRefusal, eventually, failureOf, type Stubs, scope, workflowHarness } from './support.ts';
+import { claim, inState, paid, progressOf, stubs, terms } from './resale-fixtures.ts';
+import { domainRefusal, eventually, failureOf, type Stubs, workflowHarness } from './support.ts';
 
 const harness = workflowHarness();
 
 const HOUR = 3600_000;
-const terms: ResaleInput = {
-  resaleId: 'resale-1',
-  scope,
-  tokenId: '7',
-  seller: { kind: 'company', companyId: scope.companyId },
-  sellerWallet: '0xseller',
-  buyerEmail: 'buyer@example.com',
-  buyerWallet: '0xBuyer',
-  price: { amount: 9900, currency: 'eur' },
-  returnUrl: 'https://example.com/return',
-};
-const paid: PaymentSucceeded = {
-  eventId: 'evt_1',
-  resaleId: 'resale-1',
-  paymentIntentId: 'pi_1',
-  chargeId: 'ch_1',
-  amount: 9900,
-  currency: 'eur',
-};
 
-function stubs(overrides: Stubs = {}): Stubs {
-  return {
-    createResaleCheckout: ({ expiresAt }) => ({
-      sessionId: 'cs_1',
-      url: 'https://checkout.example/cs_1',
-      expiresAt: new Date(expiresAt * 1000).toISOString(),
-    }),
-    expireResaleCheckout: () => undefined,
-    delegateToPlatform: () => ({ transactionHash: '0xdelegate', blockNumber: 20 }),
-    recordResaleStarted: () => undefined,
-    authorizeClaimOnChain: () => ({ transactionHash: '0xbuyer', blockNumber: 21 }),
-    recordBuyerAuthorized: () => undefined,
-    claimOnChain: () => ({ transactionHash: '0xclaim', blockNumber: 22, from: '0xSeller', claimedAt: 'now' }),
-    recordClaim: () => undefined,
-    revokeClaimOnChain: () => ({ revokeTxHash: '0xrevoke' }),
-    refundResalePayment: () => ({ refundId: 're_1' }),
-    recordResaleEnded: () => undefined,
-    payOutResale: () => ({
-      transfers: [{ party: 'seller', transferId: 'tr_1', amount: 9306, currency: 'eur' }],
-    }),
-    ...overrides,
-  };
-}
-
-type Handle = WorkflowHandle<typeof resalePassport>;
-const progressOf = (handle: Handle) => handle.query<ResaleProgress>('resaleProgress');
-const inState = (handle: Handle, state: ResaleProgress['state']) =>
-  eventually(
-    () => progressOf(handle),
-    (progress) => progress.state === state,
-  );
-const claim = (handle: Handle, buyerWallet = terms.buyerWallet) =>
-  handle.executeUpdate<ClaimResult, [{ buyerWallet: string }]>(CLAIM_UPDATE, { args: [{ buyerWallet }] });
 const refused = async (update: Promise<unknown>) => {
   const error = await update.then(
     () => assert.fail('the update was accepted'),
@@ -102,16 +44,34 @@ describe('resale workflow', () => {
       assert.equal(awaiting.authorizeTxHash, '0xdelegate');
 
       assert.match(String(await refused(claim(handle))), /AWAITING_PAYMENT, not awaiting a claim/);
-      await handle.signal(PAYMENT_SUCCEEDED_SIGNAL, { ...paid, eventId: 'evt_0', amount: 100 });
-      await handle.signal(PAYMENT_SUCCEEDED_SIGNAL, { ...paid, eventId: 'evt_x', resaleId: 'resale-0' });
+      // Each payment intent succeeds once: the refused payments are other intents than the one that pays.
+      const tooLittle = { ...paid, eventId: 'evt_0', paymentIntentId: 'pi_0', amount: 100 };
+      await handle.signal(PAYMENT_SUCCEEDED_SIGNAL, tooLittle);
+      const earlier = { ...paid, eventId: 'evt_x', paymentIntentId: 'pi_x', resaleId: 'resale-0' };
+      await handle.signal(PAYMENT_SUCCEEDED_SIGNAL, earlier);
       const refusals = await eventually(
         () => progressOf(handle),
-        (progress) => progress.refusedPayments?.length === 2,
+        (progress) => progress.refusedPayments?.filter((r) => r.refund.status === 'refunded').length === 2,
       );
       assert.equal(refusals.state, 'AWAITING_PAYMENT', 'a payment that does not match is not acted on');
+      const refunded = { status: 'refunded', refundId: 're_1' } as const;
       assert.deepEqual(refusals.refusedPayments, [
-        { eventId: 'evt_0', reason: 'paid 100 eur, the release asks 9900 eur' },
-        { eventId: 'evt_x', reason: 'the payment is for resale resale-0' },
+        {
+          eventId: 'evt_0',
+          paymentIntentId: 'pi_0',
+          amount: 100,
+          currency: 'eur',
+          reason: 'paid 100 eur, the release asks 9900 eur',
+          refund: refunded,
+        },
+        {
+          eventId: 'evt_x',
+          paymentIntentId: 'pi_x',
+          amount: 9900,
+          currency: 'eur',
+          reason: 'the payment is for resale resale-0',
+          refund: refunded,
+        },
       ]);
 
       await handle.signal(PAYMENT_SUCCEEDED_SIGNAL, paid);
@@ -144,6 +104,8 @@ describe('resale workflow', () => {
       assert.equal((await payout.result()).status, 'PAID');
       assert.deepEqual(log.inputsOf('payOutResale'), [{ terms, paymentIntentId: 'pi_1', chargeId: 'ch_1' }]);
       assert.deepEqual(log.names().slice(3), [
+        'refundResalePayment',
+        'refundResalePayment',
         'authorizeClaimOnChain',
         'recordBuyerAuthorized',
         'claimOnChain',

@@ -19,10 +19,12 @@ export function checkoutWebhookRoute(deps: RouteDeps) {
       'Called by Stripe, not by clients: no credential and no x-service-env. The Stripe-Signature header is ' +
       'verified over the exact raw body with the webhook signing secret of each configured environment ' +
       '(STRIPE_WEBHOOK_SECRET_{LIVE,TEST}) and its timestamp tolerance; the secret that verifies names the ' +
-      'environment, and the event’s livemode must agree (400 invalid_signature otherwise). Each event id is ' +
+      'environment, and an event’s livemode, when it carries one, must agree (400 invalid_signature otherwise); ' +
+      'the spec’s body (id, type, data.object; no created, no livemode) is accepted as it is. Each event id is ' +
       'applied exactly once: its record and its effect commit together before the 200, a repeated id answers ' +
       '200 with nothing done, and event types we do not act on answer 200 too. payment_intent.succeeded pays ' +
-      'a resale (data.object {id, amount, currency, metadata {tokenId, buyerWallet}}).',
+      'a resale (data.object {id, amount, currency, metadata {tokenId, buyerWallet}}); a payment that does not ' +
+      'complete the sale (wrong amount or currency, a second payment, a resale that ended) is refunded once.',
     tags: ['payments'],
     auth: 'none',
     environmentHeader: false,
@@ -44,7 +46,7 @@ export function checkoutWebhookRoute(deps: RouteDeps) {
         ctx.state.rawBody!,
         ctx.get('stripe-signature') || undefined,
       );
-      const outcome = await applyStripeEvent(deps.orm.em.fork(), verified, handlers);
+      const outcome = await applyStripeEvent(deps.orm.em.fork(), verified, handlers, ctx.state.log);
       ctx.state.log.info(
         { stripeEvent: verified.event.id, type: verified.event.type, outcome },
         'stripe event',

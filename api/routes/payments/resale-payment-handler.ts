@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { malformedEvent, type StripeEventHandler } from '../../../src/adapters/payments/inbound-events.ts';
+import type { StripeGateway } from '../../../src/adapters/payments/stripe-gateway.ts';
 import type { WorkflowGateway } from '../../../src/adapters/temporal/start.ts';
 import { payResale } from '../../../src/lifecycle/resale/pay-resale.ts';
 
@@ -22,11 +23,14 @@ const succeededIntent = z.looseObject({
  * payment_intent.succeeded for a resale: the payment names the token and the buyer's wallet (the spec's
  * metadata), and our own checkouts add the resale id; payResale signals the open resale it names. The signal is
  * durable in Temporal before we answer 2xx; a failed signal rolls the event's record back, so Stripe's retry
- * delivers it again. Payment intents that are not a resale's (subscriptions, say) and payments naming no open
- * resale are recorded and answered `ignored`.
+ * delivers it again. A payment naming a resale of ours that ended is refunded. Payment intents that are not a
+ * resale's (subscriptions, say) and payments naming no resale of ours are recorded and answered `ignored`.
  */
-export function resalePaymentHandler(workflows: WorkflowGateway | undefined): StripeEventHandler {
-  return async ({ em, environment, event }) => {
+export function resalePaymentHandler(
+  workflows: WorkflowGateway | undefined,
+  payments: StripeGateway,
+): StripeEventHandler {
+  return async ({ em, environment, event, log }) => {
     const parsed = succeededIntent.safeParse(event.data.object);
     if (!parsed.success) throw malformedEvent(parsed.error, ['data', 'object']);
     const intent = parsed.data;
@@ -34,7 +38,7 @@ export function resalePaymentHandler(workflows: WorkflowGateway | undefined): St
     if (!tokenId || (!buyerWallet && !resaleId)) return 'ignored';
     const charge = intent.latest_charge;
     return payResale(
-      { em, workflows },
+      { em, workflows, payments, log },
       {
         environment,
         names: { tokenId, buyerWallet, resaleId },

@@ -16,7 +16,7 @@ export function stripeEventHandlers(deps: RouteDeps): StripeEventHandlers {
   const subscription: StripeEventHandler = ({ em, environment, event }) =>
     applySubscriptionEvent(em, deps.config.payments.stripe[environment], environment, event);
   return {
-    'payment_intent.succeeded': resalePaymentHandler(deps.workflows),
+    'payment_intent.succeeded': resalePaymentHandler(deps.workflows, deps.payments),
     'customer.subscription.created': subscription,
     'customer.subscription.updated': subscription,
     'customer.subscription.deleted': subscription,

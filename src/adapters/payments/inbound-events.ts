@@ -3,6 +3,7 @@ import type Stripe from 'stripe';
 import { z } from 'zod';
 import type { Environment } from '../../platform/config/config.ts';
 import { DomainError } from '../../platform/errors.ts';
+import type { Logger } from '../../platform/logging/logger.ts';
 import type { StripeGateway } from './stripe-gateway.ts';
 
 export interface VerifiedStripeEvent {
@@ -13,7 +14,9 @@ export interface VerifiedStripeEvent {
 /**
  * Verifies a Stripe webhook call: `Stripe-Signature` over the exact raw body with the webhook secret of an
  * environment, within the configured tolerance. The endpoint is shared, so the environment is the one whose
- * secret verifies, and the event's own `livemode` must agree with it. Anything else is 400 invalid_signature.
+ * secret verifies; an event that carries `livemode` must agree with it. Anything else is 400 invalid_signature.
+ * The spec's body has neither `livemode` nor `created`: the verified event is completed with the secret's
+ * environment and the time of receipt, so every handler reads both (docs/resale.md, "The payment webhook").
  */
 export function verifyStripeEvent(
   gateway: StripeGateway,
@@ -36,12 +39,15 @@ export function verifyStripeEvent(
     } catch {
       continue;
     }
-    event = checkEnvelope(event);
-    if (event.livemode !== (environment === 'live')) {
+    const envelope = checkEnvelope(event);
+    const livemode = environment === 'live';
+    if (envelope.livemode !== undefined && envelope.livemode !== livemode) {
       throw invalidSignature(
-        `A ${event.livemode ? 'live' : 'test'} event was signed with the ${environment} secret.`,
+        `A ${envelope.livemode ? 'live' : 'test'} event was signed with the ${environment} secret.`,
       );
     }
+    event.livemode = livemode;
+    event.created = envelope.created ?? Math.floor(Date.now() / 1000);
     return { environment, event };
   }
   throw invalidSignature(
@@ -52,25 +58,28 @@ export function verifyStripeEvent(
 /** Stripe keeps its object ids within 255 characters (its API upgrade policy); anything longer is not Stripe's. */
 const STRIPE_ID = z.string().min(1).max(255);
 
-/** What every Stripe event carries and what we read of it; other fields pass through untouched. */
+/**
+ * What we read of every event; other fields pass through untouched. The spec's body is `id`, `type` and
+ * `data.object` only; Stripe adds `created` and `livemode`, which are checked when present.
+ */
 const eventEnvelope = z.looseObject({
   id: STRIPE_ID,
   object: z.literal('event').optional(),
   type: z.string().min(1).max(255),
-  created: z.number().int().nonnegative(),
-  livemode: z.boolean(),
+  created: z.number().int().nonnegative().optional(),
+  livemode: z.boolean().optional(),
   data: z.looseObject({ object: z.looseObject({}) }),
 });
 
 /**
  * A body whose signature verified is Stripe's, or made with our own secret; still, it is checked like any
- * input before it is recorded or acted on: an event without `created`, `data.object` or with an id longer
- * than Stripe's ids is 400 `malformed_event`, never a 500.
+ * input before it is recorded or acted on: an event without `data.object`, with a `created` that is not a
+ * Unix time or with an id longer than Stripe's ids is 400 `malformed_event`, never a 500.
  */
-function checkEnvelope(event: Stripe.Event): Stripe.Event {
+function checkEnvelope(event: Stripe.Event): z.infer<typeof eventEnvelope> {
   const parsed = eventEnvelope.safeParse(event);
   if (!parsed.success) throw malformedEvent(parsed.error);
-  return event;
+  return parsed.data;
 }
 
 /** 400 `malformed_event`, naming the fields at fault (never echoing their values). */
@@ -114,6 +123,7 @@ export type StripeEventHandler = (input: {
   em: EntityManager;
   environment: Environment;
   event: Stripe.Event;
+  log: Logger;
   // biome-ignore lint/suspicious/noConfusingVoidType: handlers that never ignore return nothing
 }) => Promise<void | 'ignored'>;
 
@@ -130,12 +140,13 @@ export async function applyStripeEvent(
   em: EntityManager,
   verified: VerifiedStripeEvent,
   handlers: StripeEventHandlers,
+  log: Logger,
 ): Promise<StripeEventOutcome> {
   return em.transactional(async (tx) => {
     if (!(await recordStripeEventOnce(tx, verified))) return 'duplicate';
     const handler = handlers[verified.event.type];
     if (!handler) return 'ignored';
-    const outcome = await handler({ em: tx, environment: verified.environment, event: verified.event });
+    const outcome = await handler({ em: tx, environment: verified.environment, event: verified.event, log });
     return outcome === 'ignored' ? 'ignored' : 'applied';
   });
 }

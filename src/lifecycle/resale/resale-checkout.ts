@@ -51,17 +51,33 @@ export async function expireResaleCheckout(stripe: Stripe, sessionId: string): P
   }
 }
 
-/** Refunds the whole payment (claim window over); a retry returns the same refund. */
+/**
+ * Refunds a whole payment of a resale: the sale's when its claim window is over, or one the resale refused.
+ * The idempotency key is the payment's own, so a retry, or a second request for the same payment from
+ * anywhere, returns the first refund instead of refunding twice (the workflow also refunds a payment once).
+ */
 export async function refundResalePayment(
   stripe: Stripe,
   resaleId: string,
   paymentIntentId: string,
 ): Promise<{ refundId: string }> {
-  const refund = await stripe.refunds.create(
-    { payment_intent: paymentIntentId, reason: 'requested_by_customer', metadata: { resaleId } },
-    { idempotencyKey: key(resaleId, 'refund') },
-  );
-  return { refundId: refund.id };
+  try {
+    const refund = await stripe.refunds.create(
+      { payment_intent: paymentIntentId, reason: 'requested_by_customer', metadata: { resaleId } },
+      { idempotencyKey: refundIdempotencyKey(paymentIntentId) },
+    );
+    return { refundId: refund.id };
+  } catch (error) {
+    // Stripe keeps idempotency keys for 24 hours; later, a payment refunded before is refused as such.
+    if ((error as { code?: unknown }).code !== 'charge_already_refunded') throw error;
+    const { data } = await stripe.refunds.list({ payment_intent: paymentIntentId, limit: 1 });
+    if (!data[0]) throw error;
+    return { refundId: data[0].id };
+  }
+}
+
+export function refundIdempotencyKey(paymentIntentId: string): string {
+  return `dpp-refund-${paymentIntentId}`;
 }
 
 export function transferGroup(resaleId: string): string {

@@ -84,20 +84,22 @@ export async function findResale(
 }
 
 /**
- * The open resale a payment names, in the environment whose webhook secret verified the event: its token
- * (token ids are per environment) and its buyer's wallet, as the spec's metadata carries them, and the resale
- * id when our checkout added it. At most one resale of a token is open at a time.
+ * The resale a payment names, in the environment whose webhook secret verified the event, among those in the
+ * given states: its token (token ids are per environment) and its buyer's wallet, as the spec's metadata
+ * carries them, and the resale id when our checkout added it; the latest when several match. At most one
+ * resale of a token is open at a time.
  */
-export async function findOpenResaleForPayment(
+export async function findResaleForPayment(
   em: EntityManager,
   environment: string,
   names: { tokenId: string; buyerWallet?: string | undefined; resaleId?: string | undefined },
-): Promise<ResaleRow | undefined> {
-  const [row] = await em.execute<ResaleRow[]>(
-    `select id, token_id, status, amount, currency, buyer_wallet, seller_wallet, checkout_session_id,
+  statuses: readonly ResaleStatus[] = OPEN_RESALE_STATUSES,
+): Promise<(ResaleRow & { company_id: string }) | undefined> {
+  const [row] = await em.execute<(ResaleRow & { company_id: string })[]>(
+    `select id, company_id, token_id, status, amount, currency, buyer_wallet, seller_wallet, checkout_session_id,
        payment_intent_id
      from resales
-     where environment = ? and token_id = ? and status in ('AUTHORIZING', 'AWAITING_PAYMENT', 'AWAITING_CLAIM')
+     where environment = ? and token_id = ? and status in (${statuses.map(() => '?').join(', ')})
        and (?::text is null or lower(buyer_wallet) = lower(?::text))
        and (?::uuid is null or id = ?::uuid)
      order by created_at desc
@@ -105,6 +107,7 @@ export async function findOpenResaleForPayment(
     [
       environment,
       names.tokenId,
+      ...statuses,
       names.buyerWallet ?? null,
       names.buyerWallet ?? null,
       names.resaleId ?? null,
@@ -113,6 +116,18 @@ export async function findOpenResaleForPayment(
   );
   return row;
 }
+
+export const OPEN_RESALE_STATUSES: readonly ResaleStatus[] = [
+  'AUTHORIZING',
+  'AWAITING_PAYMENT',
+  'AWAITING_CLAIM',
+];
+export const ENDED_RESALE_STATUSES: readonly ResaleStatus[] = [
+  'CLAIMED',
+  'EXPIRED',
+  'CLAIM_EXPIRED',
+  'FAILED',
+];
 
 /** The open (or latest) resale of a token of the company, for status reads. */
 export async function latestResaleOfToken(

@@ -50,7 +50,7 @@ describe('resale: release → signed payment → buyer authorized on chain → c
     await smtp?.close();
   });
 
-  test('the whole sale, each payment event applied once, a wrong amount ignored', async () => {
+  test('the whole sale, each payment event applied once, a wrong amount refused (and refunded)', async () => {
     const chipUid = '04ABCDEF000001';
     const tokenId = await enrollAndMint(call, chipUid);
     const buyer = await userToken(BUYER);

@@ -70,6 +70,23 @@ describe('GS1 Digital Link resolver: default link, syntax errors, key qualifiers
     assert.equal((await get(`${path}?linkType=gs1:nosuchlt`, { accept: '*/*' })).status, 404);
   });
 
+  test('several links of one type: linkType=gs1:dpp goes to the one whose type Accept names', async () => {
+    const linkset = await get(`${path}?linkType=linkset`, { accept: 'application/linkset+json' });
+    const targets = linkset.body.linkset[0]['https://gs1.org/voc/dpp'] as { href: string; type: string }[];
+    assert.deepEqual(
+      targets.map((target) => target.type),
+      ['application/ld+json', 'application/ld+json', 'application/vc+jwt'],
+    );
+    const jwt = await get(`${path}?linkType=gs1:dpp&foo=bar`, { accept: 'application/vc+jwt' });
+    assert.equal(jwt.status, 307);
+    assert.equal(jwt.headers.get('location'), `${anchor}?format=vc-jwt&foo=bar`);
+    assert.match(jwt.headers.get('link')!, /rel="linkset"/);
+    for (const accept of ['*/*', 'application/ld+json', 'text/html']) {
+      const first = await get(`${path}?linkType=dpp`, { accept });
+      assert.equal(first.headers.get('location'), `${anchor}?format=vc`, accept);
+    }
+  });
+
   test('a trailing slash answers as without it', async () => {
     const without = await get(path, { accept: '*/*' });
     const withSlash = await get(`${path}/`, { accept: '*/*' });

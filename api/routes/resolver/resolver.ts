@@ -25,6 +25,7 @@ import {
   temporaryRedirect,
   withPassedOnQuery,
 } from './http.ts';
+import { chosenLink } from './link-choice.ts';
 import { findNearestPassport, noPassportAtLevel } from './nearest-passport.ts';
 import { negotiate, type Representation } from './negotiate.ts';
 import {
@@ -61,11 +62,16 @@ async function resolve(ctx: AppContext, deps: PublicPassportDeps, key: ItemKey, 
   ctx.set('Cache-Control', 'no-store');
   if (query.format !== 'erp') allowAnyOrigin(ctx);
   const { ask, representation } = askOf(ctx, query);
-  const answer = await representPassport(
-    deps.views,
-    { environment, item: key, ask },
-    requestSide(ctx, deps, environment),
-  );
+  const side = requestSide(ctx, deps, environment);
+  if (ask.kind === 'link' && ask.linkType) {
+    const chosen = await chosenLink(ctx, deps, { environment, item: key }, side, ask.linkType);
+    if (chosen) {
+      side.found(chosen.anchor);
+      send(ctx, deps, { kind: 'redirect', to: 'link', location: chosen.href }, representation);
+      return;
+    }
+  }
+  const answer = await representPassport(deps.views, { environment, item: key, ask }, side);
   send(ctx, deps, answer, representation);
 }
 

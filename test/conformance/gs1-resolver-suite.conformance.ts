@@ -68,7 +68,7 @@ standard(
     clause.leftOut(
       'isHttps/tlsOK',
       'SHALL support HTTP Over TLS (HTTPS)',
-      'npm start serves http on localhost; TLS is the deployment’s reverse proxy’s (docs/deployment.md).',
+      'npm start serves http on localhost; TLS is the deployment’s (the Ingress with TLS, docs/operations.md).',
     );
 
     clause('httpVersion', 'SHALL support HTTP 1.1 (or higher)', async () => {

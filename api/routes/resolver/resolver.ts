@@ -283,6 +283,8 @@ export function resolverRoutes(routeDeps: RouteDeps) {
       tags: ['gs1'],
       auth: 'none',
       optionalCredential: true,
+      // The GTIN is parsed with the rest of the path, so the problem names the segment at fault.
+      params: z.object({ gtin: z.string().max(100).describe('GTIN (AI 01), as written.') }),
       query: resolverQuery,
       responses: { 400: { description: 'invalid_digital_link: the segment at fault and why.' } },
       handler,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
+import { freePort } from '../../src/platform/runtime/ports.ts';
 import type { TestTenant } from '../support/api.ts';
 import { ARTIFACTS_DIR, launchChromium } from '../support/browser.ts';
 import { enrollAndMint } from '../support/fixtures/mint.ts';
@@ -65,7 +66,12 @@ describe('verification page in Chromium: facts, timeline, Web NFC scan verdicts,
   }
 
   beforeAll(async () => {
-    stack = await startTestStack();
+    // The resolver's redirect to the page is absolute (PUBLIC_BASE_URL, as the linkset's default link): the
+    // service is started at the address it publishes.
+    const port = await freePort();
+    stack = await startTestStack({
+      apiEnv: { PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` },
+    });
     tenant = await stack.api.createTenant('Acme Apparel');
     tokenId = await enrollAndMint(call, chipUid, FULL_PRODUCT);
     const logged = await call('POST', '/v1/iaas/log-event', {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { beforeAll } from 'vitest';
 import { http } from '../journeys/client.ts';
 import { standard } from './support/clause.ts';
-import { checkGs1Linkset } from './support/linkset-schema.ts';
+import { checkGs1Linkset, GS1_SCHEMA_FILES } from './support/linkset-schema.ts';
 import { type ConformancePassport, conformancePassport, passportLinkset } from './support/passport.ts';
 import { npmVersion } from './support/tools.ts';
 
@@ -12,7 +12,7 @@ type Json = any;
 standard(
   {
     name: 'RFC 9264 linkset, GS1-Conformant Resolver 1.2.0 linkset schema, IANA dpp relation',
-    checkedWith: `ajv ${npmVersion('ajv')} (JSON Schema 2020-12) with test/fixtures/gs1-linkset-1.2.0.schema.json`,
+    checkedWith: `ajv ${npmVersion('ajv')} (draft-07, as GS1's resolver test suite) with GS1's ${GS1_SCHEMA_FILES.linkset}`,
     reference: 'https://ref.gs1.org/standards/resolver/',
   },
   (clause) => {

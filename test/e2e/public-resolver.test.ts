@@ -68,10 +68,11 @@ describe('GS1 Digital Link resolver: /01/{gtin}/21/{serial}', () => {
     });
   });
 
-  test('a browser is sent to the verification page (307); machines get what Accept asks; format wins', async () => {
+  test('without format, linkType or a machine Accept: 307 to the default link; machines get what Accept asks; format wins', async () => {
+    const page = `${stack.api.config.publicBaseUrl}/test/verify/01/${GTIN}/21/${tokenId}`;
     const browser = await get(path, { accept: BROWSER });
     assert.equal(browser.status, 307);
-    assert.equal(browser.headers.get('location'), `/test/verify/01/${GTIN}/21/${tokenId}`);
+    assert.equal(browser.headers.get('location'), page, 'absolute, as the linkset’s gs1:defaultLink');
     assertResolverHeaders(browser, anchor);
 
     const vc = await get(path, { accept: 'application/ld+json' });
@@ -83,17 +84,24 @@ describe('GS1 Digital Link resolver: /01/{gtin}/21/{serial}', () => {
     assert.match(linkset.headers.get('content-type')!, /^application\/linkset\+json/);
     assert.ok(Array.isArray(linkset.body.linkset));
 
-    for (const accept of [undefined, '*/*', 'application/json', 'image/png']) {
+    // Issue 41 item 1: no Accept and */* answered the public JSON (the defect this used to pin); the default
+    // link is what a request naming no representation gets. The public JSON is one Accept away.
+    for (const accept of [undefined, '*/*', 'image/png']) {
       const plain = await get(path, accept ? { accept } : {});
-      assert.equal(plain.status, 200, `${accept}: ${plain.text}`);
-      assert.deepEqual(sorted(plain.body), [...SPEC.public].sort(), String(accept));
+      assert.equal(plain.status, 307, `${accept}: ${plain.text}`);
+      assert.equal(plain.headers.get('location'), page, String(accept));
     }
-    const passedOn = await get(`${path}?17=271231&utm_source=label`, { accept: BROWSER });
-    assert.equal(
-      passedOn.headers.get('location'),
-      `/test/verify/01/${GTIN}/21/${tokenId}?17=271231&utm_source=label`,
-      'other query parameters are passed on',
-    );
+    const json = await get(path, { accept: 'application/json' });
+    assert.equal(json.status, 200, json.text);
+    assert.deepEqual(sorted(json.body), [...SPEC.public].sort());
+    for (const accept of [BROWSER, '*/*']) {
+      const passedOn = await get(`${path}?17=271231&utm_source=label`, { accept });
+      assert.equal(
+        passedOn.headers.get('location'),
+        `${page}?17=271231&utm_source=label`,
+        'other query parameters are passed on',
+      );
+    }
     assert.equal((await get(`${path}/?format=public`)).status, 200, 'a trailing slash is tolerated');
     const forced = await get(`${path}?format=public`, { accept: BROWSER });
     assert.equal(forced.status, 200, 'format wins over a browser’s Accept');
@@ -129,13 +137,17 @@ describe('GS1 Digital Link resolver: /01/{gtin}/21/{serial}', () => {
     assert.equal(live.status, 404);
   });
 
-  test('the batch path resolves only with the passport’s batch', async () => {
+  test('the batch path resolves the item its serial names, whatever the lot, with rel=canonical', async () => {
     const withBatch = await get(
       `/01/${GTIN}/10/${encodeURIComponent('LOT-7/B')}/21/${tokenId}?format=public`,
     );
     assert.equal(withBatch.status, 200, withBatch.text);
     assert.equal(withBatch.body['gs1:serialNumber'], tokenId);
-    assert.equal((await get(`/01/${GTIN}/10/LOT-8/21/${tokenId}?format=public`)).status, 404);
+    // Issue 41 item 3: another lot answered 404 (the defect this used to pin): the serial names the item.
+    const otherLot = await get(`/01/${GTIN}/10/LOT-8/21/${tokenId}?format=public`);
+    assert.equal(otherLot.status, 200, otherLot.text);
+    assert.equal(otherLot.body['gs1:serialNumber'], tokenId);
+    assert.match(otherLot.headers.get('link')!, new RegExp(`<${anchor}>; rel="canonical"`));
     assert.equal((await get(`/01/${GTIN}/10/${'x'.repeat(21)}/21/${tokenId}`)).status, 400);
   });
 

@@ -323,7 +323,7 @@ describe('UNTP 0.7.0 credential (format=untp), its VC-JOSE form (application/vc+
     delete untitled.linkset[0].dpp[1].title;
     assert.equal(checkGs1Linkset(untitled).valid, false);
     const extra = structuredClone(answer.body);
-    extra.linkset[0].dpp[0].fwqs = true;
+    extra.linkset[0].dpp[0].unknownMember = true;
     assert.equal(checkGs1Linkset(extra).valid, false);
   });
 });

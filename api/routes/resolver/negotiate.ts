@@ -20,20 +20,22 @@ export function formatContentType(format: Format, preferVc = false): string {
 }
 
 /**
- * What a request without `format` gets: a browser (Accept prefers text/html) the verification page, a machine
- * the representation its Accept names (application/ld+json or application/vc → vc, application/linkset+json →
- * linkset), anything else (no Accept, * / *, application/json, a type we do not make) the public JSON.
+ * What a request without `format` gets. A request that names no machine representation (no Accept, `* / *`, a
+ * browser's text/html, a type we do not make) gets the default link, the verification page (GS1-Conformant
+ * Resolver: redirect to the default link unless the request says otherwise; the spec: browsers see the page).
+ * A machine names what it wants: application/json → the public JSON, application/ld+json or application/vc →
+ * vc, application/linkset+json → linkset, application/vc+jwt → vc-jwt.
  */
 export function negotiate(ctx: AppContext, format: Format | undefined): Representation {
   if (format) {
     const preferVc = format === 'vc' && ctx.accepts(LD_JSON, VC_TYPE) === VC_TYPE;
     return { kind: 'format', format, contentType: formatContentType(format, preferVc) };
   }
-  if (ctx.get('Accept') === '') return { kind: 'format', format: 'public', contentType: JSON_TYPE };
-  const best = ctx.accepts(JSON_TYPE, HTML, LD_JSON, VC_TYPE, LINKSET, VC_JWT);
-  if (best === HTML) return { kind: 'page' };
+  // HTML first: what a wildcard (or no Accept at all) matches.
+  const best = ctx.accepts(HTML, JSON_TYPE, LD_JSON, VC_TYPE, LINKSET, VC_JWT);
+  if (best === JSON_TYPE) return { kind: 'format', format: 'public', contentType: JSON_TYPE };
   if (best === LD_JSON || best === VC_TYPE) return { kind: 'format', format: 'vc', contentType: best };
   if (best === LINKSET) return { kind: 'format', format: 'linkset', contentType: LINKSET };
   if (best === VC_JWT) return { kind: 'format', format: 'vc-jwt', contentType: VC_JWT };
-  return { kind: 'format', format: 'public', contentType: JSON_TYPE };
+  return { kind: 'page' };
 }

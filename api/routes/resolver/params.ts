@@ -19,7 +19,7 @@ export function gtin14(value: string): string {
   return normalizeGtin(value)!;
 }
 
-function ai82(name: string) {
+export function ai82Param(name: string) {
   return z
     .string()
     .refine(
@@ -28,9 +28,11 @@ function ai82(name: string) {
     );
 }
 
-export const serialParam = ai82('serial (AI 21)').describe('Serial number (AI 21): the passport’s token id.');
-export const batchParam = ai82('batch/lot (AI 10)').describe(
-  'Batch/lot (AI 10): must equal the passport’s custom_dpp_data.batch_number.',
+export const serialParam = ai82Param('serial (AI 21)').describe(
+  'Serial number (AI 21): the passport’s token id.',
+);
+export const batchParam = ai82Param('batch/lot (AI 10)').describe(
+  'Batch/lot (AI 10). Beside a serial it does not select: the serial names the item under its GTIN.',
 );
 
 export const resolverQuery = z.object({

@@ -5,9 +5,16 @@ import type { PassportAnswer, PassportAsk } from '../../../src/passport/views/pa
 import { representPassport } from '../../../src/passport/views/representation.ts';
 import { hasSunParameters } from '../../../src/passport/views/tap.ts';
 import type { Environment } from '../../../src/platform/config/config.ts';
+import { resolverBase } from '../../../src/standards/gs1/digital-link.ts';
+import {
+  type DigitalLinkSyntaxError,
+  gtinKeyPath,
+  parseGtinPath,
+} from '../../../src/standards/gs1/digital-link-path.ts';
 import { parseLinkType } from '../../../src/standards/gs1/link-types.ts';
 import type { AppContext } from '../../context.ts';
 import { authenticateApiKey } from '../../middleware/api-key-auth.ts';
+import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import {
@@ -18,8 +25,17 @@ import {
   temporaryRedirect,
   withPassedOnQuery,
 } from './http.ts';
+import { chosenLink } from './link-choice.ts';
+import { findNearestPassport, noPassportAtLevel } from './nearest-passport.ts';
 import { negotiate, type Representation } from './negotiate.ts';
-import { batchParam, gtin14, gtinParam, type ResolverQuery, resolverQuery, serialParam } from './params.ts';
+import {
+  ai82Param,
+  batchParam,
+  gtinParam,
+  type ResolverQuery,
+  resolverQuery,
+  serialParam,
+} from './params.ts';
 import { type PublicPassportDeps, publicPassportDeps } from './public-passport-deps.ts';
 
 /** What the request asks, from its tap parameters, linkType and negotiated representation. */
@@ -46,12 +62,17 @@ async function resolve(ctx: AppContext, deps: PublicPassportDeps, key: ItemKey, 
   ctx.set('Cache-Control', 'no-store');
   if (query.format !== 'erp') allowAnyOrigin(ctx);
   const { ask, representation } = askOf(ctx, query);
-  const answer = await representPassport(
-    deps.views,
-    { environment, item: key, ask },
-    requestSide(ctx, deps, environment),
-  );
-  send(ctx, answer, representation);
+  const side = requestSide(ctx, deps, environment);
+  if (ask.kind === 'link' && ask.linkType) {
+    const chosen = await chosenLink(ctx, deps, { environment, item: key }, side, ask.linkType);
+    if (chosen) {
+      side.found(chosen.anchor);
+      send(ctx, deps, { kind: 'redirect', to: 'link', location: chosen.href }, representation);
+      return;
+    }
+  }
+  const answer = await representPassport(deps.views, { environment, item: key, ask }, side);
+  send(ctx, deps, answer, representation);
 }
 
 /** The core's questions about the request, answered from its headers; what it tells, set as headers. */
@@ -69,11 +90,22 @@ function requestSide(ctx: AppContext, deps: PublicPassportDeps, environment: Env
   };
 }
 
-function send(ctx: AppContext, answer: PassportAnswer, representation: Representation): void {
+function send(
+  ctx: AppContext,
+  deps: PublicPassportDeps,
+  answer: PassportAnswer,
+  representation: Representation,
+): void {
   if (answer.kind === 'redirect') {
     // A tap's verdict is about that one tap: never cached.
     if (answer.to === 'tap-verdict') temporaryRedirect(ctx, answer.location, 'no-store');
-    else temporaryRedirect(ctx, withPassedOnQuery(ctx, answer.location), PUBLIC_CACHE);
+    else {
+      // The default link is absolute, as in the linkset (GS1 clients compare the two).
+      const location = answer.location.startsWith('/')
+        ? `${deps.config.publicBaseUrl}${answer.location}`
+        : answer.location;
+      temporaryRedirect(ctx, withPassedOnQuery(ctx, location), PUBLIC_CACHE);
+    }
     return;
   }
   if (representation.kind !== 'format') throw new Error('a document answers a format');
@@ -86,14 +118,20 @@ const DESCRIPTION =
   'Public: no credential except for format=erp (an API key of the passport’s company: 401 without a valid ' +
   'key, 403 for another company’s or environment’s key). A credential sent on any format is checked: one ' +
   'that is not valid → 401, one of the other environment → 403 (docs/disclosure.md). Environment: x-service-env when sent, else live ' +
-  '(phones cannot send headers). The GTIN may be GTIN-8/12/13/14 (normalised to 14 digits; a wrong check ' +
-  'digit → 400); the serial is the token id; an unknown passport → 404. Without format a browser (Accept ' +
-  'prefers text/html) gets 307 to /verify/01/{gtin}/21/{serial}; application/ld+json (or application/vc) → ' +
-  'vc, application/linkset+json → linkset, application/vc+jwt → vc-jwt, anything else → public JSON; format ' +
-  'wins over Accept. untp: the passport as a UNTP 0.7.0 DigitalProductPassport credential (eddsa-rdfc-2022 ' +
-  'proof); vc-jwt: the same credential secured with VC-JOSE (compact JWS, typ vc+jwt, EdDSA, kid a ' +
-  'verification method of the issuer’s did:web); both 404 untp_data_missing when the passport lacks what ' +
-  'UNTP requires (HS code, country of production, producing facility). A URL with ' +
+  '(phones cannot send headers). The path is parsed as GS1 Digital Link: AI 01 then the qualifiers 22, 10, 21 ' +
+  'in that order; a syntax error (wrong check digit, unknown AI, wrong order, bad characters, a trailing ' +
+  'segment) → 400 naming the segment. The GTIN may be GTIN-8/12/13/14 (the same key as its 14 digits; the ' +
+  'answer carries Link rel=canonical to the 14-digit address); the serial is the token id and names the item ' +
+  'whatever lot or variant stands beside it (rel=canonical to /01/{gtin}/21/{serial}); an unknown passport, or ' +
+  'a level without a passport (/01/{gtin}, /10/{lot}, /22/{cpv} without a serial) → 404. Without format, ' +
+  'linkType or an Accept naming a machine representation (no Accept, */*, text/html, a type we do not make) ' +
+  'the answer is 307 to the default link, the verification page (absolute, the query string passed on); ' +
+  'application/json → public JSON, application/ld+json (or application/vc) → vc, application/linkset+json → ' +
+  'linkset, application/vc+jwt → vc-jwt; format wins over Accept. untp: the passport as a UNTP 0.7.0 ' +
+  'DigitalProductPassport credential (eddsa-rdfc-2022 proof); vc-jwt: the same credential secured with VC-JOSE ' +
+  '(compact JWS, typ vc+jwt, EdDSA, kid a verification method of the issuer’s did:web); both 404 ' +
+  'untp_data_missing when the passport lacks what UNTP requires (HS code, country of production, producing ' +
+  'facility). A URL with ' +
   'a chip’s SUN parameters (picc_data & cmac, or e & c) is a tap: it is verified (its read counter accepted ' +
   'once) and answered 307 to the verification page carrying a signed verdict (authentic, replayed, forged). ' +
   'linkType names one GS1 link type (307 to it; unknown → 404); all/linkset → the linkset. Every answer has ' +
@@ -108,7 +146,11 @@ const RESPONSES = {
       'vc-jwt: application/vc+jwt; public, aas, erp: application/json.',
   },
   304: { description: 'Not modified (If-None-Match matched the ETag).' },
-  307: { description: 'To the verification page (browsers, taps) or to the link of the linkType asked for.' },
+  307: {
+    description:
+      'To the default link, the verification page (no format, linkType or machine Accept; taps), or to the ' +
+      'link of the linkType asked for.',
+  },
   401: {
     description:
       'unauthorized: a credential was sent and is not valid (unknown, revoked, expired), on every format; ' +
@@ -119,41 +161,133 @@ const RESPONSES = {
       'environment_mismatch: a credential of the other environment, on every format; not_passport_owner: ' +
       'format=erp with another company’s key.',
   },
+  400: {
+    description:
+      'invalid_digital_link or validation_failed: the path is not a GS1 Digital Link (the segment named).',
+  },
   404: { description: 'passport_not_found, link_type_not_found, untp_data_missing (untp, vc-jwt).' },
 };
 
+/**
+ * Every GET under /01/: the path parsed as GS1 Digital Link (a syntax error → 400 naming its segment), then the
+ * nearest passport it reaches (findNearestPassport: 404 when none). An item reached by a path that is not its
+ * canonical address (a lot or variant printed beside the serial, a GTIN of fewer than 14 digits) is answered
+ * as at its address, with `Link: rel=canonical` to it.
+ */
+async function answerGtinPath(ctx: AppContext, deps: PublicPassportDeps, query: ResolverQuery) {
+  const parsed = parseGtinPath(ctx.path);
+  if (!parsed.ok) throw malformedDigitalLink(parsed.error);
+  const environment = publicEnvironment(ctx);
+  const nearest = await findNearestPassport(environment, parsed.key);
+  const base = resolverBase(deps.config.publicBaseUrl, environment);
+  if (nearest.level === 'none') {
+    allowAnyOrigin(ctx);
+    throw noPassportAtLevel(parsed.key, nearest, base);
+  }
+  const canonical = gtinKeyPath(nearest.item);
+  if (ctx.path.replace(/\/$/, '') !== canonical) ctx.append('Link', `<${base}${canonical}>; rel="canonical"`);
+  await resolve(ctx, deps, nearest.item, query);
+}
+
+function malformedDigitalLink(error: DigitalLinkSyntaxError): Problem {
+  return new Problem(400, 'invalid_digital_link', `Not a valid GS1 Digital Link: ${error.detail}.`, {
+    errors: [{ path: 'path', message: `${error.segment}: ${error.detail}`, code: 'invalid_segment' }],
+    extra: { segment: error.segment },
+  });
+}
+
+const cpvParam = ai82Param('consumer product variant (AI 22)').describe('Consumer product variant (AI 22).');
+
+/** The GTIN Digital Link shapes GS1 allows (qualifiers 22, 10, 21 in that order), each documented. */
+const SHAPES = [
+  {
+    path: '/01/:gtin/21/:serial',
+    operationId: 'resolveDigitalLink',
+    summary: 'GS1 Digital Link resolver: a passport as vc, untp, vc-jwt, aas, public, erp or linkset.',
+    params: { serial: serialParam },
+  },
+  {
+    path: '/01/:gtin/10/:batch/21/:serial',
+    operationId: 'resolveDigitalLinkWithBatch',
+    summary: 'GS1 Digital Link with batch/lot (AI 10): the item its serial names, whatever the lot.',
+    params: { batch: batchParam, serial: serialParam },
+  },
+  {
+    path: '/01/:gtin/22/:cpv/21/:serial',
+    operationId: 'resolveDigitalLinkWithVariant',
+    summary: 'GS1 Digital Link with consumer product variant (AI 22): the item its serial names.',
+    params: { cpv: cpvParam, serial: serialParam },
+  },
+  {
+    path: '/01/:gtin/22/:cpv/10/:batch/21/:serial',
+    operationId: 'resolveDigitalLinkWithVariantAndBatch',
+    summary: 'GS1 Digital Link with variant and batch/lot: the item its serial names.',
+    params: { cpv: cpvParam, batch: batchParam, serial: serialParam },
+  },
+  {
+    path: '/01/:gtin',
+    operationId: 'resolveProductModel',
+    summary: 'GS1 Digital Link of a product (GTIN alone): its model passport; none yet (404).',
+    params: {},
+  },
+  {
+    path: '/01/:gtin/10/:batch',
+    operationId: 'resolveProductBatch',
+    summary: 'GS1 Digital Link of a batch/lot: its batch passport; none yet (404).',
+    params: { batch: batchParam },
+  },
+  {
+    path: '/01/:gtin/22/:cpv',
+    operationId: 'resolveProductVariant',
+    summary: 'GS1 Digital Link of a consumer product variant: no passport at that level (404).',
+    params: { cpv: cpvParam },
+  },
+  {
+    path: '/01/:gtin/22/:cpv/10/:batch',
+    operationId: 'resolveProductVariantBatch',
+    summary: 'GS1 Digital Link of a variant’s batch/lot: no passport at that level (404).',
+    params: { cpv: cpvParam, batch: batchParam },
+  },
+] as const;
+
 export function resolverRoutes(routeDeps: RouteDeps) {
   const deps = publicPassportDeps(routeDeps);
+  const handler = async (ctx: AppContext, { query }: { query: ResolverQuery }) =>
+    answerGtinPath(ctx, deps, query);
   return [
+    ...SHAPES.map((shape) =>
+      defineRoute({
+        method: 'get',
+        path: shape.path,
+        operationId: shape.operationId,
+        summary: shape.summary,
+        description: DESCRIPTION,
+        tags: ['gs1'],
+        auth: 'none',
+        optionalCredential: true,
+        params: z.object({ gtin: gtinParam, ...shape.params }),
+        query: resolverQuery,
+        responses: RESPONSES,
+        handler,
+      }),
+    ),
     defineRoute({
       method: 'get',
-      path: '/01/:gtin/21/:serial',
-      operationId: 'resolveDigitalLink',
-      summary: 'GS1 Digital Link resolver: a passport as vc, untp, vc-jwt, aas, public, erp or linkset.',
-      description: DESCRIPTION,
+      path: '/01/:gtin/*qualifiers',
+      operationId: 'resolveMalformedDigitalLink',
+      summary: 'Any other path under /01/: not a GS1 Digital Link GS1 allows for a GTIN (400).',
+      description:
+        'AI 01 takes the key qualifiers 22, 10 and 21, in that order, each with a value of GS1 character set ' +
+        '82 (1 to 20 characters). Anything else (an unknown AI, a wrong order, a segment without its value, ' +
+        'a trailing segment) → 400 invalid_digital_link naming the segment at fault.',
       tags: ['gs1'],
       auth: 'none',
       optionalCredential: true,
-      params: z.object({ gtin: gtinParam, serial: serialParam }),
+      // The GTIN is parsed with the rest of the path, so the problem names the segment at fault.
+      params: z.object({ gtin: z.string().max(100).describe('GTIN (AI 01), as written.') }),
       query: resolverQuery,
-      responses: RESPONSES,
-      handler: async (ctx: AppContext, { params, query }) =>
-        resolve(ctx, deps, { ...params, gtin: gtin14(params.gtin) }, query),
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/01/:gtin/10/:batch/21/:serial',
-      operationId: 'resolveDigitalLinkWithBatch',
-      summary: 'GS1 Digital Link with batch/lot (AI 10): as without, if the batch is the passport’s.',
-      description: `${DESCRIPTION} The batch must equal the passport’s batch_number, else 404.`,
-      tags: ['gs1'],
-      auth: 'none',
-      optionalCredential: true,
-      params: z.object({ gtin: gtinParam, batch: batchParam, serial: serialParam }),
-      query: resolverQuery,
-      responses: RESPONSES,
-      handler: async (ctx: AppContext, { params, query }) =>
-        resolve(ctx, deps, { ...params, gtin: gtin14(params.gtin) }, query),
+      responses: { 400: { description: 'invalid_digital_link: the segment at fault and why.' } },
+      handler,
     }),
   ];
 }

@@ -13,7 +13,9 @@ import {
   readDppAt,
   readDppElement,
   readDppVersion,
+  readLevelDpp,
 } from '../../../src/passport/dpp-api/read-dpp.ts';
+import { findLevelById } from '../../../src/passport/levels/levels.ts';
 import { dppIdOf } from '../../../src/passport/record/passport-header.ts';
 import type { Environment } from '../../../src/platform/config/config.ts';
 import { dateTimeField } from '../../../src/standards/time/zod-rfc3339.ts';
@@ -49,7 +51,7 @@ const dppIdParam = z
 const headerShape = {
   digitalProductPassportId: z.string(),
   uniqueProductIdentifier: z.string(),
-  granularity: z.literal('item'),
+  granularity: z.enum(['model', 'batch', 'item']),
   dppSchemaVersion: z.string(),
   dppStatus: z.enum(['active', 'suspended', 'archived']),
   lastUpdated: z.string(),
@@ -94,7 +96,7 @@ async function readerOf(
   ctx: AppContext,
   deps: RouteDeps,
   environment: Environment,
-  ref: DppRef,
+  ref: Pick<DppRef, 'companyId'> & { passportId?: number },
 ): Promise<Reader> {
   ctx.set('Vary', 'Authorization, x-service-env');
   ctx.set('Cache-Control', 'no-store');
@@ -140,6 +142,13 @@ export function dppReadRoutes(deps: RouteDeps) {
       query: z.object({ representation }),
       responses: { 200: { description: 'The passport document.', schema: dppDocument }, ...ERRORS },
       handler: async (ctx: AppContext, { params, query }) => {
+        const environment = publicEnvironment(ctx);
+        const level = await findLevelById(em(), environment, params.dppId);
+        if (level) {
+          const reader = await readerOf(ctx, deps, environment, { companyId: level.companyId });
+          sendJson(ctx, await readLevelDpp(em(), level, reader, query.representation));
+          return;
+        }
         const { manager, ref, reader } = await byId(ctx, params.dppId);
         sendJson(ctx, await readDpp(manager, ref, base, reader, query.representation));
       },

@@ -126,6 +126,14 @@ describe('model and batch passports', () => {
     assert.equal(full.body.granularity, 'batch');
     assert.ok(full.body.elements.some((element: Json) => element.elementId === V1));
 
+    const byProductId = await stack.api.call(
+      'GET',
+      `/v1/dppsByProductId/${encodeURIComponent(batch.body.uniqueProductIdentifier)}`,
+      { key: null },
+    );
+    assert.equal(byProductId.status, 200, byProductId.text);
+    assert.equal(byProductId.body.digitalProductPassportId, batchId);
+
     const content = await stack.api.call('GET', contentPath(batchId), { key: null });
     assert.equal(content.status, 200, content.text);
     assert.equal(content.body.data.generalProductInformation.warrantyPeriod, 'P10Y');

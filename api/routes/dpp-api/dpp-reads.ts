@@ -15,7 +15,7 @@ import {
   readDppVersion,
   readLevelDpp,
 } from '../../../src/passport/dpp-api/read-dpp.ts';
-import { findLevelById } from '../../../src/passport/levels/levels.ts';
+import { findLevelById, findLevelByProductId } from '../../../src/passport/levels/levels.ts';
 import { dppIdOf } from '../../../src/passport/record/passport-header.ts';
 import type { Environment } from '../../../src/platform/config/config.ts';
 import { dateTimeField } from '../../../src/standards/time/zod-rfc3339.ts';
@@ -33,7 +33,9 @@ const DESCRIPTION =
   'also the operator section (urn:dpp-service:content-specification:product-operator:1.0). Live passports ' +
   'at /v1/…, test passports at /test/v1/… (or with x-service-env: test). Product-group sections (keyed by ' +
   'their content specification id) hold only the fields the caller’s roles read (docs/disclosure.md): ' +
-  'another company’s credential adds the roles granted to it, a fresh tap’s SUN parameters add customer.';
+  'another company’s credential adds the roles granted to it, a fresh tap’s SUN parameters add customer. ' +
+  'Model and batch passports (docs/granularity.md) are read the same way; an item’s product-group sections ' +
+  'are merged over its model’s and batch’s, `contentSources` naming where each value comes from.';
 
 const representation = z
   .enum(['compressed', 'full'])
@@ -161,13 +163,20 @@ export function dppReadRoutes(deps: RouteDeps) {
       summary: 'EN 18222 ReadDPPByProductId: the document of the passport a unique product identifier names.',
       description:
         `${DESCRIPTION} productId: the header’s uniqueProductIdentifier (a GS1 Digital Link URI …/01/{gtin}/21/` +
-        '{serial}), percent-encoded as one path segment.',
+        '{serial}; …/01/{gtin} names the model passport, …/01/{gtin}/10/{lot} the batch passport), ' +
+        'percent-encoded as one path segment.',
       params: z.object({ productId: z.string().min(1).max(2000) }),
       query: z.object({ representation }),
       responses: { 200: { description: 'The passport document.', schema: dppDocument }, ...ERRORS },
       handler: async (ctx: AppContext, { params, query }) => {
         const environment = publicEnvironment(ctx);
         const manager = em();
+        const level = await findLevelByProductId(manager, environment, params.productId);
+        if (level) {
+          const reader = await readerOf(ctx, deps, environment, { companyId: level.companyId });
+          sendJson(ctx, await readLevelDpp(manager, level, reader, query.representation));
+          return;
+        }
         const ref = await findDppByProductId(manager, environment, params.productId);
         const reader = await readerOf(ctx, deps, environment, ref);
         sendJson(ctx, await readDpp(manager, ref, base, reader, query.representation));

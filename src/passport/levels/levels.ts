@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment } from '../../platform/config/config.ts';
 import { resolverBase } from '../../standards/gs1/digital-link.ts';
+import { normalizeGtin } from '../../standards/gs1/gtin.ts';
 import { DPP_SCHEMA_VERSION, type DppStatus, dppIdOf, serviceUidOfDppId } from '../record/passport-header.ts';
 
 /** EN 18223 granularity of a passport: a product model, a batch (lot) of it, or one serialised item. */
@@ -71,6 +72,40 @@ export async function findLevelById(
   const [row] = await em.execute<LevelRow[]>(
     `select ${LEVEL_COLUMNS} from dpp_levels where service_uid = ? and environment = ?`,
     [serviceUid, environment],
+  );
+  return row ? toLevel(row) : undefined;
+}
+
+const LEVEL_PATH = /\/01\/(\d{8}|\d{12,14})(?:\/10\/([^/?#]+))?\/?$/;
+
+/**
+ * The model (`…/01/{gtin}`) or batch (`…/01/{gtin}/10/{lot}`) passport a GS1 Digital Link names, on any host (GS1
+ * Digital Link makes the keys the identity); undefined for anything else or none.
+ */
+export async function findLevelByProductId(
+  em: EntityManager,
+  environment: Environment,
+  productId: string,
+): Promise<LevelPassport | undefined> {
+  let url: URL;
+  try {
+    url = new URL(productId);
+  } catch {
+    return undefined;
+  }
+  const match = LEVEL_PATH.exec(url.pathname);
+  if (!match || (url.protocol !== 'https:' && url.protocol !== 'http:')) return undefined;
+  const gtin = normalizeGtin(match[1]!);
+  let lot = '';
+  try {
+    lot = match[2] === undefined ? '' : decodeURIComponent(match[2]);
+  } catch {
+    return undefined;
+  }
+  if (!gtin) return undefined;
+  const [row] = await em.execute<LevelRow[]>(
+    `select ${LEVEL_COLUMNS} from dpp_levels where environment = ? and gtin = ? and coalesce(lot, '') = ?`,
+    [environment, gtin, lot],
   );
   return row ? toLevel(row) : undefined;
 }

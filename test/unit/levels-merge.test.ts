@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
-import { mergeLayers, sourcesOf } from '../../src/passport/levels/merge.ts';
+import { mergeLayers, sourcesOf } from '../../src/passport/content/merge-layers.ts';
 
 const MODEL = 'urn:uuid:00000000-0000-4000-8000-000000000001';
 const BATCH = 'urn:uuid:00000000-0000-4000-8000-000000000002';

@@ -4,6 +4,7 @@ import { passportAasEnvironment } from '../../../src/passport/aas/battery/batter
 import { ContentPreconditionFailed, contentEtag } from '../../../src/passport/content/content-etag.ts';
 import { contentSpecifications } from '../../../src/passport/content/content-specification.ts';
 import { ROLES } from '../../../src/passport/content/disclosure.ts';
+import { sourcesOf } from '../../../src/passport/content/merge-layers.ts';
 import { ContentInvalid, requireSpecification } from '../../../src/passport/content/passport-content.ts';
 import { replacePassportContent } from '../../../src/passport/content/put-content.ts';
 import { callerRoles } from '../../../src/passport/disclosure/caller-roles.ts';
@@ -11,7 +12,6 @@ import { discloseContent } from '../../../src/passport/disclosure/disclose-conte
 import { findDppById } from '../../../src/passport/dpp-api/find-dpp.ts';
 import { itemContentView, levelContentView } from '../../../src/passport/levels/content-view.ts';
 import { findLevelById } from '../../../src/passport/levels/levels.ts';
-import { sourcesOf } from '../../../src/passport/levels/merge.ts';
 import { dppIdOf } from '../../../src/passport/record/passport-header.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
 import type { AppContext } from '../../context.ts';

@@ -2,11 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../platform/errors.ts';
 import { contentSpecifications } from '../content/content-specification.ts';
 import type { Role } from '../content/disclosure.ts';
+import { sourcesOf } from '../content/merge-layers.ts';
 import { discloseContent } from '../disclosure/disclose-content.ts';
 import { inheritedSections, mergeItemDocument } from '../levels/inherit.ts';
 import { latestLevelVersion } from '../levels/level-versions.ts';
 import type { LevelPassport } from '../levels/levels.ts';
-import { sourcesOf } from '../levels/merge.ts';
 import { publicPart, RESTRICTED_SECTIONS } from '../record/passport-document.ts';
 import { dppIdOf } from '../record/passport-header.ts';
 import {

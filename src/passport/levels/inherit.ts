@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { parseSpecificationId } from '../content/content-specification.ts';
+import { escapePointer, type Layer, type Merged, mergeLayers } from '../content/merge-layers.ts';
 import { dppIdOf } from '../record/passport-header.ts';
 import { levelContent, levelsOfItem } from './levels.ts';
-import { escapePointer, type Layer, type Merged, mergeLayers } from './merge.ts';
 
 type Data = Record<string, unknown>;
 

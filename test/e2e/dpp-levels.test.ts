@@ -187,6 +187,36 @@ describe('model and batch passports', () => {
     assert.equal(ownerRead.headers.get('etag'), put.headers.get('etag'));
   });
 
+  test('an item under a model writes only what differs: its data is checked completed by what it inherits', async () => {
+    const tokenId = await enrollAndMint(
+      (method, path, body) => stack.api.call(method, path, { key: brand.testKey, body }),
+      '04A1A2A3A4A503',
+      { batch_number: LOT },
+    );
+    const dppId = await itemDppId(tokenId);
+    const partial = structuredClone(BATTERY_DATA) as Json;
+    delete partial.generalProductInformation.manufacturerName;
+    delete partial.conformityAndLabels.testReportsProvingCompliance;
+    const put = await stack.api.call('PUT', contentPath(dppId), { key: brand.testKey, body: partial });
+    assert.equal(put.status, 201, put.text);
+    assert.equal(
+      put.body.data.generalProductInformation.manufacturerName,
+      undefined,
+      'the item stores its own',
+    );
+    const merged = await stack.api.call('GET', contentPath(dppId), { key: null });
+    assert.equal(merged.body.data.generalProductInformation.manufacturerName, 'Voltaic Model Works');
+    assert.equal(merged.body.sources['/generalProductInformation/manufacturerName'], modelId);
+    assert.equal(merged.body.sources['/generalProductInformation/manufacturingDate'], dppId);
+
+    // What no level provides is still required.
+    const { carbonFootprint: _dropped, ...missing } = partial;
+    const refused = await stack.api.call('PUT', contentPath(dppId), { key: brand.testKey, body: missing });
+    assert.equal(refused.status, 400, refused.text);
+    assert.equal(refused.body.code, 'content_invalid');
+    assert.ok(refused.body.errors.some((error: Json) => error.path === '/carbonFootprint'));
+  });
+
   test('a model created after the item applies to it (found by key at read time)', async () => {
     const tokenId = await enrollAndMint(
       (method, path, body) => stack.api.call(method, path, { key: brand.testKey, body }),

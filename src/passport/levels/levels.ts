@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment } from '../../platform/config/config.ts';
 import { resolverBase } from '../../standards/gs1/digital-link.ts';
 import { normalizeGtin } from '../../standards/gs1/gtin.ts';
+import { ITEM_LEVELS_JOIN } from '../content/inherited-layers.ts';
 import { DPP_SCHEMA_VERSION, type DppStatus, dppIdOf, serviceUidOfDppId } from '../record/passport-header.ts';
 
 /** EN 18223 granularity of a passport: a product model, a batch (lot) of it, or one serialised item. */
@@ -141,9 +142,7 @@ export async function levelsOfItem(em: EntityManager, passportId: number): Promi
     `select ${LEVEL_COLUMNS.split(', ')
       .map((column) => `l.${column}`)
       .join(', ')}
-     from passports p
-     join dpp_levels l on l.environment = p.environment and l.gtin = p.gtin and l.company_id = p.company_id
-       and coalesce(l.lot, '') in ('', coalesce(p.metadata_cache->'custom_dpp_data'->>'batch_number', ''))
+     from passports p ${ITEM_LEVELS_JOIN}
      where p.id = ?
      order by l.granularity desc`,
     [passportId],

@@ -19,6 +19,7 @@ import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { allowAnyOrigin, publicEnvironment } from '../resolver/http.ts';
+import { contentInvalidProblem } from './content-problem.ts';
 import { contentWriterOf } from './dynamic-writer.ts';
 import {
   anchorProductDataEvents,
@@ -199,10 +200,7 @@ export function dppContentRoutes(deps: RouteDeps) {
             });
           }
           if (!(error instanceof ContentInvalid)) throw error;
-          throw new Problem(400, 'content_invalid', error.message, {
-            errors: error.violations.map((v) => ({ path: v.pointer, message: v.message, code: v.keyword })),
-            extra: { contentSpecificationId: error.specificationId },
-          });
+          throw contentInvalidProblem(error);
         }
         const { content, created, change } = result;
         if (change) {

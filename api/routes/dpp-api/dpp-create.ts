@@ -10,6 +10,7 @@ import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
+import { contentInvalidProblem } from './content-problem.ts';
 
 // EN 18222 CreateDPP for model and batch passports (docs/granularity.md); item passports are minted.
 
@@ -162,14 +163,7 @@ export function dppCreateRoutes(deps: RouteDeps) {
               };
             } catch (error) {
               if (!(error instanceof ContentInvalid)) throw error;
-              throw new Problem(400, 'content_invalid', error.message, {
-                errors: error.violations.map((v) => ({
-                  path: v.pointer,
-                  message: v.message,
-                  code: v.keyword,
-                })),
-                extra: { contentSpecificationId: error.specificationId },
-              });
+              throw contentInvalidProblem(error);
             }
           },
           { atomic: true },

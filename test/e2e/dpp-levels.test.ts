@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { TestTenant } from '../support/api.ts';
 import { BATTERY_DATA, contentPath, BATTERY_V1 as V1 } from '../support/fixtures/battery.ts';
 import { enrollAndMint } from '../support/fixtures/mint.ts';
-import { GTIN, OTHER_GTIN } from '../support/fixtures/products.ts';
+import { CONFORMITY_URL, GTIN, OTHER_GTIN } from '../support/fixtures/products.ts';
+import { verifyChipBody } from '../support/fixtures/sun.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON as served
@@ -215,6 +217,44 @@ describe('model and batch passports', () => {
     assert.equal(refused.status, 400, refused.text);
     assert.equal(refused.body.code, 'content_invalid');
     assert.ok(refused.body.errors.some((error: Json) => error.path === '/carbonFootprint'));
+  });
+
+  test('the ERP names the batch at provisioning: the toolbox-bound item inherits its batch and model', async () => {
+    const call = (method: string, path: string, body?: unknown) =>
+      stack.api.call(method, path, { key: brand.testKey, ...(body === undefined ? {} : { body }) });
+    const toolbox = generateKeyPairSync('ed25519');
+    const key = await call('POST', '/v1/factory/toolbox-keys', {
+      name: 'Line 1',
+      publicKey: toolbox.publicKey.export({ format: 'jwk' }),
+    });
+    assert.equal(key.status, 201, key.text);
+    const badLot = await call('POST', '/v1/erp/provision', {
+      gtin: GTIN,
+      batch: 'LOT 7 with spaces',
+      metadata: { name: 'Battery pack' },
+    });
+    assert.equal(badLot.status, 400, badLot.text);
+    const provisioned = await call('POST', '/v1/erp/provision', {
+      gtin: GTIN,
+      batch: LOT,
+      metadata: { name: 'Battery pack', conformity_url: CONFORMITY_URL },
+    });
+    assert.equal(provisioned.status, 201, provisioned.text);
+    const id: string = provisioned.body.service_internal_id;
+    const uid = '04A1A2A3A4A504';
+    assert.equal((await call('POST', '/v1/dpp/enroll', { chipUid: uid })).status, 201);
+    const verified = await call('POST', '/v1/dpp/verify-chip', verifyChipBody(uid, 1));
+    assert.equal(verified.body.authentic, true, verified.text);
+    const signature = sign(null, Buffer.from(`${id}:${uid}`), toolbox.privateKey).toString('hex');
+    const bound = await call('POST', '/v1/factory/bind', { internalId: id, chipUid: uid, signature });
+    assert.equal(bound.status, 201, bound.text);
+
+    const dppId = await itemDppId(bound.body.tokenId);
+    const merged = await stack.api.call('GET', contentPath(dppId), { key: null });
+    assert.equal(merged.status, 200, merged.text);
+    assert.equal(merged.body.data.generalProductInformation.warrantyPeriod, 'P10Y');
+    assert.equal(merged.body.sources['/generalProductInformation/warrantyPeriod'], batchId);
+    assert.equal(merged.body.sources['/generalProductInformation/manufacturerName'], modelId);
   });
 
   test('a model created after the item applies to it (found by key at read time)', async () => {

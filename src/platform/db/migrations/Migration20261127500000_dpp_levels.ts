@@ -46,9 +46,12 @@ export class Migration20261127500000_dpp_levels extends Migration {
       created_at timestamptz not null,
       unique (level_id, number)
     );`);
+    // The batch/lot an ERP names when it provisions a twin: its item then belongs to that batch passport.
+    this.addSql('alter table asset_twins add column batch varchar(20) null;');
   }
 
   override down(): void {
+    this.addSql('alter table asset_twins drop column if exists batch;');
     this.addSql('drop table if exists dpp_level_versions;');
     this.addSql('drop table if exists dpp_level_content;');
     this.addSql('drop table if exists dpp_levels;');

@@ -128,6 +128,16 @@ describe('model and batch passports', () => {
     assert.equal(full.body.granularity, 'batch');
     assert.ok(full.body.elements.some((element: Json) => element.elementId === V1));
 
+    const versions = await stack.api.call('GET', `${dppPath(modelId)}/versions`, { key: brand.testKey });
+    assert.equal(versions.status, 200, versions.text);
+    assert.equal(versions.body.items.length, 1);
+    assert.equal(versions.body.items[0].anchorStatus, 'pending');
+    const first = await stack.api.call('GET', `${dppPath(modelId)}/versions/1`, { key: null });
+    assert.equal(first.status, 200, first.text);
+    assert.equal(first.body.publicSha256, versions.body.items[0].publicSha256);
+    assert.equal(first.body.sha256, undefined, 'the whole document’s hash is the owner’s');
+    assert.equal(first.body.dpp[V1].conformityAndLabels, undefined);
+
     const byProductId = await stack.api.call(
       'GET',
       `/v1/dppsByProductId/${encodeURIComponent(batch.body.uniqueProductIdentifier)}`,

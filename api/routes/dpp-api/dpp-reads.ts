@@ -8,12 +8,14 @@ import {
 } from '../../../src/passport/dpp-api/find-dpp.ts';
 import {
   listDppVersions,
+  listLevelVersions,
   type Reader,
   readDpp,
   readDppAt,
   readDppElement,
   readDppVersion,
   readLevelDpp,
+  readLevelVersion,
 } from '../../../src/passport/dpp-api/read-dpp.ts';
 import { findLevelById, findLevelByProductId } from '../../../src/passport/levels/levels.ts';
 import { dppIdOf } from '../../../src/passport/record/passport-header.ts';
@@ -74,6 +76,10 @@ const versionSummary = z.object({
     .optional()
     .describe('SHA-256 (hex) of the RFC 8785 form of the whole compressed document; owner only.'),
   publicSha256: z.string().describe('SHA-256 (hex) of the RFC 8785 form of the public compressed document.'),
+  anchorStatus: z
+    .enum(['pending', 'anchored'])
+    .optional()
+    .describe('Model and batch passports: whether the version’s hashes are anchored on chain yet.'),
 });
 
 const ERRORS = {
@@ -132,6 +138,15 @@ export function dppReadRoutes(deps: RouteDeps) {
     return { manager, ref, reader: await readerOf(ctx, deps, environment, ref) };
   };
 
+  /** The model or batch passport a dppId names, with its reader; undefined for an item (or none). */
+  const levelById = async (ctx: AppContext, dppId: string) => {
+    const environment = publicEnvironment(ctx);
+    const manager = em();
+    const level = await findLevelById(manager, environment, dppId);
+    if (!level) return undefined;
+    return { manager, level, reader: await readerOf(ctx, deps, environment, { companyId: level.companyId }) };
+  };
+
   return [
     defineRoute({
       ...reads,
@@ -144,11 +159,9 @@ export function dppReadRoutes(deps: RouteDeps) {
       query: z.object({ representation }),
       responses: { 200: { description: 'The passport document.', schema: dppDocument }, ...ERRORS },
       handler: async (ctx: AppContext, { params, query }) => {
-        const environment = publicEnvironment(ctx);
-        const level = await findLevelById(em(), environment, params.dppId);
+        const level = await levelById(ctx, params.dppId);
         if (level) {
-          const reader = await readerOf(ctx, deps, environment, { companyId: level.companyId });
-          sendJson(ctx, await readLevelDpp(em(), level, reader, query.representation));
+          sendJson(ctx, await readLevelDpp(level.manager, level.level, level.reader, query.representation));
           return;
         }
         const { manager, ref, reader } = await byId(ctx, params.dppId);
@@ -269,11 +282,16 @@ export function dppReadRoutes(deps: RouteDeps) {
         ...ERRORS,
       },
       handler: async (ctx: AppContext, { params, query }) => {
-        const { manager, ref, reader } = await byId(ctx, params.dppId);
         const page = {
           limit: query.limit,
           after: query.cursor === undefined ? undefined : Number(query.cursor),
         };
+        const level = await levelById(ctx, params.dppId);
+        if (level) {
+          sendJson(ctx, await listLevelVersions(level.manager, level.level, level.reader, page));
+          return;
+        }
+        const { manager, ref, reader } = await byId(ctx, params.dppId);
         sendJson(ctx, await listDppVersions(manager, ref, base, reader, page));
       },
     }),
@@ -291,6 +309,15 @@ export function dppReadRoutes(deps: RouteDeps) {
         ...ERRORS,
       },
       handler: async (ctx: AppContext, { params, query }) => {
+        const level = await levelById(ctx, params.dppId);
+        if (level) {
+          const { manager, reader } = level;
+          sendJson(
+            ctx,
+            await readLevelVersion(manager, level.level, params.number, reader, query.representation),
+          );
+          return;
+        }
         const { manager, ref, reader } = await byId(ctx, params.dppId);
         sendJson(ctx, await readDppVersion(manager, ref, params.number, reader, query.representation));
       },

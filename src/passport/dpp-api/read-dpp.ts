@@ -5,7 +5,12 @@ import type { Role } from '../content/disclosure.ts';
 import { sourcesOf } from '../content/merge-layers.ts';
 import { discloseContent } from '../disclosure/disclose-content.ts';
 import { inheritedSections, mergeItemDocument } from '../levels/inherit.ts';
-import { latestLevelVersion } from '../levels/level-versions.ts';
+import {
+  type LevelVersion,
+  latestLevelVersion,
+  levelVersionByNumber,
+  levelVersionSummaries,
+} from '../levels/level-versions.ts';
 import type { LevelPassport } from '../levels/levels.ts';
 import { publicPart, RESTRICTED_SECTIONS } from '../record/passport-document.ts';
 import { dppIdOf } from '../record/passport-header.ts';
@@ -236,4 +241,43 @@ export async function readDppAt(
     );
   }
   return versionDocument(version, reader, representation);
+}
+
+/** A level version's summary: as an item's, and whether its hashes are anchored yet (docs/granularity.md). */
+function levelSummary(version: Omit<LevelVersion, 'content'>, reader: Reader) {
+  return { ...summary(version, reader), anchorStatus: version.anchorStatus };
+}
+
+/** The versions of a model or batch passport, oldest first, a page at a time. */
+export async function listLevelVersions(
+  em: EntityManager,
+  level: LevelPassport,
+  reader: Reader,
+  page: { limit: number; after?: number | undefined },
+) {
+  const { items, nextCursor } = await levelVersionSummaries(em, level.id, page);
+  return {
+    digitalProductPassportId: dppIdOf(level.serviceUid),
+    items: items.map((item) => levelSummary(item, reader)),
+    nextCursor,
+  };
+}
+
+/** One version of a model or batch passport by its number, as it was recorded. */
+export async function readLevelVersion(
+  em: EntityManager,
+  level: LevelPassport,
+  number: number,
+  reader: Reader,
+  representation: Representation,
+) {
+  const version = await levelVersionByNumber(em, level.id, number);
+  if (!version) {
+    throw new DomainError(
+      'not_found',
+      'version_not_found',
+      `Passport ${dppIdOf(level.serviceUid)} has no version ${number}.`,
+    );
+  }
+  return { ...levelSummary(version, reader), dpp: render(visible(version.content, reader), representation) };
 }

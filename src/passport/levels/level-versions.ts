@@ -21,6 +21,15 @@ interface VersionRow {
   content: Record<string, unknown>;
 }
 
+const toVersion = (row: VersionRow): LevelVersion => ({
+  number: row.number,
+  sha256: row.sha256,
+  publicSha256: row.public_sha256,
+  createdAt: new Date(row.created_at),
+  anchorStatus: row.anchor_status,
+  content: row.content,
+});
+
 /**
  * Records the level's document as its next version, in the caller's transaction (after its content write):
  * the header with the company's published operator and facility ids, each content section, the hashes of the
@@ -80,13 +89,40 @@ export async function latestLevelVersion(
      where level_id = ? order by number desc limit 1`,
     [levelId],
   );
-  if (!row) return undefined;
-  return {
+  return row && toVersion(row);
+}
+
+/** A page of the level's versions, oldest first (content left out). */
+export async function levelVersionSummaries(
+  em: EntityManager,
+  levelId: number,
+  page: { limit: number; after?: number | undefined },
+): Promise<{ items: Omit<LevelVersion, 'content'>[]; nextCursor: string | null }> {
+  const rows = await em.execute<Omit<VersionRow, 'content'>[]>(
+    `select number, sha256, public_sha256, created_at, anchor_status from dpp_level_versions
+     where level_id = ? and number > ? order by number limit ?`,
+    [levelId, page.after ?? 0, page.limit + 1],
+  );
+  const items = rows.slice(0, page.limit).map((row) => ({
     number: row.number,
     sha256: row.sha256,
     publicSha256: row.public_sha256,
     createdAt: new Date(row.created_at),
     anchorStatus: row.anchor_status,
-    content: row.content,
-  };
+  }));
+  return { items, nextCursor: rows.length > page.limit ? String(items[items.length - 1]!.number) : null };
+}
+
+/** One version of the level by its number. */
+export async function levelVersionByNumber(
+  em: EntityManager,
+  levelId: number,
+  number: number,
+): Promise<LevelVersion | undefined> {
+  const [row] = await em.execute<VersionRow[]>(
+    `select number, sha256, public_sha256, created_at, anchor_status, content from dpp_level_versions
+     where level_id = ? and number = ?`,
+    [levelId, number],
+  );
+  return row && toVersion(row);
 }

@@ -138,6 +138,20 @@ describe('model and batch passports', () => {
     assert.equal(first.body.sha256, undefined, 'the whole document’s hash is the owner’s');
     assert.equal(first.body.dpp[V1].conformityAndLabels, undefined);
 
+    const element = (path: string) => `${dppPath(modelId)}/elements/${encodeURIComponent(path)}`;
+    const name = await stack.api.call(
+      'GET',
+      element(`$['${V1}']['generalProductInformation']['manufacturerName']`),
+      {
+        key: null,
+      },
+    );
+    assert.equal(name.status, 200, name.text);
+    assert.equal(name.body, 'Voltaic Model Works');
+    const secret = element(`$['${V1}']['conformityAndLabels']['testReportsProvingCompliance']`);
+    assert.equal((await stack.api.call('GET', secret, { key: null })).status, 401);
+    assert.equal((await stack.api.call('GET', secret, { key: brand.testKey })).status, 200);
+
     const byProductId = await stack.api.call(
       'GET',
       `/v1/dppsByProductId/${encodeURIComponent(batch.body.uniqueProductIdentifier)}`,

@@ -15,6 +15,7 @@ import {
   readDppElement,
   readDppVersion,
   readLevelDpp,
+  readLevelElement,
   readLevelVersion,
 } from '../../../src/passport/dpp-api/read-dpp.ts';
 import { findLevelById, findLevelByProductId } from '../../../src/passport/levels/levels.ts';
@@ -357,6 +358,15 @@ export function dppReadRoutes(deps: RouteDeps) {
         ...ERRORS,
       },
       handler: async (ctx: AppContext, { params, query }) => {
+        const level = await levelById(ctx, params.dppId);
+        if (level) {
+          const { manager, reader } = level;
+          sendJson(
+            ctx,
+            await readLevelElement(manager, level.level, reader, params.elementPath, query.representation),
+          );
+          return;
+        }
         const { manager, ref, reader } = await byId(ctx, params.dppId);
         sendJson(
           ctx,

@@ -121,6 +121,33 @@ export async function readDppElement(
   elementPath: string,
   representation: Representation,
 ): Promise<unknown> {
+  return elementOf(() => currentView(em, ref, publicBaseUrl, reader), reader, elementPath, representation);
+}
+
+/** ReadDataElement of a model or batch passport: one node of its latest version. */
+export async function readLevelElement(
+  em: EntityManager,
+  level: LevelPassport,
+  reader: Reader,
+  elementPath: string,
+  representation: Representation,
+): Promise<unknown> {
+  const load = async () => {
+    const version = await latestLevelVersion(em, level.id);
+    if (!version)
+      throw new DomainError('not_found', 'dpp_not_found', `No passport ${dppIdOf(level.serviceUid)}.`);
+    return { stored: version.content, shown: visible(version.content, reader) };
+  };
+  return elementOf(load, reader, elementPath, representation);
+}
+
+/** The node at `elementPath` of the document `load` gives (what is stored, and what the reader is shown). */
+async function elementOf(
+  load: () => Promise<{ stored: Record<string, unknown>; shown: Record<string, unknown> }>,
+  reader: Reader,
+  elementPath: string,
+  representation: Representation,
+): Promise<unknown> {
   let segments: ReturnType<typeof parseElementPath>;
   try {
     segments = parseElementPath(elementPath);
@@ -146,7 +173,7 @@ export async function readDppElement(
           'This section is not public: send the owning company’s API key (Authorization: Bearer …).',
         );
   }
-  const view = await currentView(em, ref, publicBaseUrl, reader);
+  const view = await load();
   const selected = selectElement(view.shown, segments);
   if (!selected && !reader.owner && selectElement(view.stored, segments)) {
     // A field of a product-group section the caller's roles may not read (docs/disclosure.md).

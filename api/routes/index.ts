@@ -22,6 +22,7 @@ import { consoleSsoSessionRoutes } from './console/sso-session.ts';
 import type { RouteDeps } from './deps.ts';
 import { disclosureGrantRoutes } from './disclosure/grants.ts';
 import { dppContentRoutes } from './dpp-api/dpp-content.ts';
+import { dppCreateRoutes } from './dpp-api/dpp-create.ts';
 import { dppDynamicRoutes } from './dpp-api/dpp-dynamic.ts';
 import { dppReadRoutes } from './dpp-api/dpp-reads.ts';
 import { healthRoutes } from './health.ts';
@@ -76,6 +77,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...complianceRoutes(deps),
     checkoutWebhookRoute(deps),
     ...publicPassportRoutes(deps),
+    ...dppCreateRoutes(deps),
     ...dppReadRoutes(deps),
     ...dppContentRoutes(deps),
     ...dppDynamicRoutes(deps),

@@ -4,15 +4,14 @@ import { passportAasEnvironment } from '../../../src/passport/aas/battery/batter
 import { ContentPreconditionFailed, contentEtag } from '../../../src/passport/content/content-etag.ts';
 import { contentSpecifications } from '../../../src/passport/content/content-specification.ts';
 import { ROLES } from '../../../src/passport/content/disclosure.ts';
-import {
-  ContentInvalid,
-  readPassportContent,
-  requireSpecification,
-} from '../../../src/passport/content/passport-content.ts';
+import { sourcesOf } from '../../../src/passport/content/merge-layers.ts';
+import { ContentInvalid, requireSpecification } from '../../../src/passport/content/passport-content.ts';
 import { replacePassportContent } from '../../../src/passport/content/put-content.ts';
 import { callerRoles } from '../../../src/passport/disclosure/caller-roles.ts';
 import { discloseContent } from '../../../src/passport/disclosure/disclose-content.ts';
 import { findDppById } from '../../../src/passport/dpp-api/find-dpp.ts';
+import { itemContentView, levelContentView } from '../../../src/passport/levels/content-view.ts';
+import { findLevelById } from '../../../src/passport/levels/levels.ts';
 import { dppIdOf } from '../../../src/passport/record/passport-header.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
 import type { AppContext } from '../../context.ts';
@@ -20,6 +19,7 @@ import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { allowAnyOrigin, publicEnvironment } from '../resolver/http.ts';
+import { contentInvalidProblem } from './content-problem.ts';
 import { contentWriterOf } from './dynamic-writer.ts';
 import {
   anchorProductDataEvents,
@@ -200,10 +200,7 @@ export function dppContentRoutes(deps: RouteDeps) {
             });
           }
           if (!(error instanceof ContentInvalid)) throw error;
-          throw new Problem(400, 'content_invalid', error.message, {
-            errors: error.violations.map((v) => ({ path: v.pointer, message: v.message, code: v.keyword })),
-            extra: { contentSpecificationId: error.specificationId },
-          });
+          throw contentInvalidProblem(error);
         }
         const { content, created, change } = result;
         if (change) {
@@ -258,6 +255,12 @@ export function dppContentRoutes(deps: RouteDeps) {
             'PUT takes as If-Match), or the AAS environment.',
           schema: z.union([
             contentBody.extend({
+              sources: z
+                .record(z.string(), z.string())
+                .optional()
+                .describe(
+                  'When the item inherits: each leaf’s JSON pointer into data → the dppId it comes from.',
+                ),
               roles: z.array(z.enum(ROLES)),
               tap: z.enum(['authentic', 'replayed', 'forged', 'unverifiable']).optional(),
             }),
@@ -273,9 +276,15 @@ export function dppContentRoutes(deps: RouteDeps) {
         ctx.set('Cache-Control', 'no-store');
         const spec = requireSpecification(contentSpecifications, params.specId);
         const em = deps.orm.em.fork();
-        const ref = await findDppById(em, environment, params.dppId);
+        const level = await findLevelById(em, environment, params.dppId);
+        const ref = level ? undefined : await findDppById(em, environment, params.dppId);
+        const companyId = level?.companyId ?? ref!.companyId;
+        const serviceUid = level?.serviceUid ?? ref!.serviceUid;
         if (!ctx.state.principal) allowAnyOrigin(ctx);
-        const content = await readPassportContent(em, ref.passportId, spec.group);
+        // An item's data merged over its model's and batch's (docs/granularity.md).
+        const content = level
+          ? await levelContentView(em, level, spec.group)
+          : await itemContentView(em, { passportId: ref!.passportId, serviceUid }, spec.group);
         if (!content) {
           throw new DomainError(
             'not_found',
@@ -286,9 +295,16 @@ export function dppContentRoutes(deps: RouteDeps) {
         const caller = await callerRoles(
           ctx,
           { em, secretBox: deps.secretBox },
-          { companyId: ref.companyId, environment, passportId: ref.passportId },
+          { companyId, environment, ...(ref ? { passportId: ref.passportId } : {}) },
         );
         if (query.format === 'aas') {
+          if (!ref) {
+            throw new DomainError(
+              'invalid',
+              'format_not_available',
+              'format=aas is served for item passports; read a model or batch passport as JSON.',
+            );
+          }
           ctx.body = await passportAasEnvironment(em, ref, deps.config.publicBaseUrl, caller.roles);
           return;
         }
@@ -296,12 +312,17 @@ export function dppContentRoutes(deps: RouteDeps) {
         const data = caller.owner
           ? content.data
           : discloseContent(content.data, pinned?.policy ?? {}, caller.roles);
-        // Over the data served: the owner's is the stored data's, the one a PUT's If-Match names.
-        ctx.set('ETag', contentEtag(content.specificationId, data));
+        // Over the data served, except the owner's: the item's own stored data's, the one a PUT's If-Match names.
+        const own = caller.owner ? content.own : undefined;
+        ctx.set(
+          'ETag',
+          own ? contentEtag(own.specificationId, own.data) : contentEtag(content.specificationId, data),
+        );
         ctx.body = {
-          digitalProductPassportId: dppIdOf(ref.serviceUid),
+          digitalProductPassportId: dppIdOf(serviceUid),
           contentSpecificationId: content.specificationId,
           data,
+          ...(content.sources ? { sources: sourcesOf(data, content.sources) } : {}),
           createdAt: content.createdAt.toISOString(),
           updatedAt: content.updatedAt.toISOString(),
           roles: ROLES.filter((role) => caller.roles.has(role)),

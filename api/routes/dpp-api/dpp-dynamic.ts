@@ -17,9 +17,9 @@ import { scopedEntityManager, type TenantScope } from '../../../src/platform/db/
 import { DomainError } from '../../../src/platform/errors.ts';
 import type { AppContext } from '../../context.ts';
 import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
-import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
+import { contentInvalidProblem } from './content-problem.ts';
 import { contentWriterOf } from './dynamic-writer.ts';
 import {
   anchorProductDataEvents,
@@ -162,14 +162,7 @@ export function dppDynamicRoutes(deps: RouteDeps) {
               };
             } catch (error) {
               if (!(error instanceof ContentInvalid)) throw error;
-              throw new Problem(400, 'content_invalid', error.message, {
-                errors: error.violations.map((v) => ({
-                  path: v.pointer,
-                  message: v.message,
-                  code: v.keyword,
-                })),
-                extra: { contentSpecificationId: error.specificationId },
-              });
+              throw contentInvalidProblem(error);
             }
           },
           { atomic: true },

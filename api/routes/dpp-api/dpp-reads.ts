@@ -8,12 +8,17 @@ import {
 } from '../../../src/passport/dpp-api/find-dpp.ts';
 import {
   listDppVersions,
+  listLevelVersions,
   type Reader,
   readDpp,
   readDppAt,
   readDppElement,
   readDppVersion,
+  readLevelDpp,
+  readLevelElement,
+  readLevelVersion,
 } from '../../../src/passport/dpp-api/read-dpp.ts';
+import { findLevelById, findLevelByProductId } from '../../../src/passport/levels/levels.ts';
 import { dppIdOf } from '../../../src/passport/record/passport-header.ts';
 import type { Environment } from '../../../src/platform/config/config.ts';
 import { dateTimeField } from '../../../src/standards/time/zod-rfc3339.ts';
@@ -31,7 +36,9 @@ const DESCRIPTION =
   'also the operator section (urn:dpp-service:content-specification:product-operator:1.0). Live passports ' +
   'at /v1/…, test passports at /test/v1/… (or with x-service-env: test). Product-group sections (keyed by ' +
   'their content specification id) hold only the fields the caller’s roles read (docs/disclosure.md): ' +
-  'another company’s credential adds the roles granted to it, a fresh tap’s SUN parameters add customer.';
+  'another company’s credential adds the roles granted to it, a fresh tap’s SUN parameters add customer. ' +
+  'Model and batch passports (docs/granularity.md) are read the same way; an item’s product-group sections ' +
+  'are merged over its model’s and batch’s, `contentSources` naming where each value comes from.';
 
 const representation = z
   .enum(['compressed', 'full'])
@@ -49,7 +56,7 @@ const dppIdParam = z
 const headerShape = {
   digitalProductPassportId: z.string(),
   uniqueProductIdentifier: z.string(),
-  granularity: z.literal('item'),
+  granularity: z.enum(['model', 'batch', 'item']),
   dppSchemaVersion: z.string(),
   dppStatus: z.enum(['active', 'suspended', 'archived']),
   lastUpdated: z.string(),
@@ -70,6 +77,10 @@ const versionSummary = z.object({
     .optional()
     .describe('SHA-256 (hex) of the RFC 8785 form of the whole compressed document; owner only.'),
   publicSha256: z.string().describe('SHA-256 (hex) of the RFC 8785 form of the public compressed document.'),
+  anchorStatus: z
+    .enum(['pending', 'anchored'])
+    .optional()
+    .describe('Model and batch passports: whether the version’s hashes are anchored on chain yet.'),
 });
 
 const ERRORS = {
@@ -94,7 +105,7 @@ async function readerOf(
   ctx: AppContext,
   deps: RouteDeps,
   environment: Environment,
-  ref: DppRef,
+  ref: Pick<DppRef, 'companyId'> & { passportId?: number },
 ): Promise<Reader> {
   ctx.set('Vary', 'Authorization, x-service-env');
   ctx.set('Cache-Control', 'no-store');
@@ -128,6 +139,15 @@ export function dppReadRoutes(deps: RouteDeps) {
     return { manager, ref, reader: await readerOf(ctx, deps, environment, ref) };
   };
 
+  /** The model or batch passport a dppId names, with its reader; undefined for an item (or none). */
+  const levelById = async (ctx: AppContext, dppId: string) => {
+    const environment = publicEnvironment(ctx);
+    const manager = em();
+    const level = await findLevelById(manager, environment, dppId);
+    if (!level) return undefined;
+    return { manager, level, reader: await readerOf(ctx, deps, environment, { companyId: level.companyId }) };
+  };
+
   return [
     defineRoute({
       ...reads,
@@ -140,6 +160,11 @@ export function dppReadRoutes(deps: RouteDeps) {
       query: z.object({ representation }),
       responses: { 200: { description: 'The passport document.', schema: dppDocument }, ...ERRORS },
       handler: async (ctx: AppContext, { params, query }) => {
+        const level = await levelById(ctx, params.dppId);
+        if (level) {
+          sendJson(ctx, await readLevelDpp(level.manager, level.level, level.reader, query.representation));
+          return;
+        }
         const { manager, ref, reader } = await byId(ctx, params.dppId);
         sendJson(ctx, await readDpp(manager, ref, base, reader, query.representation));
       },
@@ -152,13 +177,20 @@ export function dppReadRoutes(deps: RouteDeps) {
       summary: 'EN 18222 ReadDPPByProductId: the document of the passport a unique product identifier names.',
       description:
         `${DESCRIPTION} productId: the header’s uniqueProductIdentifier (a GS1 Digital Link URI …/01/{gtin}/21/` +
-        '{serial}), percent-encoded as one path segment.',
+        '{serial}; …/01/{gtin} names the model passport, …/01/{gtin}/10/{lot} the batch passport), ' +
+        'percent-encoded as one path segment.',
       params: z.object({ productId: z.string().min(1).max(2000) }),
       query: z.object({ representation }),
       responses: { 200: { description: 'The passport document.', schema: dppDocument }, ...ERRORS },
       handler: async (ctx: AppContext, { params, query }) => {
         const environment = publicEnvironment(ctx);
         const manager = em();
+        const level = await findLevelByProductId(manager, environment, params.productId);
+        if (level) {
+          const reader = await readerOf(ctx, deps, environment, { companyId: level.companyId });
+          sendJson(ctx, await readLevelDpp(manager, level, reader, query.representation));
+          return;
+        }
         const ref = await findDppByProductId(manager, environment, params.productId);
         const reader = await readerOf(ctx, deps, environment, ref);
         sendJson(ctx, await readDpp(manager, ref, base, reader, query.representation));
@@ -251,11 +283,16 @@ export function dppReadRoutes(deps: RouteDeps) {
         ...ERRORS,
       },
       handler: async (ctx: AppContext, { params, query }) => {
-        const { manager, ref, reader } = await byId(ctx, params.dppId);
         const page = {
           limit: query.limit,
           after: query.cursor === undefined ? undefined : Number(query.cursor),
         };
+        const level = await levelById(ctx, params.dppId);
+        if (level) {
+          sendJson(ctx, await listLevelVersions(level.manager, level.level, level.reader, page));
+          return;
+        }
+        const { manager, ref, reader } = await byId(ctx, params.dppId);
         sendJson(ctx, await listDppVersions(manager, ref, base, reader, page));
       },
     }),
@@ -273,6 +310,15 @@ export function dppReadRoutes(deps: RouteDeps) {
         ...ERRORS,
       },
       handler: async (ctx: AppContext, { params, query }) => {
+        const level = await levelById(ctx, params.dppId);
+        if (level) {
+          const { manager, reader } = level;
+          sendJson(
+            ctx,
+            await readLevelVersion(manager, level.level, params.number, reader, query.representation),
+          );
+          return;
+        }
         const { manager, ref, reader } = await byId(ctx, params.dppId);
         sendJson(ctx, await readDppVersion(manager, ref, params.number, reader, query.representation));
       },
@@ -312,6 +358,15 @@ export function dppReadRoutes(deps: RouteDeps) {
         ...ERRORS,
       },
       handler: async (ctx: AppContext, { params, query }) => {
+        const level = await levelById(ctx, params.dppId);
+        if (level) {
+          const { manager, reader } = level;
+          sendJson(
+            ctx,
+            await readLevelElement(manager, level.level, reader, params.elementPath, query.representation),
+          );
+          return;
+        }
         const { manager, ref, reader } = await byId(ctx, params.dppId);
         sendJson(
           ctx,

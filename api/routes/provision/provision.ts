@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { gtinSchema, httpUrl } from '../../../src/lifecycle/mint/mint-request.ts';
 import { provisionTwin, provisionTwinsBulk } from '../../../src/lifecycle/provision/provision.ts';
+import { isAi82Value } from '../../../src/standards/gs1/qualifiers.ts';
 import type { AppContext } from '../../context.ts';
 import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { defineRoute } from '../../route.ts';
@@ -30,6 +31,14 @@ const erpShape = z.object({ erp_metadata: erpMetadata }).strict();
 const gtinShape = z
   .object({
     gtin: gtinSchema,
+    batch: z
+      .string()
+      .refine(isAi82Value, 'A batch/lot is 1–20 characters of GS1 character set 82 (AI 10).')
+      .optional()
+      .describe(
+        'The batch/lot (GS1 AI 10). The bound item’s custom_dpp_data.batch_number: it inherits the batch ' +
+          'passport of this GTIN and lot (docs/granularity.md).',
+      ),
     metadata: z.object({ name: z.string().trim().min(1).max(200), conformity_url: conformityUrl }).strict(),
   })
   .strict();
@@ -82,7 +91,12 @@ export const provisionRoutes = [
           const input =
             'erp_metadata' in body
               ? { erp: body.erp_metadata }
-              : { gtin: body.gtin, name: body.metadata.name, conformityUrl: body.metadata.conformity_url };
+              : {
+                  gtin: body.gtin,
+                  name: body.metadata.name,
+                  batch: body.batch,
+                  conformityUrl: body.metadata.conformity_url,
+                };
           const id = await provisionTwin(em, ctx.state.scope!, input);
           return { status: 201, body: { success: true, service_internal_id: id, status: 'INACTIVE' } };
         },

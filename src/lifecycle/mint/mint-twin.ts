@@ -23,6 +23,7 @@ export function mintInputFromTwin(
     conformity_url: conformityUrl,
   };
   if (twin.gtin) custom.gtin = twin.gtin;
+  if (twin.batch) custom.batch_number = twin.batch;
   if (twin.materialNumber) custom.erp_material_id = twin.materialNumber;
   if (twin.orderId) custom.erp_order_id = twin.orderId;
   return {

@@ -11,7 +11,7 @@ export interface ErpMetadata {
 
 export type ProvisionInput =
   | { erp: ErpMetadata }
-  | { gtin: string; name: string; conformityUrl?: string | undefined };
+  | { gtin: string; name: string; batch?: string | undefined; conformityUrl?: string | undefined };
 
 /** Reserves one INACTIVE twin and returns its service internal id. */
 export async function provisionTwin(
@@ -27,6 +27,7 @@ export async function provisionTwin(
     orderId: 'erp' in input ? input.erp.order_id : null,
     gtin: 'gtin' in input ? input.gtin : null,
     name: 'name' in input ? input.name : null,
+    batch: ('batch' in input ? input.batch : undefined) ?? null,
     conformityUrl: ('erp' in input ? input.erp.conformity_url : input.conformityUrl) ?? null,
     chipUid: null,
     boundAt: null,

@@ -11,6 +11,7 @@ import {
 import { enforceContentRules } from './content-rules.ts';
 import type { ContentSpecificationRegistry } from './content-specification.ts';
 import type { ContentWriter } from './content-writer.ts';
+import { completedData, inheritedLayers } from './inherited-layers.ts';
 import { ContentInvalid, requireSpecification, updateContentData } from './passport-content.ts';
 import {
   lockWritablePassport,
@@ -102,8 +103,11 @@ export async function recordDynamicUpdate(
       accidentReports: condition?.accidentReports?.length ?? 0,
     };
     const { data, changed } = applyDynamicUpdate(row.data, update);
-    enforceContentRules(spec.group, row.data, data, writer.role);
-    const violations = registry.validate(spec.id, data);
+    // Ruled and validated as the item's data completed by its model's and batch's (docs/granularity.md).
+    const layers = await inheritedLayers(tx, ref.passportId, spec.id);
+    const complete = (own: Record<string, unknown>) => completedData(layers, own) as Record<string, unknown>;
+    enforceContentRules(spec.group, complete(row.data), complete(data), writer.role);
+    const violations = registry.validate(spec.id, complete(data));
     if (violations.length > 0) {
       throw new ContentInvalid(
         spec.id,

@@ -11,6 +11,7 @@ import { ContentPreconditionFailed, contentEtag, ifMatchHolds } from './content-
 import { enforceContentRules, keepAnchoredData } from './content-rules.ts';
 import type { ContentSpecificationRegistry } from './content-specification.ts';
 import type { ContentWriter } from './content-writer.ts';
+import { completedData, inheritedLayers } from './inherited-layers.ts';
 import {
   ContentInvalid,
   type PassportContent,
@@ -58,7 +59,9 @@ export async function replacePassportContent(
   publicBaseUrl: string,
 ): Promise<ContentWriteResult> {
   const spec = requireSpecification(registry, write.specificationId);
-  const violations = registry.validate(spec.id, write.data);
+  // An item under a model or batch writes what differs: its data is checked completed by what it inherits.
+  const layers = await inheritedLayers(em, ref.passportId, spec.id);
+  const violations = registry.validate(spec.id, completedData(layers, write.data));
   if (violations.length > 0) {
     // A write naming another version than the pin is a conflict before it is a validation matter.
     await refuseOtherPin(em, ref.passportId, spec.group, spec.id);
@@ -85,10 +88,15 @@ export async function replacePassportContent(
         const data =
           stored && write.ifMatch === undefined ? keepAnchoredData(spec.group, stored.data, body) : body;
         if (data !== body) {
-          const kept = registry.validate(spec.id, data);
+          const kept = registry.validate(spec.id, completedData(layers, data));
           if (kept.length > 0) throw new ContentInvalid(spec.id, kept);
         }
-        enforceContentRules(spec.group, stored?.data, data, writer.role);
+        enforceContentRules(
+          spec.group,
+          stored && (completedData(layers, stored.data) as Data),
+          completedData(layers, data) as Data,
+          writer.role,
+        );
         const changed = changedPointers(stored?.data ?? {}, data);
         if (stored && changed.length === 0) {
           // Nothing changed: no event; the version is the latest (recorded now if the header changed meanwhile).

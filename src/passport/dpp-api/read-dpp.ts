@@ -2,7 +2,16 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../platform/errors.ts';
 import { contentSpecifications } from '../content/content-specification.ts';
 import type { Role } from '../content/disclosure.ts';
+import { sourcesOf } from '../content/merge-layers.ts';
 import { discloseContent } from '../disclosure/disclose-content.ts';
+import { inheritedSections, mergeItemDocument } from '../levels/inherit.ts';
+import {
+  type LevelVersion,
+  latestLevelVersion,
+  levelVersionByNumber,
+  levelVersionSummaries,
+} from '../levels/level-versions.ts';
+import type { LevelPassport } from '../levels/levels.ts';
 import { publicPart, RESTRICTED_SECTIONS } from '../record/passport-document.ts';
 import { dppIdOf } from '../record/passport-header.ts';
 import {
@@ -31,10 +40,10 @@ export interface Reader {
   roles: ReadonlySet<Role>;
 }
 
-function visible(version: PassportVersion, reader: Reader): Record<string, unknown> {
-  if (reader.owner) return version.content;
-  const cut = publicPart(version.content);
-  for (const [key, value] of Object.entries(version.content)) {
+function visible(document: Record<string, unknown>, reader: Reader): Record<string, unknown> {
+  if (reader.owner) return document;
+  const cut = publicPart(document);
+  for (const [key, value] of Object.entries(document)) {
     const specification = contentSpecifications.get(key);
     if (!specification || typeof value !== 'object' || value === null || Array.isArray(value)) continue;
     cut[key] = discloseContent(value as Record<string, unknown>, specification.policy, reader.roles);
@@ -53,6 +62,29 @@ async function current(em: EntityManager, ref: DppRef, publicBaseUrl: string): P
   return version;
 }
 
+/**
+ * The current document of an item with its model's and batch's data merged in (docs/granularity.md), as the
+ * reader may see it; `contentSources` (when the item has a model or batch) names, for each product-group leaf
+ * still shown, the passport it comes from.
+ */
+async function currentView(
+  em: EntityManager,
+  ref: DppRef,
+  publicBaseUrl: string,
+  reader: Reader,
+): Promise<{ stored: Record<string, unknown>; shown: Record<string, unknown> }> {
+  const version = await current(em, ref, publicBaseUrl);
+  const { document, sources } = mergeItemDocument(
+    version.content,
+    await inheritedSections(em, ref.passportId),
+  );
+  const shown = visible(document, reader);
+  return {
+    stored: document,
+    shown: sources ? { ...shown, contentSources: sourcesOf(shown, sources) } : shown,
+  };
+}
+
 /** ReadDPPById / ReadDPPByProductId: the passport's current document as the reader may see it. */
 export async function readDpp(
   em: EntityManager,
@@ -61,7 +93,20 @@ export async function readDpp(
   reader: Reader,
   representation: Representation,
 ): Promise<Record<string, unknown>> {
-  return render(visible(await current(em, ref, publicBaseUrl), reader), representation);
+  return render((await currentView(em, ref, publicBaseUrl, reader)).shown, representation);
+}
+
+/** ReadDPPById of a model or batch passport: its latest version as the reader may see it. */
+export async function readLevelDpp(
+  em: EntityManager,
+  level: LevelPassport,
+  reader: Reader,
+  representation: Representation,
+): Promise<Record<string, unknown>> {
+  const version = await latestLevelVersion(em, level.id);
+  if (!version)
+    throw new DomainError('not_found', 'dpp_not_found', `No passport ${dppIdOf(level.serviceUid)}.`);
+  return render(visible(version.content, reader), representation);
 }
 
 /**
@@ -72,6 +117,33 @@ export async function readDppElement(
   em: EntityManager,
   ref: DppRef,
   publicBaseUrl: string,
+  reader: Reader,
+  elementPath: string,
+  representation: Representation,
+): Promise<unknown> {
+  return elementOf(() => currentView(em, ref, publicBaseUrl, reader), reader, elementPath, representation);
+}
+
+/** ReadDataElement of a model or batch passport: one node of its latest version. */
+export async function readLevelElement(
+  em: EntityManager,
+  level: LevelPassport,
+  reader: Reader,
+  elementPath: string,
+  representation: Representation,
+): Promise<unknown> {
+  const load = async () => {
+    const version = await latestLevelVersion(em, level.id);
+    if (!version)
+      throw new DomainError('not_found', 'dpp_not_found', `No passport ${dppIdOf(level.serviceUid)}.`);
+    return { stored: version.content, shown: visible(version.content, reader) };
+  };
+  return elementOf(load, reader, elementPath, representation);
+}
+
+/** The node at `elementPath` of the document `load` gives (what is stored, and what the reader is shown). */
+async function elementOf(
+  load: () => Promise<{ stored: Record<string, unknown>; shown: Record<string, unknown> }>,
   reader: Reader,
   elementPath: string,
   representation: Representation,
@@ -101,9 +173,9 @@ export async function readDppElement(
           'This section is not public: send the owning company’s API key (Authorization: Bearer …).',
         );
   }
-  const version = await current(em, ref, publicBaseUrl);
-  const selected = selectElement(visible(version, reader), segments);
-  if (!selected && !reader.owner && selectElement(version.content, segments)) {
+  const view = await load();
+  const selected = selectElement(view.shown, segments);
+  if (!selected && !reader.owner && selectElement(view.stored, segments)) {
     // A field of a product-group section the caller's roles may not read (docs/disclosure.md).
     throw reader.authenticated
       ? new DomainError(
@@ -155,7 +227,7 @@ export async function listDppVersions(
 }
 
 function versionDocument(version: PassportVersion, reader: Reader, representation: Representation) {
-  return { ...summary(version, reader), dpp: render(visible(version, reader), representation) };
+  return { ...summary(version, reader), dpp: render(visible(version.content, reader), representation) };
 }
 
 /** One version by its number, as it was recorded. */
@@ -196,4 +268,43 @@ export async function readDppAt(
     );
   }
   return versionDocument(version, reader, representation);
+}
+
+/** A level version's summary: as an item's, and whether its hashes are anchored yet (docs/granularity.md). */
+function levelSummary(version: Omit<LevelVersion, 'content'>, reader: Reader) {
+  return { ...summary(version, reader), anchorStatus: version.anchorStatus };
+}
+
+/** The versions of a model or batch passport, oldest first, a page at a time. */
+export async function listLevelVersions(
+  em: EntityManager,
+  level: LevelPassport,
+  reader: Reader,
+  page: { limit: number; after?: number | undefined },
+) {
+  const { items, nextCursor } = await levelVersionSummaries(em, level.id, page);
+  return {
+    digitalProductPassportId: dppIdOf(level.serviceUid),
+    items: items.map((item) => levelSummary(item, reader)),
+    nextCursor,
+  };
+}
+
+/** One version of a model or batch passport by its number, as it was recorded. */
+export async function readLevelVersion(
+  em: EntityManager,
+  level: LevelPassport,
+  number: number,
+  reader: Reader,
+  representation: Representation,
+) {
+  const version = await levelVersionByNumber(em, level.id, number);
+  if (!version) {
+    throw new DomainError(
+      'not_found',
+      'version_not_found',
+      `Passport ${dppIdOf(level.serviceUid)} has no version ${number}.`,
+    );
+  }
+  return { ...levelSummary(version, reader), dpp: render(visible(version.content, reader), representation) };
 }

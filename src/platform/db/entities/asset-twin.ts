@@ -19,6 +19,8 @@ export const AssetTwin = defineEntity({
     orderId: p.string().length(100).nullable(),
     gtin: p.string().length(14).nullable(),
     name: p.string().length(200).nullable(),
+    /** The batch/lot (GS1 AI 10) the ERP named; the bound item's custom_dpp_data.batch_number (docs/granularity.md). */
+    batch: p.string().length(20).nullable(),
     /** The product's declaration of conformity, if the ERP gave one (the toolbox bind's mint takes it). */
     conformityUrl: p.text().nullable(),
     chipUid: p.string().length(14).nullable(),

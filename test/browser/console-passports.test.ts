@@ -328,6 +328,8 @@ describe('console Passports in Chromium', () => {
     assert.notEqual(ring, 'none', 'a visible focus ring');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: `Passport ${minted.second}` }).waitFor();
+    // The credential link comes with the passport's details, loaded after the heading (slow on a busy machine).
+    await page.getByRole('link', { name: 'Download the credential' }).waitFor();
     for (let i = 0; i < 20 && (await focused()) !== 'A Download the credential'; i++) {
       await page.keyboard.press('Tab');
     }

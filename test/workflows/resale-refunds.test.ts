@@ -93,6 +93,9 @@ describe('resale workflow: payments that do not complete the sale are refunded',
         [...refundInputs].sort((a, b) => a.paymentIntentId.localeCompare(b.paymentIntentId)),
         ['pi_little', 'pi_old', 'pi_second', 'pi_usd'].map((paymentIntentId) => ({ terms, paymentIntentId })),
       );
+      // The payout is a child workflow of its own: the sale's result does not wait for it.
+      const { payoutWorkflowId } = await progressOf(handle);
+      await harness.env.client.workflow.getHandle(payoutWorkflowId!).result();
       assert.deepEqual(log.inputsOf('payOutResale'), [{ terms, paymentIntentId: 'pi_1', chargeId: 'ch_1' }]);
       assert.equal(log.inputsOf('flagRefundFailed').length, 0);
     });

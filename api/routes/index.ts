@@ -23,6 +23,7 @@ import type { RouteDeps } from './deps.ts';
 import { disclosureGrantRoutes } from './disclosure/grants.ts';
 import { dppContentRoutes } from './dpp-api/dpp-content.ts';
 import { dppDynamicRoutes } from './dpp-api/dpp-dynamic.ts';
+import { dppLifecycleRoutes } from './dpp-api/dpp-lifecycle.ts';
 import { dppReadRoutes } from './dpp-api/dpp-reads.ts';
 import { healthRoutes } from './health.ts';
 import { mintRoutes } from './mint/mint.ts';
@@ -78,6 +79,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...publicPassportRoutes(deps),
     ...dppReadRoutes(deps),
     ...dppContentRoutes(deps),
+    ...dppLifecycleRoutes(deps),
     ...dppDynamicRoutes(deps),
     ...disclosureGrantRoutes(deps),
   ];

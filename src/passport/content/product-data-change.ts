@@ -5,7 +5,8 @@ import type { TenantScope } from '../../platform/db/tenant-scope.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { canonicalJson } from '../../standards/ipfs/json.ts';
 import type { DppRef } from '../dpp-api/find-dpp.ts';
-import { dppIdOf } from '../record/passport-header.ts';
+import { writeRefusal } from '../record/dpp-status-rule.ts';
+import { dppIdOf, dppStatus } from '../record/passport-header.ts';
 import { type PassportVersion, recordPassportVersion } from '../record/passport-versions.ts';
 import { eventDataHash, eventView } from '../timeline/event-view.ts';
 import type { ContentWriter } from './content-writer.ts';
@@ -30,13 +31,13 @@ export function dataSha256(data: unknown): string {
 
 /**
  * Locks the passport row of a content write (after its content row: every content writer takes them in this
- * order) and refuses a passport whose data no longer changes: 409 token_recycled, passport_revoked.
+ * order) and refuses a passport whose data no longer changes: 409 token_recycled, passport_revoked, dpp_suspended,
+ * dpp_archived.
  */
 export async function lockWritablePassport(tx: EntityManager, ref: DppRef): Promise<void> {
-  const [passport] = await tx.execute<{ status: string; revoked_at: Date | null }[]>(
-    'select status, revoked_at from passports where id = ? for update',
-    [ref.passportId],
-  );
+  const [passport] = await tx.execute<
+    { status: string; revoked_at: Date | null; dpp_status: string | null }[]
+  >('select status, revoked_at, dpp_status from passports where id = ? for update', [ref.passportId]);
   if (!passport)
     throw new DomainError('not_found', 'dpp_not_found', `No passport ${dppIdOf(ref.serviceUid)}.`);
   if (passport.status === 'RECYCLED') {
@@ -53,6 +54,9 @@ export async function lockWritablePassport(tx: EntityManager, ref: DppRef): Prom
       'The passport is revoked; its data no longer changes.',
     );
   }
+  // Its company's own status changes (EN 18222): suspended and archived passports take no data writes.
+  const refusal = writeRefusal(dppStatus({ ...passport, revokedAt: null, dppStatus: passport.dpp_status }));
+  if (refusal) throw refusal;
 }
 
 /**

@@ -63,6 +63,9 @@ export interface PassportContentFacts {
   status: string;
   revokedAt: Date | null;
   revocationReason: string | null;
+  /** The EN 18222 status its company set (suspended, archived) and, archived, until when it is kept. */
+  dppStatus?: string | null;
+  retainUntil?: Date | null;
   economicOperatorId: string | null;
   facilityId: string | null;
   /** The product-group content specifications it is pinned to (src/passport/content). */

@@ -42,13 +42,13 @@ describe('EN 18222 life cycle: update, status changes, archive, no delete', () =
     stack.temporal.client.workflow.getHandle(`anchor-event:test:${eventId}`).result();
 
   /** A minted passport, with battery data unless `battery` is false; its dppId and token id. */
-  const mint = async (battery = true) => {
+  const mint = async (battery = true, custom: Record<string, unknown> = {}) => {
     chip += 1;
     const chipUid = `04A1B2C3D4E5${chip.toString(16).toUpperCase().padStart(2, '0')}`;
     const tokenId = await enrollAndMint(
       (m, p, b) => stack.api.call(m, p, { key: brand.testKey, ...(b === undefined ? {} : { body: b }) }),
       chipUid,
-      { manufacturer_name: 'Voltaic Cells SE' },
+      { manufacturer_name: 'Voltaic Cells SE', ...custom },
     );
     const view = await stack.api.call('GET', `/test/01/${GTIN}/21/${tokenId}?format=public`, { env: null });
     assert.equal(view.status, 200, view.text);
@@ -238,7 +238,12 @@ describe('EN 18222 life cycle: update, status changes, archive, no delete', () =
   });
 
   test('end of life of a passport without product-group data: archived with the default retention shown in the header', async () => {
-    const { dppId, tokenId } = await mint(false);
+    // What the UNTP credential needs besides (docs/untp.md): HS code, country and facility.
+    const { dppId, tokenId } = await mint(false, {
+      hsCode: '850760',
+      originCountry: 'DE',
+      manufacturer_gln: '4000001000005',
+    });
     const ended = await status(dppId, 'end_of_life', 'product destroyed');
     assert.equal(ended.status, 200, ended.text);
     assert.equal(ended.body.retention.rule, 'default');
@@ -253,6 +258,25 @@ describe('EN 18222 life cycle: update, status changes, archive, no delete', () =
     });
     assert.equal(scanned.body.status, 'ARCHIVED');
     assert.equal(scanned.body.dppHeader.retainUntil, ended.body.retention.retainUntil);
+    // Every representation built from the header says the same: the UNTP credential, the ERP view.
+    const untp = await stack.api.call('GET', `/test/01/${GTIN}/21/${tokenId}?format=untp`, { env: null });
+    assert.equal(untp.status, 200, untp.text);
+    const untpHeader = untp.body.credentialSubject.characteristics.passportHeader;
+    assert.equal(untpHeader.dppStatus, 'archived');
+    assert.equal(untpHeader.retainUntil, ended.body.retention.retainUntil);
+    const erp = await call('GET', `/test/01/${GTIN}/21/${tokenId}?format=erp`, undefined);
+    assert.equal(erp.status, 200, erp.text);
+    assert.equal(erp.body.dppHeader.dppStatus, 'archived');
+    // An archived passport is a closed record: no supply-chain event is added to it.
+    const logged = await call('POST', '/v1/iaas/log-event', {
+      tokenId,
+      action: 'SHIPPED',
+      locationName: 'Port of Hamburg',
+      latitude: 53.546,
+      longitude: 9.9661,
+    });
+    assert.equal(logged.status, 409, logged.text);
+    assert.equal(logged.body.code, 'dpp_archived');
   });
 
   test('DELETE never deletes: 405 with Allow and the archive to use; nothing changes, archived or not', async () => {

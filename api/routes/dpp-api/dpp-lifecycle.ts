@@ -18,6 +18,7 @@ import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { contentWriteProblem } from './content-write-problem.ts';
+import { ifMatchFor, PRODUCT_GROUP_PREFIX, sectionsOf } from './document-sections.ts';
 import { ownPassport } from './dpp-content.ts';
 import { contentWriterOf } from './dynamic-writer.ts';
 import { anchorProductDataEvents, eventSummary, versionSummary, versionView } from './product-data-event.ts';
@@ -31,7 +32,6 @@ const dppIdParam = z
   .min(1)
   .max(200)
   .describe('The digitalProductPassportId (urn:uuid:…) or its UUID.');
-const PRODUCT_GROUP_PREFIX = 'urn:dpp-service:spec:';
 
 const sectionWritten = z.object({
   contentSpecificationId: z.string(),
@@ -70,32 +70,6 @@ async function writeOrProblem(write: () => Promise<ContentWriteResult>): Promise
   }
 }
 
-/** The product-group sections of a compressed document body, and the members left alone. */
-function sectionsOf(body: Record<string, unknown>) {
-  const sections = Object.entries(body).filter(([key]) => key.startsWith(PRODUCT_GROUP_PREFIX));
-  const ignored = Object.keys(body).filter((key) => !key.startsWith(PRODUCT_GROUP_PREFIX));
-  if (sections.length === 0) {
-    throw new DomainError(
-      'invalid',
-      'no_product_group_section',
-      `The body names no product-group section (a member keyed by its content specification id, ${PRODUCT_GROUP_PREFIX}…).`,
-    );
-  }
-  return { sections, ignored };
-}
-
-function ifMatchFor(ctx: AppContext, sections: number): string | undefined {
-  const ifMatch = ctx.get('If-Match') || undefined;
-  if (ifMatch !== undefined && sections > 1) {
-    throw new DomainError(
-      'invalid',
-      'if_match_ambiguous',
-      'If-Match names one section’s data: write one product-group section per request to use it.',
-    );
-  }
-  return ifMatch;
-}
-
 export function dppLifecycleRoutes(deps: RouteDeps) {
   /** Writes each section, anchors the changes and answers the document write. */
   async function answerSections(
@@ -132,6 +106,30 @@ export function dppLifecycleRoutes(deps: RouteDeps) {
     return { ref, em, writer: await contentWriterOf(ctx, em, ref, ['operator']) };
   };
 
+  type WriteTarget = Awaited<ReturnType<typeof writeContext>>;
+
+  /** A document write: each product-group section of the body written by `write`, then the answer. */
+  async function writeSections(
+    ctx: AppContext,
+    dppId: string,
+    body: Record<string, unknown>,
+    write: (
+      target: WriteTarget,
+      specificationId: string,
+      value: unknown,
+      ifMatch: string | undefined,
+    ) => Promise<ContentWriteResult>,
+  ): Promise<void> {
+    const target = await writeContext(ctx, dppId);
+    const { sections, ignored } = sectionsOf(body);
+    const ifMatch = ifMatchFor(ctx, sections.length);
+    const results: ContentWriteResult[] = [];
+    for (const [specificationId, value] of sections) {
+      results.push(await writeOrProblem(() => write(target, specificationId, value, ifMatch)));
+    }
+    await answerSections(ctx, target.ref, results, ignored);
+  }
+
   return [
     defineRoute({
       method: 'put',
@@ -150,27 +148,17 @@ export function dppLifecycleRoutes(deps: RouteDeps) {
       params: z.object({ dppId: dppIdParam }),
       body: z.record(z.string(), z.unknown()),
       responses: { 200: { description: 'Written.', schema: documentWritten }, ...WRITE_ERRORS },
-      handler: async (ctx: AppContext, { params, body }) => {
-        const { ref, em, writer } = await writeContext(ctx, params.dppId);
-        const { sections, ignored } = sectionsOf(body);
-        const ifMatch = ifMatchFor(ctx, sections.length);
-        const results: ContentWriteResult[] = [];
-        for (const [specificationId, data] of sections) {
-          results.push(
-            await writeOrProblem(() =>
-              replacePassportContent(
-                em,
-                contentSpecifications,
-                ref,
-                { specificationId, data, ...(ifMatch === undefined ? {} : { ifMatch }) },
-                writer,
-                deps.config.publicBaseUrl,
-              ),
-            ),
-          );
-        }
-        await answerSections(ctx, ref, results, ignored);
-      },
+      handler: async (ctx: AppContext, { params, body }) =>
+        writeSections(ctx, params.dppId, body, (target, specificationId, data, ifMatch) =>
+          replacePassportContent(
+            target.em,
+            contentSpecifications,
+            target.ref,
+            { specificationId, data, ...(ifMatch === undefined ? {} : { ifMatch }) },
+            target.writer,
+            deps.config.publicBaseUrl,
+          ),
+        ),
     }),
     defineRoute({
       method: 'patch',
@@ -188,31 +176,21 @@ export function dppLifecycleRoutes(deps: RouteDeps) {
       params: z.object({ dppId: dppIdParam }),
       body: z.record(z.string(), z.unknown()),
       responses: { 200: { description: 'Written.', schema: documentWritten }, ...WRITE_ERRORS },
-      handler: async (ctx: AppContext, { params, body }) => {
-        const { ref, em, writer } = await writeContext(ctx, params.dppId);
-        const { sections, ignored } = sectionsOf(body);
-        const ifMatch = ifMatchFor(ctx, sections.length);
-        const results: ContentWriteResult[] = [];
-        for (const [specificationId, patch] of sections) {
-          results.push(
-            await writeOrProblem(() =>
-              rewriteContent(
-                em,
-                contentSpecifications,
-                ref,
-                {
-                  specificationId,
-                  change: (stored) => mergePatch(stored, patch) as Record<string, unknown>,
-                  ifMatch,
-                },
-                writer,
-                deps.config.publicBaseUrl,
-              ),
-            ),
-          );
-        }
-        await answerSections(ctx, ref, results, ignored);
-      },
+      handler: async (ctx: AppContext, { params, body }) =>
+        writeSections(ctx, params.dppId, body, (target, specificationId, patch, ifMatch) =>
+          rewriteContent(
+            target.em,
+            contentSpecifications,
+            target.ref,
+            {
+              specificationId,
+              change: (stored) => mergePatch(stored, patch) as Record<string, unknown>,
+              ifMatch,
+            },
+            target.writer,
+            deps.config.publicBaseUrl,
+          ),
+        ),
     }),
     ...(['patch', 'put'] as const).map((method) =>
       defineRoute({

@@ -1,10 +1,10 @@
 import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
+import { recordPassportEvent } from '../../passport/content/product-data-change.ts';
 import type { DppRef } from '../../passport/dpp-api/find-dpp.ts';
 import { nextDppStatus, type StatusAction } from '../../passport/record/dpp-status-rule.ts';
 import { type DppStatus, dppIdOf, dppStatus } from '../../passport/record/passport-header.ts';
-import { type PassportVersion, recordPassportVersion } from '../../passport/record/passport-versions.ts';
-import { eventDataHash, eventView } from '../../passport/timeline/event-view.ts';
-import { Passport, SupplyChainEvent } from '../../platform/db/entities/index.ts';
+import type { PassportVersion } from '../../passport/record/passport-versions.ts';
+import { Passport, type SupplyChainEvent } from '../../platform/db/entities/index.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { type RetentionRule, retainUntil, retentionRule } from './retention.ts';
 
@@ -58,37 +58,25 @@ export async function changeDppStatus(
     passport.dppStatus = to === 'active' ? null : to;
     passport.dppStatusReason = request.reason ?? null;
     passport.dppStatusChangedAt = now;
-    const event = tx.create(SupplyChainEvent, {
-      companyId: ref.companyId,
-      environment: ref.environment,
-      tokenId: ref.tokenId,
-      action: DPP_STATUS_CHANGED,
-      actor: request.actor,
-      actorEmail: null,
-      locationName: null,
-      latitude: null,
-      longitude: null,
-      metadata: {
-        action: request.action,
-        from,
-        to,
-        ...(request.reason ? { reason: request.reason } : {}),
-        ...(retention
-          ? { retentionRule: retention.rule, retainUntil: retention.retainUntil?.toISOString() ?? null }
-          : {}),
+    await tx.flush();
+    const { event, version } = await recordPassportEvent(
+      tx,
+      ref,
+      {
+        action: DPP_STATUS_CHANGED,
+        actor: request.actor,
+        metadata: {
+          action: request.action,
+          from,
+          to,
+          ...(request.reason ? { reason: request.reason } : {}),
+          ...(retention
+            ? { retentionRule: retention.rule, retainUntil: retention.retainUntil?.toISOString() ?? null }
+            : {}),
+        },
       },
-      dataHash: null,
-      transactionHash: null,
-      blockNumber: null,
-      contractAddress: null,
-      timestamp: now,
-    });
-    await tx.flush();
-    event.dataHash = eventDataHash(eventView(event));
-    await tx.flush();
-    const version = await recordPassportVersion(tx, passport.id, publicBaseUrl);
-    if (!version)
-      throw new DomainError('not_found', 'dpp_not_found', `No passport ${dppIdOf(ref.serviceUid)}.`);
+      publicBaseUrl,
+    );
     return { from, to, action: request.action, event, version, ...(retention ? { retention } : {}) };
   });
 }

@@ -60,16 +60,15 @@ export async function lockWritablePassport(tx: EntityManager, ref: DppRef): Prom
 }
 
 /**
- * Records a stored change of product-group data, in the caller's transaction after the data was written: a
- * PRODUCT_DATA_UPDATED supply-chain event of the passport's company (actor the writing company; metadata the
- * specification, the SHA-256 of the new data, the changed fields and who wrote them — no values), then the
- * passport's new version (which lists the event). The caller starts the event's anchor workflow once committed.
+ * Records a change of a passport made by the service itself, in the caller's transaction after the change was
+ * stored: a supply-chain event of the passport's company (`action`, `actor` the company that made it, `metadata`)
+ * with its data hash, then the passport's new version (which lists the event). The caller starts the event's
+ * anchor workflow once committed. Content changes (below) and status changes (src/lifecycle/archive) use it.
  */
-export async function recordProductDataChange(
+export async function recordPassportEvent(
   tx: EntityManager,
   ref: DppRef,
-  change: { specificationId: string; data: unknown; changed: string[] },
-  writer: ContentWriter,
+  change: { action: string; actor: string; metadata: Record<string, unknown> },
   publicBaseUrl: string,
 ): Promise<ProductDataChange> {
   const passportScope: TenantScope = { companyId: ref.companyId, environment: ref.environment };
@@ -77,19 +76,13 @@ export async function recordProductDataChange(
     companyId: passportScope.companyId,
     environment: passportScope.environment,
     tokenId: ref.tokenId,
-    action: PRODUCT_DATA_UPDATED,
-    actor: writer.companyName,
+    action: change.action,
+    actor: change.actor,
     actorEmail: null,
     locationName: null,
     latitude: null,
     longitude: null,
-    metadata: {
-      contentSpecificationId: change.specificationId,
-      dataSha256: dataSha256(change.data),
-      changedFields: change.changed,
-      writerRole: writer.role,
-      ...(writer.role === 'operator' ? {} : { writerCompanyId: writer.companyId }),
-    },
+    metadata: change.metadata,
     dataHash: null,
     transactionHash: null,
     blockNumber: null,
@@ -103,4 +96,35 @@ export async function recordProductDataChange(
   if (!version)
     throw new DomainError('not_found', 'dpp_not_found', `No passport ${dppIdOf(ref.serviceUid)}.`);
   return { passportScope, event, version };
+}
+
+/**
+ * Records a stored change of product-group data, in the caller's transaction after the data was written: a
+ * PRODUCT_DATA_UPDATED supply-chain event of the passport's company (actor the writing company; metadata the
+ * specification, the SHA-256 of the new data, the changed fields and who wrote them — no values), then the
+ * passport's new version (which lists the event). The caller starts the event's anchor workflow once committed.
+ */
+export async function recordProductDataChange(
+  tx: EntityManager,
+  ref: DppRef,
+  change: { specificationId: string; data: unknown; changed: string[] },
+  writer: ContentWriter,
+  publicBaseUrl: string,
+): Promise<ProductDataChange> {
+  return recordPassportEvent(
+    tx,
+    ref,
+    {
+      action: PRODUCT_DATA_UPDATED,
+      actor: writer.companyName,
+      metadata: {
+        contentSpecificationId: change.specificationId,
+        dataSha256: dataSha256(change.data),
+        changedFields: change.changed,
+        writerRole: writer.role,
+        ...(writer.role === 'operator' ? {} : { writerCompanyId: writer.companyId }),
+      },
+    },
+    publicBaseUrl,
+  );
 }

@@ -174,6 +174,10 @@ describe('EN 18222 life cycle: update, status changes, archive, no delete', () =
     });
     assert.equal(scanned.body.status, 'SUSPENDED');
     assert.equal(scanned.body.dppHeader.dppStatus, 'suspended');
+    const page = await stack.api.call('GET', `/test/verify/01/${GTIN}/21/${tokenId}`, { env: null });
+    assert.equal(page.status, 200);
+    assert.match(page.text, /data-status="SUSPENDED"/);
+    assert.match(page.text, /<strong>Suspended\.<\/strong>/, 'the consumer is told what it means');
     for (const [method, path, body] of [
       ['PUT', content(dppId), fullBatteryData()],
       ['PUT', dpp(dppId), { [V1]: fullBatteryData() }],

@@ -197,6 +197,18 @@ describe('EN 18222 life cycle: update, status changes, archive, no delete', () =
     assert.equal((await status(dppId, 'reactivate')).status, 409, 'an active passport is not reactivated');
   });
 
+  test('a revoked passport reads suspended and is not reactivated: a revocation is final', async () => {
+    const { dppId, tokenId } = await mint(false);
+    const revoked = await call('POST', '/v1/dpp/revoke', { tokenId, reason: 'counterfeit suspicion' });
+    assert.equal(revoked.status, 200, revoked.text);
+    assert.equal((await read(dppId)).body.dppStatus, 'suspended');
+    const refused = await status(dppId, 'reactivate');
+    assert.equal(refused.status, 409, refused.text);
+    assert.equal(refused.body.code, 'passport_revoked');
+    assert.equal((await status(dppId, 'archive')).status, 200, 'it may still be archived');
+    assert.equal((await read(dppId)).body.dppStatus, 'archived');
+  });
+
   test('archive is final: versions stay readable with their hashes, writes 409, retention per product rule', async () => {
     const { dppId } = await mint();
     await call('PATCH', element(dppId, CAPACITY), 231);
@@ -239,6 +251,10 @@ describe('EN 18222 life cycle: update, status changes, archive, no delete', () =
     }
     const last = all[all.length - 1];
     assert.equal(last.number, archived.body.version.number, 'the archive is itself a version');
+    const permanent = await call('GET', `/test${archived.body.version.address}`, undefined, null);
+    assert.equal(permanent.status, 200, permanent.text);
+    assert.equal(permanent.body.dpp.dppStatus, 'archived', 'the archive version names its status');
+    assert.equal(permanent.body.publicSha256, archived.body.version.publicSha256);
   });
 
   test('end of life of a passport without product-group data: archived with the default retention shown in the header', async () => {

@@ -12,6 +12,7 @@ import { ElementPathError, parseElementPath } from '../../../src/passport/dpp-ap
 import type { DppRef } from '../../../src/passport/dpp-api/find-dpp.ts';
 import { STATUS_ACTIONS } from '../../../src/passport/record/dpp-status-rule.ts';
 import { dppIdOf } from '../../../src/passport/record/passport-header.ts';
+import type { PassportVersion } from '../../../src/passport/record/passport-versions.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
 import type { AppContext } from '../../context.ts';
 import { Problem } from '../../problem.ts';
@@ -33,6 +34,9 @@ const dppIdParam = z
   .max(200)
   .describe('The digitalProductPassportId (urn:uuid:…) or its UUID.');
 
+const addressedVersion = versionView.extend({
+  address: z.string().describe('The version’s permanent address (GET, served as recorded).'),
+});
 const sectionWritten = z.object({
   contentSpecificationId: z.string(),
   created: z.boolean(),
@@ -45,7 +49,7 @@ const documentWritten = z.object({
   ignored: z
     .array(z.string())
     .describe('Members not written: header members and the service’s own sections.'),
-  version: versionView.nullable(),
+  version: addressedVersion.nullable(),
 });
 
 const WRITE_ERRORS = {
@@ -69,6 +73,12 @@ async function writeOrProblem(write: () => Promise<ContentWriteResult>): Promise
     throw contentWriteProblem(error);
   }
 }
+
+/** A version's summary with its permanent address (GET …/versions/{number}, served as recorded for good). */
+const addressed = (ref: DppRef, version: PassportVersion) => ({
+  ...versionSummary(version),
+  address: `/v1/dpps/${encodeURIComponent(dppIdOf(ref.serviceUid))}/versions/${version.number}`,
+});
 
 export function dppLifecycleRoutes(deps: RouteDeps) {
   /** Writes each section, anchors the changes and answers the document write. */
@@ -95,7 +105,7 @@ export function dppLifecycleRoutes(deps: RouteDeps) {
         event: r.change ? { id: r.change.event.id, dataHash: eventSummary(r.change.event).dataHash } : null,
       })),
       ignored,
-      version: last ? versionSummary(last.version) : null,
+      version: last ? addressed(ref, last.version) : null,
     };
   }
 
@@ -289,7 +299,7 @@ export function dppLifecycleRoutes(deps: RouteDeps) {
             retention: z
               .object({ rule: z.string(), basis: z.string(), retainUntil: z.string().nullable() })
               .optional(),
-            version: versionView,
+            version: addressedVersion,
             event: z.object({
               id: z.number().int(),
               action: z.literal(DPP_STATUS_CHANGED),
@@ -333,7 +343,7 @@ export function dppLifecycleRoutes(deps: RouteDeps) {
                 },
               }
             : {}),
-          version: versionSummary(change.version),
+          version: addressed(ref, change.version),
           event: { id: change.event.id, action: DPP_STATUS_CHANGED, dataHash: change.event.dataHash ?? '' },
         };
       },

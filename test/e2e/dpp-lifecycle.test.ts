@@ -146,9 +146,14 @@ describe('EN 18222 life cycle: update, status changes, archive, no delete', () =
     const outside = await call('PATCH', element(dppId, "$['dppStatus']"), 'archived');
     assert.equal(outside.status, 400, outside.text);
     assert.equal(outside.body.code, 'invalid_element_path');
-    const merged = await call('PATCH', dpp(dppId), {
-      [V1]: { performanceAndDurability: { ratedCapacityAh: 280 } },
-    });
+    // BaSyx's updateDPPById: a JSON Merge Patch, sent as such.
+    const merged = await call(
+      'PATCH',
+      dpp(dppId),
+      { [V1]: { performanceAndDurability: { ratedCapacityAh: 280 } } },
+      brand.testKey,
+      { 'content-type': 'application/merge-patch+json' },
+    );
     assert.equal(merged.status, 200, merged.text);
     const data = (await call('GET', content(dppId))).body.data;
     assert.equal(data.performanceAndDurability.ratedCapacityAh, 280);

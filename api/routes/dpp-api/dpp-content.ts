@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { requireWorkflows } from '../../../src/adapters/temporal/start.ts';
 import { passportAasEnvironment } from '../../../src/passport/aas/battery/battery-environment.ts';
-import { ContentPreconditionFailed, contentEtag } from '../../../src/passport/content/content-etag.ts';
+import { contentEtag } from '../../../src/passport/content/content-etag.ts';
 import { contentSpecifications } from '../../../src/passport/content/content-specification.ts';
 import { ROLES } from '../../../src/passport/content/disclosure.ts';
 import { sourcesOf } from '../../../src/passport/content/merge-layers.ts';
-import { ContentInvalid, requireSpecification } from '../../../src/passport/content/passport-content.ts';
+import { requireSpecification } from '../../../src/passport/content/passport-content.ts';
 import { replacePassportContent } from '../../../src/passport/content/put-content.ts';
 import { callerRoles } from '../../../src/passport/disclosure/caller-roles.ts';
 import { discloseContent } from '../../../src/passport/disclosure/disclose-content.ts';
@@ -15,11 +15,10 @@ import { findLevelById } from '../../../src/passport/levels/levels.ts';
 import { dppIdOf } from '../../../src/passport/record/passport-header.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
 import type { AppContext } from '../../context.ts';
-import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { allowAnyOrigin, publicEnvironment } from '../resolver/http.ts';
-import { contentInvalidProblem } from './content-problem.ts';
+import { contentWriteProblem } from './content-write-problem.ts';
 import { contentWriterOf } from './dynamic-writer.ts';
 import {
   anchorProductDataEvents,
@@ -84,7 +83,7 @@ const CONTENT_DESCRIPTION =
   'fields only (docs/disclosure.md).';
 
 /** The passport a content operation names, of the caller's company (another company's: 404, as if absent). */
-async function ownPassport(ctx: AppContext, dppId: string) {
+export async function ownPassport(ctx: AppContext, dppId: string) {
   const scope = ctx.state.scope!;
   const ref = await findDppById(ctx.state.em!, scope.environment, dppId);
   if (ref.companyId !== scope.companyId) {
@@ -192,15 +191,7 @@ export function dppContentRoutes(deps: RouteDeps) {
             deps.config.publicBaseUrl,
           );
         } catch (error) {
-          if (error instanceof ContentPreconditionFailed) {
-            throw new Problem(412, 'precondition_failed', error.message, {
-              title: 'Precondition Failed',
-              ...(error.currentEtag ? { headers: { ETag: error.currentEtag } } : {}),
-              extra: { currentETag: error.currentEtag, currentVersion: error.currentVersion },
-            });
-          }
-          if (!(error instanceof ContentInvalid)) throw error;
-          throw contentInvalidProblem(error);
+          throw contentWriteProblem(error);
         }
         const { content, created, change } = result;
         if (change) {

@@ -98,7 +98,13 @@ function verdictSection(model: VerifyPageModel): string {
 </section>`;
 }
 
-const STATUS_LABELS: Record<string, string> = { ACTIVE: 'Active', RECYCLED: 'Recycled', REVOKED: 'Revoked' };
+const STATUS_LABELS: Record<string, string> = {
+  ACTIVE: 'Active',
+  RECYCLED: 'Recycled',
+  REVOKED: 'Revoked',
+  SUSPENDED: 'Suspended',
+  ARCHIVED: 'Archived',
+};
 
 function statusNotice(model: VerifyPageModel): string {
   if (model.status === 'REVOKED') {
@@ -111,6 +117,13 @@ function statusNotice(model: VerifyPageModel): string {
   if (model.status === 'RECYCLED') {
     const when = model.revokedAt ? ` on ${time(model.revokedAt, false)}` : '';
     return `<p class="notice notice--recycled" id="status-notice"><strong>Recycled.</strong> This product was recycled${when}; its passport is closed and its circular deposit was paid out.</p>`;
+  }
+  // Set by the manufacturer through the EN 18222 status change (docs/en18222.md, "Status changes").
+  if (model.status === 'SUSPENDED') {
+    return '<p class="notice notice--revoked" id="status-notice"><strong>Suspended.</strong> The manufacturer has suspended this passport for now: its data is not being updated until it is reactivated.</p>';
+  }
+  if (model.status === 'ARCHIVED') {
+    return '<p class="notice notice--recycled" id="status-notice"><strong>Archived.</strong> The manufacturer closed this passport; it is kept unchanged as a record, every earlier version included.</p>';
   }
   return '';
 }

@@ -129,6 +129,10 @@ async function insertMint(em: EntityManager, scope: TenantScope, minted: MintedP
     statusListIndex: null,
     revokedAt: null,
     revocationReason: null,
+    dppStatus: null,
+    dppStatusReason: null,
+    dppStatusChangedAt: null,
+    retainUntil: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readCompanySettings, warrantyEnd } from '../../accounts/settings/company-settings.ts';
 import type { WorkflowGateway } from '../../adapters/temporal/start.ts';
+import { writeRefusal } from '../../passport/record/dpp-status-rule.ts';
 import { recordPassportVersion } from '../../passport/record/passport-versions.ts';
 import { eventDataHash, eventView } from '../../passport/timeline/event-view.ts';
 import { Company, Passport, SupplyChainEvent } from '../../platform/db/entities/index.ts';
@@ -80,6 +81,8 @@ export async function storeSupplyChainEvent(
         `Token ${request.tokenId} is recycled; no further events can be logged.`,
       );
     }
+    // An archived passport is a closed record (EN 18222 archive): no event is added to it.
+    if (passport.dppStatus === 'archived') throw writeRefusal('archived')!;
     const event = tx.create(SupplyChainEvent, {
       ...ownedBy(scope),
       tokenId: passport.tokenId,

@@ -14,6 +14,9 @@ export interface AasPassportRow {
   chipUid: string;
   status: string;
   revokedAt: Date | null;
+  /** The EN 18222 status its company set (suspended, archived) and, archived, until when it is kept. */
+  dppStatus?: string | null;
+  retainUntil?: Date | null;
   metadataCache: Record<string, unknown>;
   productId: string | null;
   material: string | null;
@@ -36,6 +39,7 @@ export interface AasPassportRow {
 }
 
 const COLUMNS = `p.id as passport_id, p.company_id, p.token_id, p.service_uid, p.environment, p.gtin, p.chip_uid, p.status, p.revoked_at,
+  p.dpp_status, p.retain_until,
   p.metadata_cache, p.product_id, p.material, p.locked_deposit_wei::text as locked_deposit_wei,
   p.contract_address, p.transaction_hash, p.metadata_url, p.mint_timestamp, p.updated_at,
   co.name as company_name, c.verification_count, c.last_verified_at, cs.economic_operator_id, cs.facility_id,
@@ -60,6 +64,8 @@ interface Row {
   chip_uid: string;
   status: string;
   revoked_at: Date | string | null;
+  dpp_status: string | null;
+  retain_until: Date | string | null;
   metadata_cache: Record<string, unknown>;
   product_id: string | null;
   material: string | null;
@@ -91,6 +97,8 @@ function toPassport(row: Row): AasPassportRow {
     chipUid: row.chip_uid,
     status: row.status,
     revokedAt: row.revoked_at === null ? null : date(row.revoked_at),
+    dppStatus: row.dpp_status,
+    retainUntil: row.retain_until === null ? null : date(row.retain_until),
     metadataCache: row.metadata_cache ?? {},
     productId: row.product_id,
     material: row.material,

@@ -66,6 +66,8 @@ export function passportSubmodels(passport: AasPassportRow, publicBaseUrl: strin
       environment: passport.environment,
       status: passport.status,
       revokedAt: passport.revokedAt,
+      dppStatus: passport.dppStatus,
+      retainUntil: passport.retainUntil,
       lastUpdated: passport.lastUpdated,
       economicOperatorId: passport.economicOperatorId,
       facilityId: passport.facilityId,

@@ -5,7 +5,8 @@ import type { TenantScope } from '../../platform/db/tenant-scope.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { canonicalJson } from '../../standards/ipfs/json.ts';
 import type { DppRef } from '../dpp-api/find-dpp.ts';
-import { dppIdOf } from '../record/passport-header.ts';
+import { writeRefusal } from '../record/dpp-status-rule.ts';
+import { dppIdOf, dppStatus } from '../record/passport-header.ts';
 import { type PassportVersion, recordPassportVersion } from '../record/passport-versions.ts';
 import { eventDataHash, eventView } from '../timeline/event-view.ts';
 import type { ContentWriter } from './content-writer.ts';
@@ -30,13 +31,13 @@ export function dataSha256(data: unknown): string {
 
 /**
  * Locks the passport row of a content write (after its content row: every content writer takes them in this
- * order) and refuses a passport whose data no longer changes: 409 token_recycled, passport_revoked.
+ * order) and refuses a passport whose data no longer changes: 409 token_recycled, passport_revoked, dpp_suspended,
+ * dpp_archived.
  */
 export async function lockWritablePassport(tx: EntityManager, ref: DppRef): Promise<void> {
-  const [passport] = await tx.execute<{ status: string; revoked_at: Date | null }[]>(
-    'select status, revoked_at from passports where id = ? for update',
-    [ref.passportId],
-  );
+  const [passport] = await tx.execute<
+    { status: string; revoked_at: Date | null; dpp_status: string | null }[]
+  >('select status, revoked_at, dpp_status from passports where id = ? for update', [ref.passportId]);
   if (!passport)
     throw new DomainError('not_found', 'dpp_not_found', `No passport ${dppIdOf(ref.serviceUid)}.`);
   if (passport.status === 'RECYCLED') {
@@ -53,6 +54,48 @@ export async function lockWritablePassport(tx: EntityManager, ref: DppRef): Prom
       'The passport is revoked; its data no longer changes.',
     );
   }
+  // Its company's own status changes (EN 18222): suspended and archived passports take no data writes.
+  const refusal = writeRefusal(dppStatus({ ...passport, revokedAt: null, dppStatus: passport.dpp_status }));
+  if (refusal) throw refusal;
+}
+
+/**
+ * Records a change of a passport made by the service itself, in the caller's transaction after the change was
+ * stored: a supply-chain event of the passport's company (`action`, `actor` the company that made it, `metadata`)
+ * with its data hash, then the passport's new version (which lists the event). The caller starts the event's
+ * anchor workflow once committed. Content changes (below) and status changes (src/lifecycle/archive) use it.
+ */
+export async function recordPassportEvent(
+  tx: EntityManager,
+  ref: DppRef,
+  change: { action: string; actor: string; metadata: Record<string, unknown> },
+  publicBaseUrl: string,
+): Promise<ProductDataChange> {
+  const passportScope: TenantScope = { companyId: ref.companyId, environment: ref.environment };
+  const event = tx.create(SupplyChainEvent, {
+    companyId: passportScope.companyId,
+    environment: passportScope.environment,
+    tokenId: ref.tokenId,
+    action: change.action,
+    actor: change.actor,
+    actorEmail: null,
+    locationName: null,
+    latitude: null,
+    longitude: null,
+    metadata: change.metadata,
+    dataHash: null,
+    transactionHash: null,
+    blockNumber: null,
+    contractAddress: null,
+    timestamp: new Date(),
+  });
+  await tx.flush();
+  event.dataHash = eventDataHash(eventView(event));
+  await tx.flush();
+  const version = await recordPassportVersion(tx, ref.passportId, publicBaseUrl);
+  if (!version)
+    throw new DomainError('not_found', 'dpp_not_found', `No passport ${dppIdOf(ref.serviceUid)}.`);
+  return { passportScope, event, version };
 }
 
 /**
@@ -68,35 +111,20 @@ export async function recordProductDataChange(
   writer: ContentWriter,
   publicBaseUrl: string,
 ): Promise<ProductDataChange> {
-  const passportScope: TenantScope = { companyId: ref.companyId, environment: ref.environment };
-  const event = tx.create(SupplyChainEvent, {
-    companyId: passportScope.companyId,
-    environment: passportScope.environment,
-    tokenId: ref.tokenId,
-    action: PRODUCT_DATA_UPDATED,
-    actor: writer.companyName,
-    actorEmail: null,
-    locationName: null,
-    latitude: null,
-    longitude: null,
-    metadata: {
-      contentSpecificationId: change.specificationId,
-      dataSha256: dataSha256(change.data),
-      changedFields: change.changed,
-      writerRole: writer.role,
-      ...(writer.role === 'operator' ? {} : { writerCompanyId: writer.companyId }),
+  return recordPassportEvent(
+    tx,
+    ref,
+    {
+      action: PRODUCT_DATA_UPDATED,
+      actor: writer.companyName,
+      metadata: {
+        contentSpecificationId: change.specificationId,
+        dataSha256: dataSha256(change.data),
+        changedFields: change.changed,
+        writerRole: writer.role,
+        ...(writer.role === 'operator' ? {} : { writerCompanyId: writer.companyId }),
+      },
     },
-    dataHash: null,
-    transactionHash: null,
-    blockNumber: null,
-    contractAddress: null,
-    timestamp: new Date(),
-  });
-  await tx.flush();
-  event.dataHash = eventDataHash(eventView(event));
-  await tx.flush();
-  const version = await recordPassportVersion(tx, ref.passportId, publicBaseUrl);
-  if (!version)
-    throw new DomainError('not_found', 'dpp_not_found', `No passport ${dppIdOf(ref.serviceUid)}.`);
-  return { passportScope, event, version };
+    publicBaseUrl,
+  );
 }

@@ -176,6 +176,8 @@ export async function untpHeader(
       environment: passport.environment,
       status: passport.status,
       revokedAt: passport.revokedAt,
+      dppStatus: passport.dppStatus,
+      retainUntil: passport.retainUntil,
       lastUpdated: new Date(row!.last_updated),
       economicOperatorId: row!.economic_operator_id,
       facilityId: row!.facility_id,

@@ -63,6 +63,9 @@ export interface PassportContentFacts {
   status: string;
   revokedAt: Date | null;
   revocationReason: string | null;
+  /** The EN 18222 status its company set (suspended, archived) and, archived, until when it is kept. */
+  dppStatus?: string | null;
+  retainUntil?: Date | null;
   economicOperatorId: string | null;
   facilityId: string | null;
   /** The product-group content specifications it is pinned to (src/passport/content). */
@@ -114,10 +117,11 @@ function text(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-/** The public status word the resolver shows (ACTIVE, REVOKED, RECYCLED). */
-function publicStatusOf(facts: Pick<PassportContentFacts, 'status' | 'revokedAt'>): string {
+/** The public status word the resolver shows (ACTIVE, REVOKED, RECYCLED, SUSPENDED, ARCHIVED). */
+function publicStatusOf(facts: Pick<PassportContentFacts, 'status' | 'revokedAt' | 'dppStatus'>): string {
   if (facts.status === 'RECYCLED') return 'RECYCLED';
-  return facts.revokedAt ? 'REVOKED' : facts.status;
+  if (facts.revokedAt) return 'REVOKED';
+  return facts.dppStatus ? facts.dppStatus.toUpperCase() : facts.status;
 }
 
 /**

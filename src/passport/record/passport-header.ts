@@ -32,6 +32,8 @@ export type DppGranularity = 'item';
  * - `suspended`: revoked by its company (credential revoked, product still exists; the company may mint a new
  *   passport for it, but this one no longer vouches for it);
  * - `archived`: recycled (end of life: the product no longer exists; the passport stays readable as a record).
+ * The company's own status changes (EN 18222, src/passport/record/dpp-status-rule.ts) add to these: `suspended`
+ * (reversible) and `archived` (final, kept until `retainUntil`).
  */
 export type DppStatus = 'active' | 'suspended' | 'archived';
 
@@ -50,6 +52,8 @@ export interface PassportHeader {
   /** The producing facility's identifier (GLN or other), when the company set one. */
   facilityId: string | null;
   contentSpecificationIds: string[];
+  /** Archived by its company: kept and readable at least until then (ISO 8601); absent otherwise. */
+  retainUntil?: string;
 }
 
 /** The facts a header is built from (all public, or settings the company publishes). */
@@ -69,6 +73,9 @@ export interface PassportHeaderFacts {
    * src/passport/content), listed after our own sections; omitted: none.
    */
   productGroupSpecificationIds?: readonly string[] | undefined;
+  /** The status its company set (suspended, archived; EN 18222 status changes); null/omitted: none. */
+  dppStatus?: string | null | undefined;
+  retainUntil?: Date | null | undefined;
 }
 
 const URN_UUID = 'urn:uuid:';
@@ -90,9 +97,13 @@ export function serviceUidOfDppId(dppId: string): string | undefined {
 }
 
 /** Our state → EN 18223 DppStatus (see {@link DppStatus}). Recycling wins over revocation (it also revokes). */
-export function dppStatus(passport: { status: string; revokedAt: Date | null | undefined }): DppStatus {
-  if (passport.status === 'RECYCLED') return 'archived';
-  if (passport.revokedAt) return 'suspended';
+export function dppStatus(passport: {
+  status: string;
+  revokedAt: Date | null | undefined;
+  dppStatus?: string | null | undefined;
+}): DppStatus {
+  if (passport.status === 'RECYCLED' || passport.dppStatus === 'archived') return 'archived';
+  if (passport.revokedAt || passport.dppStatus === 'suspended') return 'suspended';
   return 'active';
 }
 
@@ -108,5 +119,6 @@ export function passportHeader(facts: PassportHeaderFacts, publicBaseUrl: string
     economicOperatorId: facts.economicOperatorId ?? null,
     facilityId: facts.facilityId ?? null,
     contentSpecificationIds: [...CONTENT_SPECIFICATION_IDS, ...(facts.productGroupSpecificationIds ?? [])],
+    ...(facts.retainUntil ? { retainUntil: facts.retainUntil.toISOString() } : {}),
   };
 }

@@ -48,6 +48,8 @@ interface PassportRow {
   status: string;
   revoked_at: string | Date | null;
   revocation_reason: string | null;
+  dpp_status: string | null;
+  retain_until: string | Date | null;
   economic_operator_id: string | null;
   facility_id: string | null;
   pinned_specifications: unknown;
@@ -84,7 +86,7 @@ export async function loadPassportContent(
        p.owner_wallet, p.material, p.warranty_expiry, p.metadata_url, p.metadata_cache, p.erp_material_id,
        p.erp_serial, p.erp_order_id, p.parent_uid, p.transaction_hash, p.mint_timestamp,
        p.locked_deposit_wei::text as locked_deposit_wei, p.contract_address, p.status, p.revoked_at,
-       p.revocation_reason, cs.economic_operator_id, cs.facility_id,
+       p.revocation_reason, p.dpp_status, p.retain_until, cs.economic_operator_id, cs.facility_id,
        ${PINNED_SPECIFICATIONS_SQL} as pinned_specifications, ${PRODUCT_GROUP_DATA_SQL} as product_group_data,
        ${RELATED_PASSPORTS_SQL} as related_passports
      from passports p
@@ -123,6 +125,8 @@ export async function loadPassportContent(
     status: row.status,
     revokedAt: pgTimestamp(row.revoked_at),
     revocationReason: row.revocation_reason,
+    dppStatus: row.dpp_status,
+    retainUntil: row.retain_until === null ? null : pgTimestamp(row.retain_until),
     economicOperatorId: row.economic_operator_id,
     facilityId: row.facility_id,
     productGroupSpecificationIds: pinnedIds(row.pinned_specifications),

@@ -40,6 +40,9 @@ export interface PublicFacts {
   name: string | null;
   status: string;
   revokedAt: Date | null;
+  /** The EN 18222 status its company set (suspended, archived) and, archived, until when it is kept. */
+  dppStatus: string | null;
+  retainUntil: Date | null;
   contractAddress: string;
   verificationCount: number;
   /** For the EN 18223 header (dppHeader): the passport's service UID and its company's header settings. */
@@ -55,7 +58,8 @@ export interface PublicFacts {
 }
 
 export const PUBLIC_FACTS = `select p.token_id, p.gtin, p.metadata_cache->'custom_dpp_data'->>'batch_number' as batch,
-  p.metadata_cache->>'name' as name, p.status, p.revoked_at, p.contract_address, c.verification_count,
+  p.metadata_cache->>'name' as name, p.status, p.revoked_at, p.dpp_status, p.retain_until, p.contract_address,
+  c.verification_count,
   p.service_uid, cs.economic_operator_id, cs.facility_id,
   coalesce((select v.created_at from passport_versions v where v.passport_id = p.id
     order by v.number desc limit 1), p.updated_at) as last_updated,
@@ -76,6 +80,8 @@ export async function findPublicFacts(
     name: string | null;
     status: string;
     revoked_at: string | null;
+    dpp_status: string | null;
+    retain_until: string | null;
     contract_address: string;
     verification_count: number;
     service_uid: string;
@@ -93,6 +99,8 @@ export async function findPublicFacts(
     name: row.name,
     status: row.status,
     revokedAt: pgTimestamp(row.revoked_at),
+    dppStatus: row.dpp_status,
+    retainUntil: pgTimestamp(row.retain_until),
     contractAddress: row.contract_address,
     verificationCount: row.verification_count,
     serviceUid: row.service_uid,

@@ -26,6 +26,9 @@ export interface PassportRecord {
   statusList: number | null;
   statusListIndex: number | null;
   revokedAt: Date | null;
+  /** The EN 18222 status its company set (suspended, archived) and, archived, until when it is kept. */
+  dppStatus?: string | null;
+  retainUntil?: Date | null;
   revocationReason: string | null;
   verificationCount: number;
   lastVerifiedAt: Date | null;
@@ -52,7 +55,7 @@ export interface CachedCredential {
 
 const PASSPORT_COLUMNS = `p.id, p.company_id, co.name as company_name, p.environment, p.token_id, p.gtin, p.chip_uid,
   p.status, p.metadata_cache, p.contract_address, p.transaction_hash, p.mint_block, p.mint_timestamp, p.status_list,
-  p.status_list_index, p.revoked_at, p.revocation_reason, c.verification_count, c.last_verified_at`;
+  p.status_list_index, p.revoked_at, p.revocation_reason, p.dpp_status, p.retain_until, c.verification_count, c.last_verified_at`;
 const FROM = `from passports p join chips c on c.id = p.chip_id join companies co on co.id = p.company_id`;
 
 // Raw statements: the public resolver reads any company's passport of the environment (the tenant filter is for
@@ -84,6 +87,8 @@ interface Row {
   status_list: number | null;
   status_list_index: number | null;
   revoked_at: string | Date | null;
+  dpp_status: string | null;
+  retain_until: string | Date | null;
   revocation_reason: string | null;
   verification_count: number;
   last_verified_at: string | Date | null;
@@ -115,6 +120,8 @@ function record(row: Row): PassportRecord {
     statusList: row.status_list,
     statusListIndex: row.status_list_index,
     revokedAt: pgTimestamp(row.revoked_at),
+    dppStatus: row.dpp_status,
+    retainUntil: pgTimestamp(row.retain_until),
     revocationReason: row.revocation_reason,
     verificationCount: row.verification_count,
     lastVerifiedAt: pgTimestamp(row.last_verified_at),

@@ -19,6 +19,7 @@ const ACTION_LABELS: Record<string, string> = {
   CLAIM_OWNERSHIP: 'Ownership claimed',
   RECYCLE_TRANSFER: 'Recycled, deposit released',
   PRODUCT_DATA_UPDATED: 'Product data updated (state of health, status or use)',
+  DPP_STATUS_CHANGED: 'Passport status changed (suspended, reactivated or archived)',
 };
 
 export interface TimelineEntry {

@@ -1,15 +1,20 @@
 import type { PassportRecord } from './lookup.ts';
 
 /** Statuses the public representations show. */
-export type PublicStatus = 'ACTIVE' | 'RECYCLED' | 'REVOKED' | (string & {});
+export type PublicStatus = 'ACTIVE' | 'RECYCLED' | 'REVOKED' | 'SUSPENDED' | 'ARCHIVED' | (string & {});
 
 /**
  * The passport's status as the public sees it: RECYCLED once recycled (recycling also revokes its credential),
- * REVOKED when its company revoked it for another reason, else the passport's own status (ACTIVE).
+ * REVOKED when its company revoked it for another reason, ARCHIVED or SUSPENDED when its company set that
+ * status (EN 18222 status change), else the passport's own status (ACTIVE).
  */
-export function publicStatus(passport: Pick<PassportRecord, 'status' | 'revokedAt'>): PublicStatus {
+export function publicStatus(
+  passport: Pick<PassportRecord, 'status' | 'revokedAt'> & { dppStatus?: string | null | undefined },
+): PublicStatus {
   if (passport.status === 'RECYCLED') return 'RECYCLED';
   if (passport.revokedAt) return 'REVOKED';
+  if (passport.dppStatus === 'archived') return 'ARCHIVED';
+  if (passport.dppStatus === 'suspended') return 'SUSPENDED';
   return passport.status;
 }
 

@@ -51,6 +51,7 @@ export function untpExtensionContext(publicBaseUrl: string): Record<string, unkn
       economicOperatorId: `${vocab}economicOperatorId`,
       facilityId: `${vocab}facilityId`,
       contentSpecificationIds: { '@id': `${vocab}contentSpecificationIds`, '@container': '@set' },
+      retainUntil: { '@id': `${vocab}retainUntil`, '@type': 'http://www.w3.org/2001/XMLSchema#dateTime' },
     },
   };
 }

@@ -36,6 +36,12 @@ export const Passport = defineEntity({
     /** Revoked by its company or by recycling: the revocation bit of its status list entry is set. */
     revokedAt: p.datetime().nullable(),
     revocationReason: p.string().length(500).nullable(),
+    /** EN 18222 status set by its company (suspended, archived); null: as revocation and recycling say. */
+    dppStatus: p.string().nullable(),
+    dppStatusReason: p.text().nullable(),
+    dppStatusChangedAt: p.datetime().nullable(),
+    /** Archived: kept (and readable) at least until then (docs/en18222.md, "Retention"). */
+    retainUntil: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()

@@ -1,0 +1,55 @@
+/**
+ * How long an archived passport is kept, by the product rule that applies to it (docs/en18222.md,
+ * "Retention"). The passport's product group (its pinned content specification's group) names the rule; the
+ * period counts from the archive. Nothing deletes a passport, archived or not, before or after the date: it is
+ * the earliest a purge could ever be considered, and no purge job exists.
+ */
+export interface RetentionRule {
+  rule: 'construction-products' | 'battery' | 'default';
+  /** The provision implemented. */
+  basis: string;
+  /** Years counted from the archive; null: no end while the product exists (kept). */
+  years: number | null;
+}
+
+const RULES: Readonly<Record<string, RetentionRule>> = {
+  construction: {
+    rule: 'construction-products',
+    basis:
+      'Reg. (EU) 2024/3110 (CPR), digital product passport chapter (Arts 75 ff.): 25 years for the DPP system ' +
+      '(the operator’s own 10 years after the last product of the type fall within them)',
+    years: 25,
+  },
+  battery: {
+    rule: 'battery',
+    basis:
+      'Reg. (EU) 2023/1542 Art. 77(8): a battery passport ceases to exist only once the battery is recycled; ' +
+      'an archive that is not recycling keeps it without an end date',
+    years: null,
+  },
+};
+
+const DEFAULT_RULE: RetentionRule = {
+  rule: 'default',
+  basis:
+    'Reg. (EU) 2024/1781 (ESPR) Art. 9(2)(i): available at least for the product’s expected lifetime, which ' +
+    'the product group’s delegated act sets; until one applies, the service keeps 10 years',
+  years: 10,
+};
+
+/** The rule for a passport pinned to these product groups (the longest period of those that apply). */
+export function retentionRule(groups: readonly string[]): RetentionRule {
+  const rules = groups.map((group) => RULES[group]).filter((rule) => rule !== undefined);
+  if (rules.length === 0) return DEFAULT_RULE;
+  return rules.reduce((longest, rule) =>
+    rule.years === null || (longest.years !== null && rule.years > longest.years) ? rule : longest,
+  );
+}
+
+/** Until when a passport archived at `archivedAt` is kept under `rule`; null: no end date. */
+export function retainUntil(rule: RetentionRule, archivedAt: Date): Date | null {
+  if (rule.years === null) return null;
+  const until = new Date(archivedAt);
+  until.setUTCFullYear(until.getUTCFullYear() + rule.years);
+  return until;
+}

@@ -165,6 +165,17 @@ describe('model and batch passports', () => {
     assert.equal(content.body.data.generalProductInformation.warrantyPeriod, 'P10Y');
   });
 
+  test('a model or batch passport is never deleted: 405 naming the archive, for its owner; 404 for others', async () => {
+    for (const id of [modelId, batchId]) {
+      const refused = await stack.api.call('DELETE', dppPath(id), { key: brand.testKey });
+      assert.equal(refused.status, 405, refused.text);
+      assert.equal(refused.body.code, 'dpp_delete_refused');
+      assert.equal(refused.body.archive.path, `/v1/dpps/${encodeURIComponent(id)}/status`);
+      assert.equal((await stack.api.call('DELETE', dppPath(id), { key: other.testKey })).status, 404);
+      assert.equal((await stack.api.call('GET', dppPath(id), { key: null })).status, 200, 'still there');
+    }
+  });
+
   test('an item inherits model ← batch, says where each value comes from, and its own values override', async () => {
     const tokenId = await enrollAndMint(
       (method, path, body) => stack.api.call(method, path, { key: brand.testKey, body }),

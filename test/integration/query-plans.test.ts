@@ -188,6 +188,8 @@ const NOT_HOT: Record<string, string> = {
   listPasskeys: 'one person’s passkeys: a handful, on passkeys_user',
   listDppVersions:
     'one passport’s versions (one per content change), a page at a time by the unique (passport_id, number) index',
+  listLevelVersions:
+    'one model or batch passport’s versions (one per content change), by the unique (level_id, number) index',
 };
 
 function sourceFiles(dir: string): string[] {

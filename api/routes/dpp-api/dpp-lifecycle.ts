@@ -10,6 +10,7 @@ import {
 } from '../../../src/passport/content/put-content.ts';
 import { ElementPathError, parseElementPath } from '../../../src/passport/dpp-api/element-path.ts';
 import type { DppRef } from '../../../src/passport/dpp-api/find-dpp.ts';
+import { findLevelById } from '../../../src/passport/levels/levels.ts';
 import { STATUS_ACTIONS } from '../../../src/passport/record/dpp-status-rule.ts';
 import { dppIdOf } from '../../../src/passport/record/passport-header.ts';
 import type { PassportVersion } from '../../../src/passport/record/passport-versions.ts';
@@ -355,7 +356,8 @@ export function dppLifecycleRoutes(deps: RouteDeps) {
       summary: 'EN 18222 delete: never deletes a published passport (405, archive instead).',
       description:
         'A published passport is evidence: it is never deleted. Answers 405 with Allow and a problem naming the ' +
-        'archive (POST /v1/dpps/{dppId}/status {"action":"archive"}); nothing changes.',
+        'archive (POST /v1/dpps/{dppId}/status {"action":"archive"}); nothing changes. The same for model and batch ' +
+        'passports.',
       tags: ['dpps'],
       auth: 'apiKey',
       params: z.object({ dppId: dppIdParam }),
@@ -364,8 +366,7 @@ export function dppLifecycleRoutes(deps: RouteDeps) {
         405: { description: 'dpp_delete_refused: archive instead (`archive` names the request).' },
       },
       handler: async (ctx: AppContext, { params }) => {
-        const ref = await ownPassport(ctx, params.dppId);
-        const dppId = dppIdOf(ref.serviceUid);
+        const dppId = dppIdOf((await ownPassportOrLevel(ctx, params.dppId)).serviceUid);
         const archivePath = `/v1/dpps/${encodeURIComponent(dppId)}/status`;
         throw new Problem(
           405,
@@ -379,4 +380,15 @@ export function dppLifecycleRoutes(deps: RouteDeps) {
       },
     }),
   ];
+}
+
+/** The caller's own item, model or batch passport a dppId names (404 for none or another company's). */
+async function ownPassportOrLevel(ctx: AppContext, dppId: string): Promise<{ serviceUid: string }> {
+  const scope = ctx.state.scope!;
+  const level = await findLevelById(ctx.state.em!, scope.environment, dppId);
+  if (level) {
+    if (level.companyId === scope.companyId) return level;
+    throw new DomainError('not_found', 'dpp_not_found', `No passport ${dppId}.`);
+  }
+  return ownPassport(ctx, dppId);
 }

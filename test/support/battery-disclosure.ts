@@ -51,10 +51,14 @@ export function secretsFor(roles: readonly Role[]): string[] {
 
 /**
  * An answer's text without the random identifiers it carries (transaction and data hashes, CIDs, signatures,
- * tokens): a restricted value such as "9200" can occur inside one of those by chance, which is no leak.
+ * tokens) and the fractions of its generated timestamps: a restricted value such as "9200" or "15.2" can occur
+ * inside one of those by chance (`…:15.234Z`), which is no leak.
  */
 export function withoutIdentifiers(text: string): string {
-  return text.replace(/0x[0-9a-fA-F]+/g, '').replace(/[A-Za-z0-9_-]{32,}/g, '');
+  return text
+    .replace(/0x[0-9a-fA-F]+/g, '')
+    .replace(/[A-Za-z0-9_-]{32,}/g, '')
+    .replace(/(T\d{2}:\d{2}:\d{2})\.\d+/g, '$1');
 }
 
 /** The brand and a company for each audience of its battery passport. */

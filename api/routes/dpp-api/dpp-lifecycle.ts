@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { requireWorkflows } from '../../../src/adapters/temporal/start.ts';
 import { changeDppStatus, DPP_STATUS_CHANGED } from '../../../src/lifecycle/archive/change-status.ts';
+import { retentionAnswer } from '../../../src/lifecycle/archive/retention.ts';
 import { startAnchor } from '../../../src/lifecycle/supply-chain/anchor-event.ts';
 import { contentSpecifications } from '../../../src/passport/content/content-specification.ts';
 import { mergePatch, rewriteContent, withElement } from '../../../src/passport/content/element-write.ts';
@@ -329,15 +330,7 @@ export function dppLifecycleRoutes(deps: RouteDeps) {
           digitalProductPassportId: dppIdOf(ref.serviceUid),
           dppStatus: change.to,
           previousStatus: change.from,
-          ...(retention
-            ? {
-                retention: {
-                  rule: retention.rule,
-                  basis: retention.basis,
-                  retainUntil: retention.retainUntil?.toISOString() ?? null,
-                },
-              }
-            : {}),
+          ...retentionAnswer(retention),
           version: addressed(ref, change.version),
           event: { id: change.event.id, action: DPP_STATUS_CHANGED, dataHash: change.event.dataHash ?? '' },
         };

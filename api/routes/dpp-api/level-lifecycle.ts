@@ -1,4 +1,5 @@
 import { changeLevelStatus } from '../../../src/lifecycle/archive/change-level-status.ts';
+import { retentionAnswer } from '../../../src/lifecycle/archive/retention.ts';
 import { contentSpecifications } from '../../../src/passport/content/content-specification.ts';
 import { mergePatch, withElement } from '../../../src/passport/content/element-write.ts';
 import type { PathSegment } from '../../../src/passport/dpp-api/element-path.ts';
@@ -132,15 +133,7 @@ export async function changeLevelStatusRoute(
     digitalProductPassportId: dppIdOf(level.serviceUid),
     dppStatus: change.to,
     previousStatus: change.from,
-    ...(retention
-      ? {
-          retention: {
-            rule: retention.rule,
-            basis: retention.basis,
-            retainUntil: retention.retainUntil?.toISOString() ?? null,
-          },
-        }
-      : {}),
+    ...retentionAnswer(retention),
     version: levelAddressed(level, change.version),
     event: null,
   };

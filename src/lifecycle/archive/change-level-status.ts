@@ -7,7 +7,7 @@ import { nextDppStatus, type StatusAction } from '../../passport/record/dpp-stat
 import type { DppStatus } from '../../passport/record/passport-header.ts';
 import type { Environment } from '../../platform/config/config.ts';
 import { DomainError } from '../../platform/errors.ts';
-import { type RetentionRule, retainUntil, retentionRule } from './retention.ts';
+import { archiveRetention, type RetentionRule } from './retention.ts';
 
 export interface LevelStatusChange {
   from: DppStatus;
@@ -41,8 +41,10 @@ export async function changeLevelStatus(
         'select spec_group from dpp_level_content where level_id = ?',
         [level.id],
       );
-      const rule = retentionRule(groups.map((row) => row.spec_group));
-      retention = { ...rule, retainUntil: retainUntil(rule, now) };
+      retention = archiveRetention(
+        groups.map((row) => row.spec_group),
+        now,
+      );
     }
     await tx.execute(
       `update dpp_levels set dpp_status = ?, dpp_status_reason = ?, dpp_status_changed_at = ?, retain_until = ?,

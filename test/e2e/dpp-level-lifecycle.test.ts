@@ -202,6 +202,20 @@ describe('model and batch passports: updates and status changes', () => {
     assert.equal(version.body.dpp.retainUntil, end.body.retention.retainUntil, 'the archive is a version');
   });
 
+  test('a merge patch starts a section a level has no data for (partial data)', async () => {
+    const batch = await call('POST', '/v1/dpps', { granularity: 'Batch', gtin: OTHER_GTIN, lot: 'LOT-P' });
+    assert.equal(batch.status, 201, batch.text);
+    const id = batch.body.digitalProductPassportId;
+    const started = await call('PATCH', dppPath(id), {
+      [V1]: { generalProductInformation: { warrantyPeriod: 'P5Y' } },
+    });
+    assert.equal(started.status, 200, started.text);
+    assert.equal(started.body.sections[0].created, true);
+    assert.equal(started.body.version.number, 2);
+    const read = await call('GET', contentPath(id));
+    assert.deepEqual(read.body.data, { generalProductInformation: { warrantyPeriod: 'P5Y' } });
+  });
+
   test('an item under an archived model still merges its data; the item’s own status is its own', async () => {
     const tokenId = await enrollAndMint(
       (method, path, body) => stack.api.call(method, path, { key: brand.testKey, body }),

@@ -1,5 +1,6 @@
 // `npm run bench`: each benchmark prints its figures next to a baseline measured in the same run.
 import { benchChain } from './chain.bench.ts';
+import { benchLevels } from './levels.bench.ts';
 import { benchMint } from './mint.bench.ts';
 import { benchProvision } from './provision.bench.ts';
 import { benchResolver } from './resolver.bench.ts';
@@ -17,7 +18,12 @@ const benches: Record<string, () => Promise<void>> = {
 };
 // Not in a plain `npm run bench`: seeding a million passports takes minutes (`npm run bench -- volume`); the
 // realistic chain's 2 s blocks, fee spike and reorg take about two (`npm run bench -- chain`).
-const onRequest: Record<string, () => Promise<void>> = { volume: benchVolume, chain: benchChain };
+// `npm run bench -- levels`: an item's merged view among a million items under a thousand models.
+const onRequest: Record<string, () => Promise<void>> = {
+  volume: benchVolume,
+  chain: benchChain,
+  levels: benchLevels,
+};
 const selected = process.argv.slice(2);
 const cleanup = await prepareBenchDatabase();
 try {

@@ -42,6 +42,7 @@ const PAGES = [
   'compliance.md',
   'resale.md',
   'recycling-and-aas.md',
+  'granularity.md',
 ];
 
 // A newcomer pastes the docs' examples into a terminal while npm start runs: each must work as written.

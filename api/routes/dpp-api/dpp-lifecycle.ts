@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { requireWorkflows } from '../../../src/adapters/temporal/start.ts';
 import { changeDppStatus, DPP_STATUS_CHANGED } from '../../../src/lifecycle/archive/change-status.ts';
+import { retentionAnswer } from '../../../src/lifecycle/archive/retention.ts';
 import { startAnchor } from '../../../src/lifecycle/supply-chain/anchor-event.ts';
 import { contentSpecifications } from '../../../src/passport/content/content-specification.ts';
 import { mergePatch, rewriteContent, withElement } from '../../../src/passport/content/element-write.ts';
@@ -8,9 +9,7 @@ import {
   type ContentWriteResult,
   replacePassportContent,
 } from '../../../src/passport/content/put-content.ts';
-import { ElementPathError, parseElementPath } from '../../../src/passport/dpp-api/element-path.ts';
 import type { DppRef } from '../../../src/passport/dpp-api/find-dpp.ts';
-import { findLevelById } from '../../../src/passport/levels/levels.ts';
 import { STATUS_ACTIONS } from '../../../src/passport/record/dpp-status-rule.ts';
 import { dppIdOf } from '../../../src/passport/record/passport-header.ts';
 import type { PassportVersion } from '../../../src/passport/record/passport-versions.ts';
@@ -20,9 +19,16 @@ import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { contentWriteProblem } from './content-write-problem.ts';
-import { ifMatchFor, PRODUCT_GROUP_PREFIX, sectionsOf } from './document-sections.ts';
+import { ifMatchFor, sectionsOf } from './document-sections.ts';
 import { ownPassport } from './dpp-content.ts';
 import { contentWriterOf } from './dynamic-writer.ts';
+import { writableElement } from './element-target.ts';
+import {
+  changeLevelStatusRoute,
+  ownLevel,
+  writeLevelDocument,
+  writeLevelElement,
+} from './level-lifecycle.ts';
 import { anchorProductDataEvents, eventSummary, versionSummary, versionView } from './product-data-event.ts';
 
 // EN 18222 life-cycle writes on the BaSyx DPP API paths (docs/en18222.md, "Writes"): update whole, by merge patch
@@ -159,8 +165,10 @@ export function dppLifecycleRoutes(deps: RouteDeps) {
       params: z.object({ dppId: dppIdParam }),
       body: z.record(z.string(), z.unknown()),
       responses: { 200: { description: 'Written.', schema: documentWritten }, ...WRITE_ERRORS },
-      handler: async (ctx: AppContext, { params, body }) =>
-        writeSections(ctx, params.dppId, body, (target, specificationId, data, ifMatch) =>
+      handler: async (ctx: AppContext, { params, body }) => {
+        const level = await ownLevel(ctx, params.dppId);
+        if (level) return writeLevelDocument(ctx, level, body, 'replace', deps.config.publicBaseUrl);
+        await writeSections(ctx, params.dppId, body, (target, specificationId, data, ifMatch) =>
           replacePassportContent(
             target.em,
             contentSpecifications,
@@ -169,7 +177,8 @@ export function dppLifecycleRoutes(deps: RouteDeps) {
             target.writer,
             deps.config.publicBaseUrl,
           ),
-        ),
+        );
+      },
     }),
     defineRoute({
       method: 'patch',
@@ -187,8 +196,10 @@ export function dppLifecycleRoutes(deps: RouteDeps) {
       params: z.object({ dppId: dppIdParam }),
       body: z.record(z.string(), z.unknown()),
       responses: { 200: { description: 'Written.', schema: documentWritten }, ...WRITE_ERRORS },
-      handler: async (ctx: AppContext, { params, body }) =>
-        writeSections(ctx, params.dppId, body, (target, specificationId, patch, ifMatch) =>
+      handler: async (ctx: AppContext, { params, body }) => {
+        const level = await ownLevel(ctx, params.dppId);
+        if (level) return writeLevelDocument(ctx, level, body, 'merge', deps.config.publicBaseUrl);
+        await writeSections(ctx, params.dppId, body, (target, specificationId, patch, ifMatch) =>
           rewriteContent(
             target.em,
             contentSpecifications,
@@ -201,7 +212,8 @@ export function dppLifecycleRoutes(deps: RouteDeps) {
             target.writer,
             deps.config.publicBaseUrl,
           ),
-        ),
+        );
+      },
     }),
     ...(['patch', 'put'] as const).map((method) =>
       defineRoute({
@@ -221,40 +233,22 @@ export function dppLifecycleRoutes(deps: RouteDeps) {
         body: z.unknown(),
         responses: { 200: { description: 'The element’s new value.', schema: z.unknown() }, ...WRITE_ERRORS },
         handler: async (ctx: AppContext, { params, body }) => {
+          const element = writableElement(params.elementPath);
+          const level = await ownLevel(ctx, params.dppId);
+          if (level) {
+            const target = { ...element, elementPath: params.elementPath };
+            return writeLevelElement(ctx, level, target, body, deps.config.publicBaseUrl);
+          }
           const { ref, em, writer } = await writeContext(ctx, params.dppId);
-          let segments: ReturnType<typeof parseElementPath>;
-          try {
-            segments = parseElementPath(params.elementPath);
-          } catch (error) {
-            if (!(error instanceof ElementPathError)) throw error;
-            throw new DomainError(
-              'invalid',
-              'invalid_element_path',
-              `Not a normalized path: ${error.message}.`,
-            );
-          }
-          const [section, ...inside] = segments;
-          if (
-            !section ||
-            !('name' in section) ||
-            !section.name.startsWith(PRODUCT_GROUP_PREFIX) ||
-            !inside.length
-          ) {
-            throw new DomainError(
-              'invalid',
-              'invalid_element_path',
-              `Writable elements lie inside a product-group section: $['${PRODUCT_GROUP_PREFIX}…']['member']….`,
-            );
-          }
           const result = await writeOrProblem(() =>
             rewriteContent(
               em,
               contentSpecifications,
               ref,
               {
-                specificationId: section.name,
+                specificationId: element.specificationId,
                 change: (stored) => {
-                  const changed = withElement(stored, inside, body);
+                  const changed = withElement(stored, element.inside, body);
                   if (!changed) {
                     throw new DomainError(
                       'not_found',
@@ -301,17 +295,18 @@ export function dppLifecycleRoutes(deps: RouteDeps) {
               .object({ rule: z.string(), basis: z.string(), retainUntil: z.string().nullable() })
               .optional(),
             version: addressedVersion,
-            event: z.object({
-              id: z.number().int(),
-              action: z.literal(DPP_STATUS_CHANGED),
-              dataHash: z.string(),
-            }),
+            event: z
+              .object({ id: z.number().int(), action: z.literal(DPP_STATUS_CHANGED), dataHash: z.string() })
+              .nullable()
+              .describe('The anchored DPP_STATUS_CHANGED event; null for a model or batch (no token).'),
           }),
         },
         404: { description: 'dpp_not_found (or another company’s).' },
         409: { description: 'dpp_archived, passport_revoked, dpp_status_transition_refused.' },
       },
       handler: async (ctx: AppContext, { params, body }) => {
+        const level = await ownLevel(ctx, params.dppId);
+        if (level) return changeLevelStatusRoute(ctx, level, body, deps.config.publicBaseUrl);
         const { ref, em, writer } = await writeContext(ctx, params.dppId);
         const change = await changeDppStatus(
           em,
@@ -335,15 +330,7 @@ export function dppLifecycleRoutes(deps: RouteDeps) {
           digitalProductPassportId: dppIdOf(ref.serviceUid),
           dppStatus: change.to,
           previousStatus: change.from,
-          ...(retention
-            ? {
-                retention: {
-                  rule: retention.rule,
-                  basis: retention.basis,
-                  retainUntil: retention.retainUntil?.toISOString() ?? null,
-                },
-              }
-            : {}),
+          ...retentionAnswer(retention),
           version: addressed(ref, change.version),
           event: { id: change.event.id, action: DPP_STATUS_CHANGED, dataHash: change.event.dataHash ?? '' },
         };
@@ -366,7 +353,9 @@ export function dppLifecycleRoutes(deps: RouteDeps) {
         405: { description: 'dpp_delete_refused: archive instead (`archive` names the request).' },
       },
       handler: async (ctx: AppContext, { params }) => {
-        const dppId = dppIdOf((await ownPassportOrLevel(ctx, params.dppId)).serviceUid);
+        const dppId = dppIdOf(
+          ((await ownLevel(ctx, params.dppId)) ?? (await ownPassport(ctx, params.dppId))).serviceUid,
+        );
         const archivePath = `/v1/dpps/${encodeURIComponent(dppId)}/status`;
         throw new Problem(
           405,
@@ -380,15 +369,4 @@ export function dppLifecycleRoutes(deps: RouteDeps) {
       },
     }),
   ];
-}
-
-/** The caller's own item, model or batch passport a dppId names (404 for none or another company's). */
-async function ownPassportOrLevel(ctx: AppContext, dppId: string): Promise<{ serviceUid: string }> {
-  const scope = ctx.state.scope!;
-  const level = await findLevelById(ctx.state.em!, scope.environment, dppId);
-  if (level) {
-    if (level.companyId === scope.companyId) return level;
-    throw new DomainError('not_found', 'dpp_not_found', `No passport ${dppId}.`);
-  }
-  return ownPassport(ctx, dppId);
 }

@@ -6,7 +6,7 @@ import { type DppStatus, dppIdOf, dppStatus } from '../../passport/record/passpo
 import type { PassportVersion } from '../../passport/record/passport-versions.ts';
 import { Passport, type SupplyChainEvent } from '../../platform/db/entities/index.ts';
 import { DomainError } from '../../platform/errors.ts';
-import { type RetentionRule, retainUntil, retentionRule } from './retention.ts';
+import { archiveRetention, type RetentionRule } from './retention.ts';
 
 /** The supply-chain action of a status change: written by the service only, anchored like every event. */
 export const DPP_STATUS_CHANGED = 'DPP_STATUS_CHANGED';
@@ -51,8 +51,10 @@ export async function changeDppStatus(
         'select spec_group from passport_content where passport_id = ?',
         [passport.id],
       );
-      const rule = retentionRule(groups.map((row) => row.spec_group));
-      retention = { ...rule, retainUntil: retainUntil(rule, now) };
+      retention = archiveRetention(
+        groups.map((row) => row.spec_group),
+        now,
+      );
       passport.retainUntil = retention.retainUntil;
     }
     passport.dppStatus = to === 'active' ? null : to;

@@ -53,3 +53,25 @@ export function retainUntil(rule: RetentionRule, archivedAt: Date): Date | null 
   until.setUTCFullYear(until.getUTCFullYear() + rule.years);
   return until;
 }
+
+/** The rule and date an archive at `archivedAt` of a passport pinned to these product groups gets. */
+export function archiveRetention(
+  groups: readonly string[],
+  archivedAt: Date,
+): RetentionRule & { retainUntil: Date | null } {
+  const rule = retentionRule(groups);
+  return { ...rule, retainUntil: retainUntil(rule, archivedAt) };
+}
+
+/** A retention as the status-change answers show it (items and levels alike). */
+export function retentionAnswer(retention: (RetentionRule & { retainUntil: Date | null }) | undefined) {
+  return retention
+    ? {
+        retention: {
+          rule: retention.rule,
+          basis: retention.basis,
+          retainUntil: retention.retainUntil?.toISOString() ?? null,
+        },
+      }
+    : {};
+}

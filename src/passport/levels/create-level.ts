@@ -4,10 +4,9 @@ import type { Environment } from '../../platform/config/config.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { normalizeGtin } from '../../standards/gs1/gtin.ts';
 import { isAi82Value } from '../../standards/gs1/qualifiers.ts';
-import { enforceContentRules } from '../content/content-rules.ts';
 import type { ContentSpecificationRegistry } from '../content/content-specification.ts';
-import { ContentInvalid, requireSpecification } from '../content/passport-content.ts';
 import { dppIdOf } from '../record/passport-header.ts';
+import { checkLevelSection } from './level-section.ts';
 import { type LevelVersion, recordLevelVersion } from './level-versions.ts';
 import { LEVEL_COLUMNS, type LevelPassport, type LevelRow, toLevel } from './levels.ts';
 
@@ -54,21 +53,15 @@ function checkKey(input: CreateLevelInput): { gtin: string; lot: string | null }
 function checkSections(registry: ContentSpecificationRegistry, sections: Data) {
   const checked: { id: string; group: string; data: Data }[] = [];
   for (const [specificationId, data] of Object.entries(sections)) {
-    const spec = requireSpecification(registry, specificationId);
-    if (checked.some((other) => other.group === spec.group)) {
+    const section = checkLevelSection(registry, specificationId, undefined, data);
+    if (checked.some((other) => other.group === section.group)) {
       throw new DomainError(
         'invalid',
         'content_specification_pinned',
-        `Two sections of the ${spec.group} group: a passport follows one version of a product group.`,
+        `Two sections of the ${section.group} group: a passport follows one version of a product group.`,
       );
     }
-    // A level's section is partial: what it holds must be valid, nothing is required (items complete it).
-    const violations = registry
-      .validate(spec.id, data)
-      .filter((violation) => violation.keyword !== 'required');
-    if (violations.length > 0) throw new ContentInvalid(spec.id, violations);
-    enforceContentRules(spec.group, undefined, data as Data, 'operator');
-    checked.push({ id: spec.id, group: spec.group, data: data as Data });
+    checked.push(section);
   }
   return checked;
 }

@@ -18,6 +18,8 @@ export interface LevelPassport {
   lot: string | null;
   serviceUid: string;
   dppStatus: DppStatus;
+  /** Archived: kept at least until then (null: no end date, or not archived). */
+  retainUntil: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -31,12 +33,13 @@ export interface LevelRow {
   lot: string | null;
   service_uid: string;
   dpp_status: DppStatus;
+  retain_until: Date | string | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
 
 export const LEVEL_COLUMNS =
-  'id, company_id, environment, granularity, gtin, lot, service_uid, dpp_status, created_at, updated_at';
+  'id, company_id, environment, granularity, gtin, lot, service_uid, dpp_status, retain_until, created_at, updated_at';
 
 const date = (value: Date | string) => (value instanceof Date ? value : new Date(value));
 
@@ -49,6 +52,7 @@ export const toLevel = (row: LevelRow): LevelPassport => ({
   lot: row.lot,
   serviceUid: row.service_uid,
   dppStatus: row.dpp_status,
+  retainUntil: row.retain_until === null ? null : date(row.retain_until),
   createdAt: date(row.created_at),
   updatedAt: date(row.updated_at),
 });
@@ -167,6 +171,7 @@ export function levelDocument(facts: LevelDocumentFacts, publicBaseUrl: string):
     granularity: level.granularity,
     dppSchemaVersion: DPP_SCHEMA_VERSION,
     dppStatus: level.dppStatus,
+    ...(level.retainUntil ? { retainUntil: level.retainUntil.toISOString() } : {}),
     lastUpdated: facts.lastUpdated.toISOString(),
     economicOperatorId: facts.economicOperatorId,
     facilityId: facts.facilityId,

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { type LevelPassport, levelDigitalLink } from '../../../src/passport/levels/levels.ts';
 import type { ItemKey } from '../../../src/passport/views/item-key.ts';
+import { representLevel } from '../../../src/passport/views/level-representation.ts';
 import { LINKSET_CONTEXT_LINK, linksetLinkHeader } from '../../../src/passport/views/linkset.ts';
 import type { PassportAnswer, PassportAsk } from '../../../src/passport/views/passport-request.ts';
 import { representPassport } from '../../../src/passport/views/representation.ts';
@@ -55,7 +57,10 @@ function askOf(ctx: AppContext, query: ResolverQuery): { ask: PassportAsk; repre
   };
 }
 
-async function resolve(ctx: AppContext, deps: PublicPassportDeps, key: ItemKey, query: ResolverQuery) {
+/** What the resolver answers for: an item (by its key), or a model or batch passport (found). */
+type Target = { level: 'item'; item: ItemKey } | { level: 'model' | 'batch'; passport: LevelPassport };
+
+async function resolve(ctx: AppContext, deps: PublicPassportDeps, target: Target, query: ResolverQuery) {
   const environment = publicEnvironment(ctx);
   // Every answer depends on the credential: a credential that is not valid is refused on every format.
   ctx.set('Vary', 'Accept, x-service-env, Authorization');
@@ -63,6 +68,12 @@ async function resolve(ctx: AppContext, deps: PublicPassportDeps, key: ItemKey, 
   if (query.format !== 'erp') allowAnyOrigin(ctx);
   const { ask, representation } = askOf(ctx, query);
   const side = requestSide(ctx, deps, environment);
+  if (target.level !== 'item') {
+    const answer = await representLevel(deps.views, { environment, level: target.passport, ask }, side);
+    send(ctx, deps, answer, representation);
+    return;
+  }
+  const key = target.item;
   if (ask.kind === 'link' && ask.linkType) {
     const chosen = await chosenLink(ctx, deps, { environment, item: key }, side, ask.linkType);
     if (chosen) {
@@ -178,15 +189,20 @@ async function answerGtinPath(ctx: AppContext, deps: PublicPassportDeps, query: 
   const parsed = parseGtinPath(ctx.path);
   if (!parsed.ok) throw malformedDigitalLink(parsed.error);
   const environment = publicEnvironment(ctx);
-  const nearest = await findNearestPassport(environment, parsed.key);
+  const nearest = await findNearestPassport(deps.orm.em, environment, parsed.key);
   const base = resolverBase(deps.config.publicBaseUrl, environment);
   if (nearest.level === 'none') {
     allowAnyOrigin(ctx);
     throw noPassportAtLevel(parsed.key, nearest, base);
   }
-  const canonical = gtinKeyPath(nearest.item);
-  if (ctx.path.replace(/\/$/, '') !== canonical) ctx.append('Link', `<${base}${canonical}>; rel="canonical"`);
-  await resolve(ctx, deps, nearest.item, query);
+  // The address the passport reached is known by (a walk-up answers as at the level's own address).
+  const canonical =
+    nearest.level === 'item'
+      ? `${base}${gtinKeyPath(nearest.item)}`
+      : levelDigitalLink(deps.config.publicBaseUrl, nearest.passport);
+  if (`${base}${ctx.path.replace(/\/$/, '')}` !== canonical)
+    ctx.append('Link', `<${canonical}>; rel="canonical"`);
+  await resolve(ctx, deps, nearest, query);
 }
 
 function malformedDigitalLink(error: DigitalLinkSyntaxError): Problem {

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { contentSpecifications } from '../../../src/passport/content/content-specification.ts';
 import { disclosedProductGroupData } from '../../../src/passport/disclosure/product-group-view.ts';
+import { levelsOfItem } from '../../../src/passport/levels/levels.ts';
+import { levelPagePath } from '../../../src/passport/views/level-links.ts';
 import { findPassportWithHistory, passportGtin } from '../../../src/passport/views/lookup.ts';
 import { pageVerdict, verifyPageModel } from '../../../src/passport/views/page-model.ts';
 import { readVerdict } from '../../../src/passport/views/tap-verdict.ts';
@@ -80,8 +82,14 @@ export function verifyPageRoute(routeDeps: RouteDeps) {
         entries.map((row) => ({ specificationId: row.specification_id, data: row.data })),
         ['public'],
       );
+      const levels = await levelsOfItem(deps.orm.em.fork(), found.passport.id);
       const model = {
         ...verifyPageModel(found.passport, found.events, verdict, deps.config.publicBaseUrl),
+        partOf: levels.map((level) => ({
+          granularity: level.granularity,
+          label: level.granularity === 'model' ? `model ${level.gtin}` : `batch ${level.lot}`,
+          href: `${deps.config.publicBaseUrl}${levelPagePath(level)}`,
+        })),
         productGroups: Object.entries(disclosed).map(([id, data]) => ({
           title: contentSpecifications.get(id)?.title ?? id,
           data,

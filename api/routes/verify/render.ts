@@ -128,7 +128,7 @@ function statusNotice(model: VerifyPageModel): string {
   return '';
 }
 
-function fact(term: string, value: string | null): string {
+export function fact(term: string, value: string | null): string {
   return value === null ? '' : `<div class="facts__row"><dt>${esc(term)}</dt><dd>${value}</dd></div>`;
 }
 
@@ -156,7 +156,19 @@ function productSection(model: VerifyPageModel): string {
     ${fact('Verified tag scans', `<span id="verification-count">${esc(model.verificationCount)}</span>`)}
   </dl>
   ${materials}
+  ${partOf(model)}
 </section>`;
+}
+
+/** "Part of batch LOT-7 and model 0…": links to the passports the item shares data with. */
+function partOf(model: VerifyPageModel): string {
+  const levels = [...(model.partOf ?? [])].reverse();
+  if (levels.length === 0) return '';
+  const links = levels.map(
+    (level) =>
+      `<a id="part-of-${level.granularity}" href="${esc(level.href)}">${esc(level.label)}</a> (${level.granularity} passport)`,
+  );
+  return `<p id="part-of">Part of ${links.join(' and ')}: this passport shows their data together with its own.</p>`;
 }
 
 /** `batteryMassKg` → `Battery mass kg`: a field name as a label. */
@@ -166,7 +178,7 @@ function label(name: string): string {
 }
 
 /** Product-group data as nested definition lists (field names as labels, values as text). */
-function dataList(value: Record<string, unknown>): string {
+export function dataList(value: Record<string, unknown>): string {
   const rendered = (item: unknown): string => {
     if (Array.isArray(item)) {
       return item.every((entry) => typeof entry !== 'object' || entry === null)

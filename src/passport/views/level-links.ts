@@ -15,14 +15,6 @@ export function dppReadUrl(publicBaseUrl: string, serviceUid: string): string {
   return `${publicBaseUrl}/v1/dpps/${dppIdOf(serviceUid)}`;
 }
 
-/** What a model or batch passport is called where a name is shown: its product name, if its public data has one. */
-export function levelTitle(level: Pick<LevelPassport, 'granularity' | 'gtin' | 'lot'>, name?: string) {
-  if (name) return name;
-  return level.granularity === 'model'
-    ? `Product ${level.gtin}`
-    : `Product ${level.gtin}, batch ${level.lot}`;
-}
-
 /** A level's own links, by GS1 link type: its page (pip, default) and its passport (EN 18222 read, public JSON). */
 export function levelLinks(level: LevelPassport, publicBaseUrl: string, name: string): PassportLink[] {
   const anchor = levelDigitalLink(publicBaseUrl, level);

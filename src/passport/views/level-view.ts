@@ -13,19 +13,27 @@ export interface PublicLevel {
   header: Data;
   /** Product-group data (content specification id → the public's fields), non-empty sections only. */
   sections: Record<string, Data>;
-  /** Its product name, or a name made of the manufacturer and the keys. */
+  /** Its product name, or one made of the GTIN (and manufacturer), with the batch's lot. */
   name: string;
 }
 
 const NAME_FIELDS = ['productName', 'modelName', 'tradeName', 'name'];
 
+/** The first non-empty string under one of `fields`, searched breadth first through nested objects. */
 function firstString(data: Data, fields: readonly string[]): string | undefined {
-  for (const value of Object.values(data)) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
-    for (const field of fields) {
-      const found = (value as Data)[field];
-      if (typeof found === 'string' && found.trim() !== '') return found;
+  let level: Data[] = [data];
+  for (let depth = 0; depth < 4 && level.length > 0; depth++) {
+    for (const object of level) {
+      for (const field of fields) {
+        const found = object[field];
+        if (typeof found === 'string' && found.trim() !== '') return found;
+      }
     }
+    level = level.flatMap((object) =>
+      Object.values(object).filter(
+        (value): value is Data => typeof value === 'object' && value !== null && !Array.isArray(value),
+      ),
+    );
   }
   return undefined;
 }
@@ -45,9 +53,10 @@ export async function publicLevel(em: EntityManager, level: LevelPassport): Prom
       sections[key] = value as Data;
     }
   }
+  const manufacturer = firstString(sections, ['manufacturerName']);
   const product =
     firstString(sections, NAME_FIELDS) ??
-    `${(firstString(sections, ['manufacturerName']) ?? 'Product').trim()} ${level.gtin}`;
+    (manufacturer ? `Product ${level.gtin} (${manufacturer.trim()})` : `Product ${level.gtin}`);
   const name = level.lot === null ? product : `${product}, batch ${level.lot}`;
   return { level, header, sections, name };
 }

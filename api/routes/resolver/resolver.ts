@@ -133,8 +133,11 @@ const DESCRIPTION =
   'in that order; a syntax error (wrong check digit, unknown AI, wrong order, bad characters, a trailing ' +
   'segment) → 400 naming the segment. The GTIN may be GTIN-8/12/13/14 (the same key as its 14 digits; the ' +
   'answer carries Link rel=canonical to the 14-digit address); the serial is the token id and names the item ' +
-  'whatever lot or variant stands beside it (rel=canonical to /01/{gtin}/21/{serial}); an unknown passport, or ' +
-  'a level without a passport (/01/{gtin}, /10/{lot}, /22/{cpv} without a serial) → 404. Without format, ' +
+  'whatever lot or variant stands beside it (rel=canonical to /01/{gtin}/21/{serial}); an unknown serial → 404 ' +
+  '(it does not walk up). Without a serial the link walks up (GS1): /10/{lot} reaches the batch passport, else ' +
+  'the model passport; /01/{gtin} and /22/{cpv} the model (rel=canonical to the level reached); no level → 404. ' +
+  'A model or batch passport answers its page (307), format=public, format=linkset and linkType; the formats ' +
+  'of one item (vc, untp, vc-jwt, aas, erp) → 400 format_not_available. Without format, ' +
   'linkType or an Accept naming a machine representation (no Accept, */*, text/html, a type we do not make) ' +
   'the answer is 307 to the default link, the verification page (absolute, the query string passed on); ' +
   'application/json → public JSON, application/ld+json (or application/vc) → vc, application/linkset+json → ' +
@@ -174,7 +177,8 @@ const RESPONSES = {
   },
   400: {
     description:
-      'invalid_digital_link or validation_failed: the path is not a GS1 Digital Link (the segment named).',
+      'invalid_digital_link or validation_failed: the path is not a GS1 Digital Link (the segment named); ' +
+      'format_not_available: a format of one item asked of a model or batch passport.',
   },
   404: { description: 'passport_not_found, link_type_not_found, untp_data_missing (untp, vc-jwt).' },
 };
@@ -243,25 +247,26 @@ const SHAPES = [
   {
     path: '/01/:gtin',
     operationId: 'resolveProductModel',
-    summary: 'GS1 Digital Link of a product (GTIN alone): its model passport; none yet (404).',
+    summary: 'GS1 Digital Link of a product (GTIN alone): its model passport (404 when none).',
     params: {},
   },
   {
     path: '/01/:gtin/10/:batch',
     operationId: 'resolveProductBatch',
-    summary: 'GS1 Digital Link of a batch/lot: its batch passport; none yet (404).',
+    summary: 'GS1 Digital Link of a batch/lot: its batch passport, else (walk-up) the model passport.',
     params: { batch: batchParam },
   },
   {
     path: '/01/:gtin/22/:cpv',
     operationId: 'resolveProductVariant',
-    summary: 'GS1 Digital Link of a consumer product variant: no passport at that level (404).',
+    summary:
+      'GS1 Digital Link of a consumer product variant: no variant level; walks up to the model passport.',
     params: { cpv: cpvParam },
   },
   {
     path: '/01/:gtin/22/:cpv/10/:batch',
     operationId: 'resolveProductVariantBatch',
-    summary: 'GS1 Digital Link of a variant’s batch/lot: no passport at that level (404).',
+    summary: 'GS1 Digital Link of a variant’s batch/lot: the batch passport, else the model passport.',
     params: { cpv: cpvParam, batch: batchParam },
   },
 ] as const;

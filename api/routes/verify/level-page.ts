@@ -3,14 +3,15 @@ import { findLevelByKey, levelDigitalLink } from '../../../src/passport/levels/l
 import { dppReadUrl, levelPagePath } from '../../../src/passport/views/level-links.ts';
 import { modelOfBatch } from '../../../src/passport/views/level-representation.ts';
 import { publicLevel } from '../../../src/passport/views/level-view.ts';
+import { linksetLinkHeader } from '../../../src/passport/views/linkset.ts';
 import type { AppContext } from '../../context.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
-import { etagOf, noneMatch, publicEnvironment } from '../resolver/http.ts';
+import { publicEnvironment } from '../resolver/http.ts';
 import { batchParam, gtin14, gtinParam } from '../resolver/params.ts';
 import { renderLevelPage } from './level-render.ts';
-import { PAGE_CSP } from './page.ts';
+import { sendPage } from './send-page.ts';
 import { PAGE_ASSETS } from './static.ts';
 
 /**
@@ -49,19 +50,7 @@ export function levelPageRoutes(routeDeps: RouteDeps) {
       },
       PAGE_ASSETS,
     );
-    ctx.set('Content-Security-Policy', PAGE_CSP);
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Referrer-Policy', 'no-referrer');
-    ctx.set('Link', `<${digitalLink}?linkType=linkset>; rel="linkset"; type="application/linkset+json"`);
-    const etag = etagOf(html);
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.set('ETag', etag);
-    ctx.type = 'text/html; charset=utf-8';
-    if (noneMatch(ctx, etag)) {
-      ctx.status = 304;
-      return;
-    }
-    ctx.body = html;
+    sendPage(ctx, html, linksetLinkHeader(digitalLink), 'no-cache');
   };
   const common = {
     method: 'get' as const,

@@ -1,6 +1,6 @@
 import { contentSpecifications } from '../../../src/passport/content/content-specification.ts';
 import type { PublicLevel } from '../../../src/passport/views/level-view.ts';
-import { dataList, esc, fact, type PageAssets } from './render.ts';
+import { esc, fact, type PageAssets, pageHead, productGroupCards, testBanner } from './render.ts';
 
 /** What a model's or batch's page shows: its public view and the addresses it links to. */
 export interface LevelPageModel {
@@ -27,40 +27,23 @@ export function renderLevelPage(page: LevelPageModel, assets: Pick<PageAssets, '
   const scope = isModel
     ? 'shared by every item of this product'
     : `shared by every item of batch ${level.lot}`;
-  const testBanner =
-    level.environment === 'test'
-      ? '<p class="test-banner" role="note">Test environment: this passport does not describe a real product.</p>'
-      : '';
-  const groups = Object.entries(sections)
-    .map(
-      (
-        [id, data],
-        index,
-      ) => `<section id="product-group-${index}" class="card" aria-labelledby="product-group-${index}-title">
-  <h2 id="product-group-${index}-title">${esc(contentSpecifications.get(id)?.title ?? id)}</h2>
-  ${dataList(data)}
-</section>`,
-    )
-    .join('\n');
+  const groups = productGroupCards(
+    Object.entries(sections).map(([id, data]) => ({
+      title: contentSpecifications.get(id)?.title ?? id,
+      data,
+    })),
+  );
   const modelLink = page.model
     ? `<p id="part-of">Part of the <a id="model-link" href="${esc(page.model.page)}">model passport of ${esc(page.model.name)}</a>.</p>`
     : '';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light">
-<title>${esc(name)} · ${esc(kind)}</title>
-<link rel="icon" type="image/svg+xml" href="${esc(assets.icon)}">
-<link rel="stylesheet" href="${esc(assets.css)}">
+  return `${pageHead(`${name} · ${kind}`, assets)}
 <link rel="linkset" type="application/linkset+json" href="${esc(page.links.linkset)}">
 </head>
 <body>
 <a class="skip-link" href="#product">Skip to the product facts</a>
 <header class="masthead"><p class="masthead__title">Digital Product Passport</p></header>
 <main id="main" data-granularity="${esc(level.granularity)}" data-gtin="${esc(level.gtin)}" data-env="${esc(level.environment)}">
-${testBanner}
+${testBanner(level.environment)}
 <section id="product" class="card" aria-labelledby="product-title">
   <h1 id="product-title">${esc(name)}</h1>
   <p id="granularity"><strong>${esc(kind)}</strong> — ${esc(scope)}.</p>

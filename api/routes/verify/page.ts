@@ -10,26 +10,12 @@ import type { AppContext } from '../../context.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
-import { etagOf, noneMatch, publicEnvironment } from '../resolver/http.ts';
+import { publicEnvironment } from '../resolver/http.ts';
 import { gtin14, gtinParam, serialParam } from '../resolver/params.ts';
 import { publicPassportDeps } from '../resolver/public-passport-deps.ts';
 import { renderVerifyPage } from './render.ts';
+import { sendPage } from './send-page.ts';
 import { PAGE_ASSETS } from './static.ts';
-
-/**
- * Strict CSP: everything from our origin, no inline script or style, no framing, no plugins; fetches only to
- * us (the tap check). The page runs and renders without any third party.
- */
-export const PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 export function verifyPageRoute(routeDeps: RouteDeps) {
   const deps = publicPassportDeps(routeDeps);
@@ -96,21 +82,9 @@ export function verifyPageRoute(routeDeps: RouteDeps) {
         })),
       };
       const html = renderVerifyPage(model, PAGE_ASSETS);
-      ctx.set('Content-Security-Policy', PAGE_CSP);
-      ctx.set('X-Content-Type-Options', 'nosniff');
-      ctx.set('Referrer-Policy', 'no-referrer');
-      ctx.set('Link', model.links.linkHeader);
       // A page with a verdict is about one tap: never stored. Without one it is revalidated on every visit
       // (a revocation shows at once; an unchanged page costs a 304).
-      const etag = etagOf(html);
-      ctx.set('Cache-Control', verdict.kind === 'none' ? 'no-cache' : 'no-store');
-      ctx.set('ETag', etag);
-      ctx.type = 'text/html; charset=utf-8';
-      if (noneMatch(ctx, etag)) {
-        ctx.status = 304;
-        return;
-      }
-      ctx.body = html;
+      sendPage(ctx, html, model.links.linkHeader, verdict.kind === 'none' ? 'no-cache' : 'no-store');
     },
   });
 }

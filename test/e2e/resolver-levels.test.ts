@@ -178,6 +178,14 @@ describe('resolver: model and batch passports, walk-up and typed links', () => {
       assert.equal(answer.body.productGroupData[V1].generalProductInformation.warrantyPeriod, 'P8Y');
       assert.ok(!answer.text.includes(SECRET_REPORT), 'a restricted field stays restricted');
     }
+    const full = await get(`/01/${GTIN}?format=public`);
+    const head = await get(`/01/${GTIN}?format=public`, {}, 'HEAD');
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get('etag'), full.headers.get('etag'), 'HEAD answers the same representation');
+    assert.equal(
+      (await get(`/01/${GTIN}?format=public`, { 'if-none-match': full.headers.get('etag')! })).status,
+      304,
+    );
     const batch = await get(`/01/${GTIN}/10/${LOT}?format=public`);
     assert.equal(batch.status, 200, batch.text);
     assert.equal(batch.body.granularity, 'batch');

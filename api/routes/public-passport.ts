@@ -3,6 +3,7 @@ import type { RouteDeps } from './deps.ts';
 import { revokeRoute } from './passports/revoke.ts';
 import { discoveryRoutes } from './resolver/discovery.ts';
 import { resolverRoutes } from './resolver/resolver.ts';
+import { levelPageRoutes } from './verify/level-page.ts';
 import { verifyPageRoute } from './verify/page.ts';
 import { tapRoute } from './verify/tap.ts';
 
@@ -14,6 +15,7 @@ export function publicPassportRoutes(deps: RouteDeps): RouteSpec[] {
   return [
     ...resolverRoutes(deps),
     verifyPageRoute(deps),
+    ...levelPageRoutes(deps),
     tapRoute(deps),
     ...discoveryRoutes(deps),
     revokeRoute(deps),

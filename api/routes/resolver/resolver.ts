@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { type LevelPassport, levelDigitalLink } from '../../../src/passport/levels/levels.ts';
 import type { ItemKey } from '../../../src/passport/views/item-key.ts';
+import { representLevel } from '../../../src/passport/views/level-representation.ts';
 import { LINKSET_CONTEXT_LINK, linksetLinkHeader } from '../../../src/passport/views/linkset.ts';
 import type { PassportAnswer, PassportAsk } from '../../../src/passport/views/passport-request.ts';
 import { representPassport } from '../../../src/passport/views/representation.ts';
@@ -55,7 +57,10 @@ function askOf(ctx: AppContext, query: ResolverQuery): { ask: PassportAsk; repre
   };
 }
 
-async function resolve(ctx: AppContext, deps: PublicPassportDeps, key: ItemKey, query: ResolverQuery) {
+/** What the resolver answers for: an item (by its key), or a model or batch passport (found). */
+type Target = { level: 'item'; item: ItemKey } | { level: 'model' | 'batch'; passport: LevelPassport };
+
+async function resolve(ctx: AppContext, deps: PublicPassportDeps, target: Target, query: ResolverQuery) {
   const environment = publicEnvironment(ctx);
   // Every answer depends on the credential: a credential that is not valid is refused on every format.
   ctx.set('Vary', 'Accept, x-service-env, Authorization');
@@ -63,6 +68,12 @@ async function resolve(ctx: AppContext, deps: PublicPassportDeps, key: ItemKey, 
   if (query.format !== 'erp') allowAnyOrigin(ctx);
   const { ask, representation } = askOf(ctx, query);
   const side = requestSide(ctx, deps, environment);
+  if (target.level !== 'item') {
+    const answer = await representLevel(deps.views, { environment, level: target.passport, ask }, side);
+    send(ctx, deps, answer, representation);
+    return;
+  }
+  const key = target.item;
   if (ask.kind === 'link' && ask.linkType) {
     const chosen = await chosenLink(ctx, deps, { environment, item: key }, side, ask.linkType);
     if (chosen) {
@@ -122,8 +133,11 @@ const DESCRIPTION =
   'in that order; a syntax error (wrong check digit, unknown AI, wrong order, bad characters, a trailing ' +
   'segment) → 400 naming the segment. The GTIN may be GTIN-8/12/13/14 (the same key as its 14 digits; the ' +
   'answer carries Link rel=canonical to the 14-digit address); the serial is the token id and names the item ' +
-  'whatever lot or variant stands beside it (rel=canonical to /01/{gtin}/21/{serial}); an unknown passport, or ' +
-  'a level without a passport (/01/{gtin}, /10/{lot}, /22/{cpv} without a serial) → 404. Without format, ' +
+  'whatever lot or variant stands beside it (rel=canonical to /01/{gtin}/21/{serial}); an unknown serial → 404 ' +
+  '(it does not walk up). Without a serial the link walks up (GS1): /10/{lot} reaches the batch passport, else ' +
+  'the model passport; /01/{gtin} and /22/{cpv} the model (rel=canonical to the level reached); no level → 404. ' +
+  'A model or batch passport answers its page (307), format=public, format=linkset and linkType; the formats ' +
+  'of one item (vc, untp, vc-jwt, aas, erp) → 400 format_not_available. Without format, ' +
   'linkType or an Accept naming a machine representation (no Accept, */*, text/html, a type we do not make) ' +
   'the answer is 307 to the default link, the verification page (absolute, the query string passed on); ' +
   'application/json → public JSON, application/ld+json (or application/vc) → vc, application/linkset+json → ' +
@@ -163,7 +177,8 @@ const RESPONSES = {
   },
   400: {
     description:
-      'invalid_digital_link or validation_failed: the path is not a GS1 Digital Link (the segment named).',
+      'invalid_digital_link or validation_failed: the path is not a GS1 Digital Link (the segment named); ' +
+      'format_not_available: a format of one item asked of a model or batch passport.',
   },
   404: { description: 'passport_not_found, link_type_not_found, untp_data_missing (untp, vc-jwt).' },
 };
@@ -178,15 +193,20 @@ async function answerGtinPath(ctx: AppContext, deps: PublicPassportDeps, query: 
   const parsed = parseGtinPath(ctx.path);
   if (!parsed.ok) throw malformedDigitalLink(parsed.error);
   const environment = publicEnvironment(ctx);
-  const nearest = await findNearestPassport(environment, parsed.key);
+  const nearest = await findNearestPassport(deps.orm.em, environment, parsed.key);
   const base = resolverBase(deps.config.publicBaseUrl, environment);
   if (nearest.level === 'none') {
     allowAnyOrigin(ctx);
     throw noPassportAtLevel(parsed.key, nearest, base);
   }
-  const canonical = gtinKeyPath(nearest.item);
-  if (ctx.path.replace(/\/$/, '') !== canonical) ctx.append('Link', `<${base}${canonical}>; rel="canonical"`);
-  await resolve(ctx, deps, nearest.item, query);
+  // The address the passport reached is known by (a walk-up answers as at the level's own address).
+  const canonical =
+    nearest.level === 'item'
+      ? `${base}${gtinKeyPath(nearest.item)}`
+      : levelDigitalLink(deps.config.publicBaseUrl, nearest.passport);
+  if (`${base}${ctx.path.replace(/\/$/, '')}` !== canonical)
+    ctx.append('Link', `<${canonical}>; rel="canonical"`);
+  await resolve(ctx, deps, nearest, query);
 }
 
 function malformedDigitalLink(error: DigitalLinkSyntaxError): Problem {
@@ -227,25 +247,26 @@ const SHAPES = [
   {
     path: '/01/:gtin',
     operationId: 'resolveProductModel',
-    summary: 'GS1 Digital Link of a product (GTIN alone): its model passport; none yet (404).',
+    summary: 'GS1 Digital Link of a product (GTIN alone): its model passport (404 when none).',
     params: {},
   },
   {
     path: '/01/:gtin/10/:batch',
     operationId: 'resolveProductBatch',
-    summary: 'GS1 Digital Link of a batch/lot: its batch passport; none yet (404).',
+    summary: 'GS1 Digital Link of a batch/lot: its batch passport, else (walk-up) the model passport.',
     params: { batch: batchParam },
   },
   {
     path: '/01/:gtin/22/:cpv',
     operationId: 'resolveProductVariant',
-    summary: 'GS1 Digital Link of a consumer product variant: no passport at that level (404).',
+    summary:
+      'GS1 Digital Link of a consumer product variant: no variant level; walks up to the model passport.',
     params: { cpv: cpvParam },
   },
   {
     path: '/01/:gtin/22/:cpv/10/:batch',
     operationId: 'resolveProductVariantBatch',
-    summary: 'GS1 Digital Link of a variant’s batch/lot: no passport at that level (404).',
+    summary: 'GS1 Digital Link of a variant’s batch/lot: the batch passport, else the model passport.',
     params: { cpv: cpvParam, batch: batchParam },
   },
 ] as const;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { contentSpecifications } from '../../../src/passport/content/content-specification.ts';
 import { disclosedProductGroupData } from '../../../src/passport/disclosure/product-group-view.ts';
+import { levelsOfItem } from '../../../src/passport/levels/levels.ts';
+import { levelPagePath } from '../../../src/passport/views/level-links.ts';
 import { findPassportWithHistory, passportGtin } from '../../../src/passport/views/lookup.ts';
 import { pageVerdict, verifyPageModel } from '../../../src/passport/views/page-model.ts';
 import { readVerdict } from '../../../src/passport/views/tap-verdict.ts';
@@ -8,26 +10,12 @@ import type { AppContext } from '../../context.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
-import { etagOf, noneMatch, publicEnvironment } from '../resolver/http.ts';
+import { publicEnvironment } from '../resolver/http.ts';
 import { gtin14, gtinParam, serialParam } from '../resolver/params.ts';
 import { publicPassportDeps } from '../resolver/public-passport-deps.ts';
 import { renderVerifyPage } from './render.ts';
+import { sendPage } from './send-page.ts';
 import { PAGE_ASSETS } from './static.ts';
-
-/**
- * Strict CSP: everything from our origin, no inline script or style, no framing, no plugins; fetches only to
- * us (the tap check). The page runs and renders without any third party.
- */
-export const PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 export function verifyPageRoute(routeDeps: RouteDeps) {
   const deps = publicPassportDeps(routeDeps);
@@ -80,29 +68,23 @@ export function verifyPageRoute(routeDeps: RouteDeps) {
         entries.map((row) => ({ specificationId: row.specification_id, data: row.data })),
         ['public'],
       );
+      const levels = await levelsOfItem(deps.orm.em.fork(), found.passport.id);
       const model = {
         ...verifyPageModel(found.passport, found.events, verdict, deps.config.publicBaseUrl),
+        partOf: levels.map((level) => ({
+          granularity: level.granularity,
+          label: level.granularity === 'model' ? `model ${level.gtin}` : `batch ${level.lot}`,
+          href: `${deps.config.publicBaseUrl}${levelPagePath(level)}`,
+        })),
         productGroups: Object.entries(disclosed).map(([id, data]) => ({
           title: contentSpecifications.get(id)?.title ?? id,
           data,
         })),
       };
       const html = renderVerifyPage(model, PAGE_ASSETS);
-      ctx.set('Content-Security-Policy', PAGE_CSP);
-      ctx.set('X-Content-Type-Options', 'nosniff');
-      ctx.set('Referrer-Policy', 'no-referrer');
-      ctx.set('Link', model.links.linkHeader);
       // A page with a verdict is about one tap: never stored. Without one it is revalidated on every visit
       // (a revocation shows at once; an unchanged page costs a 304).
-      const etag = etagOf(html);
-      ctx.set('Cache-Control', verdict.kind === 'none' ? 'no-cache' : 'no-store');
-      ctx.set('ETag', etag);
-      ctx.type = 'text/html; charset=utf-8';
-      if (noneMatch(ctx, etag)) {
-        ctx.status = 304;
-        return;
-      }
-      ctx.body = html;
+      sendPage(ctx, html, model.links.linkHeader, verdict.kind === 'none' ? 'no-cache' : 'no-store');
     },
   });
 }

@@ -128,7 +128,7 @@ function statusNotice(model: VerifyPageModel): string {
   return '';
 }
 
-function fact(term: string, value: string | null): string {
+export function fact(term: string, value: string | null): string {
   return value === null ? '' : `<div class="facts__row"><dt>${esc(term)}</dt><dd>${value}</dd></div>`;
 }
 
@@ -156,7 +156,19 @@ function productSection(model: VerifyPageModel): string {
     ${fact('Verified tag scans', `<span id="verification-count">${esc(model.verificationCount)}</span>`)}
   </dl>
   ${materials}
+  ${partOf(model)}
 </section>`;
+}
+
+/** "Part of batch LOT-7 and model 0…": links to the passports the item shares data with. */
+function partOf(model: VerifyPageModel): string {
+  const levels = [...(model.partOf ?? [])].reverse();
+  if (levels.length === 0) return '';
+  const links = levels.map(
+    (level) =>
+      `<a id="part-of-${level.granularity}" href="${esc(level.href)}">${esc(level.label)}</a> (${level.granularity} passport)`,
+  );
+  return `<p id="part-of">Part of ${links.join(' and ')}: this passport shows their data together with its own.</p>`;
 }
 
 /** `batteryMassKg` → `Battery mass kg`: a field name as a label. */
@@ -166,7 +178,7 @@ function label(name: string): string {
 }
 
 /** Product-group data as nested definition lists (field names as labels, values as text). */
-function dataList(value: Record<string, unknown>): string {
+export function dataList(value: Record<string, unknown>): string {
   const rendered = (item: unknown): string => {
     if (Array.isArray(item)) {
       return item.every((entry) => typeof entry !== 'object' || entry === null)
@@ -184,8 +196,11 @@ function dataList(value: Record<string, unknown>): string {
     .join('')}</dl>`;
 }
 
-function productGroupSection(model: VerifyPageModel): string {
-  return (model.productGroups ?? [])
+/** Product-group data, one card per content specification (its title, then its fields). */
+export function productGroupCards(
+  groups: readonly { title: string; data: Record<string, unknown> }[],
+): string {
+  return groups
     .map(
       (
         group,
@@ -247,21 +262,29 @@ export interface PageAssets {
   icon: string;
 }
 
-/** The verification page: complete without JavaScript; the script only adds scanning with Web NFC. */
-export function renderVerifyPage(model: VerifyPageModel, assets: PageAssets): string {
-  const testBanner =
-    model.environment === 'test'
-      ? '<p class="test-banner" role="note">Test environment: this passport does not describe a real product.</p>'
-      : '';
+/** A test passport's page says so at the top, so it cannot pass for a live one. */
+export function testBanner(environment: string): string {
+  return environment === 'test'
+    ? '<p class="test-banner" role="note">Test environment: this passport does not describe a real product.</p>'
+    : '';
+}
+
+/** A page's start up to its own `<link>`s: language, viewport, title, our icon and stylesheet. */
+export function pageHead(title: string, assets: Pick<PageAssets, 'css' | 'icon'>): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light">
-<title>${esc(model.name)} · Digital Product Passport</title>
+<title>${esc(title)}</title>
 <link rel="icon" type="image/svg+xml" href="${esc(assets.icon)}">
-<link rel="stylesheet" href="${esc(assets.css)}">
+<link rel="stylesheet" href="${esc(assets.css)}">`;
+}
+
+/** The verification page: complete without JavaScript; the script only adds scanning with Web NFC. */
+export function renderVerifyPage(model: VerifyPageModel, assets: PageAssets): string {
+  return `${pageHead(`${model.name} · Digital Product Passport`, assets)}
 <link rel="alternate" type="application/ld+json" href="${esc(model.links.vc)}" title="Verifiable credential">
 <link rel="linkset" type="application/linkset+json" href="${esc(model.links.linkset)}">
 <script src="${esc(assets.js)}" defer></script>
@@ -270,12 +293,12 @@ export function renderVerifyPage(model: VerifyPageModel, assets: PageAssets): st
 <a class="skip-link" href="#product">Skip to the product facts</a>
 <header class="masthead"><p class="masthead__title">Digital Product Passport</p></header>
 <main id="main" data-gtin="${esc(model.gtin)}" data-serial="${esc(model.serial)}" data-env="${esc(model.environment)}">
-${testBanner}
+${testBanner(model.environment)}
 ${verdictSection(model)}
 ${statusNotice(model)}
 ${SCAN_SECTION}
 ${productSection(model)}
-${productGroupSection(model)}
+${productGroupCards(model.productGroups ?? [])}
 ${provenanceSection(model)}
 ${recyclingSection(model)}
 <footer class="footer">

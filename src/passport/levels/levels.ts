@@ -180,3 +180,20 @@ export function levelDocument(facts: LevelDocumentFacts, publicBaseUrl: string):
   for (const section of facts.sections) document[section.specificationId] = section.data;
   return document;
 }
+
+/**
+ * The model (`lot` null) or batch passport of a key in the environment, whichever company holds it (one key is
+ * one passport across companies); undefined when none. One statement on the level's unique key.
+ */
+export async function findLevelByKey(
+  em: EntityManager,
+  environment: Environment,
+  gtin: string,
+  lot: string | null,
+): Promise<LevelPassport | undefined> {
+  const [row] = await em.execute<LevelRow[]>(
+    `select ${LEVEL_COLUMNS} from dpp_levels where environment = ? and gtin = ? and coalesce(lot, '') = ?`,
+    [environment, gtin, lot ?? ''],
+  );
+  return row ? toLevel(row) : undefined;
+}

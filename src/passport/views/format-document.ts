@@ -4,6 +4,7 @@ import { resolveShell } from '../aas/resolve.ts';
 import { passportCredentialText } from '../credentials/passport-credential.ts';
 import { UntpUnavailable, untpHeader, untpMissing } from '../credentials/untp-credential.ts';
 import { ACCESS_ROLES, productGroupData } from '../credentials/untp-variants.ts';
+import { levelsOfItem } from '../levels/levels.ts';
 import { relatedPassport } from '../record/passport-document.ts';
 import { loadRelatedPassports } from '../record/passport-versions.ts';
 import { erpDocument } from './erp-view.ts';
@@ -70,7 +71,8 @@ export async function formatDocument(
       const related = (await loadRelatedPassports(em, passport.id)).map((fact) =>
         relatedPassport(fact, base),
       );
-      const document = linksetDocument(passport, base, withUntp, { variants, related });
+      const levels = await levelsOfItem(em, passport.id);
+      const document = linksetDocument(passport, base, withUntp, { variants, related, levels });
       return { kind: 'document', body: JSON.stringify(document) };
     }
     case 'erp': {

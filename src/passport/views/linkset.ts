@@ -7,7 +7,9 @@ import {
   type LinkType,
 } from '../../standards/gs1/link-types.ts';
 import { type AccessRole, variantUrl } from '../credentials/untp-variants.ts';
+import type { LevelPassport } from '../levels/levels.ts';
 import type { RelatedPassport } from '../record/passport-document.ts';
+import { levelRelations } from './level-relations.ts';
 import { type PassportRecord, passportGtin } from './lookup.ts';
 
 export interface PassportLink {
@@ -141,7 +143,12 @@ export function linksetDocument(
   passport: PassportRecord,
   publicBaseUrl: string,
   withUntp = false,
-  extra: { variants?: readonly AccessRole[] | undefined; related?: readonly RelatedPassport[] } = {},
+  extra: {
+    variants?: readonly AccessRole[] | undefined;
+    related?: readonly RelatedPassport[];
+    /** The item's batch and model passports (level-links.ts: `collection`, `https://schema.org/model`). */
+    levels?: readonly Pick<LevelPassport, 'environment' | 'gtin' | 'lot' | 'granularity'>[];
+  } = {},
 ) {
   const anchor = digitalLink(publicBaseUrl, passport.environment, passportGtin(passport), passport.tokenId);
   const name =
@@ -155,6 +162,7 @@ export function linksetDocument(
     if (linkType === 'dpp') entry[IANA_DPP_RELATION] = targets;
   }
   Object.assign(entry, relatedPassportLinks(extra.related ?? []));
+  Object.assign(entry, levelRelations(extra.levels ?? [], publicBaseUrl));
   return { linkset: [entry] };
 }
 

@@ -39,6 +39,8 @@ export type PageVerdict =
 
 /** Everything the verification page shows, from the passport, its events and the tap verdict if any. */
 export interface VerifyPageModel {
+  /** The batch and model passports the item belongs to (most general first), each with its page. */
+  partOf?: { granularity: 'model' | 'batch'; label: string; href: string }[];
   environment: string;
   gtin: string;
   serial: string;

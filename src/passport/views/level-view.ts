@@ -1,0 +1,89 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { PUBLIC_ONLY } from '../disclosure/caller-roles.ts';
+import { readLevelDpp } from '../dpp-api/read-dpp.ts';
+import { type LevelPassport, levelDigitalLink } from '../levels/levels.ts';
+import { PUBLIC_CONTEXT } from './public-view.ts';
+
+type Data = Record<string, unknown>;
+
+/** A model's or batch's document as anybody reads it (GET /v1/dpps/{dppId} without a credential). */
+export interface PublicLevel {
+  level: LevelPassport;
+  /** The EN 18223 header members of the public document. */
+  header: Data;
+  /** Product-group data (content specification id → the public's fields), non-empty sections only. */
+  sections: Record<string, Data>;
+  /** Its product name, or one made of the GTIN (and manufacturer), with the batch's lot. */
+  name: string;
+}
+
+const NAME_FIELDS = ['productName', 'modelName', 'tradeName', 'name'];
+
+/** The first non-empty string under one of `fields`, searched breadth first through nested objects. */
+function firstString(data: Data, fields: readonly string[]): string | undefined {
+  let level: Data[] = [data];
+  for (let depth = 0; depth < 4 && level.length > 0; depth++) {
+    for (const object of level) {
+      for (const field of fields) {
+        const found = object[field];
+        if (typeof found === 'string' && found.trim() !== '') return found;
+      }
+    }
+    level = level.flatMap((object) =>
+      Object.values(object).filter(
+        (value): value is Data => typeof value === 'object' && value !== null && !Array.isArray(value),
+      ),
+    );
+  }
+  return undefined;
+}
+
+/** The public part of a model or batch passport, cut as its anonymous EN 18222 read is. */
+export async function publicLevel(em: EntityManager, level: LevelPassport): Promise<PublicLevel> {
+  const reader = { owner: false, authenticated: false, roles: PUBLIC_ONLY.roles };
+  const document = await readLevelDpp(em, level, reader, 'compressed');
+  const ids = Array.isArray(document.contentSpecificationIds)
+    ? (document.contentSpecificationIds as string[])
+    : [];
+  const header: Data = {};
+  const sections: Record<string, Data> = {};
+  for (const [key, value] of Object.entries(document)) {
+    if (!ids.includes(key)) header[key] = value;
+    else if (typeof value === 'object' && value !== null && Object.keys(value).length > 0) {
+      sections[key] = value as Data;
+    }
+  }
+  const manufacturer = firstString(sections, ['manufacturerName']);
+  const product =
+    firstString(sections, NAME_FIELDS) ??
+    (manufacturer ? `Product ${level.gtin} (${manufacturer.trim()})` : `Product ${level.gtin}`);
+  const name = level.lot === null ? product : `${product}, batch ${level.lot}`;
+  return { level, header, sections, name };
+}
+
+/**
+ * format=public of a model or batch passport: the item's public shape where it applies (`@context`, `@type`,
+ * `@id`, `name`, `gs1:gtin`, `status`, `dppHeader`, `productGroupData`), with `granularity`, the batch's
+ * `batchNumber` and its `model` (Digital Link); no serial, chip or contract: a level has none.
+ */
+export function publicLevelDocument(view: PublicLevel, publicBaseUrl: string, model?: LevelPassport) {
+  const { level } = view;
+  return {
+    '@context': {
+      ...PUBLIC_CONTEXT,
+      granularity: 'idpp:granularity',
+      batchNumber: 'idpp:batchNumber',
+      model: { '@id': 'schema:model', '@type': '@id' },
+    },
+    '@type': level.granularity === 'model' ? 'schema:ProductModel' : 'schema:SomeProducts',
+    '@id': levelDigitalLink(publicBaseUrl, level),
+    name: view.name,
+    granularity: level.granularity,
+    'gs1:gtin': level.gtin,
+    ...(level.lot === null ? {} : { batchNumber: level.lot }),
+    ...(model ? { model: levelDigitalLink(publicBaseUrl, model) } : {}),
+    status: level.dppStatus.toUpperCase(),
+    dppHeader: view.header,
+    ...(Object.keys(view.sections).length > 0 ? { productGroupData: view.sections } : {}),
+  };
+}

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment } from '../../platform/config/config.ts';
 import { PINNED_SPECIFICATIONS_SQL, pinnedIds } from '../content/pinned-sql.ts';
+import { inheritedSections, mergeSection } from '../levels/inherit.ts';
 
 /** What the AAS API reads of a passport, its chip and its company: one row, all of it public. */
 export interface AasPassportRow {
@@ -159,7 +160,8 @@ export async function listAasPassports(
 
 /**
  * The product-group data of `group` of these passports (the public AAS API cuts it per caller before it
- * serialises anything), by passport id.
+ * serialises anything), by passport id: an item's merged over its model's and batch's (docs/granularity.md,
+ * the one merge: mergeSection), so the AAS API states the same merged view as the other representations.
  */
 export async function aasPassportContents(
   em: EntityManager,
@@ -174,9 +176,22 @@ export async function aasPassportContents(
         where passport_id in (${passportIds.map(() => '?').join(', ')}) and spec_group = ?`,
       [...passportIds, group],
     );
-  return new Map(
+  const own = new Map(
     rows.map((row) => [Number(row.passport_id), { specificationId: row.specification_id, data: row.data }]),
   );
+  const merged = new Map<number, { specificationId: string; data: Record<string, unknown> }>();
+  for (const passportId of passportIds) {
+    const inherited = (await inheritedSections(em, passportId)).filter((section) => section.group === group);
+    const mine = own.get(passportId);
+    if (inherited.length === 0) {
+      if (mine) merged.set(passportId, mine);
+      continue;
+    }
+    // The item's own dppId only names sources, which the AAS forms do not carry.
+    const section = mergeSection(group, inherited, mine ? { dppId: '', ...mine } : undefined);
+    if (section) merged.set(passportId, { specificationId: section.specificationId, data: section.data });
+  }
+  return merged;
 }
 
 /** One passport of the environment by token id, whatever its state (undefined when there is none). */

@@ -173,5 +173,14 @@ describe('an item under a model and batch in its credentials and AAS forms', () 
     assert.equal(shell.status, 200, shell.text);
     assert.ok(shell.text.includes('BatteryTechnicalData'));
     assert.ok(!shell.text.includes('BatteryNameplate'), 'the nameplate holds test reports: not public');
+
+    // An item that wrote nothing under a partial model: its merged section is incomplete, so no battery
+    // submodels (the IDTA templates map a complete section), as before; never an error.
+    const bareShell = await get(`${AAS}/shells/${b64(`${base}/aas/test/${bare}`)}`);
+    assert.equal(bareShell.status, 200, bareShell.text);
+    assert.ok(!bareShell.text.includes('BatteryTechnicalData'));
+    const bareId = (await get(`${item(bare)}?format=public`)).body.dppHeader.digitalProductPassportId;
+    const bareEnv = await get(`${contentPath(bareId)}?format=aas`);
+    assert.equal(bareEnv.status, 200, bareEnv.text);
   });
 });

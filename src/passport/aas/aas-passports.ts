@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment } from '../../platform/config/config.ts';
+import { contentSpecifications } from '../content/content-specification.ts';
 import { PINNED_SPECIFICATIONS_SQL, pinnedIds } from '../content/pinned-sql.ts';
 import { inheritedSections, mergeSection } from '../levels/inherit.ts';
 
@@ -161,7 +162,8 @@ export async function listAasPassports(
 /**
  * The product-group data of `group` of these passports (the public AAS API cuts it per caller before it
  * serialises anything), by passport id: an item's merged over its model's and batch's (docs/granularity.md,
- * the one merge: mergeSection), so the AAS API states the same merged view as the other representations.
+ * the one merge: mergeSection), so the AAS API states the same merged view as the other representations; an
+ * incomplete merged section is left out (below).
  */
 export async function aasPassportContents(
   em: EntityManager,
@@ -189,7 +191,11 @@ export async function aasPassportContents(
     }
     // The item's own dppId only names sources, which the AAS forms do not carry.
     const section = mergeSection(group, inherited, mine ? { dppId: '', ...mine } : undefined);
-    if (section) merged.set(passportId, { specificationId: section.specificationId, data: section.data });
+    // The IDTA submodels map a complete section; a merged view still incomplete (an item that has written
+    // nothing yet under a partial model) is served without them, as an item without data of the group.
+    if (section && contentSpecifications.validate(section.specificationId, section.data).length === 0) {
+      merged.set(passportId, { specificationId: section.specificationId, data: section.data });
+    }
   }
   return merged;
 }

@@ -139,6 +139,16 @@ describe('an item under a model and batch in its credentials and AAS forms', () 
     );
   });
 
+  test('the W3C VC (format=vc) links the item to its batch and model passports', async () => {
+    const vc = await get(`${item()}?format=vc`);
+    assert.equal(vc.status, 200, vc.text);
+    const subject = vc.body.credentialSubject;
+    assert.equal(new URL(subject['idpp:batchPassport'].id).pathname, `/test/01/${GTIN}/10/${LOT}`);
+    assert.equal(new URL(subject['idpp:modelPassport'].id).pathname, `/test/01/${GTIN}`);
+    assert.ok(vc.body.proof, 'signed');
+    assert.ok(!vc.text.includes(SECRET_REPORT));
+  });
+
   test('an item with no battery data of its own: its UNTP credential states its levels’ data', async () => {
     const untp = await get(`${item(bare)}?format=untp`);
     assert.equal(untp.status, 200, untp.text);

@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment } from '../../platform/config/config.ts';
 import { contentSpecifications } from '../content/content-specification.ts';
 import { PINNED_SPECIFICATIONS_SQL, pinnedIds } from '../content/pinned-sql.ts';
-import { inheritedSections, mergeSection } from '../levels/inherit.ts';
+import { mergeSection } from '../levels/inherit.ts';
+import { inheritedSectionsOfItems } from '../levels/inherited-by-item.ts';
 
 /** What the AAS API reads of a passport, its chip and its company: one row, all of it public. */
 export interface AasPassportRow {
@@ -181,9 +182,10 @@ export async function aasPassportContents(
   const own = new Map(
     rows.map((row) => [Number(row.passport_id), { specificationId: row.specification_id, data: row.data }]),
   );
+  const levels = await inheritedSectionsOfItems(em, passportIds, group);
   const merged = new Map<number, { specificationId: string; data: Record<string, unknown> }>();
   for (const passportId of passportIds) {
-    const inherited = (await inheritedSections(em, passportId)).filter((section) => section.group === group);
+    const inherited = levels.get(passportId) ?? [];
     const mine = own.get(passportId);
     if (inherited.length === 0) {
       if (mine) merged.set(passportId, mine);

@@ -183,6 +183,11 @@ describe('an item under a model and batch in its credentials and AAS forms', () 
     assert.equal(shell.status, 200, shell.text);
     assert.ok(shell.text.includes('BatteryTechnicalData'));
     assert.ok(!shell.text.includes('BatteryNameplate'), 'the nameplate holds test reports: not public');
+    // The EN 18223 header as the DppMeta submodel names the item's batch and model passports.
+    const meta = await get(`${AAS}/submodels/${b64(`${base}/aas/test/${tokenId}/submodels/DppMeta`)}`);
+    assert.equal(meta.status, 200, meta.text);
+    assert.equal(aasValue(meta.body, 'BatchDppId'), batchId);
+    assert.equal(aasValue(meta.body, 'ModelDppId'), modelId);
 
     // An item that wrote nothing under a partial model: its merged section is incomplete, so no battery
     // submodels (the IDTA templates map a complete section), as before; never an error.

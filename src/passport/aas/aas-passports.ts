@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment } from '../../platform/config/config.ts';
 import { contentSpecifications } from '../content/content-specification.ts';
+import { ITEM_LEVELS_JOIN } from '../content/inherited-layers.ts';
 import { PINNED_SPECIFICATIONS_SQL, pinnedIds } from '../content/pinned-sql.ts';
 import { mergeSection } from '../levels/inherit.ts';
 import { inheritedSectionsOfItems } from '../levels/inherited-by-item.ts';
@@ -13,6 +14,8 @@ export interface AasPassportRow {
   tokenId: string;
   serviceUid: string;
   environment: Environment;
+  /** The item's model and batch passports (docs/granularity.md), found by key as every read finds them. */
+  levels?: readonly { granularity: 'model' | 'batch'; serviceUid: string }[] | undefined;
   gtin: string | null;
   chipUid: string;
   status: string;
@@ -48,7 +51,9 @@ const COLUMNS = `p.id as passport_id, p.company_id, p.token_id, p.service_uid, p
   co.name as company_name, c.verification_count, c.last_verified_at, cs.economic_operator_id, cs.facility_id,
   coalesce((select v.created_at from passport_versions v where v.passport_id = p.id
     order by v.number desc limit 1), p.updated_at) as last_updated,
-  ${PINNED_SPECIFICATIONS_SQL} as pinned_specifications`;
+  ${PINNED_SPECIFICATIONS_SQL} as pinned_specifications,
+  (select jsonb_agg(jsonb_build_object('granularity', l.granularity, 'serviceUid', l.service_uid))
+     from passports lp ${ITEM_LEVELS_JOIN.replaceAll('p.', 'lp.')} where lp.id = p.id) as levels`;
 const FROM = `from passports p join chips c on c.id = p.chip_id join companies co on co.id = p.company_id
   left join company_settings cs on cs.company_id = p.company_id and cs.environment = p.environment`;
 /**
@@ -85,6 +90,7 @@ interface Row {
   facility_id: string | null;
   last_updated: Date | string;
   pinned_specifications: unknown;
+  levels: { granularity: 'model' | 'batch'; serviceUid: string }[] | null;
 }
 
 const date = (value: Date | string) => (value instanceof Date ? value : new Date(value));
@@ -116,6 +122,7 @@ function toPassport(row: Row): AasPassportRow {
     lastVerifiedAt: row.last_verified_at === null ? null : date(row.last_verified_at),
     economicOperatorId: row.economic_operator_id,
     facilityId: row.facility_id,
+    levels: row.levels ?? [],
     lastUpdated: date(row.last_updated),
     productGroupSpecificationIds: pinnedIds(row.pinned_specifications),
   };

@@ -1,6 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment } from '../../platform/config/config.ts';
+import { contentSpecifications } from '../content/content-specification.ts';
+import { ITEM_LEVELS_JOIN } from '../content/inherited-layers.ts';
 import { PINNED_SPECIFICATIONS_SQL, pinnedIds } from '../content/pinned-sql.ts';
+import { mergeSection } from '../levels/inherit.ts';
+import { inheritedSectionsOfItems } from '../levels/inherited-by-item.ts';
 
 /** What the AAS API reads of a passport, its chip and its company: one row, all of it public. */
 export interface AasPassportRow {
@@ -10,6 +14,8 @@ export interface AasPassportRow {
   tokenId: string;
   serviceUid: string;
   environment: Environment;
+  /** The item's model and batch passports (docs/granularity.md), found by key as every read finds them. */
+  levels?: readonly { granularity: 'model' | 'batch'; serviceUid: string }[] | undefined;
   gtin: string | null;
   chipUid: string;
   status: string;
@@ -45,7 +51,9 @@ const COLUMNS = `p.id as passport_id, p.company_id, p.token_id, p.service_uid, p
   co.name as company_name, c.verification_count, c.last_verified_at, cs.economic_operator_id, cs.facility_id,
   coalesce((select v.created_at from passport_versions v where v.passport_id = p.id
     order by v.number desc limit 1), p.updated_at) as last_updated,
-  ${PINNED_SPECIFICATIONS_SQL} as pinned_specifications`;
+  ${PINNED_SPECIFICATIONS_SQL} as pinned_specifications,
+  (select jsonb_agg(jsonb_build_object('granularity', l.granularity, 'serviceUid', l.service_uid))
+     from passports lp ${ITEM_LEVELS_JOIN.replaceAll('p.', 'lp.')} where lp.id = p.id) as levels`;
 const FROM = `from passports p join chips c on c.id = p.chip_id join companies co on co.id = p.company_id
   left join company_settings cs on cs.company_id = p.company_id and cs.environment = p.environment`;
 /**
@@ -82,6 +90,7 @@ interface Row {
   facility_id: string | null;
   last_updated: Date | string;
   pinned_specifications: unknown;
+  levels: { granularity: 'model' | 'batch'; serviceUid: string }[] | null;
 }
 
 const date = (value: Date | string) => (value instanceof Date ? value : new Date(value));
@@ -113,6 +122,7 @@ function toPassport(row: Row): AasPassportRow {
     lastVerifiedAt: row.last_verified_at === null ? null : date(row.last_verified_at),
     economicOperatorId: row.economic_operator_id,
     facilityId: row.facility_id,
+    levels: row.levels ?? [],
     lastUpdated: date(row.last_updated),
     productGroupSpecificationIds: pinnedIds(row.pinned_specifications),
   };
@@ -159,7 +169,9 @@ export async function listAasPassports(
 
 /**
  * The product-group data of `group` of these passports (the public AAS API cuts it per caller before it
- * serialises anything), by passport id.
+ * serialises anything), by passport id: an item's merged over its model's and batch's (docs/granularity.md,
+ * the one merge: mergeSection), so the AAS API states the same merged view as the other representations; an
+ * incomplete merged section is left out (below).
  */
 export async function aasPassportContents(
   em: EntityManager,
@@ -174,9 +186,27 @@ export async function aasPassportContents(
         where passport_id in (${passportIds.map(() => '?').join(', ')}) and spec_group = ?`,
       [...passportIds, group],
     );
-  return new Map(
+  const own = new Map(
     rows.map((row) => [Number(row.passport_id), { specificationId: row.specification_id, data: row.data }]),
   );
+  const levels = await inheritedSectionsOfItems(em, passportIds, group);
+  const merged = new Map<number, { specificationId: string; data: Record<string, unknown> }>();
+  for (const passportId of passportIds) {
+    const inherited = levels.get(passportId) ?? [];
+    const mine = own.get(passportId);
+    if (inherited.length === 0) {
+      if (mine) merged.set(passportId, mine);
+      continue;
+    }
+    // The item's own dppId only names sources, which the AAS forms do not carry.
+    const section = mergeSection(group, inherited, mine ? { dppId: '', ...mine } : undefined);
+    // The IDTA submodels map a complete section; a merged view still incomplete (an item that has written
+    // nothing yet under a partial model) is served without them, as an item without data of the group.
+    if (section && contentSpecifications.validate(section.specificationId, section.data).length === 0) {
+      merged.set(passportId, { specificationId: section.specificationId, data: section.data });
+    }
+  }
+  return merged;
 }
 
 /** One passport of the environment by token id, whatever its state (undefined when there is none). */

@@ -62,14 +62,10 @@ type Contents = Awaited<ReturnType<typeof aasPassportContents>>;
 const PUBLIC_ROLES: ReadonlySet<Role> = new Set<Role>(['public']);
 
 export async function contentsOf(scope: AasScope, passports: AasPassportRow[]): Promise<Contents> {
-  const pinned = passports.filter((passport) =>
-    (passport.productGroupSpecificationIds ?? []).some((id) =>
-      id.startsWith('urn:dpp-service:spec:battery:'),
-    ),
-  );
+  // Every passport: an item may hold no battery data of its own and inherit its model's or batch's.
   return aasPassportContents(
     scope.em,
-    pinned.map((passport) => passport.passportId),
+    passports.map((passport) => passport.passportId),
     BATTERY_GROUP,
   );
 }

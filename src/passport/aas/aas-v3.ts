@@ -72,6 +72,7 @@ export function passportSubmodels(passport: AasPassportRow, publicBaseUrl: strin
       economicOperatorId: passport.economicOperatorId,
       facilityId: passport.facilityId,
       productGroupSpecificationIds: passport.productGroupSpecificationIds,
+      levels: passport.levels,
     },
     publicBaseUrl,
   );

@@ -45,6 +45,9 @@ export function dppMetaSubmodel(shellId: string, header: PassportHeader): AasV3S
         header.economicOperatorId,
       ),
       ...property('FacilityId', concept('facilityId'), 'xs:string', header.facilityId),
+      // An item's links to its batch and model passports (docs/en18223.md).
+      ...property('BatchDppId', concept('batchDppId'), 'xs:anyURI', header.batchDppId),
+      ...property('ModelDppId', concept('modelDppId'), 'xs:anyURI', header.modelDppId),
       collection(
         'ContentSpecificationIds',
         concept('contentSpecificationIds'),

@@ -63,13 +63,29 @@ export function provenanceEntryId(link: string, event: Pick<ProvenanceEvent, 'id
   return `${link}#event-${event.id}`;
 }
 
-/** `credentialSubject` of the passport credential: the spec's members that have data. */
+/** An item's batch or model passport, as the credential links it (docs/granularity.md). */
+export interface LevelRef {
+  granularity: 'model' | 'batch';
+  /** Its GS1 Digital Link (`/01/{gtin}` or `/01/{gtin}/10/{lot}`). */
+  link: string;
+}
+
+/**
+ * `credentialSubject` of the passport credential: the spec's members that have data, and an item's typed links
+ * to its batch and model passports (`idpp:batchPassport`, `idpp:modelPassport`: node references, so they are
+ * IRIs in the credential's graph).
+ */
 export function credentialSubject(
   passport: PassportRecord,
   events: readonly ProvenanceEvent[],
   publicBaseUrl: string,
   dids: ActorDids,
+  levels: readonly LevelRef[] = [],
 ): Record<string, unknown> {
+  const levelOf = (granularity: LevelRef['granularity']) => {
+    const level = levels.find((candidate) => candidate.granularity === granularity);
+    return level ? { id: level.link } : undefined;
+  };
   const custom = passport.metadata.custom_dpp_data ?? {};
   const link = digitalLink(publicBaseUrl, passport.environment, passportGtin(passport), passport.tokenId);
   const composition = custom.material_composition;
@@ -125,6 +141,8 @@ export function credentialSubject(
       }),
     ),
     'dpp:batchNumber': text(custom.batch_number),
+    'idpp:batchPassport': levelOf('batch'),
+    'idpp:modelPassport': levelOf('model'),
     'dpp:emissionsScorecard': unlessEmpty(
       compact({
         type: 'EmissionsScorecard',

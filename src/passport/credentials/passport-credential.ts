@@ -6,6 +6,7 @@ import { type CredentialIssuer, contentHash } from '../../standards/credentials/
 import type { SigningKey } from '../../standards/credentials/issuer-keys.ts';
 import { ensureStatusEntry } from '../../standards/credentials/status-entries.ts';
 import { statusListUrl } from '../../standards/credentials/status-list.ts';
+import { levelDigitalLink, levelsOfItem } from '../levels/levels.ts';
 import type { StoredCredential } from '../views/fast-lookups.ts';
 import type { CachedCredential, PassportRecord, ProvenanceEvent } from '../views/lookup.ts';
 import { type ActorDids, credentialSubject } from './credential-subject.ts';
@@ -19,8 +20,9 @@ export interface PassportCredentialDeps extends ActorDids {
 /**
  * Bump when the credential is built differently: every stored credential is then checked again.
  * 2: provenance entries carry an `id` (their event's IRI), so signing stays cheap however many events there are.
+ * 3: an item links its batch and model passports (idpp:batchPassport, idpp:modelPassport).
  */
-const BUILDER_VERSION = 2;
+const BUILDER_VERSION = 3;
 
 /**
  * The stamp a stored credential carries: its inputs' stamp (INPUTS_STAMP_SQL), the key that signed it and the
@@ -89,11 +91,16 @@ export async function passportCredentialText(
   },
 ): Promise<string> {
   const { passport } = found;
-  const [key, entry] = await Promise.all([
+  const [key, entry, levels] = await Promise.all([
     deps.issuer.signingKey(passport.environment),
     ensureStatusEntry(em, passport),
+    levelsOfItem(em, passport.id),
   ]);
   const listUrl = statusListUrl(deps.publicBaseUrl, passport.environment, entry.list);
+  const links = levels.map((level) => ({
+    granularity: level.granularity,
+    link: levelDigitalLink(deps.publicBaseUrl, level),
+  }));
   const content = {
     '@context': [CREDENTIALS_V2_CONTEXT, dppContextUrl(deps.publicBaseUrl)],
     type: ['VerifiableCredential', 'DigitalProductPassport'],
@@ -105,7 +112,7 @@ export async function passportCredentialText(
       statusListIndex: String(entry.index),
       statusListCredential: listUrl,
     },
-    credentialSubject: credentialSubject(passport, found.events, deps.publicBaseUrl, deps),
+    credentialSubject: credentialSubject(passport, found.events, deps.publicBaseUrl, deps, links),
   };
   const hash = contentHash({ content, verificationMethod: key.verificationMethod });
   const stamp = inputsStamp(found.stamp, key, deps, passport.environment);

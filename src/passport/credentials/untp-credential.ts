@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   CREDENTIALS_V2_CONTEXT,
+  passportHeaderVocabulary,
   UNTP_0_7_0_CONTEXT,
   untpExtensionContextUrl,
 } from '../../standards/credentials/contexts.ts';
@@ -11,7 +12,8 @@ import { statusListUrl } from '../../standards/credentials/status-list.ts';
 import { vcJwt } from '../../standards/credentials/vc-jose.ts';
 import { digitalLink } from '../../standards/gs1/digital-link.ts';
 import { PINNED_SPECIFICATIONS_SQL, pinnedIds } from '../content/pinned-sql.ts';
-import { type PassportHeader, passportHeader } from '../record/passport-header.ts';
+import { levelDigitalLink, levelsOfItem } from '../levels/levels.ts';
+import { dppIdOf, type PassportHeader, passportHeader } from '../record/passport-header.ts';
 import { type PassportRecord, passportGtin } from '../views/lookup.ts';
 import type { PassportCredentialDeps } from './passport-credential.ts';
 import { type Signing, signedOnce, type UntpForms, untpCredentialSlot } from './signed-store.ts';
@@ -69,7 +71,12 @@ export function untpMissing(passport: PassportRecord, header: PassportHeader): s
 }
 
 /** `credentialSubject`: a UNTP Product (identity, classification, facility, country, parties, documents, header). */
-export function untpProduct(passport: PassportRecord, header: PassportHeader, publicBaseUrl: string) {
+export function untpProduct(
+  passport: PassportRecord,
+  header: PassportHeader,
+  publicBaseUrl: string,
+  levels: readonly LevelLink[] = [],
+) {
   const custom = passport.metadata.custom_dpp_data ?? {};
   const link = digitalLink(publicBaseUrl, passport.environment, passportGtin(passport), passport.tokenId);
   const hsCode = text(custom.hsCode)!;
@@ -135,10 +142,41 @@ export function untpProduct(passport: PassportRecord, header: PassportHeader, pu
             },
           ]
         : []),
+      ...levels,
     ],
     // The EN 18223 header: UNTP's room for product information its schema does not model (terms: our context).
     characteristics: { passportHeader: compact({ id: header.digitalProductPassportId, ...header }) },
   });
+}
+
+/** A link from an item to its batch or model passport, as a UNTP Link (docs/untp.md "Model and batch"). */
+export interface LevelLink {
+  linkURL: string;
+  linkName: string;
+  linkType: string;
+}
+
+/**
+ * The item's batch and model passports (docs/granularity.md), batch first: UNTP's Product names them by
+ * `batchNumber` and `modelNumber` only, so the passports themselves are `relatedDocument` links typed with our
+ * header vocabulary's `batchPassport` and `modelPassport`.
+ */
+export async function levelLinks(
+  em: EntityManager,
+  passportId: number,
+  publicBaseUrl: string,
+): Promise<LevelLink[]> {
+  const vocab = passportHeaderVocabulary(publicBaseUrl);
+  return (await levelsOfItem(em, passportId))
+    .sort((a, b) => (a.granularity === b.granularity ? 0 : a.granularity === 'batch' ? -1 : 1))
+    .map((level) => ({
+      linkURL: levelDigitalLink(publicBaseUrl, level),
+      linkName:
+        level.granularity === 'batch'
+          ? `Batch passport (${level.lot}, ${dppIdOf(level.serviceUid)})`
+          : `Model passport (${dppIdOf(level.serviceUid)})`,
+      linkType: `${vocab}${level.granularity}Passport`,
+    }));
 }
 
 /**
@@ -212,7 +250,8 @@ export async function untpCredential(
     ensureStatusEntry(em, passport),
   ]);
   const listUrl = statusListUrl(deps.publicBaseUrl, passport.environment, entry.list);
-  const subject = untpProduct(passport, header, deps.publicBaseUrl);
+  const links = await levelLinks(em, passport.id, deps.publicBaseUrl);
+  const subject = untpProduct(passport, header, deps.publicBaseUrl, links);
   const content = {
     '@context': [CREDENTIALS_V2_CONTEXT, UNTP_0_7_0_CONTEXT, untpExtensionContextUrl(deps.publicBaseUrl)],
     type: ['DigitalProductPassport', 'VerifiableCredential'],

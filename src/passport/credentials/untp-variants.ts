@@ -13,10 +13,18 @@ import { digitalLink } from '../../standards/gs1/digital-link.ts';
 import { contentSpecifications } from '../content/content-specification.ts';
 import { type DisclosurePolicy, fieldPattern, type Role } from '../content/disclosure.ts';
 import { discloseContent } from '../disclosure/disclose-content.ts';
+import { itemSections } from '../levels/item-sections.ts';
 import { type PassportRecord, passportGtin } from '../views/lookup.ts';
 import type { PassportCredentialDeps } from './passport-credential.ts';
 import { signedOnce, type UntpForms, untpCredentialSlot } from './signed-store.ts';
-import { signUntp, UntpUnavailable, untpHeader, untpMissing, untpProduct } from './untp-credential.ts';
+import {
+  levelLinks,
+  signUntp,
+  UntpUnavailable,
+  untpHeader,
+  untpMissing,
+  untpProduct,
+} from './untp-credential.ts';
 
 /**
  * UNTP 0.7.0 per-audience variants of a passport's credential (issue 25, docs/untp.md "Per-audience
@@ -65,22 +73,16 @@ export function variantUrl(
     : `${anchor}?format=${format}&accessRole=${accessRole}`;
 }
 
-interface ContentRow {
-  specification_id: string;
-  data: Record<string, unknown>;
-}
-
-/** The passport's product-group data, one entry per pinned specification this process knows. */
+/**
+ * The passport's product-group data, one entry per specification this process knows: an item's merged over its
+ * model's and batch's (docs/granularity.md), so every audience's variant states the merged view, cut after the
+ * merge (a model's restricted field stays restricted).
+ */
 export async function productGroupData(em: EntityManager, passportId: number) {
-  const rows = await em
-    .getConnection()
-    .execute<ContentRow[]>(
-      'select specification_id, data from passport_content where passport_id = ? order by spec_group',
-      [passportId],
-    );
-  return rows.flatMap((row) => {
-    const spec = contentSpecifications.get(row.specification_id);
-    return spec ? [{ specificationId: spec.id, policy: spec.policy, data: row.data }] : [];
+  const sections = await itemSections(em, passportId);
+  return sections.flatMap((section) => {
+    const spec = contentSpecifications.get(section.specificationId);
+    return spec ? [{ specificationId: spec.id, policy: spec.policy, data: section.data }] : [];
   });
 }
 
@@ -140,9 +142,10 @@ async function variantContent(
   const header = await untpHeader(em, passport, deps.publicBaseUrl);
   const missing = untpMissing(passport, header);
   if (missing.length > 0) throw new UntpUnavailable(missing);
-  const [entry, groups] = await Promise.all([
+  const [entry, groups, links] = await Promise.all([
     ensureStatusEntry(em, passport),
     productGroupData(em, passport.id),
+    levelLinks(em, passport.id, deps.publicBaseUrl),
   ]);
   const listUrl = statusListUrl(deps.publicBaseUrl, passport.environment, entry.list);
   const anchor = digitalLink(
@@ -152,7 +155,7 @@ async function variantContent(
     passport.tokenId,
   );
   const roles = VARIANT_ROLES[accessRole];
-  const product = untpProduct(passport, header, deps.publicBaseUrl);
+  const product = untpProduct(passport, header, deps.publicBaseUrl, links);
   const subject: Record<string, unknown> = {
     ...product,
     productGroupData: Object.fromEntries(

@@ -54,6 +54,10 @@ export interface PassportHeader {
   contentSpecificationIds: string[];
   /** Archived by its company: kept and readable at least until then (ISO 8601); absent otherwise. */
   retainUntil?: string;
+  /** An item's batch passport's digitalProductPassportId (docs/granularity.md); absent: none, or not stated. */
+  batchDppId?: string;
+  /** An item's model passport's digitalProductPassportId; absent: none, or not stated. */
+  modelDppId?: string;
 }
 
 /** The facts a header is built from (all public, or settings the company publishes). */
@@ -76,6 +80,8 @@ export interface PassportHeaderFacts {
   /** The status its company set (suspended, archived; EN 18222 status changes); null/omitted: none. */
   dppStatus?: string | null | undefined;
   retainUntil?: Date | null | undefined;
+  /** An item's model and batch passports, for the links; omitted: not stated by this representation. */
+  levels?: readonly { granularity: 'model' | 'batch'; serviceUid: string }[] | undefined;
 }
 
 const URN_UUID = 'urn:uuid:';
@@ -120,5 +126,8 @@ export function passportHeader(facts: PassportHeaderFacts, publicBaseUrl: string
     facilityId: facts.facilityId ?? null,
     contentSpecificationIds: [...CONTENT_SPECIFICATION_IDS, ...(facts.productGroupSpecificationIds ?? [])],
     ...(facts.retainUntil ? { retainUntil: facts.retainUntil.toISOString() } : {}),
+    ...Object.fromEntries(
+      (facts.levels ?? []).map((level) => [`${level.granularity}DppId`, dppIdOf(level.serviceUid)]),
+    ),
   };
 }

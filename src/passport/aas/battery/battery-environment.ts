@@ -3,9 +3,8 @@ import { DomainError } from '../../../platform/errors.ts';
 import type { BatterySubmodel } from '../../../standards/aas/battery-elements.ts';
 import { digitalLink } from '../../../standards/gs1/digital-link.ts';
 import { ROLES, type Role } from '../../content/disclosure.ts';
-import { readPassportContent } from '../../content/passport-content.ts';
 import type { DppRef } from '../../dpp-api/find-dpp.ts';
-import { findAasPassport } from '../aas-passports.ts';
+import { aasPassportContents, findAasPassport } from '../aas-passports.ts';
 import { passportShell, passportSubmodels, submodelReference } from '../aas-v3.ts';
 import { shellId } from '../shell.ts';
 import { servedBatterySubmodels } from './battery-served.ts';
@@ -28,7 +27,8 @@ export async function passportAasEnvironment(
   const id = shellId(publicBaseUrl, passport.environment, passport.tokenId);
   // The AAS API's submodels; its DppMeta header lists the pinned specifications.
   const base = passportSubmodels(passport, publicBaseUrl);
-  const battery = await readPassportContent(em, ref.passportId, 'battery');
+  // Merged over the item's model and batch, as the AAS API serves it.
+  const battery = (await aasPassportContents(em, [ref.passportId], 'battery')).get(ref.passportId);
   const facts = {
     shellId: id,
     digitalLink: digitalLink(publicBaseUrl, passport.environment, passport.gtin, passport.tokenId),

@@ -43,7 +43,7 @@ Commands:
       --gtin and --serial, the URL a phone opens. Each call uses the chip's next read counter (kept in
       .data/dev-taps.json). Needs no database: works while npm start runs.
 
-The database is DATABASE_URL, or the embedded one when it is unset (stop npm start first).`;
+The database is DATABASE_URL, or the embedded one when it is unset (shared with npm start when that runs).`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${HELP}`);

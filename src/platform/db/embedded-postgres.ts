@@ -4,6 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
+import pg from 'pg';
 import { unreachableForOthers } from './postgres-user-access.ts';
 
 export interface EmbeddedDatabase {
@@ -29,6 +30,8 @@ export async function startEmbeddedPostgres(options: {
   const database = options.database ?? 'dpp';
   const log = options.onLog ?? (() => {});
   await mkdir(dataDir, { recursive: true });
+  const running = await alreadyRunning(dataDir, options.port, database);
+  if (running) return running;
   if (userInfo().uid === 0) await assertReachableByPostgresUser(dataDir);
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
@@ -52,16 +55,9 @@ export async function startEmbeddedPostgres(options: {
       { cause: error },
     );
   }
-  const client = pg.getPgClient('postgres', '127.0.0.1');
-  await client.connect();
-  try {
-    const found = await client.query('select 1 from pg_database where datname = $1', [database]);
-    if (found.rowCount === 0) await client.query(`create database ${client.escapeIdentifier(database)}`);
-  } finally {
-    await client.end();
-  }
+  await ensureDatabase(pg.getPgClient('postgres', '127.0.0.1'), database);
   return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${database}`,
+    url: urlOf(options.port, database),
     // A terminal's Ctrl-C reaches PostgreSQL as well (same process group): it may have stopped already, and
     // the package's stop() would then wait forever for an exit that has happened.
     stop: async () => {
@@ -70,6 +66,47 @@ export async function startEmbeddedPostgres(options: {
       await pg.stop();
     },
   };
+}
+
+const urlOf = (port: number, database: string) =>
+  `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+
+async function ensureDatabase(client: pg.Client, database: string): Promise<void> {
+  await client.connect();
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [database]);
+    if (found.rowCount === 0) await client.query(`create database ${client.escapeIdentifier(database)}`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The server another process (`npm start`) already runs on this data directory and port: a second one cannot
+ * start there (the directory is locked), so the CLI and a second worker share it. It stays the other
+ * process's to stop. A postmaster.pid left by a crash answers nothing, and the server is started as usual.
+ */
+async function alreadyRunning(
+  dataDir: string,
+  port: number,
+  database: string,
+): Promise<EmbeddedDatabase | undefined> {
+  if (!existsSync(join(dataDir, 'postmaster.pid'))) return undefined;
+  const probe = () =>
+    new pg.Client({
+      host: '127.0.0.1',
+      port,
+      user: USER,
+      password: PASSWORD,
+      database: 'postgres',
+      connectionTimeoutMillis: 2_000,
+    });
+  try {
+    await ensureDatabase(probe(), database);
+  } catch {
+    return undefined;
+  }
+  return { url: urlOf(port, database), stop: async () => {} };
 }
 
 async function assertReachableByPostgresUser(dataDir: string): Promise<void> {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { Interface, type JsonFragment, keccak256, toUtf8Bytes } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { TestTenant } from '../support/api.ts';
 import { contentPath, BATTERY_V1 as V1 } from '../support/fixtures/battery.ts';
@@ -34,7 +35,12 @@ describe('model and batch passports: updates and status changes', () => {
       const path = `$['${V1}']['generalProductInformation']['${name}']`;
       return call('PATCH', elementPath(dppId, path), value, headers);
     },
+    content: () => call('PUT', contentPath(dppId), { generalProductInformation: general }, headers),
   });
+  /** A third product, for the tests that need a model of their own. */
+  const THIRD_GTIN = '09506000134376';
+  /** Its model (created by the content test, read by the anchor and date tests after it). */
+  let thirdId: string;
   const versions = async (dppId: string) =>
     (await call('GET', `${dppPath(dppId)}/versions`)).body.items.length as number;
 
@@ -229,5 +235,109 @@ describe('model and batch passports: updates and status changes', () => {
     assert.equal(content.body.sources['/generalProductInformation/manufacturerName'], modelId);
     const item = await stack.api.call('GET', dppPath(itemId), { key: null });
     assert.equal(item.body.dppStatus, 'active', 'the model’s archive does not archive its items');
+  });
+
+  test('PUT …/content/{specId} writes a level as its PUT does: with and without If-Match, a version each', async () => {
+    const created = await call('POST', '/v1/dpps', {
+      granularity: 'Model',
+      gtin: THIRD_GTIN,
+      [V1]: { generalProductInformation: { manufacturerName: 'Third Works' } },
+    });
+    assert.equal(created.status, 201, created.text);
+    const id = created.body.digitalProductPassportId;
+    thirdId = id;
+    const plain = await call('PUT', contentPath(id), {
+      generalProductInformation: { manufacturerName: 'Third Works', warrantyPeriod: 'P4Y' },
+    });
+    assert.equal(plain.status, 200, plain.text);
+    assert.equal(plain.body.version.number, 2);
+    assert.equal(plain.body.event, null, 'a level has no token: no event');
+    assert.deepEqual(plain.body.data.generalProductInformation, {
+      manufacturerName: 'Third Works',
+      warrantyPeriod: 'P4Y',
+    });
+    const etag = plain.headers.get('etag')!;
+    assert.equal((await call('GET', contentPath(id))).headers.get('etag'), etag, 'the ETag the read sends');
+    const held = await call(
+      'PUT',
+      contentPath(id),
+      { generalProductInformation: { warrantyPeriod: 'P6Y' } },
+      {
+        'If-Match': etag,
+      },
+    );
+    assert.equal(held.status, 200, held.text);
+    assert.equal(held.body.version.number, 3);
+    assert.equal(held.body.version.address, `${dppPath(id)}/versions/3`);
+    const stale = await call('PUT', contentPath(id), { generalProductInformation: {} }, { 'If-Match': etag });
+    assert.equal(stale.status, 412, stale.text);
+    assert.equal(stale.body.currentETag, held.headers.get('etag'));
+    const same = await call('PUT', contentPath(id), { generalProductInformation: { warrantyPeriod: 'P6Y' } });
+    assert.equal(same.status, 200, same.text);
+    assert.equal(same.body.version.number, 3, 'nothing changed: the latest version, no new one');
+    const fresh = await call('PUT', contentPath(id, 'urn:dpp-service:spec:battery:9.0.0'), {});
+    assert.equal(fresh.status, 404, fresh.text);
+    const foreign = await stack.api.call('PUT', contentPath(id), { key: other.testKey, body: {} });
+    assert.equal(foreign.status, 404, 'another company’s passport does not exist for you');
+  });
+
+  test('every level version is anchored on chain once: its VersionAnchored log carries its hashes', async () => {
+    const id = thirdId;
+    let items: Json[] = [];
+    for (let tries = 0; tries < 120; tries++) {
+      items = (await call('GET', `${dppPath(id)}/versions`)).body.items;
+      if (items.every((item) => item.anchorStatus === 'anchored')) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    assert.equal(items.length, 3);
+    const contract = new Interface(stack.chain.chain.artifact.abi as JsonFragment[]);
+    const provider = stack.chain.chain.provider;
+    for (const item of items) {
+      assert.equal(item.anchorStatus, 'anchored', JSON.stringify(item));
+      const subject = keccak256(toUtf8Bytes(`${id}/versions/${item.number}`));
+      assert.equal(item.anchor.subject, subject);
+      const receipt = (await provider.getTransactionReceipt(item.anchor.transactionHash))!;
+      assert.equal(receipt.status, 1);
+      assert.equal(receipt.blockNumber, item.anchor.blockNumber);
+      const log = receipt.logs
+        .map((entry) => contract.parseLog({ topics: [...entry.topics], data: entry.data }))
+        .find((parsed) => parsed?.name === 'VersionAnchored')!;
+      assert.equal(log.args.subject, subject);
+      assert.equal(log.args.dataHash, `0x${item.sha256}`, 'the whole document’s SHA-256');
+      assert.equal(log.args.publicDataHash, `0x${item.publicSha256}`, 'the public part’s SHA-256');
+      const logs = await provider.getLogs({
+        address: stack.chain.contractAddress,
+        topics: [contract.getEvent('VersionAnchored')!.topicHash, subject],
+        fromBlock: 0,
+      });
+      assert.equal(logs.length, 1, `version ${item.number} anchored exactly once`);
+      assert.ok(receipt.gasUsed < 30_000n, `an event, no storage: ${receipt.gasUsed} gas (27,037 measured)`);
+    }
+    const one = await stack.api.call('GET', `${dppPath(id)}/versions/2`, { key: null });
+    assert.equal(one.body.anchor.transactionHash, items[1].anchor.transactionHash, 'shown to anyone');
+  });
+
+  test('dppsByIdAndDate reads a level as it was at a date', async () => {
+    const id = thirdId;
+    const items: Json[] = (await call('GET', `${dppPath(id)}/versions`)).body.items;
+    const byDate = (date: string) =>
+      stack.api.call(
+        'GET',
+        `/v1/dppsByIdAndDate/${encodeURIComponent(id)}?date=${encodeURIComponent(date)}`,
+        {
+          key: null,
+        },
+      );
+    const second = await byDate(items[1].createdAt);
+    assert.equal(second.status, 200, second.text);
+    assert.equal(second.body.number, 2);
+    assert.equal(second.body.dpp[V1].generalProductInformation.warrantyPeriod, 'P4Y');
+    assert.equal(second.body.anchorStatus, 'anchored');
+    const latest = await byDate(new Date(Date.now() + 60_000).toISOString());
+    assert.equal(latest.body.number, 3);
+    assert.equal(latest.body.dpp[V1].generalProductInformation.warrantyPeriod, 'P6Y');
+    const before = await byDate(new Date(Date.parse(items[0].createdAt) - 1_000).toISOString());
+    assert.equal(before.status, 404, before.text);
+    assert.equal(before.body.code, 'version_not_found');
   });
 });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { Interface, type JsonFragment, keccak256, toUtf8Bytes } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { TestTenant } from '../support/api.ts';
 import { contentPath, BATTERY_V1 as V1 } from '../support/fixtures/battery.ts';
@@ -39,8 +38,6 @@ describe('model and batch passports: updates and status changes', () => {
   });
   /** A third product, for the tests that need a model of their own. */
   const THIRD_GTIN = '09506000134376';
-  /** Its model (created by the content test, read by the anchor and date tests after it). */
-  let thirdId: string;
   const versions = async (dppId: string) =>
     (await call('GET', `${dppPath(dppId)}/versions`)).body.items.length as number;
 
@@ -245,7 +242,6 @@ describe('model and batch passports: updates and status changes', () => {
     });
     assert.equal(created.status, 201, created.text);
     const id = created.body.digitalProductPassportId;
-    thirdId = id;
     const plain = await call('PUT', contentPath(id), {
       generalProductInformation: { manufacturerName: 'Third Works', warrantyPeriod: 'P4Y' },
     });
@@ -279,65 +275,5 @@ describe('model and batch passports: updates and status changes', () => {
     assert.equal(fresh.status, 404, fresh.text);
     const foreign = await stack.api.call('PUT', contentPath(id), { key: other.testKey, body: {} });
     assert.equal(foreign.status, 404, 'another company’s passport does not exist for you');
-  });
-
-  test('every level version is anchored on chain once: its VersionAnchored log carries its hashes', async () => {
-    const id = thirdId;
-    let items: Json[] = [];
-    for (let tries = 0; tries < 120; tries++) {
-      items = (await call('GET', `${dppPath(id)}/versions`)).body.items;
-      if (items.every((item) => item.anchorStatus === 'anchored')) break;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    assert.equal(items.length, 3);
-    const contract = new Interface(stack.chain.chain.artifact.abi as JsonFragment[]);
-    const provider = stack.chain.chain.provider;
-    for (const item of items) {
-      assert.equal(item.anchorStatus, 'anchored', JSON.stringify(item));
-      const subject = keccak256(toUtf8Bytes(`${id}/versions/${item.number}`));
-      assert.equal(item.anchor.subject, subject);
-      const receipt = (await provider.getTransactionReceipt(item.anchor.transactionHash))!;
-      assert.equal(receipt.status, 1);
-      assert.equal(receipt.blockNumber, item.anchor.blockNumber);
-      const log = receipt.logs
-        .map((entry) => contract.parseLog({ topics: [...entry.topics], data: entry.data }))
-        .find((parsed) => parsed?.name === 'VersionAnchored')!;
-      assert.equal(log.args.subject, subject);
-      assert.equal(log.args.dataHash, `0x${item.sha256}`, 'the whole document’s SHA-256');
-      assert.equal(log.args.publicDataHash, `0x${item.publicSha256}`, 'the public part’s SHA-256');
-      const logs = await provider.getLogs({
-        address: stack.chain.contractAddress,
-        topics: [contract.getEvent('VersionAnchored')!.topicHash, subject],
-        fromBlock: 0,
-      });
-      assert.equal(logs.length, 1, `version ${item.number} anchored exactly once`);
-      assert.ok(receipt.gasUsed < 30_000n, `an event, no storage: ${receipt.gasUsed} gas (27,037 measured)`);
-    }
-    const one = await stack.api.call('GET', `${dppPath(id)}/versions/2`, { key: null });
-    assert.equal(one.body.anchor.transactionHash, items[1].anchor.transactionHash, 'shown to anyone');
-  });
-
-  test('dppsByIdAndDate reads a level as it was at a date', async () => {
-    const id = thirdId;
-    const items: Json[] = (await call('GET', `${dppPath(id)}/versions`)).body.items;
-    const byDate = (date: string) =>
-      stack.api.call(
-        'GET',
-        `/v1/dppsByIdAndDate/${encodeURIComponent(id)}?date=${encodeURIComponent(date)}`,
-        {
-          key: null,
-        },
-      );
-    const second = await byDate(items[1].createdAt);
-    assert.equal(second.status, 200, second.text);
-    assert.equal(second.body.number, 2);
-    assert.equal(second.body.dpp[V1].generalProductInformation.warrantyPeriod, 'P4Y');
-    assert.equal(second.body.anchorStatus, 'anchored');
-    const latest = await byDate(new Date(Date.now() + 60_000).toISOString());
-    assert.equal(latest.body.number, 3);
-    assert.equal(latest.body.dpp[V1].generalProductInformation.warrantyPeriod, 'P6Y');
-    const before = await byDate(new Date(Date.parse(items[0].createdAt) - 1_000).toISOString());
-    assert.equal(before.status, 404, before.text);
-    assert.equal(before.body.code, 'version_not_found');
   });
 });

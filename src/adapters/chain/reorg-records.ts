@@ -4,8 +4,9 @@ import type { ReorgChange } from './transaction-manager.ts';
 /**
  * The transaction manager's `reconcile` for this service's records: after a reorg, a write that was sent again
  * is mined in another block (and, after a fee bump, under another hash). Passports (mint), supply-chain events
- * (anchors and recycles), model and batch versions (anchors) and resales (claims) that named any hash of that transaction are pointed at the
- * canonical one, so the database never names a transaction the canonical chain does not hold.
+ * (anchors and recycles), model and batch versions (anchors) and resales (claims) that named any hash of that
+ * transaction are pointed at the canonical one, so the database never names a transaction the canonical chain
+ * does not hold.
  */
 export function reorgRecordReconciler(orm: Orm): (change: ReorgChange) => Promise<void> {
   return async (change) => {

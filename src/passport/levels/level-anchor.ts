@@ -13,18 +13,34 @@ import { dppIdOf } from '../record/passport-header.ts';
 /** Most pending versions of one level whose anchors one write (re)starts. */
 const PENDING_PER_START = 50;
 
+/** Starts (or joins) the anchor workflow of one level version (a failed run is started again). */
+export async function startVersionAnchor(
+  gateway: WorkflowGateway,
+  scope: TenantScope,
+  version: { levelId: number; gtin: string; number: number },
+): Promise<void> {
+  await startOrJoin<AnchorLevelVersionWorkflow>(gateway, ANCHOR_LEVEL_VERSION_WORKFLOW, {
+    workflowId: workflowIds.anchorLevelVersion(scope.environment, version.levelId, version.number),
+    environment: scope.environment,
+    args: [{ scope, levelId: version.levelId, number: version.number }],
+    summary: `Anchor version ${version.number} of level passport ${version.levelId}`,
+    searchAttributes: { environment: scope.environment, company: scope.companyId, gtin: version.gtin },
+  });
+}
+
 /**
  * Starts (or joins) the anchor workflow of every pending version of the level, after the write that recorded
  * its latest one has committed. Earlier versions still pending (a start that failed, a process that died after
  * its commit) are started again with it. A start that fails is logged, never thrown: the write is done, and the
- * level's next write starts it again.
+ * worker's sweep (level-anchor-sweep.ts) starts it later.
  */
 export async function startLevelVersionAnchors(
   deps: { em: EntityManager; workflows: WorkflowGateway | undefined; log: Logger },
   scope: TenantScope,
   level: { id: number; gtin: string },
 ): Promise<void> {
-  if (!deps.workflows) {
+  const { workflows } = deps;
+  if (!workflows) {
     deps.log.warn({ levelId: level.id }, 'no workflow service: level versions stay pending');
     return;
   }
@@ -34,14 +50,9 @@ export async function startLevelVersionAnchors(
     [level.id, PENDING_PER_START],
   );
   for (const { number } of pending) {
-    await startOrJoin<AnchorLevelVersionWorkflow>(deps.workflows, ANCHOR_LEVEL_VERSION_WORKFLOW, {
-      workflowId: workflowIds.anchorLevelVersion(scope.environment, level.id, number),
-      environment: scope.environment,
-      args: [{ scope, levelId: level.id, number }],
-      summary: `Anchor version ${number} of level passport ${level.id}`,
-      searchAttributes: { environment: scope.environment, company: scope.companyId, gtin: level.gtin },
-    }).catch((error: unknown) =>
-      deps.log.error({ err: error, levelId: level.id, number }, 'level anchor workflow not started'),
+    await startVersionAnchor(workflows, scope, { levelId: level.id, gtin: level.gtin, number }).catch(
+      (error: unknown) =>
+        deps.log.error({ err: error, levelId: level.id, number }, 'level anchor workflow not started'),
     );
   }
 }

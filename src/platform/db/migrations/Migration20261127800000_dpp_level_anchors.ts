@@ -12,7 +12,8 @@ export class Migration20261127800000_dpp_level_anchors extends Migration {
       add column block_number bigint null,
       add column contract_address char(42) null,
       add column anchored_at timestamptz null;`);
-    this.addSql(`create index dpp_level_versions_pending_idx on dpp_level_versions (level_id)
+    // The worker's sweep of versions whose anchor never started, oldest first.
+    this.addSql(`create index dpp_level_versions_pending_idx on dpp_level_versions (created_at)
       where anchor_status = 'pending';`);
   }
 

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WorkflowGateway } from '../../adapters/temporal/start.ts';
 import type { Environment } from '../../platform/config/config.ts';
 import type { Logger } from '../../platform/logging/logger.ts';
+import { runPeriodically } from '../../platform/runtime/periodic.ts';
 import { startVersionAnchor } from './level-anchor.ts';
 
 interface PendingRow {
@@ -51,22 +52,12 @@ export function startLevelAnchorSweep(options: {
   logger: Logger;
   everyMs?: number;
 }): { stop(): Promise<void> } {
-  let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    running ??= sweepPendingLevelAnchors(options.em(), options.gateway, options.logger)
-      .then((n) => {
-        if (n > 0) options.logger.info({ started: n }, 'started anchors of pending level versions');
-      })
-      .catch((error: unknown) => options.logger.warn({ err: error }, 'level anchor sweep failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  }, options.everyMs ?? 60_000);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+  return runPeriodically(
+    options.everyMs ?? 60_000,
+    async () => {
+      const started = await sweepPendingLevelAnchors(options.em(), options.gateway, options.logger);
+      if (started > 0) options.logger.info({ started }, 'started anchors of pending level versions');
     },
-  };
+    (error) => options.logger.warn({ err: error }, 'level anchor sweep failed'),
+  );
 }

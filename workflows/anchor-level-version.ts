@@ -1,13 +1,11 @@
-import { proxyActivities, setHandler } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { AnchorEventProgress } from '../src/processes/anchor-event.ts';
 import type {
   AnchorLevelVersionInput,
   AnchorLevelVersionResult,
 } from '../src/processes/anchor-level-version.ts';
 import { chainStep, recordingRound } from './activity-options.ts';
-import { anchorProgressQuery } from './anchor-event.ts';
-import { recordUntilDone } from './record-until-done.ts';
+import { anchorThenRecord } from './anchor-steps.ts';
 
 const chain = proxyActivities<Activities>(chainStep());
 const recording = proxyActivities<Activities>(recordingRound());
@@ -19,18 +17,9 @@ const recording = proxyActivities<Activities>(recordingRound());
  * 2. recordLevelVersionAnchor — `anchored` with the transaction hash and block on the version row; once the
  *    hashes are on chain this is never given up (record-until-done.ts: flagged, retried until recorded).
  */
-export async function anchorLevelVersion(input: AnchorLevelVersionInput): Promise<AnchorLevelVersionResult> {
-  let progress: AnchorEventProgress = { step: 'anchoring' };
-  setHandler(anchorProgressQuery, () => progress);
-
-  const mined = await chain.anchorLevelVersionOnChain(input);
-  progress = { step: 'recording', transactionHash: mined.transactionHash };
-  await recordUntilDone(
-    () => recording.recordLevelVersionAnchor({ ...input, ...mined }),
-    (attention) => {
-      progress = { step: 'recording', transactionHash: mined.transactionHash, attention };
-    },
+export function anchorLevelVersion(input: AnchorLevelVersionInput): Promise<AnchorLevelVersionResult> {
+  return anchorThenRecord(
+    () => chain.anchorLevelVersionOnChain(input),
+    (mined) => recording.recordLevelVersionAnchor({ ...input, ...mined }),
   );
-  progress = { step: 'done', transactionHash: mined.transactionHash };
-  return mined;
 }

@@ -170,7 +170,7 @@ export function dppContentRoutes(deps: RouteDeps) {
         404: { description: 'dpp_not_found (or another company’s), content_specification_not_found.' },
         409: {
           description:
-            'content_specification_pinned: the passport follows another version of this group; battery_status_final; token_recycled; passport_revoked.',
+            'content_specification_pinned: the passport follows another version of this group; battery_status_final; token_recycled; passport_revoked; dpp_suspended, dpp_archived (items and model or batch passports alike).',
         },
         412: {
           description:

@@ -173,7 +173,8 @@ export function dppCreateRoutes(deps: RouteDeps) {
           ?.digitalProductPassportId;
         if (dppId) {
           ctx.set('Location', `/v1/dpps/${encodeURIComponent(dppId)}`);
-          const level = await findLevelById(ctx.state.em!, scope.environment, dppId);
+          // After the commit (and on a replayed answer too: a pending first version is started again).
+          const level = await findLevelById(deps.orm.em.fork(), scope.environment, dppId);
           if (level) await anchorLevelVersions(ctx, deps, level);
         }
       },

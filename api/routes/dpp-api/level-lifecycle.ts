@@ -39,12 +39,21 @@ const levelAddressed = (level: LevelPassport, version: LevelVersion) => ({
   address: `/v1/dpps/${encodeURIComponent(dppIdOf(level.serviceUid))}/versions/${version.number}`,
 });
 
-/** After a level's change has committed: the anchors of its pending versions (the new one among them). */
-export function anchorLevelVersions(ctx: AppContext, deps: RouteDeps, level: LevelPassport): Promise<void> {
-  return startLevelVersionAnchors(
+/**
+ * After a level's change has committed: the anchors of its pending versions (the new one among them). Never
+ * fails the request (the change is done): what does not start here, the worker's sweep starts.
+ */
+export async function anchorLevelVersions(
+  ctx: AppContext,
+  deps: RouteDeps,
+  level: LevelPassport,
+): Promise<void> {
+  await startLevelVersionAnchors(
     { em: deps.orm.em.fork(), workflows: deps.workflows, log: ctx.state.log },
     ctx.state.scope!,
     level,
+  ).catch((error: unknown) =>
+    ctx.state.log.error({ err: error, levelId: level.id }, 'level anchor workflows not started'),
   );
 }
 

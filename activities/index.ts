@@ -1,4 +1,5 @@
 import type { EnvironmentDeps } from './deps.ts';
+import { levelAnchorActivities } from './levels/level-anchor-activities.ts';
 import { mintActivities } from './mint/mint-activities.ts';
 import { recycleActivities } from './recycling/recycle-activities.ts';
 import { resaleChainActivities } from './resale/resale-chain-activities.ts';
@@ -16,6 +17,7 @@ export function createActivities(deps: EnvironmentDeps) {
     ...recycleActivities(deps),
     ...webhookActivities(deps),
     ...anchorActivities(deps),
+    ...levelAnchorActivities(deps),
     ...resaleChainActivities(deps),
     ...resalePaymentActivities(deps),
     ...resaleRecordActivities(deps),

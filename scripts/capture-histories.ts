@@ -62,6 +62,15 @@ try {
   await stack.temporal.client.workflow.getHandle(anchorId).result();
   capture('anchor-event-shipped', anchorId);
 
+  // A model passport's first version, anchored by its own workflow (no token: anchorVersion).
+  await call('POST', '/v1/dpps', { granularity: 'Model', gtin: GTIN });
+  const [model] = await stack.api.db.orm.em
+    .fork()
+    .execute<{ id: number }[]>('select id from dpp_levels where gtin = ?', [GTIN]);
+  const levelAnchorId = `anchor-level-version:test:${model!.id}:1`;
+  await stack.temporal.client.workflow.getHandle(levelAnchorId).result();
+  capture('anchor-level-version-model', levelAnchorId);
+
   const rejected = '04F1F1F1F1F102';
   await call('POST', '/v1/dpp/enroll', { chipUid: rejected });
   await call('POST', '/v1/dpp/mint', {

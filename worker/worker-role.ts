@@ -5,6 +5,7 @@ import { startUsageReporter } from '../src/accounts/billing/usage.ts';
 import type { PassportChains } from '../src/adapters/chain/environment-chains.ts';
 import type { ContentStore } from '../src/adapters/ipfs/store.ts';
 import { registerSearchAttributes } from '../src/adapters/temporal/register-search-attributes.ts';
+import { startLevelAnchorSweep } from '../src/passport/levels/level-anchor-sweep.ts';
 import type { Config } from '../src/platform/config/config.ts';
 import { startKeyPurge } from '../src/platform/idempotency/purge.ts';
 import type { Logger } from '../src/platform/logging/logger.ts';
@@ -18,7 +19,8 @@ import { createWorkers, runWorkers } from './worker.ts';
 
 /**
  * What the worker process does, in production (worker/main.ts) and under `npm start`: search attributes,
- * one worker per environment's task queue, the outbox dispatcher, the purge of expired Idempotency-Keys.
+ * one worker per environment's task queue, the outbox dispatcher, the purge of expired Idempotency-Keys, the
+ * sweep that starts the anchors of level versions left pending.
  * Returns the steps that stop it, in order.
  */
 export async function startWorkerRole(parts: {
@@ -55,6 +57,7 @@ export async function startWorkerRole(parts: {
     }),
   });
   const keyPurge = startKeyPurge({ em: () => parts.database.orm.em.fork(), logger });
+  const levelAnchorSweep = startLevelAnchorSweep({ em: () => parts.database.orm.em.fork(), gateway, logger });
   const payments = environments.live.payments;
   const usageReporter = startUsageReporter({
     em: () => parts.database.orm.em.fork(),
@@ -66,6 +69,7 @@ export async function startWorkerRole(parts: {
   return [
     { name: 'outbox dispatcher', run: () => dispatcher.stop() },
     { name: 'Idempotency-Key purge', run: () => keyPurge.stop() },
+    { name: 'level anchor sweep', run: () => levelAnchorSweep.stop() },
     { name: 'usage reporter', run: () => usageReporter.stop() },
     {
       name: 'workers',

@@ -1,15 +1,10 @@
-import { defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import {
-  ANCHOR_PROGRESS_QUERY,
-  type AnchorEventInput,
-  type AnchorEventProgress,
-  type AnchorEventResult,
-} from '../src/processes/anchor-event.ts';
+import type { AnchorEventInput, AnchorEventResult } from '../src/processes/anchor-event.ts';
 import { chainStep, recordingRound } from './activity-options.ts';
-import { recordUntilDone } from './record-until-done.ts';
+import { anchorThenRecord } from './anchor-steps.ts';
 
-export const anchorProgressQuery = defineQuery<AnchorEventProgress>(ANCHOR_PROGRESS_QUERY);
+export { anchorProgressQuery } from './anchor-steps.ts';
 
 const chain = proxyActivities<Activities>(chainStep());
 const recording = proxyActivities<Activities>(recordingRound());
@@ -23,17 +18,9 @@ const recording = proxyActivities<Activities>(recordingRound());
  *    `retryRecording` signal, until recorded (record-until-done.ts).
  */
 export async function anchorSupplyChainEvent(input: AnchorEventInput): Promise<AnchorEventResult> {
-  let progress: AnchorEventProgress = { step: 'anchoring' };
-  setHandler(anchorProgressQuery, () => progress);
-
-  const mined = await chain.logEventOnChain(input);
-  progress = { step: 'recording', transactionHash: mined.transactionHash };
-  await recordUntilDone(
-    () => recording.recordEventAnchor({ ...input, ...mined }),
-    (attention) => {
-      progress = { step: 'recording', transactionHash: mined.transactionHash, attention };
-    },
+  const mined = await anchorThenRecord(
+    () => chain.logEventOnChain(input),
+    (logged) => recording.recordEventAnchor({ ...input, ...logged }),
   );
-  progress = { step: 'done', transactionHash: mined.transactionHash };
   return { eventId: input.eventId, ...mined };
 }

@@ -13,5 +13,7 @@ export const workflowIds = {
   recycle: (environment: Environment, tokenId: string) => `recycle:${environment}:${tokenId}`,
   anchorEvent: (environment: Environment, eventId: number | string) =>
     `anchor-event:${environment}:${eventId}`,
+  anchorLevelVersion: (environment: Environment, levelId: number, number: number) =>
+    `anchor-level-version:${environment}:${levelId}:${number}`,
   webhook: (eventId: string, endpointId: string) => `webhook:${eventId}:${endpointId}`,
 };

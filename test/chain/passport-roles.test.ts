@@ -58,6 +58,25 @@ test('minter and admin log events; anybody else gets NotMinterOrAdmin', async ()
   });
 });
 
+test('minter and admin anchor versions of token-less passports; anybody else gets NotMinterOrAdmin', async () => {
+  const version = { subject: id('urn:uuid:model/versions/1'), dataHash: id('a'), publicDataHash: id('b') };
+  const anchored = await minter.writer.anchorVersion(version);
+  assert.equal(anchored.events[0]?.name, 'VersionAnchored');
+  assert.deepEqual(
+    [
+      anchored.events[0]?.args.subject,
+      anchored.events[0]?.args.dataHash,
+      anchored.events[0]?.args.publicDataHash,
+    ],
+    [version.subject, version.dataHash, version.publicDataHash],
+  );
+  assert.equal((await admin.writer.anchorVersion(version)).events[0]?.name, 'VersionAnchored');
+  await assertReverts(outsider.writer.anchorVersion(version), 'NotMinterOrAdmin', {
+    account: outsider.signerAddress,
+  });
+  await assertReverts(minter.writer.anchorVersion({ ...version, subject: ZeroHash }), 'EmptySubject', {});
+});
+
 test('only the admin authorizes, revokes and relays claims', async () => {
   const claim = { tokenId, account: t.others[3]!.address };
   const needsAdmin = (chain: PassportChain) => ({ account: chain.signerAddress, neededRole: ADMIN_ROLE });

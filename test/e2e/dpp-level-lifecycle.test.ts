@@ -34,7 +34,10 @@ describe('model and batch passports: updates and status changes', () => {
       const path = `$['${V1}']['generalProductInformation']['${name}']`;
       return call('PATCH', elementPath(dppId, path), value, headers);
     },
+    content: () => call('PUT', contentPath(dppId), { generalProductInformation: general }, headers),
   });
+  /** A third product, for the tests that need a model of their own. */
+  const THIRD_GTIN = '09506000134376';
   const versions = async (dppId: string) =>
     (await call('GET', `${dppPath(dppId)}/versions`)).body.items.length as number;
 
@@ -229,5 +232,48 @@ describe('model and batch passports: updates and status changes', () => {
     assert.equal(content.body.sources['/generalProductInformation/manufacturerName'], modelId);
     const item = await stack.api.call('GET', dppPath(itemId), { key: null });
     assert.equal(item.body.dppStatus, 'active', 'the model’s archive does not archive its items');
+  });
+
+  test('PUT …/content/{specId} writes a level as its PUT does: with and without If-Match, a version each', async () => {
+    const created = await call('POST', '/v1/dpps', {
+      granularity: 'Model',
+      gtin: THIRD_GTIN,
+      [V1]: { generalProductInformation: { manufacturerName: 'Third Works' } },
+    });
+    assert.equal(created.status, 201, created.text);
+    const id = created.body.digitalProductPassportId;
+    const plain = await call('PUT', contentPath(id), {
+      generalProductInformation: { manufacturerName: 'Third Works', warrantyPeriod: 'P4Y' },
+    });
+    assert.equal(plain.status, 200, plain.text);
+    assert.equal(plain.body.version.number, 2);
+    assert.equal(plain.body.event, null, 'a level has no token: no event');
+    assert.deepEqual(plain.body.data.generalProductInformation, {
+      manufacturerName: 'Third Works',
+      warrantyPeriod: 'P4Y',
+    });
+    const etag = plain.headers.get('etag')!;
+    assert.equal((await call('GET', contentPath(id))).headers.get('etag'), etag, 'the ETag the read sends');
+    const held = await call(
+      'PUT',
+      contentPath(id),
+      { generalProductInformation: { warrantyPeriod: 'P6Y' } },
+      {
+        'If-Match': etag,
+      },
+    );
+    assert.equal(held.status, 200, held.text);
+    assert.equal(held.body.version.number, 3);
+    assert.equal(held.body.version.address, `${dppPath(id)}/versions/3`);
+    const stale = await call('PUT', contentPath(id), { generalProductInformation: {} }, { 'If-Match': etag });
+    assert.equal(stale.status, 412, stale.text);
+    assert.equal(stale.body.currentETag, held.headers.get('etag'));
+    const same = await call('PUT', contentPath(id), { generalProductInformation: { warrantyPeriod: 'P6Y' } });
+    assert.equal(same.status, 200, same.text);
+    assert.equal(same.body.version.number, 3, 'nothing changed: the latest version, no new one');
+    const fresh = await call('PUT', contentPath(id, 'urn:dpp-service:spec:battery:9.0.0'), {});
+    assert.equal(fresh.status, 404, fresh.text);
+    const foreign = await stack.api.call('PUT', contentPath(id), { key: other.testKey, body: {} });
+    assert.equal(foreign.status, 404, 'another company’s passport does not exist for you');
   });
 });

@@ -20,6 +20,7 @@ import type { RouteDeps } from '../deps.ts';
 import { allowAnyOrigin, publicEnvironment } from '../resolver/http.ts';
 import { contentWriteProblem } from './content-write-problem.ts';
 import { contentWriterOf } from './dynamic-writer.ts';
+import { ownLevel, putLevelContent } from './level-lifecycle.ts';
 import {
   anchorProductDataEvents,
   eventSummary,
@@ -59,7 +60,10 @@ const written = contentBody.extend({
   version: versionView.describe('The passport’s version after this write (its latest when nothing changed).'),
   event: productDataEventView
     .nullable()
-    .describe('The anchored PRODUCT_DATA_UPDATED event of this change; null when nothing changed.'),
+    .describe(
+      'The anchored PRODUCT_DATA_UPDATED event of this change; null when nothing changed, and for a model or ' +
+        'batch passport (no token: its version is anchored, docs/granularity.md).',
+    ),
 });
 
 const CONTENT_DESCRIPTION =
@@ -166,7 +170,7 @@ export function dppContentRoutes(deps: RouteDeps) {
         404: { description: 'dpp_not_found (or another company’s), content_specification_not_found.' },
         409: {
           description:
-            'content_specification_pinned: the passport follows another version of this group; battery_status_final; token_recycled; passport_revoked.',
+            'content_specification_pinned: the passport follows another version of this group; battery_status_final; token_recycled; passport_revoked; dpp_suspended, dpp_archived (items and model or batch passports alike).',
         },
         412: {
           description:
@@ -175,6 +179,10 @@ export function dppContentRoutes(deps: RouteDeps) {
         },
       },
       handler: async (ctx: AppContext, { params, body }) => {
+        const level = await ownLevel(ctx, params.dppId);
+        if (level) {
+          return putLevelContent(ctx, level, { specificationId: params.specId, data: body }, deps);
+        }
         const workflows = requireWorkflows(deps.workflows);
         const ref = await ownPassport(ctx, params.dppId);
         const em = ctx.state.em!;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { contentSpecifications } from '../../../src/passport/content/content-specification.ts';
 import { ContentInvalid } from '../../../src/passport/content/passport-content.ts';
 import { createLevelPassport } from '../../../src/passport/levels/create-level.ts';
-import { levelDigitalLink } from '../../../src/passport/levels/levels.ts';
+import { findLevelById, levelDigitalLink } from '../../../src/passport/levels/levels.ts';
 import { dppIdOf } from '../../../src/passport/record/passport-header.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
 import type { AppContext } from '../../context.ts';
@@ -11,6 +11,7 @@ import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { contentInvalidProblem } from './content-problem.ts';
+import { anchorLevelVersions } from './level-lifecycle.ts';
 
 // EN 18222 CreateDPP for model and batch passports (docs/granularity.md); item passports are minted.
 
@@ -104,7 +105,7 @@ export function dppCreateRoutes(deps: RouteDeps) {
         'of that GTIN (and batch number) inherit its data at read time, their own values overriding ' +
         '(docs/granularity.md). One passport per key: 409 dpp_exists when yours, dpp_key_taken when another ' +
         'company’s. granularity Item answers 400 item_passports_are_minted. The first version is recorded ' +
-        `with its hashes (anchorStatus pending: level versions are not anchored on chain yet).${IDEMPOTENCY_DOC}`,
+        `with its hashes (anchorStatus pending until its anchor workflow has put them on chain).${IDEMPOTENCY_DOC}`,
       tags: ['dpps'],
       auth: 'apiKey',
       idempotent: true,
@@ -170,7 +171,12 @@ export function dppCreateRoutes(deps: RouteDeps) {
         );
         const dppId = (ctx.body as { digitalProductPassportId?: string } | undefined)
           ?.digitalProductPassportId;
-        if (dppId) ctx.set('Location', `/v1/dpps/${encodeURIComponent(dppId)}`);
+        if (dppId) {
+          ctx.set('Location', `/v1/dpps/${encodeURIComponent(dppId)}`);
+          // After the commit (and on a replayed answer too: a pending first version is started again).
+          const level = await findLevelById(deps.orm.em.fork(), scope.environment, dppId);
+          if (level) await anchorLevelVersions(ctx, deps, level);
+        }
       },
     }),
   ];

@@ -167,7 +167,7 @@ export function dppLifecycleRoutes(deps: RouteDeps) {
       responses: { 200: { description: 'Written.', schema: documentWritten }, ...WRITE_ERRORS },
       handler: async (ctx: AppContext, { params, body }) => {
         const level = await ownLevel(ctx, params.dppId);
-        if (level) return writeLevelDocument(ctx, level, body, 'replace', deps.config.publicBaseUrl);
+        if (level) return writeLevelDocument(ctx, level, body, 'replace', deps);
         await writeSections(ctx, params.dppId, body, (target, specificationId, data, ifMatch) =>
           replacePassportContent(
             target.em,
@@ -198,7 +198,7 @@ export function dppLifecycleRoutes(deps: RouteDeps) {
       responses: { 200: { description: 'Written.', schema: documentWritten }, ...WRITE_ERRORS },
       handler: async (ctx: AppContext, { params, body }) => {
         const level = await ownLevel(ctx, params.dppId);
-        if (level) return writeLevelDocument(ctx, level, body, 'merge', deps.config.publicBaseUrl);
+        if (level) return writeLevelDocument(ctx, level, body, 'merge', deps);
         await writeSections(ctx, params.dppId, body, (target, specificationId, patch, ifMatch) =>
           rewriteContent(
             target.em,
@@ -237,7 +237,7 @@ export function dppLifecycleRoutes(deps: RouteDeps) {
           const level = await ownLevel(ctx, params.dppId);
           if (level) {
             const target = { ...element, elementPath: params.elementPath };
-            return writeLevelElement(ctx, level, target, body, deps.config.publicBaseUrl);
+            return writeLevelElement(ctx, level, target, body, deps);
           }
           const { ref, em, writer } = await writeContext(ctx, params.dppId);
           const result = await writeOrProblem(() =>
@@ -306,7 +306,7 @@ export function dppLifecycleRoutes(deps: RouteDeps) {
       },
       handler: async (ctx: AppContext, { params, body }) => {
         const level = await ownLevel(ctx, params.dppId);
-        if (level) return changeLevelStatusRoute(ctx, level, body, deps.config.publicBaseUrl);
+        if (level) return changeLevelStatusRoute(ctx, level, body, deps);
         const { ref, em, writer } = await writeContext(ctx, params.dppId);
         const change = await changeDppStatus(
           em,

@@ -81,6 +81,19 @@ const versionSummary = z.object({
     .enum(['pending', 'anchored'])
     .optional()
     .describe('Model and batch passports: whether the version’s hashes are anchored on chain yet.'),
+  anchor: z
+    .object({
+      subject: z.string().describe('keccak256 of "{digitalProductPassportId}/versions/{number}" (bytes32).'),
+      transactionHash: z.string(),
+      blockNumber: z.number().int(),
+      contractAddress: z.string(),
+      anchoredAt: z.string(),
+    })
+    .optional()
+    .describe(
+      'Model and batch passports, once anchored: the transaction whose VersionAnchored(subject, sha256, ' +
+        'publicSha256) log carries the version’s hashes (docs/granularity.md).',
+    ),
 });
 
 const ERRORS = {
@@ -337,8 +350,14 @@ export function dppReadRoutes(deps: RouteDeps) {
         ...ERRORS,
       },
       handler: async (ctx: AppContext, { params, query }) => {
-        const { manager, ref, reader } = await byId(ctx, params.dppId);
         const at = new Date(query.date);
+        const level = await levelById(ctx, params.dppId);
+        if (level) {
+          const { manager, reader } = level;
+          sendJson(ctx, await readLevelVersion(manager, level.level, at, reader, query.representation));
+          return;
+        }
+        const { manager, ref, reader } = await byId(ctx, params.dppId);
         sendJson(ctx, await readDppAt(manager, ref, base, at, reader, query.representation));
       },
     }),

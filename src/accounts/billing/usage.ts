@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type Stripe from 'stripe';
 import type { Environment } from '../../platform/config/config.ts';
 import type { TenantScope } from '../../platform/db/tenant-scope.ts';
+import { runPeriodically } from '../../platform/runtime/periodic.ts';
 
 export interface Usage {
   periodStart: string;
@@ -130,22 +131,12 @@ export function startUsageReporter(options: {
   logger: { info(o: object, m: string): void; warn(o: object, m: string): void };
   everyMs?: number;
 }): { stop(): Promise<void> } {
-  let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    running ??= reportUsage(options.em(), options.stripeFor, options.meterEventName)
-      .then((n) => {
-        if (n > 0) options.logger.info({ reported: n }, 'reported mints to the Stripe usage meter');
-      })
-      .catch((error: unknown) => options.logger.warn({ err: error }, 'reporting usage to Stripe failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  }, options.everyMs ?? 60_000);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+  return runPeriodically(
+    options.everyMs ?? 60_000,
+    async () => {
+      const n = await reportUsage(options.em(), options.stripeFor, options.meterEventName);
+      if (n > 0) options.logger.info({ reported: n }, 'reported mints to the Stripe usage meter');
     },
-  };
+    (error) => options.logger.warn({ err: error }, 'reporting usage to Stripe failed'),
+  );
 }

@@ -102,6 +102,21 @@ export class PassportWriter {
     );
   }
 
+  /**
+   * Anchors one version of a passport with no token (model, batch): `subject` and the hashes are 0x-prefixed
+   * 32 bytes (see versionSubject). Emits VersionAnchored; no storage.
+   */
+  anchorVersion(
+    request: { subject: string; dataHash: string; publicDataHash: string },
+    options: WriteOptions = {},
+  ): Promise<TxResult> {
+    return this.#calls.write(
+      'anchorVersion',
+      [request.subject, request.dataHash, request.publicDataHash],
+      options,
+    );
+  }
+
   authorizeClaim(
     request: { tokenId: TokenIdInput; account: string },
     options: WriteOptions = {},

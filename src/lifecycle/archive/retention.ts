@@ -15,9 +15,14 @@ export interface RetentionRule {
 const RULES: Readonly<Record<string, RetentionRule>> = {
   construction: {
     rule: 'construction-products',
+    // The articles say "a period after the last product of the type is placed on the market" without a number
+    // (Art. 75 leaves the system's details to delegated acts, none adopted yet); 25 years is the longest period
+    // commentators name (the system's; 10 for the operator) and counts from the archive, which for a product
+    // type's passport comes no earlier than its last product's placing on the market.
     basis:
-      'Reg. (EU) 2024/3110 (CPR), digital product passport chapter (Arts 75 ff.): 25 years for the DPP system ' +
-      '(the operator’s own 10 years after the last product of the type fall within them)',
+      'Reg. (EU) 2024/3110 (CPR) Art. 76(2)(h): accessible for a period after the last product of its product ' +
+      'type is placed on the market; Art. 78(e): available for that period also after the operator’s ' +
+      'insolvency, liquidation or cessation of activity. The period is not yet set; the service keeps 25 years',
     years: 25,
   },
   battery: {

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { versionSubject } from '../../adapters/chain/version-subject.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { contentSpecifications } from '../content/content-specification.ts';
 import type { Role } from '../content/disclosure.ts';
@@ -270,9 +271,25 @@ export async function readDppAt(
   return versionDocument(version, reader, representation);
 }
 
-/** A level version's summary: as an item's, and whether its hashes are anchored yet (docs/granularity.md). */
-function levelSummary(version: Omit<LevelVersion, 'content'>, reader: Reader) {
-  return { ...summary(version, reader), anchorStatus: version.anchorStatus };
+/**
+ * A level version's summary: as an item's, whether its hashes are anchored yet and, once they are, where
+ * (docs/granularity.md "Versions and anchoring").
+ */
+function levelSummary(level: LevelPassport, version: Omit<LevelVersion, 'content'>, reader: Reader) {
+  const { anchor } = version;
+  return {
+    ...summary(version, reader),
+    anchorStatus: version.anchorStatus,
+    ...(anchor && {
+      anchor: {
+        subject: versionSubject(dppIdOf(level.serviceUid), version.number),
+        transactionHash: anchor.transactionHash,
+        blockNumber: anchor.blockNumber,
+        contractAddress: anchor.contractAddress,
+        anchoredAt: anchor.anchoredAt.toISOString(),
+      },
+    }),
+  };
 }
 
 /** The versions of a model or batch passport, oldest first, a page at a time. */
@@ -285,26 +302,35 @@ export async function listLevelVersions(
   const { items, nextCursor } = await levelVersionSummaries(em, level.id, page);
   return {
     digitalProductPassportId: dppIdOf(level.serviceUid),
-    items: items.map((item) => levelSummary(item, reader)),
+    items: items.map((item) => levelSummary(level, item, reader)),
     nextCursor,
   };
 }
 
-/** One version of a model or batch passport by its number, as it was recorded. */
+/**
+ * One version of a model or batch passport, as it was recorded: by its number, or the one current at a time
+ * (ReadDPPVersionByIdAndDate).
+ */
 export async function readLevelVersion(
   em: EntityManager,
   level: LevelPassport,
-  number: number,
+  which: number | Date,
   reader: Reader,
   representation: Representation,
 ) {
-  const version = await levelVersionByNumber(em, level.id, number);
+  const version = await levelVersionByNumber(em, level.id, which);
   if (!version) {
+    const dppId = dppIdOf(level.serviceUid);
     throw new DomainError(
       'not_found',
       'version_not_found',
-      `Passport ${dppIdOf(level.serviceUid)} has no version ${number}.`,
+      typeof which === 'number'
+        ? `Passport ${dppId} has no version ${which}.`
+        : `Passport ${dppId} had no version at ${which.toISOString()}.`,
     );
   }
-  return { ...levelSummary(version, reader), dpp: render(visible(version.content, reader), representation) };
+  return {
+    ...levelSummary(level, version, reader),
+    dpp: render(visible(version.content, reader), representation),
+  };
 }

@@ -9,7 +9,16 @@ export interface LevelVersion {
   publicSha256: string;
   createdAt: Date;
   anchorStatus: 'pending' | 'anchored';
+  /** Once anchored: the transaction that carried the version's hashes (`anchorVersion`), its block, contract. */
+  anchor: LevelVersionAnchor | null;
   content: Record<string, unknown>;
+}
+
+export interface LevelVersionAnchor {
+  transactionHash: string;
+  blockNumber: number;
+  contractAddress: string;
+  anchoredAt: Date;
 }
 
 interface VersionRow {
@@ -18,17 +27,36 @@ interface VersionRow {
   public_sha256: string;
   created_at: Date | string;
   anchor_status: 'pending' | 'anchored';
+  transaction_hash: string | null;
+  block_number: string | number | null;
+  contract_address: string | null;
+  anchored_at: Date | string | null;
   content: Record<string, unknown>;
 }
 
-const toVersion = (row: VersionRow): LevelVersion => ({
+const SUMMARY_COLUMNS =
+  'number, sha256, public_sha256, created_at, anchor_status, transaction_hash, block_number, contract_address, anchored_at';
+
+const anchorOf = (row: Omit<VersionRow, 'content'>): LevelVersionAnchor | null =>
+  row.anchor_status === 'anchored' && row.transaction_hash && row.block_number !== null
+    ? {
+        transactionHash: row.transaction_hash,
+        blockNumber: Number(row.block_number),
+        contractAddress: row.contract_address ?? '',
+        anchoredAt: new Date(row.anchored_at ?? row.created_at),
+      }
+    : null;
+
+const toSummary = (row: Omit<VersionRow, 'content'>): Omit<LevelVersion, 'content'> => ({
   number: row.number,
   sha256: row.sha256,
   publicSha256: row.public_sha256,
   createdAt: new Date(row.created_at),
   anchorStatus: row.anchor_status,
-  content: row.content,
+  anchor: anchorOf(row),
 });
+
+const toVersion = (row: VersionRow): LevelVersion => ({ ...toSummary(row), content: row.content });
 
 /**
  * Records the level's document as its next version, in the caller's transaction (after its content write):
@@ -69,6 +97,7 @@ export async function recordLevelVersion(
     publicSha256: documentSha256(publicPart(content)),
     createdAt: now,
     anchorStatus: 'pending',
+    anchor: null,
     content,
   };
   await tx.execute(
@@ -85,8 +114,7 @@ export async function latestLevelVersion(
   levelId: number,
 ): Promise<LevelVersion | undefined> {
   const [row] = await em.execute<VersionRow[]>(
-    `select number, sha256, public_sha256, created_at, anchor_status, content from dpp_level_versions
-     where level_id = ? order by number desc limit 1`,
+    `select ${SUMMARY_COLUMNS}, content from dpp_level_versions where level_id = ? order by number desc limit 1`,
     [levelId],
   );
   return row && toVersion(row);
@@ -99,30 +127,28 @@ export async function levelVersionSummaries(
   page: { limit: number; after?: number | undefined },
 ): Promise<{ items: Omit<LevelVersion, 'content'>[]; nextCursor: string | null }> {
   const rows = await em.execute<Omit<VersionRow, 'content'>[]>(
-    `select number, sha256, public_sha256, created_at, anchor_status from dpp_level_versions
-     where level_id = ? and number > ? order by number limit ?`,
+    `select ${SUMMARY_COLUMNS} from dpp_level_versions where level_id = ? and number > ? order by number limit ?`,
     [levelId, page.after ?? 0, page.limit + 1],
   );
-  const items = rows.slice(0, page.limit).map((row) => ({
-    number: row.number,
-    sha256: row.sha256,
-    publicSha256: row.public_sha256,
-    createdAt: new Date(row.created_at),
-    anchorStatus: row.anchor_status,
-  }));
+  const items = rows.slice(0, page.limit).map(toSummary);
   return { items, nextCursor: rows.length > page.limit ? String(items[items.length - 1]!.number) : null };
 }
 
-/** One version of the level by its number. */
+/**
+ * One version of the level: by its number, or the one current at a time (the latest recorded at or before it;
+ * EN 18222 ReadDPPVersionByIdAndDate).
+ */
 export async function levelVersionByNumber(
   em: EntityManager,
   levelId: number,
-  number: number,
+  which: number | Date,
 ): Promise<LevelVersion | undefined> {
   const [row] = await em.execute<VersionRow[]>(
-    `select number, sha256, public_sha256, created_at, anchor_status, content from dpp_level_versions
-     where level_id = ? and number = ?`,
-    [levelId, number],
+    typeof which === 'number'
+      ? `select ${SUMMARY_COLUMNS}, content from dpp_level_versions where level_id = ? and number = ?`
+      : `select ${SUMMARY_COLUMNS}, content from dpp_level_versions where level_id = ? and created_at <= ?
+         order by number desc limit 1`,
+    [levelId, which],
   );
   return row && toVersion(row);
 }

@@ -24,6 +24,16 @@ export interface LevelSectionWritten {
   created: boolean;
   etag: string;
   data: Data;
+  /** When the section was first written and last changed (the stored row's times). */
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+interface StoredSection {
+  specification_id: string;
+  data: Data;
+  created_at: Date | string;
+  updated_at: Date | string;
 }
 
 /** The company's level a dppId names, locked for the caller's transaction (404 for none or another's). */
@@ -62,8 +72,9 @@ export async function writeLevelSections(
     let changed = false;
     for (const write of writes) {
       const spec = requireSpecification(registry, write.specificationId);
-      const [stored] = await tx.execute<{ specification_id: string; data: Data }[]>(
-        'select specification_id, data from dpp_level_content where level_id = ? and spec_group = ?',
+      const [stored] = await tx.execute<StoredSection[]>(
+        `select specification_id, data, created_at, updated_at from dpp_level_content
+         where level_id = ? and spec_group = ?`,
         [level.id, spec.group],
       );
       if (stored && stored.specification_id !== spec.id) {
@@ -79,14 +90,27 @@ export async function writeLevelSections(
       }
       const section = checkLevelSection(registry, spec.id, stored?.data, write.change(stored?.data));
       const etag = contentEtag(spec.id, section.data);
-      sections.push({ specificationId: spec.id, created: !stored, etag, data: section.data });
-      if (etag === storedEtag) continue;
+      const written = { specificationId: spec.id, created: !stored, etag, data: section.data };
+      if (stored && etag === storedEtag) {
+        sections.push({
+          ...written,
+          createdAt: new Date(stored.created_at),
+          updatedAt: new Date(stored.updated_at),
+        });
+        continue;
+      }
       changed = true;
-      await tx.execute(
+      const [times] = await tx.execute<{ created_at: Date | string; updated_at: Date | string }[]>(
         `insert into dpp_level_content (level_id, spec_group, specification_id, data) values (?, ?, ?, ?::jsonb)
-         on conflict (level_id, spec_group) do update set data = excluded.data, updated_at = now()`,
+         on conflict (level_id, spec_group) do update set data = excluded.data, updated_at = now()
+         returning created_at, updated_at`,
         [level.id, spec.group, spec.id, JSON.stringify(section.data)],
       );
+      sections.push({
+        ...written,
+        createdAt: new Date(times!.created_at),
+        updatedAt: new Date(times!.updated_at),
+      });
     }
     if (!changed) return { sections, version: null };
     await tx.execute('update dpp_levels set updated_at = now() where id = ?', [level.id]);

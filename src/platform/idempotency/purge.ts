@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../logging/logger.ts';
+import { runPeriodically } from '../runtime/periodic.ts';
 import { IDEMPOTENCY_TTL_HOURS } from './store.ts';
 
 /**
@@ -28,27 +29,12 @@ export async function purgeExpiredKeys(em: EntityManager, limit = 10_000): Promi
 export function startKeyPurge(options: { em: () => EntityManager; logger: Logger; everyMs?: number }): {
   stop(): Promise<void>;
 } {
-  let running: Promise<void> | undefined;
-  const timer = setInterval(
-    () => {
-      running ??= purgeExpiredKeys(options.em())
-        .then((n) => {
-          if (n > 0) options.logger.info({ deleted: n }, 'purged expired Idempotency-Keys');
-        })
-        .catch((error: unknown) =>
-          options.logger.warn({ err: error }, 'purging expired Idempotency-Keys failed'),
-        )
-        .finally(() => {
-          running = undefined;
-        });
-    },
+  return runPeriodically(
     options.everyMs ?? 10 * 60_000,
-  );
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+    async () => {
+      const n = await purgeExpiredKeys(options.em());
+      if (n > 0) options.logger.info({ deleted: n }, 'purged expired Idempotency-Keys');
     },
-  };
+    (error) => options.logger.warn({ err: error }, 'purging expired Idempotency-Keys failed'),
+  );
 }

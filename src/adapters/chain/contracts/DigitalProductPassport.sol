@@ -77,11 +77,14 @@ contract DigitalProductPassport is IERC721, IERC721Metadata, IERC721Errors, Acce
     event ClaimRevoked(uint256 indexed tokenId, address indexed account);
     event OwnershipClaimed(uint256 indexed tokenId, address indexed from, address indexed to);
     event Recycled(uint256 indexed tokenId, address indexed rewardReceiver, uint256 amount);
+    /// A passport version with no token of its own (a model or batch passport): its subject and its hashes.
+    event VersionAnchored(bytes32 indexed subject, bytes32 dataHash, bytes32 publicDataHash);
 
     error ZeroAddress();
     error InvalidChipHash();
     error EmptyMetadataUri();
     error EmptyAction();
+    error EmptySubject();
     error ChipAlreadyMinted(bytes32 chipHash, uint256 tokenId);
     error InvalidTokenId(uint256 tokenId);
     error TokenAlreadyMinted(uint256 tokenId);
@@ -301,6 +304,13 @@ contract DigitalProductPassport is IERC721, IERC721Metadata, IERC721Errors, Acce
     {
         if (bytes(action).length == 0) revert EmptyAction();
         emit SupplyChainEvent(tokenId, action, dataHash, msg.sender);
+    }
+
+    /// @notice Anchors one version of a passport that has no token (model, batch): an event only, no storage.
+    /// `subject` names the version (keccak256 of "{dppId}/versions/{number}"), the hashes are its SHA-256s.
+    function anchorVersion(bytes32 subject, bytes32 dataHash, bytes32 publicDataHash) external onlyMinterOrAdmin {
+        if (subject == bytes32(0)) revert EmptySubject();
+        emit VersionAnchored(subject, dataHash, publicDataHash);
     }
 
     /// @notice Allows `account` to take the token over from its current owner (resale).

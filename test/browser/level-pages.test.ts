@@ -116,13 +116,13 @@ describe('model and batch passport pages in Chromium: readable, accessible, link
     const page = await openPage(`/01/${GTIN}/21/${tokenId}`);
     assert.match((await page.textContent('#part-of'))!, /Part of batch LOT-7 .*and model/);
     // Its battery data is its levels': each value says which passport it comes from (docs/granularity.md).
-    const valueOf = (field: string) =>
+    const shownValue = (field: string) =>
       page
         .locator(`.source[data-pointer="/generalProductInformation/${field}"]`)
         .locator('xpath=..')
         .textContent();
-    assert.match((await valueOf('manufacturerName'))!, /^Voltaic Model Works\s+from the model passport$/);
-    assert.match((await valueOf('warrantyPeriod'))!, /^P10Y\s+from the batch passport$/);
+    assert.match((await shownValue('manufacturerName'))!, /^Voltaic Model Works\s+from the model passport$/);
+    assert.match((await shownValue('warrantyPeriod'))!, /^P10Y\s+from the batch passport$/);
     await accessible(page, 'item page under a model and batch');
     await page.screenshot({ path: new URL('level-page-item.png', ARTIFACTS_DIR).pathname, fullPage: true });
     await page.click('#part-of-batch');

@@ -6,13 +6,12 @@ import { BATTERY_DATA, contentPath, BATTERY_V1 as V1 } from '../support/fixtures
 import { enrollAndMint } from '../support/fixtures/mint.ts';
 import { GTIN, OTHER_GTIN } from '../support/fixtures/products.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
+import { createBatteryBatch, createBatteryModel, MODEL_MAKER, SECRET_REPORT } from './fixtures/levels.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON as served
 type Json = any;
 
 const LOT = 'LOT-5';
-const SECRET_REPORT = 'https://model.example/lab/secret-report.pdf';
-const MAKER = 'Voltaic Model Works';
 const MAKER_POINTER = `/${V1}/generalProductInformation/manufacturerName`;
 const WARRANTY_POINTER = `/${V1}/generalProductInformation/warrantyPeriod`;
 
@@ -37,24 +36,8 @@ describe('an item under a model and batch: public view, page, header links, stor
   beforeAll(async () => {
     stack = await startTestStack();
     brand = await stack.api.createTenant('Voltaic Cells');
-    const model = await create({
-      granularity: 'Model',
-      gtin: GTIN,
-      [V1]: {
-        generalProductInformation: { manufacturerName: MAKER, warrantyPeriod: 'P8Y' },
-        conformityAndLabels: { testReportsProvingCompliance: [SECRET_REPORT] },
-      },
-    });
-    assert.equal(model.status, 201, model.text);
-    modelId = model.body.digitalProductPassportId;
-    const batch = await create({
-      granularity: 'Batch',
-      gtin: GTIN,
-      lot: LOT,
-      [V1]: { generalProductInformation: { warrantyPeriod: 'P10Y' } },
-    });
-    assert.equal(batch.status, 201, batch.text);
-    batchId = batch.body.digitalProductPassportId;
+    modelId = await createBatteryModel(create, GTIN);
+    batchId = await createBatteryBatch(create, GTIN, LOT);
     const call = (method: string, path: string, body?: unknown) =>
       stack.api.call(method, path, { key: brand.testKey, body });
     tokenId = await enrollAndMint(call, '04E1E2E3E4E501', { batch_number: LOT });
@@ -74,7 +57,7 @@ describe('an item under a model and batch: public view, page, header links, stor
     const view = await get(`${item(tokenId)}?format=public`);
     assert.equal(view.status, 200, view.text);
     const general = view.body.productGroupData[V1].generalProductInformation;
-    assert.equal(general.manufacturerName, MAKER, 'inherited from the model');
+    assert.equal(general.manufacturerName, MODEL_MAKER, 'inherited from the model');
     assert.equal(general.warrantyPeriod, 'P10Y', 'from the batch, over the model');
     assert.equal(
       general.batteryCategory,
@@ -136,7 +119,7 @@ describe('an item under a model and batch: public view, page, header links, stor
     const page = await get(`/test/verify/01/${GTIN}/21/${tokenId}`);
     assert.equal(page.status, 200, page.text);
     const html = page.text;
-    assert.ok(html.includes(MAKER), 'the model’s manufacturer');
+    assert.ok(html.includes(MODEL_MAKER), 'the model’s manufacturer');
     assert.ok(html.includes('P10Y') && !html.includes('P8Y'), 'the batch’s warranty, not the model’s');
     assert.ok(!html.includes(SECRET_REPORT), 'the model’s restricted field is not on the page');
     const note = (pointer: string) =>
@@ -179,7 +162,7 @@ describe('an item under a model and batch: public view, page, header links, stor
     const model = await create({
       granularity: 'Model',
       gtin: OTHER_GTIN,
-      [V1]: { generalProductInformation: { manufacturerName: MAKER, warrantyPeriod: 'P5Y' } },
+      [V1]: { generalProductInformation: { manufacturerName: MODEL_MAKER, warrantyPeriod: 'P5Y' } },
     });
     assert.equal(model.status, 201, model.text);
     const otherModel = model.body.digitalProductPassportId;

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { parseSpecificationId } from '../content/content-specification.ts';
 import { ITEM_LEVELS_JOIN } from '../content/inherited-layers.ts';
 import { escapePointer } from '../content/merge-layers.ts';
@@ -41,18 +40,8 @@ export function itemLevelsOf(value: unknown): ItemLevel[] {
   return Array.isArray(parsed) ? (parsed as ItemLevel[]) : [];
 }
 
-/** An item's levels with their sections, in one statement (for reads that have loaded the item otherwise). */
-export async function readItemLevels(em: EntityManager, passportId: number): Promise<ItemLevel[]> {
-  const [row] = await em
-    .getConnection()
-    .execute<{ levels: unknown }[]>(`select ${ITEM_LEVELS_SQL} as levels from passports p where p.id = ?`, [
-      passportId,
-    ]);
-  return row ? itemLevelsOf(row.levels) : [];
-}
-
 /** What the item inherits, as the merge takes it (most general level first). */
-export function sectionsOfLevels(levels: readonly ItemLevel[]): InheritedSection[] {
+function sectionsOfLevels(levels: readonly ItemLevel[]): InheritedSection[] {
   return levels.flatMap((level) =>
     level.sections.map((section) => ({ dppId: dppIdOf(level.serviceUid), ...section })),
   );

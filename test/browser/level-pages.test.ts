@@ -112,9 +112,19 @@ describe('model and batch passport pages in Chromium: readable, accessible, link
     assert.deepEqual(problems, [], 'no script errors, nothing loaded from elsewhere');
   });
 
-  test('an item’s page says which batch and model it is part of, with links to their pages', async () => {
+  test('an item’s page says which batch and model it is part of and where each value comes from, with links', async () => {
     const page = await openPage(`/01/${GTIN}/21/${tokenId}`);
     assert.match((await page.textContent('#part-of'))!, /Part of batch LOT-7 .*and model/);
+    // Its battery data is its levels': each value says which passport it comes from (docs/granularity.md).
+    const shownValue = (field: string) =>
+      page
+        .locator(`.source[data-pointer="/generalProductInformation/${field}"]`)
+        .locator('xpath=..')
+        .textContent();
+    assert.match((await shownValue('manufacturerName'))!, /^Voltaic Model Works\s+from the model passport$/);
+    assert.match((await shownValue('warrantyPeriod'))!, /^P10Y\s+from the batch passport$/);
+    await accessible(page, 'item page under a model and batch');
+    await page.screenshot({ path: new URL('level-page-item.png', ARTIFACTS_DIR).pathname, fullPage: true });
     await page.click('#part-of-batch');
     await page.waitForURL(new RegExp(`/verify/01/${GTIN}/10/${LOT}$`));
     assert.equal(await page.locator('#model-link').count(), 1);

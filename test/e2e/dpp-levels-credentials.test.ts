@@ -6,12 +6,12 @@ import { BATTERY_DATA, contentPath, BATTERY_V1 as V1 } from '../support/fixtures
 import { enrollAndMint } from '../support/fixtures/mint.ts';
 import { FULL_PRODUCT, GTIN } from '../support/fixtures/products.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
+import { createBatteryBatch, createBatteryModel, SECRET_REPORT } from './fixtures/levels.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON as served
 type Json = any;
 
 const LOT = 'LOT-9';
-const SECRET_REPORT = 'https://model.example/lab/secret-report.pdf';
 const ITEM_MAKER = 'Voltaic Cells SE (item)';
 const AAS = '/test/api/v3.0';
 const b64 = (id: string) => Buffer.from(id, 'utf8').toString('base64url');
@@ -50,24 +50,8 @@ describe('an item under a model and batch in its credentials and AAS forms', () 
     stack = await startTestStack();
     brand = await stack.api.createTenant('Voltaic Cells');
     const create = (body: unknown) => stack.api.call('POST', '/v1/dpps', { key: brand.testKey, body });
-    const model = await create({
-      granularity: 'Model',
-      gtin: GTIN,
-      [V1]: {
-        generalProductInformation: { manufacturerName: 'Voltaic Model Works', warrantyPeriod: 'P8Y' },
-        conformityAndLabels: { testReportsProvingCompliance: [SECRET_REPORT] },
-      },
-    });
-    assert.equal(model.status, 201, model.text);
-    modelId = model.body.digitalProductPassportId;
-    const batch = await create({
-      granularity: 'Batch',
-      gtin: GTIN,
-      lot: LOT,
-      [V1]: { generalProductInformation: { warrantyPeriod: 'P10Y' } },
-    });
-    assert.equal(batch.status, 201, batch.text);
-    batchId = batch.body.digitalProductPassportId;
+    modelId = await createBatteryModel(create, GTIN);
+    batchId = await createBatteryBatch(create, GTIN, LOT);
 
     const mint = (chipUid: string) =>
       enrollAndMint(

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { loadPassportContent } from '../../src/passport/record/passport-versions.ts';
 import { sha256 } from '../support/canonical-sha256.ts';
-import { EN_18223_MANDATORY_HEADER } from '../support/en-18223-header.ts';
+import { EN_18223_LEVEL_LINKS, EN_18223_MANDATORY_HEADER } from '../support/en-18223-header.ts';
 import { enrollAndMint } from '../support/fixtures/mint.ts';
 import { GTIN, RECYCLING_SITE } from '../support/fixtures/products.ts';
 import {
@@ -19,7 +19,13 @@ import {
 // The EN 18223 header and passport versions, over HTTP against the whole stack (the reads: dpp-reads.test.ts).
 
 // The mandatory EN 18223 members, and the two optional ones this service always sends.
-const HEADER = [...EN_18223_MANDATORY_HEADER, 'facilityId', 'contentSpecificationIds'];
+// An item's links to its batch and model passports are in every item's header (null: none).
+const HEADER = [
+  ...EN_18223_MANDATORY_HEADER,
+  'facilityId',
+  'contentSpecificationIds',
+  ...EN_18223_LEVEL_LINKS,
+];
 // A GLN with its GS1 check digit (5); the same with 6 is refused below.
 const GLN = '4000001000005';
 const EORI = 'DE123456789012345';

@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import { contentSpecifications } from '../../../src/passport/content/content-specification.ts';
-import { disclosedProductGroupData } from '../../../src/passport/disclosure/product-group-view.ts';
-import { levelsOfItem } from '../../../src/passport/levels/levels.ts';
-import { levelPagePath } from '../../../src/passport/views/level-links.ts';
+import { PRODUCT_GROUP_DATA_SQL, productGroupEntries } from '../../../src/passport/content/pinned-sql.ts';
+import { ITEM_LEVELS_SQL, itemLevelsOf } from '../../../src/passport/levels/item-levels.ts';
 import { findPassportWithHistory, passportGtin } from '../../../src/passport/views/lookup.ts';
-import { pageVerdict, verifyPageModel } from '../../../src/passport/views/page-model.ts';
+import { itemPageLevels, pageVerdict, verifyPageModel } from '../../../src/passport/views/page-model.ts';
 import { readVerdict } from '../../../src/passport/views/tap-verdict.ts';
 import type { AppContext } from '../../context.ts';
 import { Problem } from '../../problem.ts';
@@ -56,30 +54,24 @@ export function verifyPageRoute(routeDeps: RouteDeps) {
           ? undefined
           : readVerdict(deps.verdictKey, query.tap, { environment, tokenId: params.serial, now: new Date() }),
       );
-      // The page is the public's: product-group data cut to the public role (a fresh tap's customer data is
-      // for the reads that carry the tap itself, docs/disclosure.md).
-      const entries = await deps.orm.em
+      // The page is the public's: product-group data merged over the item's model and batch (docs/granularity.md),
+      // then cut to the public role (a fresh tap's customer data is for the reads that carry the tap itself,
+      // docs/disclosure.md). Its own data and its levels in one statement.
+      const [row] = await deps.orm.em
         .fork()
-        .execute<{ specification_id: string; data: Record<string, unknown> }[]>(
-          'select specification_id, data from passport_content where passport_id = ? order by spec_group',
+        .execute<{ service_uid: string; own: unknown; levels: unknown }[]>(
+          `select p.service_uid, ${PRODUCT_GROUP_DATA_SQL} as own, ${ITEM_LEVELS_SQL} as levels
+           from passports p where p.id = ?`,
           [found.passport.id],
         );
-      const disclosed = disclosedProductGroupData(
-        entries.map((row) => ({ specificationId: row.specification_id, data: row.data })),
-        ['public'],
-      );
-      const levels = await levelsOfItem(deps.orm.em.fork(), found.passport.id);
       const model = {
         ...verifyPageModel(found.passport, found.events, verdict, deps.config.publicBaseUrl),
-        partOf: levels.map((level) => ({
-          granularity: level.granularity,
-          label: level.granularity === 'model' ? `model ${level.gtin}` : `batch ${level.lot}`,
-          href: `${deps.config.publicBaseUrl}${levelPagePath(level)}`,
-        })),
-        productGroups: Object.entries(disclosed).map(([id, data]) => ({
-          title: contentSpecifications.get(id)?.title ?? id,
-          data,
-        })),
+        ...itemPageLevels(
+          { serviceUid: row!.service_uid, environment },
+          productGroupEntries(row!.own),
+          itemLevelsOf(row!.levels),
+          deps.config.publicBaseUrl,
+        ),
       };
       const html = renderVerifyPage(model, PAGE_ASSETS);
       // A page with a verdict is about one tap: never stored. Without one it is revalidated on every visit

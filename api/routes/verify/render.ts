@@ -1,3 +1,4 @@
+import { escapePointer } from '../../../src/passport/content/merge-layers.ts';
 import type { PageVerdict, TimelineEntry, VerifyPageModel } from '../../../src/passport/views/page-model.ts';
 import { VERDICT_TEXT } from '../../../src/passport/views/verdict-text.ts';
 
@@ -177,28 +178,49 @@ function label(name: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** Product-group data as nested definition lists (field names as labels, values as text). */
-export function dataList(value: Record<string, unknown>): string {
-  const rendered = (item: unknown): string => {
+const FROM_LEVEL = { model: 'from the model passport', batch: 'from the batch passport' } as const;
+
+/**
+ * Product-group data as nested definition lists (field names as labels, values as text); a value a model or
+ * batch passport gave (`inherited`, RFC 6901 pointer → level) says so beside it.
+ */
+export function dataList(
+  value: Record<string, unknown>,
+  inherited: Readonly<Record<string, 'model' | 'batch'>> = {},
+  pointer = '',
+): string {
+  const rendered = (item: unknown, at: string): string => {
     if (Array.isArray(item)) {
       return item.every((entry) => typeof entry !== 'object' || entry === null)
         ? esc(item.join(', '))
-        : `<ol class="data-list">${item.map((entry) => `<li>${rendered(entry)}</li>`).join('')}</ol>`;
+        : `<ol class="data-list">${item.map((entry) => `<li>${rendered(entry, '')}</li>`).join('')}</ol>`;
     }
-    if (typeof item === 'object' && item !== null) return dataList(item as Record<string, unknown>);
+    if (typeof item === 'object' && item !== null) {
+      return dataList(item as Record<string, unknown>, at === '' ? {} : inherited, at);
+    }
     return esc(String(item));
   };
+  const note = (at: string) => {
+    const level = at === '' ? undefined : inherited[at];
+    return level
+      ? ` <span class="source" data-from="${level}" data-pointer="${esc(at)}">${FROM_LEVEL[level]}</span>`
+      : '';
+  };
   return `<dl class="facts">${Object.entries(value)
-    .map(
-      ([name, item]) =>
-        `<div class="facts__row"><dt>${esc(label(name))}</dt><dd>${rendered(item)}</dd></div>`,
-    )
+    .map(([name, item]) => {
+      const at = `${pointer}/${escapePointer(name)}`;
+      return `<div class="facts__row"><dt>${esc(label(name))}</dt><dd>${rendered(item, at)}${note(at)}</dd></div>`;
+    })
     .join('')}</dl>`;
 }
 
 /** Product-group data, one card per content specification (its title, then its fields). */
 export function productGroupCards(
-  groups: readonly { title: string; data: Record<string, unknown> }[],
+  groups: readonly {
+    title: string;
+    data: Record<string, unknown>;
+    inherited?: Record<string, 'model' | 'batch'>;
+  }[],
 ): string {
   return groups
     .map(
@@ -207,7 +229,7 @@ export function productGroupCards(
         index,
       ) => `<section id="product-group-${index}" class="card" aria-labelledby="product-group-${index}-title">
   <h2 id="product-group-${index}-title">${esc(group.title)}</h2>
-  ${dataList(group.data)}
+  ${dataList(group.data, group.inherited)}
 </section>`,
     )
     .join('\n');

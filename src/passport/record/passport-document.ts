@@ -8,6 +8,7 @@ import { contentSpecifications } from '../content/content-specification.ts';
 import type { Role } from '../content/disclosure.ts';
 import { discloseContent } from '../disclosure/disclose-content.ts';
 import { maskEmail } from '../timeline/mask-email.ts';
+import type { ItemLevelRef } from './item-level-refs.ts';
 import {
   CONTENT_SPECIFICATION_IDS,
   dppIdOf,
@@ -74,6 +75,11 @@ export interface PassportContentFacts {
   productGroupData: { specificationId: string; data: Record<string, unknown> }[];
   /** Passports this one is linked to over the product's life (a repurposed battery's original, …). */
   relatedPassports: RelatedPassportFact[];
+  /**
+   * Its model and batch passports (docs/granularity.md), for the header's `modelDppId` and `batchDppId` (null
+   * when it has none); omitted: the header leaves them out.
+   */
+  levels?: readonly ItemLevelRef[];
   events: ContentEvent[];
 }
 

@@ -54,10 +54,13 @@ export interface PassportHeader {
   contentSpecificationIds: string[];
   /** Archived by its company: kept and readable at least until then (ISO 8601); absent otherwise. */
   retainUntil?: string;
-  /** An item's batch passport's digitalProductPassportId (docs/granularity.md); absent: none, or not stated. */
-  batchDppId?: string;
-  /** An item's model passport's digitalProductPassportId; absent: none, or not stated. */
-  modelDppId?: string;
+  /**
+   * An item's batch passport's digitalProductPassportId (docs/granularity.md); null: the item has none; absent:
+   * this representation does not state the links (a recorded version, the UNTP header).
+   */
+  batchDppId?: string | null;
+  /** An item's model passport's digitalProductPassportId; null and absent as batchDppId. */
+  modelDppId?: string | null;
 }
 
 /** The facts a header is built from (all public, or settings the company publishes). */
@@ -80,7 +83,10 @@ export interface PassportHeaderFacts {
   /** The status its company set (suspended, archived; EN 18222 status changes); null/omitted: none. */
   dppStatus?: string | null | undefined;
   retainUntil?: Date | null | undefined;
-  /** An item's model and batch passports, for the links; omitted: not stated by this representation. */
+  /**
+   * An item's model and batch passports, for the links (both members then present, null for a missing level);
+   * omitted: not stated by this representation.
+   */
   levels?: readonly { granularity: 'model' | 'batch'; serviceUid: string }[] | undefined;
 }
 
@@ -126,8 +132,17 @@ export function passportHeader(facts: PassportHeaderFacts, publicBaseUrl: string
     facilityId: facts.facilityId ?? null,
     contentSpecificationIds: [...CONTENT_SPECIFICATION_IDS, ...(facts.productGroupSpecificationIds ?? [])],
     ...(facts.retainUntil ? { retainUntil: facts.retainUntil.toISOString() } : {}),
-    ...Object.fromEntries(
-      (facts.levels ?? []).map((level) => [`${level.granularity}DppId`, dppIdOf(level.serviceUid)]),
-    ),
+    ...(facts.levels ? headerLevelLinks(facts.levels) : {}),
   };
+}
+
+/** The header's links to an item's batch and model passports, null for a level it does not have. */
+export function headerLevelLinks(
+  levels: readonly { granularity: 'model' | 'batch'; serviceUid: string }[],
+): Pick<PassportHeader, 'batchDppId' | 'modelDppId'> {
+  const of = (granularity: 'model' | 'batch') => {
+    const level = levels.find((candidate) => candidate.granularity === granularity);
+    return level ? dppIdOf(level.serviceUid) : null;
+  };
+  return { batchDppId: of('batch'), modelDppId: of('model') };
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment } from '../../platform/config/config.ts';
 import { PINNED_SPECIFICATIONS_SQL, pinnedIds } from '../content/pinned-sql.ts';
+import { ITEM_LEVEL_REFS_SQL, itemLevelRefs } from './item-level-refs.ts';
 import {
   type ContentEvent,
   documentSha256,
@@ -55,6 +56,7 @@ interface PassportRow {
   pinned_specifications: unknown;
   product_group_data: unknown;
   related_passports: unknown;
+  levels: unknown;
 }
 
 interface EventRow {
@@ -88,7 +90,7 @@ export async function loadPassportContent(
        p.locked_deposit_wei::text as locked_deposit_wei, p.contract_address, p.status, p.revoked_at,
        p.revocation_reason, p.dpp_status, p.retain_until, cs.economic_operator_id, cs.facility_id,
        ${PINNED_SPECIFICATIONS_SQL} as pinned_specifications, ${PRODUCT_GROUP_DATA_SQL} as product_group_data,
-       ${RELATED_PASSPORTS_SQL} as related_passports
+       ${RELATED_PASSPORTS_SQL} as related_passports, ${ITEM_LEVEL_REFS_SQL} as levels
      from passports p
      left join company_settings cs on cs.company_id = p.company_id and cs.environment = p.environment
      where p.id = ?${options.lock ? ' for update of p' : ''}`,
@@ -135,6 +137,7 @@ export async function loadPassportContent(
       data: entry.data as Record<string, unknown>,
     })),
     relatedPassports: relatedPassportFacts(row.related_passports),
+    levels: itemLevelRefs(row.levels),
     events: events.map(
       (event): ContentEvent => ({
         id: event.id,

@@ -5,8 +5,13 @@ import { Chip, Passport } from '../../platform/db/entities/index.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { NTAG_424_DNA } from '../../standards/sun/index.ts';
 import { ROLES } from '../content/disclosure.ts';
-import type { ProductGroupEntry } from '../content/pinned-sql.ts';
+import {
+  PRODUCT_GROUP_DATA_SQL,
+  type ProductGroupEntry,
+  productGroupEntries,
+} from '../content/pinned-sql.ts';
 import { disclosedProductGroupData } from '../disclosure/product-group-view.ts';
+import { ITEM_LEVEL_REFS_SQL, itemLevelRefs } from '../record/item-level-refs.ts';
 import { passportHeader } from '../record/passport-header.ts';
 import { latestPassportVersion } from '../record/passport-versions.ts';
 import { chainOfCustody } from '../timeline/chain-of-custody.ts';
@@ -64,15 +69,13 @@ export async function erpDocument(em: EntityManager, tokenId: string, publicBase
     tokenEvents(em, tokenId),
     readCompanySettings(em, { companyId: passport.companyId, environment: passport.environment }),
     latestPassportVersion(em, passport.id),
-    em.execute<{ specification_id: string; data: Record<string, unknown> }[]>(
-      'select specification_id, data from passport_content where passport_id = ? order by spec_group',
+    // Its product-group data and its model and batch passports (the header's links), in one statement.
+    em.execute<{ own: unknown; levels: unknown }[]>(
+      `select ${PRODUCT_GROUP_DATA_SQL} as own, ${ITEM_LEVEL_REFS_SQL} as levels from passports p where p.id = ?`,
       [passport.id],
     ),
   ]);
-  const entries: ProductGroupEntry[] = productGroup.map((row) => ({
-    specificationId: row.specification_id,
-    data: row.data,
-  }));
+  const entries: ProductGroupEntry[] = productGroupEntries(productGroup[0]?.own);
   const verified = (chip?.verificationCount ?? 0) > 0;
   const dppHeader = passportHeader(
     {
@@ -81,6 +84,7 @@ export async function erpDocument(em: EntityManager, tokenId: string, publicBase
       economicOperatorId: settings.economicOperatorId,
       facilityId: settings.facilityId,
       productGroupSpecificationIds: entries.map((entry) => entry.specificationId),
+      levels: itemLevelRefs(productGroup[0]?.levels),
     },
     publicBaseUrl,
   );

@@ -7,18 +7,26 @@ import {
   pinnedIds,
   productGroupEntries,
 } from '../content/pinned-sql.ts';
+import {
+  ITEM_LEVELS_SQL,
+  ITEM_LEVELS_STAMP_SQL,
+  type ItemLevel,
+  itemLevelsOf,
+} from '../levels/item-levels.ts';
 import { pgTimestamp } from '../record/pg-values.ts';
 
 /**
  * Everything a passport credential is built from that can change, as one text: the row versions (xmin: the
  * transaction that last wrote the row) of the passport, its chip and its company, its status entry, and its
- * events' count, last id and number anchored (an event is written once and anchored once). Computed by the
+ * events' count, last id and number anchored (an event is written once and anchored once), and its model's and
+ * batch's passports with each one's latest version number (a level created later, or changed, makes the stamp
+ * differ, docs/granularity.md). Computed by the
  * same statement that reads the inputs, so a stored stamp never claims newer inputs than its credential has;
  * a write that changes nothing the credential says costs one rebuild that finds the same content hash.
  */
 export const INPUTS_STAMP_SQL = `concat_ws('|', p.xmin, c.xmin, co.xmin, p.status_list_index,
   (select concat(count(*), ',', max(e.id), ',', count(e.transaction_hash)) from supply_chain_events e
-   where e.environment = p.environment and e.token_id = p.token_id))`;
+   where e.environment = p.environment and e.token_id = p.token_id), ${ITEM_LEVELS_STAMP_SQL})`;
 
 /**
  * One statement on the `pg` pool behind the ORM's connection (the same connections): the hot paths skip the
@@ -53,8 +61,10 @@ export interface PublicFacts {
   lastUpdated: Date;
   /** The product-group content specifications it is pinned to (src/passport/content). */
   productGroupSpecificationIds: string[];
-  /** Its product-group data (only ever served cut to the public's fields). */
+  /** Its own product-group data (only ever served cut to the public's fields, merged over its levels'). */
   productGroupData: ProductGroupEntry[];
+  /** Its model and batch passports with their data (docs/granularity.md), most general first. */
+  levels: ItemLevel[];
 }
 
 export const PUBLIC_FACTS = `select p.token_id, p.gtin, p.metadata_cache->'custom_dpp_data'->>'batch_number' as batch,
@@ -63,7 +73,8 @@ export const PUBLIC_FACTS = `select p.token_id, p.gtin, p.metadata_cache->'custo
   p.service_uid, cs.economic_operator_id, cs.facility_id,
   coalesce((select v.created_at from passport_versions v where v.passport_id = p.id
     order by v.number desc limit 1), p.updated_at) as last_updated,
-  ${PINNED_SPECIFICATIONS_SQL} as pinned_specifications, ${PRODUCT_GROUP_DATA_SQL} as product_group_data
+  ${PINNED_SPECIFICATIONS_SQL} as pinned_specifications, ${PRODUCT_GROUP_DATA_SQL} as product_group_data,
+  ${ITEM_LEVELS_SQL} as levels
   from passports p join chips c on c.id = p.chip_id
   left join company_settings cs on cs.company_id = p.company_id and cs.environment = p.environment
   where p.environment = $1 and p.token_id = $2`;
@@ -90,6 +101,7 @@ export async function findPublicFacts(
     last_updated: string;
     pinned_specifications: unknown;
     product_group_data: unknown;
+    levels: unknown;
   }>(em, 'dpp-public-facts', PUBLIC_FACTS, [environment, tokenId]);
   if (!row) return undefined;
   return {
@@ -109,6 +121,7 @@ export async function findPublicFacts(
     lastUpdated: pgTimestamp(row.last_updated),
     productGroupSpecificationIds: pinnedIds(row.pinned_specifications),
     productGroupData: productGroupEntries(row.product_group_data),
+    levels: itemLevelsOf(row.levels),
   };
 }
 

@@ -1,5 +1,13 @@
+import type { Environment } from '../../platform/config/config.ts';
 import { digitalLink } from '../../standards/gs1/digital-link.ts';
 import { parseIpfsUrl } from '../../standards/ipfs/json.ts';
+import { contentSpecifications } from '../content/content-specification.ts';
+import { escapePointer, sourcesOf } from '../content/merge-layers.ts';
+import type { ProductGroupEntry } from '../content/pinned-sql.ts';
+import { disclosedProductGroupData } from '../disclosure/product-group-view.ts';
+import { type ItemLevel, mergedProductGroupData } from '../levels/item-levels.ts';
+import { dppIdOf } from '../record/passport-header.ts';
+import { levelPagePath } from './level-links.ts';
 import { linksetLinkHeader } from './linkset.ts';
 import { type PassportRecord, type ProvenanceEvent, passportBatch, passportGtin } from './lookup.ts';
 import { type PublicStatus, publicStatus } from './status.ts';
@@ -64,8 +72,49 @@ export interface VerifyPageModel {
   timeline: TimelineEntry[];
   verdict: PageVerdict;
   links: { self: string; vc: string; linkset: string; aas: string; linkHeader: string };
-  /** Product-group data (a battery's), cut to the public's fields (docs/disclosure.md); none when unpinned. */
-  productGroups?: { title: string; data: Record<string, unknown> }[];
+  /**
+   * Product-group data (a battery's), merged over the item's model and batch and then cut to the public's fields
+   * (docs/disclosure.md); none when it has none. `inherited`: the values a level gave (RFC 6901 pointer into
+   * `data` → that level), so the page can say where each comes from.
+   */
+  productGroups?: PageProductGroup[];
+}
+
+export interface PageProductGroup {
+  title: string;
+  data: Record<string, unknown>;
+  inherited?: Record<string, 'model' | 'batch'>;
+}
+
+/**
+ * What the page shows of an item's product-group data and its levels: the merged data cut to the public's
+ * fields, each inherited value marked with its level, and the levels' pages (most general first).
+ */
+export function itemPageLevels(
+  item: { serviceUid: string; environment: Environment },
+  own: readonly ProductGroupEntry[],
+  levels: readonly ItemLevel[],
+  publicBaseUrl: string,
+): Required<Pick<VerifyPageModel, 'productGroups' | 'partOf'>> {
+  const merged = mergedProductGroupData(dppIdOf(item.serviceUid), own, levels);
+  const disclosed = disclosedProductGroupData(merged.entries, ['public']);
+  const granularityOf = new Map(levels.map((level) => [dppIdOf(level.serviceUid), level.granularity]));
+  return {
+    productGroups: Object.entries(disclosed).map(([id, data]) => {
+      const inherited: Record<string, 'model' | 'batch'> = {};
+      const prefix = `/${escapePointer(id)}`;
+      for (const [pointer, from] of Object.entries(sourcesOf({ [id]: data }, merged.sources ?? {}))) {
+        const granularity = granularityOf.get(from);
+        if (granularity) inherited[pointer.slice(prefix.length)] = granularity;
+      }
+      return { title: contentSpecifications.get(id)?.title ?? id, data, inherited };
+    }),
+    partOf: levels.map((level) => ({
+      granularity: level.granularity,
+      label: level.granularity === 'model' ? `model ${level.gtin}` : `batch ${level.lot}`,
+      href: `${publicBaseUrl}${levelPagePath({ ...level, environment: item.environment })}`,
+    })),
+  };
 }
 
 function text(value: unknown): string | null {

@@ -63,6 +63,20 @@ const headerShape = {
   economicOperatorId: z.string().nullable(),
   facilityId: z.string().nullable(),
   contentSpecificationIds: z.array(z.string()),
+  batchDppId: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'An item: its batch passport’s id, null when it has none (absent on model and batch passports).',
+    ),
+  modelDppId: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'An item: its model passport’s id, null when it has none (absent on model and batch passports).',
+    ),
 };
 const dppDocument = z
   .looseObject(headerShape)

@@ -145,6 +145,30 @@ describe('evidence a regulator verifies offline', () => {
     assert.match(failing.output, /^NOT VERIFIED/m);
   });
 
+  test('npm run cli -- evidence <dppId>: the operator’s bundle, the same history, verified', async () => {
+    const api = world.stack.api;
+    const { stdout } = await promisify(execFile)(
+      'npm',
+      ['run', '--silent', 'cli', '--', 'evidence', world.dppId],
+      {
+        cwd: ROOT,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          DATABASE_URL: api.db.url,
+          PUBLIC_BASE_URL: api.config.publicBaseUrl,
+          LOG_LEVEL: 'silent',
+        },
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
+    const operator = JSON.parse(stdout) as EvidenceBundle;
+    assert.deepEqual(operator.versions, bundle.versions);
+    assert.deepEqual(operator.events, bundle.events);
+    assert.deepEqual(operator.issuer, bundle.issuer);
+    assert.deepEqual(failed(await verify(operator, [keyOfBundle()])), []);
+  });
+
   test('untouched: every check passes (none pending)', async () => {
     const checks = await verify(copy(), [keyOfBundle()]);
     assert.deepEqual(failed(checks), []);

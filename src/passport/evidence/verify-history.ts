@@ -56,7 +56,7 @@ export function verifyVersionsAgainstEvents(bundle: EvidenceBundle): Check[] {
     const name = `version ${version.number} against the events`;
     const problems = versionProblems(version, byId);
     return problems.length === 0
-      ? pass(name, `${listedEvents(version).length} events and the product data as anchored`)
+      ? pass(name, `its ${listedEvents(version).length} listed event(s) and its product data as anchored`)
       : fail(name, problems.join('; '));
   });
 }

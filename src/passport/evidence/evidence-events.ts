@@ -1,25 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment } from '../../platform/config/config.ts';
+import type { EventRow } from '../record/passport-versions.ts';
 import { pgTimestamp } from '../record/pg-values.ts';
 import { anchoredContent } from '../timeline/event-view.ts';
 import { maskEmail } from '../timeline/mask-email.ts';
 import type { EvidenceAnchor, EvidenceEvent } from './bundle.ts';
 
-interface EventRow {
-  id: number;
+interface AnchoredEventRow extends EventRow {
   token_id: string;
-  action: string;
-  actor: string | null;
-  actor_email: string | null;
-  location_name: string | null;
-  latitude: number | string | null;
-  longitude: number | string | null;
-  metadata: Record<string, unknown>;
   data_hash: string | null;
   transaction_hash: string | null;
   block_number: string | number | null;
   contract_address: string | null;
-  timestamp: string | Date;
 }
 
 /** The contract event each action recorded by a chain transaction of its own leaves (else logEvent's). */
@@ -40,7 +32,7 @@ export async function passportEvents(
   em: EntityManager,
   ref: { environment: Environment; tokenId: string; companyId: string },
 ): Promise<EvidenceEvent[]> {
-  const rows = await em.getConnection().execute<EventRow[]>(
+  const rows = await em.getConnection().execute<AnchoredEventRow[]>(
     `select id, token_id, action, actor, actor_email, location_name, latitude, longitude, metadata, data_hash,
        transaction_hash, block_number, contract_address, timestamp
      from supply_chain_events where environment = ? and token_id = ? and company_id = ? order by id`,

@@ -57,7 +57,8 @@ interface PassportRow {
   related_passports: unknown;
 }
 
-interface EventRow {
+/** A supply_chain_events row as the passport document reads it. */
+export interface EventRow {
   id: number;
   action: string;
   actor: string | null;

@@ -10,7 +10,8 @@ import type { EvidenceBundle } from '../../src/passport/evidence/bundle.ts';
 import type { Check } from '../../src/passport/evidence/checks.ts';
 import { verifyEvidence } from '../../src/passport/evidence/verify-evidence.ts';
 import { type DisclosedBattery, startDisclosedBattery } from '../support/battery-disclosure.ts';
-import { GTIN } from '../support/fixtures/products.ts';
+import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { GTIN, RECYCLING_SITE } from '../support/fixtures/products.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { forgedBy, issuerSigner, resign } from './fixtures/evidence-tamper.ts';
 
@@ -233,6 +234,28 @@ describe('evidence a regulator verifies offline', () => {
     const signer = await issuerSigner(world.stack.api);
     const failures = failed(await verify(resign(wrong, signer)));
     assert.deepEqual(failures, [`event ${String(shipped.payload.id)} (SHIPPED) anchor`]);
+  });
+
+  test('a recycled passport: its Recycled anchor verifies (an event the chain records itself)', async () => {
+    const asBrand = (method: string, path: string, body?: unknown) =>
+      world.stack.api.call(method, path, { key: world.brand.testKey, body });
+    const tokenId = await enrollAndMint(asBrand, '04E7E7E7E7E702');
+    const recycled = await asBrand('POST', '/v1/iaas/log-recycle', { tokenId, ...RECYCLING_SITE });
+    assert.equal(recycled.status, 201, recycled.text);
+    const view = await world.stack.api.call('GET', `/test/01/${GTIN}/21/${tokenId}?format=public`, {
+      env: null,
+    });
+    const answer = await world.stack.api.call(
+      'GET',
+      `/v1/dpps/${encodeURIComponent(view.body.dppHeader.digitalProductPassportId)}/evidence`,
+      { key: world.brand.testKey },
+    );
+    assert.equal(answer.status, 200, answer.text);
+    const checks = await verify(answer.body);
+    assert.deepEqual(failed(checks), []);
+    const anchor = checks.find((c) => /\(RECYCLE_TRANSFER\) anchor$/.test(c.name));
+    assert.equal(anchor?.outcome, 'pass', JSON.stringify(checks));
+    assert.match(anchor!.detail, /^Recycled in tx 0x[0-9a-f]{64}, block \d+, log \d+$/);
   });
 
   test('a model passport: its versions verify, their anchors are reported pending, never passed', async () => {

@@ -13,10 +13,13 @@ import {
   registerAuthority,
   unregisterAuthority,
 } from '../src/passport/disclosure/grants.ts';
+import { evidenceFor } from '../src/passport/evidence/evidence-for.ts';
 import { ENVIRONMENTS, type Environment, loadConfig } from '../src/platform/config/config.ts';
 import { Company } from '../src/platform/db/entities/index.ts';
 import { createLogger } from '../src/platform/logging/logger.ts';
 import { openDatabase } from '../src/platform/runtime/database.ts';
+import { SecretBox } from '../src/platform/secret-box.ts';
+import { IssuerKeyring } from '../src/standards/credentials/issuer-keys.ts';
 import { devTap } from './dev/tap.ts';
 
 const HELP = `Usage: npm run cli -- <command> [options]
@@ -38,6 +41,13 @@ Commands:
       Takes a company off the register.
   authority:list
       The register.
+  evidence <dppId> [--env test|live]
+      Prints the passport's evidence bundle (JSON; docs/evidence.md): every version, the signed credentials,
+      the issuer's DID documents over time, the events with their chain anchors, a manifest signed by the issuer.
+  verify-evidence <file> --rpc <chain node URL> [--trust <issuer Multikey>]…
+      Checks an evidence bundle with only the file and the chain node (no database, no service): every
+      signature, every hash, every anchor. One line per check; exit code 0 when none failed, 1 otherwise.
+      --trust: the issuer's keys as published (its did.json); the manifest must be signed by one of them.
   tap <chipUid> [--gtin <gtin> --serial <tokenId>] [--env test|live] [--counter <n>]
       A fresh tap of a development chip (factory all-zero keys): prints its SUN query (for nfcData) and, with
       --gtin and --serial, the URL a phone opens. Each call uses the chip's next read counter (kept in
@@ -64,6 +74,8 @@ const { values, positionals } = parseArgs({
     state: { type: 'string' },
     limit: { type: 'string' },
     note: { type: 'string' },
+    rpc: { type: 'string' },
+    trust: { type: 'string', multiple: true },
   },
   allowPositionals: true,
   strict: true,
@@ -75,6 +87,13 @@ if (!command || command === 'help' || command === '--help') {
 const environment = values.env as Environment;
 if (!(ENVIRONMENTS as readonly string[]).includes(environment))
   fail(`--env must be live or test (got ${values.env}).`);
+
+if (command === 'verify-evidence') {
+  const file = positionals[0];
+  if (!file || !values.rpc) fail('verify-evidence needs a bundle file and --rpc <chain node URL>.');
+  const { verifyEvidenceFile } = await import('../src/passport/evidence/verify-file.ts');
+  process.exit(await verifyEvidenceFile(file, { rpcUrl: values.rpc, trustedKeys: values.trust ?? [] }));
+}
 
 if (command === 'tap') {
   const chipUid = positionals[0];
@@ -138,6 +157,23 @@ try {
       const removed = await unregisterAuthority(em, company.id);
       console.log(`${removed ? 'removed' : 'was not registered'}  ${company.id}  ${company.name}`);
     }
+  } else if (command === 'evidence') {
+    const dppId = positionals[0];
+    if (!dppId) fail('evidence needs a digitalProductPassportId (urn:uuid:… or its UUID).');
+    const bundle = await evidenceFor(
+      {
+        em,
+        keyring: new IssuerKeyring({
+          orm: database.orm,
+          publicBaseUrl: config.publicBaseUrl,
+          configured: config.credentials.issuerKeys,
+          secretBox: new SecretBox(config.secrets.dataEncryptionKey),
+        }),
+        publicBaseUrl: config.publicBaseUrl,
+      },
+      { environment, dppId, mayRead: async () => true },
+    ).catch((error: Error) => fail(error.message));
+    process.stdout.write(`${JSON.stringify(bundle, null, 2)}\n`);
   } else if (command === 'authority:list') {
     for (const entry of await listAuthorities(em)) {
       console.log(`${entry.companyId}  ${entry.registeredAt.toISOString()}  ${entry.note}`);

@@ -24,6 +24,7 @@ import { disclosureGrantRoutes } from './disclosure/grants.ts';
 import { dppContentRoutes } from './dpp-api/dpp-content.ts';
 import { dppCreateRoutes } from './dpp-api/dpp-create.ts';
 import { dppDynamicRoutes } from './dpp-api/dpp-dynamic.ts';
+import { dppEvidenceRoutes } from './dpp-api/dpp-evidence.ts';
 import { dppLifecycleRoutes } from './dpp-api/dpp-lifecycle.ts';
 import { dppReadRoutes } from './dpp-api/dpp-reads.ts';
 import { healthRoutes } from './health.ts';
@@ -83,6 +84,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...dppContentRoutes(deps),
     ...dppLifecycleRoutes(deps),
     ...dppDynamicRoutes(deps),
+    ...dppEvidenceRoutes(deps),
     ...disclosureGrantRoutes(deps),
   ];
 }

@@ -43,6 +43,7 @@ const PAGES = [
   'resale.md',
   'recycling-and-aas.md',
   'granularity.md',
+  'evidence.md',
 ];
 
 // A newcomer pastes the docs' examples into a terminal while npm start runs: each must work as written.
@@ -69,6 +70,7 @@ describe('the docs’ examples work as written', () => {
       UI: stack().temporalUiUrl,
       MAIL_DIR: stack().mailDir,
       PORT: new URL(stack().baseUrl).port,
+      CHAIN: stack().chainRpc,
     });
     await writeFile(join(stack().dataDir, 'docs-examples.log'), output);
     assert.equal(code, 0, output.slice(-4000));
@@ -83,5 +85,7 @@ describe('the docs’ examples work as written', () => {
     assert.match(output, /"mint:test:04[0-9A-F]{12}"/, 'the workflows, found by token');
     assert.match(output, /"outcome": "applied"/, 'the signed payment event was applied');
     assert.match(output, /^"CLAIMED"$/m, 'the buyer claimed the passport');
+    assert.match(output, /^VERIFIED/m, 'the evidence bundle verified against the chain');
+    assert.match(output, /^FAIL +version 1 hash: /m, 'the edited bundle failed');
   });
 });

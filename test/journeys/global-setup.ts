@@ -20,6 +20,8 @@ export interface JourneyStack {
   /** The signing secret for payment-provider events the banner prints. */
   stripeWebhookSecret: string;
   temporalUiUrl: string;
+  /** The local chain node the banner's Chain line names (docs/evidence.md verifies against it). */
+  chainRpc: string;
   /** The embedded PostgreSQL npm start runs (for the operator's CLI, as an operator would point it there). */
   databaseUrl: string;
   mailDir: string;
@@ -73,6 +75,7 @@ export async function startNpmStart(project: TestProject, label: string): Promis
     demoKey,
     stripeWebhookSecret,
     temporalUiUrl: service.bannerValue('Temporal UI'),
+    chainRpc: /^\s*Chain\s+anvil\s+(\S+)/m.exec(output)?.[1] ?? '',
     databaseUrl: `postgres://postgres:postgres@127.0.0.1:${env.EMBEDDED_PG_PORT}/dpp`,
     mailDir: env.DEV_MAIL_DIR,
     dataDir,

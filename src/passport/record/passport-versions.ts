@@ -59,7 +59,8 @@ interface PassportRow {
   levels: unknown;
 }
 
-interface EventRow {
+/** A supply_chain_events row as the passport document reads it. */
+export interface EventRow {
   id: number;
   action: string;
   actor: string | null;

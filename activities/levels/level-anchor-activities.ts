@@ -1,5 +1,5 @@
 import { withOperationKey } from '../../src/adapters/chain/operation-key.ts';
-import { sha256Bytes32, versionSubject } from '../../src/adapters/chain/version-subject.ts';
+import { sha256Bytes32, versionSubject } from '../../src/standards/anchors/version-subject.ts';
 import { levelVersionToAnchor, recordLevelVersionAnchor } from '../../src/passport/levels/level-anchor.ts';
 import type {
   AnchorLevelVersionInput,

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { versionSubject } from '../../adapters/chain/version-subject.ts';
+import { versionSubject } from '../../standards/anchors/version-subject.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { contentSpecifications } from '../content/content-specification.ts';
 import type { Role } from '../content/disclosure.ts';

@@ -258,7 +258,7 @@ describe('evidence a regulator verifies offline', () => {
     assert.match(anchor!.detail, /^Recycled in tx 0x[0-9a-f]{64}, block \d+, log \d+$/);
   });
 
-  test('a model passport: its versions verify, their anchors are reported pending, never passed', async () => {
+  test('a model passport: pending until its version is anchored, then the VersionAnchored log verifies; a version rewritten after its anchor fails', async () => {
     const gtin = '04012345000092';
     const created = await world.stack.api.call('POST', '/v1/dpps', {
       key: world.brand.testKey,
@@ -269,19 +269,41 @@ describe('evidence a regulator verifies offline', () => {
       },
     });
     assert.equal(created.status, 201, created.text);
-    const answer = await world.stack.api.call(
-      'GET',
-      `/v1/dpps/${encodeURIComponent(created.body.digitalProductPassportId)}/evidence`,
-      { key: world.brand.testKey },
+    const modelEvidence = () =>
+      world.stack.api.call(
+        'GET',
+        `/v1/dpps/${encodeURIComponent(created.body.digitalProductPassportId)}/evidence`,
+        { key: world.brand.testKey },
+      );
+    const first = await modelEvidence();
+    assert.equal(first.status, 200, first.text);
+    assert.equal(first.body.passport.granularity, 'model');
+    if (first.body.versions[0].anchor === null) {
+      const checks = await verify(first.body);
+      assert.deepEqual(failed(checks), []);
+      assert.deepEqual(
+        checks.filter((c) => c.outcome === 'pending').map((c) => c.name),
+        ['version 1 anchor'],
+      );
+    }
+    const anchored = await waitFor('the model version anchored', modelEvidence, (answer) =>
+      Boolean(answer.body.versions[0].anchor),
     );
-    assert.equal(answer.status, 200, answer.text);
-    assert.equal(answer.body.passport.granularity, 'model');
-    const checks = await verify(answer.body);
+    const checks = await verify(anchored.body);
     assert.deepEqual(failed(checks), []);
-    assert.deepEqual(
-      checks.filter((c) => c.outcome === 'pending').map((c) => c.name),
-      ['version 1 anchor'],
+    const anchor = checks.find((c) => c.name === 'version 1 anchor');
+    assert.equal(anchor?.outcome, 'pass', JSON.stringify(checks));
+    assert.match(anchor!.detail, /^VersionAnchored in tx 0x[0-9a-f]{64}, block \d+, log \d+$/);
+
+    const rewritten = structuredClone(anchored.body) as EvidenceBundle;
+    const version = rewritten.versions[0]!;
+    (version.document['urn:dpp-service:spec:battery:1.0.0'] as Record<string, Record<string, string>>)
+      .generalProductInformation!.warrantyPeriod = 'P15Y';
+    version.sha256 = (await import('../../src/passport/evidence/manifest.ts')).canonicalSha256(
+      version.document,
     );
+    const signer = await issuerSigner(world.stack.api);
+    assert.deepEqual(failed(await verify(resign(rewritten, signer))), ['version 1 anchor']);
   });
 
   function keyOfBundle(): string {

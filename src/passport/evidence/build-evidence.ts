@@ -10,6 +10,7 @@ import {
   type EvidenceCredential,
   type EvidencePassport,
   type EvidenceVersion,
+  type VersionAnchor,
 } from './bundle.ts';
 import { didDocumentHistory } from './did-history.ts';
 import { passportEvents } from './evidence-events.ts';
@@ -28,6 +29,9 @@ interface VersionRow {
   created_at: string | Date;
   content: Record<string, unknown>;
   anchor_status?: 'pending' | 'anchored';
+  transaction_hash?: string | null;
+  block_number?: string | number | null;
+  contract_address?: string | null;
 }
 
 const toVersion = (row: VersionRow): EvidenceVersion => ({
@@ -35,8 +39,17 @@ const toVersion = (row: VersionRow): EvidenceVersion => ({
   createdAt: pgTimestamp(row.created_at).toISOString(),
   sha256: row.sha256,
   document: row.content,
-  ...(row.anchor_status ? { anchorStatus: row.anchor_status } : {}),
+  ...(row.anchor_status ? { anchorStatus: row.anchor_status, anchor: levelAnchor(row) } : {}),
 });
+
+const levelAnchor = (row: VersionRow): VersionAnchor | null =>
+  row.anchor_status === 'anchored' && row.transaction_hash && row.contract_address && row.block_number != null
+    ? {
+        transactionHash: row.transaction_hash,
+        blockNumber: Number(row.block_number),
+        contractAddress: row.contract_address,
+      }
+    : null;
 
 /** The evidence bundle of an item passport: versions, stored credentials, events with anchors, signed manifest. */
 export async function itemEvidence(
@@ -83,7 +96,7 @@ export async function itemEvidence(
   });
 }
 
-/** The evidence bundle of a model or batch passport: its versions (their anchors: reported pending). */
+/** The evidence bundle of a model or batch passport: its versions with their anchors (VersionAnchored logs). */
 export async function levelEvidence(
   em: EntityManager,
   keyring: IssuerKeyring,
@@ -92,7 +105,8 @@ export async function levelEvidence(
 ): Promise<EvidenceBundle> {
   const versions = (
     await em.getConnection().execute<VersionRow[]>(
-      `select number, sha256, created_at, content, anchor_status from dpp_level_versions
+      `select number, sha256, created_at, content, anchor_status, transaction_hash, block_number, contract_address
+       from dpp_level_versions
        where level_id = ? order by number`,
       [level.id],
     )

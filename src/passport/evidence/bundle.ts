@@ -46,8 +46,19 @@ export interface EvidenceVersion {
   /** SHA-256 (hex) of the RFC 8785 canonical JSON of `document`. */
   sha256: string;
   document: Record<string, unknown>;
-  /** Model and batch versions: whether their hashes are anchored on chain yet (not checked by this format). */
+  /** Model and batch versions: whether their hashes are anchored on chain yet. */
   anchorStatus?: 'pending' | 'anchored';
+  /**
+   * Model and batch versions, once anchored: the transaction whose `VersionAnchored(subject, dataHash,
+   * publicDataHash)` log carries `sha256` (subject: keccak256 of "{dppId}/versions/{number}").
+   */
+  anchor?: VersionAnchor | null;
+}
+
+export interface VersionAnchor {
+  transactionHash: string;
+  blockNumber: number;
+  contractAddress: string;
 }
 
 export interface EvidenceCredential {

@@ -1,6 +1,7 @@
 import { Interface, JsonRpcProvider, type Log, toBeHex, zeroPadValue } from 'ethers';
 import type { EvidenceAnchor, EvidenceBundle, EvidenceEvent } from './bundle.ts';
 import { type Check, fail, pass, pending } from './checks.ts';
+import { verifyVersionAnchors } from './verify-version-anchors.ts';
 
 // The passport contract's events an anchor can be (src/adapters/chain/contracts/DigitalProductPassport.sol).
 const EVENTS = new Interface([
@@ -20,19 +21,12 @@ const topicOf = (log: EvidenceAnchor['log']) => EVENTS.getEvent(log)!.topicHash;
  * removed from the history (even with the manifest signed again) is found. Unanchored events: pending.
  */
 export async function verifyAnchors(bundle: EvidenceBundle, rpcUrl: string): Promise<Check[]> {
-  if (bundle.passport.granularity !== 'item') {
-    return bundle.versions.map((version) =>
-      pending(
-        `version ${version.number} anchor`,
-        `${version.anchorStatus ?? 'pending'} on the service; this bundle carries no chain anchor for model and batch versions yet`,
-      ),
-    );
-  }
   const provider = new JsonRpcProvider(rpcUrl, undefined, { staticNetwork: true, batchMaxCount: 1 });
   try {
     await provider.getBlockNumber().catch((error: Error) => {
       throw new Error(`the chain node ${rpcUrl} does not answer: ${error.message}`);
     });
+    if (bundle.passport.granularity !== 'item') return await verifyVersionAnchors(provider, bundle);
     const checks: Check[] = [];
     for (const event of bundle.events) checks.push(await anchorCheck(provider, bundle, event));
     checks.push(await completeness(provider, bundle));

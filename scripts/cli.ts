@@ -17,6 +17,7 @@ import { ENVIRONMENTS, type Environment, loadConfig } from '../src/platform/conf
 import { Company } from '../src/platform/db/entities/index.ts';
 import { createLogger } from '../src/platform/logging/logger.ts';
 import { openDatabase } from '../src/platform/runtime/database.ts';
+import { BACKUP_PEER_HELP, backupPeerCommand } from './backup-peer-cli.ts';
 import { devTap } from './dev/tap.ts';
 
 const HELP = `Usage: npm run cli -- <command> [options]
@@ -42,6 +43,7 @@ Commands:
       A fresh tap of a development chip (factory all-zero keys): prints its SUN query (for nfcData) and, with
       --gtin and --serial, the URL a phone opens. Each call uses the chip's next read counter (kept in
       .data/dev-taps.json). Needs no database: works while npm start runs.
+${BACKUP_PEER_HELP}
 
 The database is DATABASE_URL, or the embedded one when it is unset (shared with npm start when that runs).`;
 
@@ -142,7 +144,7 @@ try {
     for (const entry of await listAuthorities(em)) {
       console.log(`${entry.companyId}  ${entry.registeredAt.toISOString()}  ${entry.note}`);
     }
-  } else {
+  } else if (!(await backupPeerCommand(em, command, positionals[0], values.note, fail))) {
     fail(`Unknown command ${command}.`);
   }
 } finally {

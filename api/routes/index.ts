@@ -8,6 +8,7 @@ import { oauthRoutes } from './accounts/oauth.ts';
 import { passkeyRoutes } from './accounts/passkeys.ts';
 import { ssoEndpoints, ssoRoutes } from './accounts/sso.ts';
 import { teamRoutes } from './accounts/team.ts';
+import { backupRoutes } from './backup/index.ts';
 import { billingRoutes } from './billing/billing.ts';
 import { bindRoutes } from './bind/bind.ts';
 import { toolboxKeyRoutes } from './bind/toolbox-keys.ts';
@@ -84,5 +85,6 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...dppLifecycleRoutes(deps),
     ...dppDynamicRoutes(deps),
     ...disclosureGrantRoutes(deps),
+    ...backupRoutes(deps),
   ];
 }

@@ -66,6 +66,9 @@ const { values, positionals } = parseArgs({
     state: { type: 'string' },
     limit: { type: 'string' },
     note: { type: 'string' },
+    to: { type: 'string' },
+    token: { type: 'string' },
+    peer: { type: 'string' },
   },
   allowPositionals: true,
   strict: true,
@@ -144,7 +147,7 @@ try {
     for (const entry of await listAuthorities(em)) {
       console.log(`${entry.companyId}  ${entry.registeredAt.toISOString()}  ${entry.note}`);
     }
-  } else if (!(await backupPeerCommand(em, command, positionals[0], values.note, fail))) {
+  } else if (!(await backupPeerCommand(em, config, command, positionals[0], values, fail))) {
     fail(`Unknown command ${command}.`);
   }
 } finally {

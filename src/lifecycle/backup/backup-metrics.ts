@@ -32,13 +32,17 @@ export function recordPushOutcome(outcome: 'acknowledged' | 'failed' | 'refused'
 }
 
 /** The backlog's gauges, from the table (so every pusher reports the same figures). */
-export async function observeBacklog(em: EntityManager, stuckAfterMs: number): Promise<void> {
+export async function observeBacklog(
+  em: EntityManager,
+  provider: string,
+  stuckAfterMs: number,
+): Promise<void> {
   const [row] = await em.getConnection().execute<{ pending: number; stuck: number; oldest: number | null }[]>(
     `select count(*) filter (where status = 'pending')::int as pending,
        count(*) filter (where status = 'refused' or created_at < now() - make_interval(secs => ?))::int as stuck,
        extract(epoch from now() - min(created_at))::float8 as oldest
-     from backup_pushes where status <> 'acknowledged'`,
-    [stuckAfterMs / 1000],
+     from backup_pushes where provider = ? and status <> 'acknowledged'`,
+    [stuckAfterMs / 1000, provider],
   );
   pending.set(row?.pending ?? 0);
   stuck.set(row?.stuck ?? 0);

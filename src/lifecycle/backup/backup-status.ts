@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment } from '../../platform/config/config.ts';
+import { providerKey } from './enqueue.ts';
 
 /** One version's state at the backup provider. */
 export interface VersionBackup {
@@ -43,7 +44,7 @@ interface Row {
 export async function passportBackupStatus(
   em: EntityManager,
   passport: { companyId: string; environment: Environment; serviceUid: string },
-  provider: { peerId: string; publicBaseUrl: string; stuckAfterMs: number } | undefined,
+  provider: { peerId: string; url: string; publicBaseUrl: string; stuckAfterMs: number } | undefined,
 ): Promise<PassportBackupStatus> {
   if (!provider) {
     return {
@@ -57,8 +58,15 @@ export async function passportBackupStatus(
   const rows = await em.getConnection().execute<Row[]>(
     `select number, sha256, status, attempts, acknowledged_sha256, acknowledged_at, last_error, digital_link_path,
        (status = 'refused' or (status = 'pending' and created_at < now() - make_interval(secs => ?))) as stuck
-     from backup_pushes where company_id = ? and environment = ? and passport_key = ? order by number`,
-    [provider.stuckAfterMs / 1000, passport.companyId, passport.environment, passport.serviceUid],
+     from backup_pushes where company_id = ? and environment = ? and passport_key = ? and provider = ?
+     order by number`,
+    [
+      provider.stuckAfterMs / 1000,
+      passport.companyId,
+      passport.environment,
+      passport.serviceUid,
+      providerKey(provider),
+    ],
   );
   const acknowledged = rows.filter((row) => row.status === 'acknowledged');
   const state = rows.some((row) => row.stuck)

@@ -22,13 +22,14 @@ const CANDIDATES = `
      p.gtin, null::text as lot, p.token_id::text as serial, v.number, v.sha256, v.created_at
    from passport_versions v join passports p on p.id = v.passport_id
    where p.gtin is not null
-     and not exists (select 1 from backup_pushes b where b.source = 'item' and b.version_id = v.id)
+     and not exists (select 1 from backup_pushes b where b.provider = ? and b.source = 'item' and b.version_id = v.id)
    order by v.id limit ?)
   union all
   (select 'level', v.id::text, l.company_id, l.environment, l.service_uid::text, l.gtin, l.lot, null::text, v.number,
      v.sha256, v.created_at
    from dpp_level_versions v join dpp_levels l on l.id = v.level_id
-   where not exists (select 1 from backup_pushes b where b.source = 'level' and b.version_id = v.id)
+   where not exists (select 1 from backup_pushes b where b.provider = ? and b.source = 'level'
+     and b.version_id = v.id)
    order by v.id limit ?)`;
 
 /** The Digital Link path of a passport on its own host: model, batch or item, under /test in the test environment. */
@@ -44,13 +45,16 @@ export function digitalLinkPath(
 
 /**
  * Drains the versions tables into backup_pushes: every version recorded since the last call gets its push row
- * (unique per version, so concurrent drainers add each once). The versions tables are the outbox: a version is
+ * for `provider` (unique per version and provider, so concurrent drainers add each once). The versions tables are the outbox: a version is
  * written in its write's transaction, so none can be published without being pushed eventually.
  */
-export async function enqueueNewVersions(em: EntityManager, limit = 500): Promise<number> {
-  const rows = await em.getConnection().execute<CandidateRow[]>(CANDIDATES, [limit, limit]);
+export async function enqueueNewVersions(em: EntityManager, provider: string, limit = 500): Promise<number> {
+  const rows = await em
+    .getConnection()
+    .execute<CandidateRow[]>(CANDIDATES, [provider, limit, provider, limit]);
   if (rows.length === 0) return 0;
   const values = rows.map((row) => [
+    provider,
     row.source,
     row.version_id,
     row.company_id,
@@ -62,11 +66,15 @@ export async function enqueueNewVersions(em: EntityManager, limit = 500): Promis
     new Date(row.created_at),
   ]);
   await em.getConnection().execute(
-    `insert into backup_pushes (source, version_id, company_id, environment, passport_key, digital_link_path,
+    `insert into backup_pushes (provider, source, version_id, company_id, environment, passport_key, digital_link_path,
        number, sha256, version_created_at)
-     values ${values.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
-     on conflict (source, version_id) do nothing`,
+     values ${values.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+     on conflict (provider, source, version_id) do nothing`,
     values.flat(),
   );
   return rows.length;
 }
+
+/** The key of a backup provider in backup_pushes: our peer id there and its URL (another provider: every version again). */
+export const providerKey = (provider: { peerId: string; url: string }): string =>
+  `${provider.peerId}@${provider.url}`;

@@ -23,8 +23,11 @@ const VERSION_CONTENT = {
           from dpp_level_versions v where v.id = ?`,
 };
 
-/** Reads what the public reads on the primary's own host (its page, its signed credential). */
-export type PublicReader = (path: string, accept: string) => Promise<string>;
+/**
+ * Reads what the public reads on the primary's own host (its page, its signed credential): undefined when the
+ * primary answers that it has none (4xx); throws when it cannot answer now (network, 5xx), so the push retries.
+ */
+export type PublicReader = (path: string, accept: string) => Promise<string | undefined>;
 
 /** A PublicReader over HTTP from the primary's public base URL (redirects to the page followed). */
 export function httpPublicReader(publicBaseUrl: string): PublicReader {
@@ -33,6 +36,7 @@ export function httpPublicReader(publicBaseUrl: string): PublicReader {
       headers: { accept },
       signal: AbortSignal.timeout(20_000),
     });
+    if (response.status >= 400 && response.status < 500 && response.status !== 429) return undefined;
     if (!response.ok) throw new Error(`${path} answered ${response.status} on the primary`);
     return response.text();
   };

@@ -6,7 +6,7 @@ import {
 } from '../../adapters/backup/backup-client.ts';
 import type { Logger } from '../../platform/logging/logger.ts';
 import { observeBacklog, recordPushOutcome } from './backup-metrics.ts';
-import { enqueueNewVersions } from './enqueue.ts';
+import { enqueueNewVersions, providerKey } from './enqueue.ts';
 import { type PublicReader, type PushRow, pushOf } from './push-parts.ts';
 
 const BATCH = 50;
@@ -19,14 +19,14 @@ export const retryDelayMs = (attempts: number): number =>
 // dies mid-push leaves the row to be taken again when its lease ends.
 const CLAIM_DUE = `
   update backup_pushes b set next_attempt_at = now() + interval '2 minutes'
-  where b.id in (select id from backup_pushes where status = 'pending' and next_attempt_at <= now()
+  where b.id in (select id from backup_pushes where provider = ? and status = 'pending' and next_attempt_at <= now()
     order by next_attempt_at, id limit ? for update skip locked)
   returning b.id::text, b.source, b.version_id::text, b.environment, b.digital_link_path, b.number, b.sha256,
     b.attempts, b.version_created_at`;
 
 export interface PusherDeps {
   em: () => EntityManager;
-  provider: BackupProviderSettings;
+  provider: BackupProviderSettings & { peerId: string };
   read: PublicReader;
   logger: Logger;
   /** A version pending longer than this counts as stuck (metric, status: operator attention). */
@@ -36,8 +36,9 @@ export interface PusherDeps {
 /** One pass: new versions enqueued, then every due push attempted; answers how many were attempted. */
 export async function pushDueVersions(deps: PusherDeps): Promise<number> {
   const em = deps.em();
-  await enqueueNewVersions(em);
-  const rows = await em.getConnection().execute<PushRow[]>(CLAIM_DUE, [BATCH]);
+  const provider = providerKey(deps.provider);
+  await enqueueNewVersions(em, provider);
+  const rows = await em.getConnection().execute<PushRow[]>(CLAIM_DUE, [provider, BATCH]);
   let next = 0;
   const lane = async () => {
     while (next < rows.length) {
@@ -46,7 +47,7 @@ export async function pushDueVersions(deps: PusherDeps): Promise<number> {
     }
   };
   await Promise.all(Array.from({ length: Math.min(IN_PARALLEL, rows.length) }, lane));
-  await observeBacklog(em, deps.stuckAfterMs);
+  await observeBacklog(em, provider, deps.stuckAfterMs);
   return rows.length;
 }
 

@@ -9,6 +9,7 @@ export class Migration20261127830000_backup_copies extends Migration {
   override up(): void {
     this.addSql(`create table backup_pushes (
       id bigserial primary key,
+      provider text not null,
       source text not null check (source in ('item', 'level')),
       version_id bigint not null,
       company_id uuid not null references companies(id) on delete cascade,
@@ -25,13 +26,13 @@ export class Migration20261127830000_backup_copies extends Migration {
       acknowledged_at timestamptz null,
       version_created_at timestamptz not null,
       created_at timestamptz not null default now(),
-      unique (source, version_id)
+      unique (provider, source, version_id)
     );`);
     this.addSql(
-      `create index backup_pushes_due on backup_pushes (next_attempt_at) where status = 'pending';`,
+      `create index backup_pushes_due on backup_pushes (provider, next_attempt_at) where status = 'pending';`,
     );
     this.addSql(
-      'create index backup_pushes_passport on backup_pushes (company_id, environment, passport_key, number);',
+      'create index backup_pushes_passport on backup_pushes (company_id, environment, passport_key, provider);',
     );
     this.addSql(`create table backup_peers (
       id text primary key,

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { addBackupPeer } from '../../src/lifecycle/backup/backup-peers.ts';
 import { httpPublicReader } from '../../src/lifecycle/backup/push-parts.ts';
@@ -19,6 +21,15 @@ import { dppPath, shippingEvent } from './fixtures/dpp-reads.ts';
 
 const PEER = 'acme-primary';
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** `npm run cli -- …` against a database (and, for the pages it reads, the primary's public base). */
+async function cli(args: string[], env: Record<string, string>): Promise<string> {
+  const { stdout } = await promisify(execFile)('sh', ['scripts/node24.sh', 'scripts/cli.ts', ...args], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'silent', ...env },
+    timeout: 120_000,
+  });
+  return stdout;
+}
 
 describe('backup copy: a primary and its backup provider', () => {
   let backup: TestApi;
@@ -106,6 +117,16 @@ describe('backup copy: a primary and its backup provider', () => {
       assert.equal(pushed.status, 'acknowledged');
       assert.equal(pushed.acknowledgedSha256, version.sha256, 'acknowledged by the version’s hash');
     }
+    const erp = await primary.api.call('GET', `/test/01/${GTIN}/21/${tokenId}?format=erp`, {
+      env: null,
+      key: tenant.testKey,
+    });
+    assert.equal(erp.status, 200, erp.text);
+    assert.deepEqual(erp.body.backup, {
+      state: 'acknowledged',
+      latestAcknowledgedVersion: versions.at(-1)!.number,
+      lastError: null,
+    });
   });
 
   test('the backup down for a while: versions wait and show why, then every one is acknowledged', async () => {
@@ -165,6 +186,31 @@ describe('backup copy: a primary and its backup provider', () => {
     assert.equal((await put(push, 'bkp_not-a-registered-peer-credential')).status, 401);
     const held = await fetch(`${backup.baseUrl}/backup/tamper-test/01/${GTIN}/21/999?format=public`);
     assert.equal(held.status, 404, 'nothing refused is served');
+  });
+
+  test('the operator’s CLI: a peer registered at the backup, every version pushed to it at once', async () => {
+    const added = await cli(['backup-peer:add', 'acme-by-cli', '--note', 'second provider id'], {
+      DATABASE_URL: backup.db.url,
+    });
+    const token = added.trim().split('\n').at(-1)!.trim();
+    assert.match(token, /^bkp_/);
+    const listed = await cli(['backup-peer:list'], { DATABASE_URL: backup.db.url });
+    assert.match(listed, /^acme-by-cli .* active/m);
+    const pushed = await cli(
+      ['backup:push', '--to', backup.baseUrl, '--token', token, '--peer', 'acme-by-cli'],
+      {
+        DATABASE_URL: primary.api.db.url,
+        PUBLIC_BASE_URL: primary.api.config.publicBaseUrl,
+      },
+    );
+    assert.match(pushed, /pending 0 {2}refused 0/, pushed);
+    const dppId = await dppIdOf(tokens[0]!);
+    const latest = (await versionsOf(dppId)).at(-1)!;
+    const copy = await fetch(
+      `${backup.baseUrl}/backup/acme-by-cli/test/01/${GTIN}/21/${tokens[0]}?format=public`,
+    );
+    assert.equal(copy.headers.get('backup-copy-of'), 'acme-by-cli');
+    assert.equal(sha256(await copy.text()), latest.publicSha256);
   });
 
   test('the primary stopped: the backup answers each Digital Link with the same bytes and hashes', async () => {

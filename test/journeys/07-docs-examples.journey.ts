@@ -43,6 +43,7 @@ const PAGES = [
   'resale.md',
   'recycling-and-aas.md',
   'granularity.md',
+  'backup.md',
 ];
 
 // A newcomer pastes the docs' examples into a terminal while npm start runs: each must work as written.
@@ -69,6 +70,8 @@ describe('the docs’ examples work as written', () => {
       UI: stack().temporalUiUrl,
       MAIL_DIR: stack().mailDir,
       PORT: new URL(stack().baseUrl).port,
+      // The operator CLI of backup.md's Try it, on this stack's database (as a terminal beside npm start).
+      DATABASE_URL: stack().databaseUrl,
     });
     await writeFile(join(stack().dataDir, 'docs-examples.log'), output);
     assert.equal(code, 0, output.slice(-4000));

@@ -47,7 +47,6 @@ export function serveCopyRoute(deps: RouteDeps) {
     auth: 'none',
     params: z.object({
       providerId: z.string().regex(PEER_ID_PATTERN).describe('The primary provider’s peer id here.'),
-      digitalLink: z.string().max(300).describe('The Digital Link path on the primary.'),
     }),
     query: z.object({ format: z.enum(['page', 'public', 'vc']).optional() }),
     responses: {
@@ -62,7 +61,8 @@ export function serveCopyRoute(deps: RouteDeps) {
       );
       // The path as sent (still percent-encoded), as the primary's Digital Link path is kept.
       const path = ctx.path.slice(`/backup/${params.providerId}`.length);
-      const copy = await latestHeldCopy(deps.orm.em.fork(), params.providerId, path);
+      const copy =
+        path.length <= 300 ? await latestHeldCopy(deps.orm.em.fork(), params.providerId, path) : undefined;
       if (!copy) {
         throw new Problem(
           404,

@@ -10,7 +10,7 @@ import { createLogger } from '../../src/platform/logging/logger.ts';
 import { freePort } from '../../src/platform/runtime/ports.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 import { enrollAndMint } from '../support/fixtures/mint.ts';
-import { GTIN } from '../support/fixtures/products.ts';
+import { GTIN, OTHER_GTIN } from '../support/fixtures/products.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { dppPath, shippingEvent } from './fixtures/dpp-reads.ts';
@@ -127,6 +127,27 @@ describe('backup copy: a primary and its backup provider', () => {
       latestAcknowledgedVersion: versions.at(-1)!.number,
       lastError: null,
     });
+  });
+
+  test('a model passport’s versions are pushed too, and its copy answers at the model’s backup link', async () => {
+    const created = await call('POST', '/v1/dpps', {
+      granularity: 'Model',
+      gtin: OTHER_GTIN,
+      'urn:dpp-service:spec:battery:1.0.0': {
+        generalProductInformation: { manufacturerName: 'Voltaic Model Works', warrantyPeriod: 'P8Y' },
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    const modelId = created.body.digitalProductPassportId as string;
+    const { status, versions } = await acknowledged(modelId);
+    assert.equal(status.backupLink, `${backup.baseUrl}/backup/${PEER}/test/01/${OTHER_GTIN}`);
+    const copy = await fetch(`${status.backupLink}?format=public`);
+    assert.equal(copy.status, 200);
+    assert.equal(sha256(await copy.text()), versions.at(-1)!.publicSha256);
+    assert.equal(copy.headers.get('backup-version-sha256'), versions.at(-1)!.sha256);
+    const page = await fetch(status.backupLink);
+    assert.equal(page.status, 200, 'the model’s page, as the primary rendered it');
+    assert.equal((await fetch(`${status.backupLink}?format=vc`)).status, 404, 'a level has no credential');
   });
 
   test('the backup down for a while: versions wait and show why, then every one is acknowledged', async () => {

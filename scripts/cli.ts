@@ -20,6 +20,7 @@ import { createLogger } from '../src/platform/logging/logger.ts';
 import { openDatabase } from '../src/platform/runtime/database.ts';
 import { SecretBox } from '../src/platform/secret-box.ts';
 import { IssuerKeyring } from '../src/standards/credentials/issuer-keys.ts';
+import { BACKUP_PEER_HELP, backupPeerCommand } from './backup-peer-cli.ts';
 import { devTap } from './dev/tap.ts';
 
 const HELP = `Usage: npm run cli -- <command> [options]
@@ -52,6 +53,7 @@ Commands:
       A fresh tap of a development chip (factory all-zero keys): prints its SUN query (for nfcData) and, with
       --gtin and --serial, the URL a phone opens. Each call uses the chip's next read counter (kept in
       .data/dev-taps.json). Needs no database: works while npm start runs.
+${BACKUP_PEER_HELP}
 
 The database is DATABASE_URL, or the embedded one when it is unset (shared with npm start when that runs).`;
 
@@ -76,6 +78,9 @@ const { values, positionals } = parseArgs({
     note: { type: 'string' },
     rpc: { type: 'string' },
     trust: { type: 'string', multiple: true },
+    to: { type: 'string' },
+    token: { type: 'string' },
+    peer: { type: 'string' },
   },
   allowPositionals: true,
   strict: true,
@@ -178,7 +183,7 @@ try {
     for (const entry of await listAuthorities(em)) {
       console.log(`${entry.companyId}  ${entry.registeredAt.toISOString()}  ${entry.note}`);
     }
-  } else {
+  } else if (!(await backupPeerCommand(em, config, command, positionals[0], values, fail))) {
     fail(`Unknown command ${command}.`);
   }
 } finally {

@@ -5,6 +5,8 @@ import { startUsageReporter } from '../src/accounts/billing/usage.ts';
 import type { PassportChains } from '../src/adapters/chain/environment-chains.ts';
 import type { ContentStore } from '../src/adapters/ipfs/store.ts';
 import { registerSearchAttributes } from '../src/adapters/temporal/register-search-attributes.ts';
+import { httpPublicReader } from '../src/lifecycle/backup/push-parts.ts';
+import { startBackupPusher } from '../src/lifecycle/backup/pusher.ts';
 import { startLevelAnchorSweep } from '../src/passport/levels/level-anchor-sweep.ts';
 import type { Config } from '../src/platform/config/config.ts';
 import { startKeyPurge } from '../src/platform/idempotency/purge.ts';
@@ -19,8 +21,9 @@ import { createWorkers, runWorkers } from './worker.ts';
 
 /**
  * What the worker process does, in production (worker/main.ts) and under `npm start`: search attributes,
- * one worker per environment's task queue, the outbox dispatcher, the purge of expired Idempotency-Keys, the
- * sweep that starts the anchors of level versions left pending.
+ * one worker per environment's task queue, the outbox dispatcher, the backup pusher (a backup provider
+ * configured), the purge of expired Idempotency-Keys, the sweep that starts the anchors of level versions left
+ * pending.
  * Returns the steps that stop it, in order.
  */
 export async function startWorkerRole(parts: {
@@ -66,8 +69,19 @@ export async function startWorkerRole(parts: {
     meterEventName: config.payments.meterEventName,
     logger,
   });
+  const provider = config.backup.provider;
+  const backupPusher = provider
+    ? startBackupPusher({
+        em: () => parts.database.orm.em.fork(),
+        provider,
+        read: httpPublicReader(config.publicBaseUrl),
+        logger,
+        stuckAfterMs: provider.stuckAfterMs,
+      })
+    : undefined;
   return [
     { name: 'outbox dispatcher', run: () => dispatcher.stop() },
+    { name: 'backup pusher', run: async () => backupPusher?.stop() },
     { name: 'Idempotency-Key purge', run: () => keyPurge.stop() },
     { name: 'level anchor sweep', run: () => levelAnchorSweep.stop() },
     { name: 'usage reporter', run: () => usageReporter.stop() },

@@ -1,10 +1,10 @@
 import { withOperationKey } from '../../src/adapters/chain/operation-key.ts';
-import { sha256Bytes32, versionSubject } from '../../src/standards/anchors/version-subject.ts';
 import { levelVersionToAnchor, recordLevelVersionAnchor } from '../../src/passport/levels/level-anchor.ts';
 import type {
   AnchorLevelVersionInput,
   AnchorLevelVersionResult,
 } from '../../src/processes/anchor-level-version.ts';
+import { sha256Bytes32, versionSubject } from '../../src/standards/anchors/version-subject.ts';
 import { runChainWrite } from '../chain-write.ts';
 import { type EnvironmentDeps, scopedFor } from '../deps.ts';
 

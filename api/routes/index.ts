@@ -8,6 +8,7 @@ import { oauthRoutes } from './accounts/oauth.ts';
 import { passkeyRoutes } from './accounts/passkeys.ts';
 import { ssoEndpoints, ssoRoutes } from './accounts/sso.ts';
 import { teamRoutes } from './accounts/team.ts';
+import { backupRoutes } from './backup/index.ts';
 import { billingRoutes } from './billing/billing.ts';
 import { bindRoutes } from './bind/bind.ts';
 import { toolboxKeyRoutes } from './bind/toolbox-keys.ts';
@@ -86,5 +87,6 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...dppDynamicRoutes(deps),
     ...dppEvidenceRoutes(deps),
     ...disclosureGrantRoutes(deps),
+    ...backupRoutes(deps),
   ];
 }

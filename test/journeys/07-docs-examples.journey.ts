@@ -44,6 +44,7 @@ const PAGES = [
   'recycling-and-aas.md',
   'granularity.md',
   'evidence.md',
+  'backup.md',
 ];
 
 // A newcomer pastes the docs' examples into a terminal while npm start runs: each must work as written.
@@ -71,6 +72,8 @@ describe('the docs’ examples work as written', () => {
       MAIL_DIR: stack().mailDir,
       PORT: new URL(stack().baseUrl).port,
       CHAIN: stack().chainRpc,
+      // The operator CLI of backup.md's Try it, on this stack's database (as a terminal beside npm start).
+      DATABASE_URL: stack().databaseUrl,
     });
     await writeFile(join(stack().dataDir, 'docs-examples.log'), output);
     assert.equal(code, 0, output.slice(-4000));

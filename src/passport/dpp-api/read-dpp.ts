@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { versionSubject } from '../../standards/anchors/version-subject.ts';
 import { DomainError } from '../../platform/errors.ts';
+import { versionSubject } from '../../standards/anchors/version-subject.ts';
 import { contentSpecifications } from '../content/content-specification.ts';
 import type { Role } from '../content/disclosure.ts';
 import { sourcesOf } from '../content/merge-layers.ts';

@@ -16,6 +16,7 @@ import { passportHeader } from '../record/passport-header.ts';
 import { latestPassportVersion } from '../record/passport-versions.ts';
 import { chainOfCustody } from '../timeline/chain-of-custody.ts';
 import { tokenEvents } from '../timeline/list-events.ts';
+import { erpBackup } from './erp-backup.ts';
 
 /** Names this representation in its `context` member. */
 export const ERP_CONTEXT = 'ERP_INTEGRATION';
@@ -77,6 +78,7 @@ export async function erpDocument(em: EntityManager, tokenId: string, publicBase
   ]);
   const entries: ProductGroupEntry[] = productGroupEntries(productGroup[0]?.own);
   const verified = (chip?.verificationCount ?? 0) > 0;
+  const backup = await erpBackup(em, passport);
   const dppHeader = passportHeader(
     {
       ...passport,
@@ -107,5 +109,7 @@ export async function erpDocument(em: EntityManager, tokenId: string, publicBase
     dppHeader,
     // The brand's own view (only its API key reads format=erp): every field (docs/disclosure.md).
     ...(entries.length > 0 ? { productGroupData: disclosedProductGroupData(entries, ROLES) } : {}),
+    // Once a backup provider is configured (docs/backup.md).
+    ...(backup ? { backup } : {}),
   };
 }

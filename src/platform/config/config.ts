@@ -1,3 +1,4 @@
+import { type BackupConfig, backupConfig, backupSettingsProblem } from './backup-env.ts';
 import { type CredentialsConfig, credentialsConfig } from './credentials-env.ts';
 import { type EnvSettings, envSchema } from './env.ts';
 import { type PaymentsConfig, paymentsConfig } from './payments-env.ts';
@@ -111,6 +112,8 @@ export interface Config {
   payments: PaymentsConfig;
   /** Issuer keys and chain ids of the public passport's credentials (src/platform/config/credentials-env.ts). */
   credentials: CredentialsConfig;
+  /** The backup provider our versions are pushed to (src/platform/config/backup-env.ts, docs/backup.md). */
+  backup: BackupConfig;
 }
 
 export class ConfigError extends Error {
@@ -207,6 +210,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
     );
   }
   const e = parsed.data;
+  const backupProblem = backupSettingsProblem(e);
+  if (backupProblem) throw new ConfigError([backupProblem]);
   const live = liveEnvironmentConfiguredBy(env);
   const missingSecrets = unsetSecrets(e);
   if (live !== undefined && missingSecrets.length > 0) {
@@ -324,5 +329,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
     },
     payments: paymentsConfig(e),
     credentials: credentialsConfig(e),
+    backup: backupConfig(e),
   };
 }

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { backupEnvShape } from './backup-env.ts';
 import { credentialsEnvShape } from './credentials-env.ts';
 import { paymentsEnvShape } from './payments-env.ts';
 
@@ -141,6 +142,7 @@ export const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: bool.optional(),
   ...paymentsEnvShape,
   ...credentialsEnvShape,
+  ...backupEnvShape,
 });
 
 export type EnvSettings = z.infer<typeof envSchema>;

@@ -43,6 +43,7 @@ import { Migration20261127500000_dpp_levels } from './Migration20261127500000_dp
 import { Migration20261127600000_dpp_lifecycle } from './Migration20261127600000_dpp_lifecycle.ts';
 import { Migration20261127700000_dpp_level_status } from './Migration20261127700000_dpp_level_status.ts';
 import { Migration20261127800000_dpp_level_anchors } from './Migration20261127800000_dpp_level_anchors.ts';
+import { Migration20261127830000_backup_copies } from './Migration20261127830000_backup_copies.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -111,4 +112,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261127600000_dpp_lifecycle', class: Migration20261127600000_dpp_lifecycle },
   { name: 'Migration20261127700000_dpp_level_status', class: Migration20261127700000_dpp_level_status },
   { name: 'Migration20261127800000_dpp_level_anchors', class: Migration20261127800000_dpp_level_anchors },
+  { name: 'Migration20261127830000_backup_copies', class: Migration20261127830000_backup_copies },
 ];

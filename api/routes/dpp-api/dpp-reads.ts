@@ -26,6 +26,7 @@ import type { AppContext } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { allowAnyOrigin, publicEnvironment } from '../resolver/http.ts';
+import { dppDocument, dppIdParam, ERRORS, representation, versionSummary } from './dpp-read-schemas.ts';
 
 // EN 18222 DPP reads (docs/en18222.md), on the paths of the Eclipse BaSyx Go DPP API. Public without a
 // credential; the owning company's API key (Authorization: Bearer …) also sees the restricted content section.
@@ -39,88 +40,6 @@ const DESCRIPTION =
   'another company’s credential adds the roles granted to it, a fresh tap’s SUN parameters add customer. ' +
   'Model and batch passports (docs/granularity.md) are read the same way; an item’s product-group sections ' +
   'are merged over its model’s and batch’s, `contentSources` naming where each value comes from.';
-
-const representation = z
-  .enum(['compressed', 'full'])
-  .default('compressed')
-  .describe(
-    'compressed (default): header members and one member per content section; full: expanded elements.',
-  );
-
-const dppIdParam = z
-  .string()
-  .min(1)
-  .max(200)
-  .describe('The digitalProductPassportId (urn:uuid:…), percent-encoded, or its bare UUID.');
-
-const headerShape = {
-  digitalProductPassportId: z.string(),
-  uniqueProductIdentifier: z.string(),
-  granularity: z.enum(['model', 'batch', 'item']),
-  dppSchemaVersion: z.string(),
-  dppStatus: z.enum(['active', 'suspended', 'archived']),
-  lastUpdated: z.string(),
-  economicOperatorId: z.string().nullable(),
-  facilityId: z.string().nullable(),
-  contentSpecificationIds: z.array(z.string()),
-  batchDppId: z
-    .string()
-    .nullable()
-    .optional()
-    .describe(
-      'An item: its batch passport’s id, null when it has none (absent on model and batch passports).',
-    ),
-  modelDppId: z
-    .string()
-    .nullable()
-    .optional()
-    .describe(
-      'An item: its model passport’s id, null when it has none (absent on model and batch passports).',
-    ),
-};
-const dppDocument = z
-  .looseObject(headerShape)
-  .describe(
-    'The EN 18223 header members, then one member per content section (compressed) or `elements` (full).',
-  );
-const versionSummary = z.object({
-  number: z.number().int(),
-  createdAt: z.string(),
-  sha256: z
-    .string()
-    .optional()
-    .describe('SHA-256 (hex) of the RFC 8785 form of the whole compressed document; owner only.'),
-  publicSha256: z.string().describe('SHA-256 (hex) of the RFC 8785 form of the public compressed document.'),
-  anchorStatus: z
-    .enum(['pending', 'anchored'])
-    .optional()
-    .describe('Model and batch passports: whether the version’s hashes are anchored on chain yet.'),
-  anchor: z
-    .object({
-      subject: z.string().describe('keccak256 of "{digitalProductPassportId}/versions/{number}" (bytes32).'),
-      transactionHash: z.string(),
-      blockNumber: z.number().int(),
-      contractAddress: z.string(),
-      anchoredAt: z.string(),
-    })
-    .optional()
-    .describe(
-      'Model and batch passports, once anchored: the transaction whose VersionAnchored(subject, sha256, ' +
-        'publicSha256) log carries the version’s hashes (docs/granularity.md).',
-    ),
-});
-
-const ERRORS = {
-  400: { description: 'invalid_dpp_id, invalid_element_path, or a query member out of range.' },
-  401: {
-    description: 'unauthorized (a credential that is not valid), credential_required (restricted element).',
-  },
-  403: {
-    description:
-      'not_passport_owner (another company’s credential on a restricted element), environment_mismatch.',
-  },
-  404: { description: 'dpp_not_found, version_not_found, element_not_found.' },
-};
 
 /**
  * Who reads: anonymous, or a valid credential of this environment (API key, OAuth token, user token; owner

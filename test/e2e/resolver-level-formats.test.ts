@@ -187,6 +187,38 @@ describe('resolver: every format of a model and a batch passport', () => {
     assert.ok(!model.text.includes(SECRET_REPORT), 'only what the public reads');
   });
 
+  test('the AAS API reads a level’s shell and submodels by its id (not listed: the listings page items)', async () => {
+    const b64 = (text: string) => Buffer.from(text).toString('base64url');
+    const fromResolver = (await get(`${batchPath}?format=aas`)).body;
+    const shell = await get(`/test/api/v3.0/shells/${b64(fromResolver.id)}`);
+    assert.equal(shell.status, 200, shell.text);
+    assert.equal(shell.body.assetInformation.assetKind, 'Instance');
+    assert.equal(shell.body.assetInformation.globalAssetId, `${base}${batchPath}`);
+    const refs = shell.body.submodels.map((ref: Json) => ref.keys[0].value);
+    assert.deepEqual(
+      refs,
+      fromResolver.submodels.map((submodel: Json) => submodel.id),
+    );
+    for (const id of refs) {
+      const submodel = await get(`/test/api/v3.0/submodels/${b64(id)}`);
+      assert.equal(submodel.status, 200, submodel.text);
+      assert.deepEqual(
+        submodel.body,
+        fromResolver.submodels.find((s: Json) => s.id === id),
+      );
+      const under = await get(`/test/api/v3.0/shells/${b64(fromResolver.id)}/submodels/${b64(id)}`);
+      assert.equal(under.status, 200, under.text);
+    }
+    const environment = await get(`/test/api/v3.0/serialization?aasIds=${b64(fromResolver.id)}`);
+    assert.equal(environment.status, 200, environment.text);
+    assert.equal(environment.body.assetAdministrationShells[0].id, fromResolver.id);
+    assert.equal(environment.body.submodels.length, refs.length);
+    const unknown = fromResolver.id.replace(/[0-9a-f]{12}$/, '000000000000');
+    assert.equal((await get(`/test/api/v3.0/shells/${b64(unknown)}`)).status, 404);
+    const listed = await get('/test/api/v3.0/shells?limit=100');
+    assert.ok(!JSON.stringify(listed.body).includes('/levels/'));
+  });
+
   test('the item’s answers are unchanged: its own credential, UNTP item granularity, its shell an Instance', async () => {
     const path = `/01/${GTIN}/21/${tokenId}`;
     const vc = (await get(`${path}?format=vc`)).body;

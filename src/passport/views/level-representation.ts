@@ -2,11 +2,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment } from '../../platform/config/config.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { levelAasDocument } from '../aas/level-shell.ts';
-import { type LevelFacts, levelCredentialText, levelUntpForms } from '../credentials/level-credentials.ts';
+import { levelCredentialText, levelUntpForms } from '../credentials/level-credentials.ts';
 import { UntpUnavailable } from '../credentials/untp-credential.ts';
-import { findLevelByKey, type LevelPassport, levelDigitalLink } from '../levels/levels.ts';
+import { type LevelPassport, levelDigitalLink } from '../levels/levels.ts';
 import { levelLinks, levelLinksetDocument, levelPagePath } from './level-links.ts';
-import { publicLevel, publicLevelDocument } from './level-view.ts';
+import { levelFacts, publicLevel, publicLevelDocument } from './level-view.ts';
+
+export { levelFacts, modelOfBatch } from './level-view.ts';
+
 import type {
   PassportAnswer,
   PassportAsk,
@@ -20,26 +23,6 @@ import type {
  * twin, chip and order; a level has none of them).
  */
 export const LEVEL_FORMATS: readonly PassportFormat[] = ['public', 'linkset', 'vc', 'untp', 'vc-jwt', 'aas'];
-
-/** The model passport a batch belongs to: the same company's model of its GTIN, if any. */
-export async function modelOfBatch(
-  em: EntityManager,
-  level: LevelPassport,
-): Promise<LevelPassport | undefined> {
-  if (level.granularity !== 'batch') return undefined;
-  const model = await findLevelByKey(em, level.environment, level.gtin, null);
-  return model?.companyId === level.companyId ? model : undefined;
-}
-
-/** What a level's credentials and AAS state: its public view, a batch's model, its company's name. */
-export async function levelFacts(em: EntityManager, level: LevelPassport): Promise<LevelFacts> {
-  const [view, model, [company]] = await Promise.all([
-    publicLevel(em, level),
-    modelOfBatch(em, level),
-    em.execute<{ name: string }[]>('select name from companies where id = ?', [level.companyId]),
-  ]);
-  return { view, model, companyName: company?.name ?? '' };
-}
 
 /** A level's document in a machine format (public, linkset, vc, untp, vc-jwt, aas). */
 async function levelDocument(

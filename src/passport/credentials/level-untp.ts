@@ -1,4 +1,8 @@
-import { passportHeaderVocabulary, untpVariantsContextUrl } from '../../standards/credentials/contexts.ts';
+import {
+  passportHeaderVocabulary,
+  untpExtensionContext,
+  untpVariantsContextUrl,
+} from '../../standards/credentials/contexts.ts';
 import { contentSpecifications } from '../content/content-specification.ts';
 import { levelDigitalLink } from '../levels/levels.ts';
 import { dppIdOf } from '../record/passport-header.ts';
@@ -15,19 +19,11 @@ import {
 
 type Data = Record<string, unknown>;
 
-/** The header members the UNTP extension context defines (contexts.ts): the others would be undefined terms. */
-const HEADER_TERMS = [
-  'digitalProductPassportId',
-  'uniqueProductIdentifier',
-  'granularity',
-  'dppSchemaVersion',
-  'dppStatus',
-  'lastUpdated',
-  'economicOperatorId',
-  'facilityId',
-  'contentSpecificationIds',
-  'retainUntil',
-] as const;
+/** The header members the UNTP extension context defines (the others would be undefined terms). */
+function headerTerms(publicBaseUrl: string): string[] {
+  const terms = untpExtensionContext(publicBaseUrl)['@context'] as Record<string, unknown>;
+  return Object.keys(terms).filter((term) => /^[a-z]/.test(term) && term !== 'passportHeader');
+}
 
 /** The first value under one of `fields`, searched breadth first through the level's public sections. */
 function firstValue(sections: Record<string, Data>, fields: readonly string[]): string | undefined {
@@ -94,7 +90,10 @@ export function levelUntpProduct(facts: LevelFacts, publicBaseUrl: string) {
   const link = levelDigitalLink(publicBaseUrl, level);
   const manufacturer = firstValue(sections, ['manufacturerName']) ?? facts.companyName;
   const passportHeader = compact(
-    Object.fromEntries(HEADER_TERMS.map((term) => [term, header[term]])) as Record<string, unknown>,
+    Object.fromEntries(headerTerms(publicBaseUrl).map((term) => [term, header[term]])) as Record<
+      string,
+      unknown
+    >,
   );
   const product = compact({
     type: ['Product'],

@@ -131,6 +131,13 @@ describe('resolver: every format of a model and a batch passport', () => {
     const linkset = await get(batchPath, { accept: 'application/linkset+json' });
     assert.match(linkset.headers.get('content-type')!, /^application\/linkset\+json/);
     assert.equal(linkset.body.linkset[0].anchor, `${base}${batchPath}`);
+    assert.ok(
+      linkset.body.linkset[0].dpp.some(
+        (target: Json) =>
+          target.href === `${base}${batchPath}?format=vc` && target.type === 'application/ld+json',
+      ),
+      'the linkset names the level’s credential',
+    );
     const page = await get(modelPath, { accept: 'text/html' });
     assert.equal(page.status, 307);
     assert.match(page.headers.get('location')!, new RegExp(`/test/verify/01/${GTIN}$`));

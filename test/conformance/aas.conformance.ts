@@ -16,6 +16,7 @@ import {
 import { http, stack } from '../journeys/client.ts';
 import { conformanceBattery } from './support/battery-passport.ts';
 import { standard } from './support/clause.ts';
+import { conformanceLevels } from './support/levels.ts';
 import { type ConformancePassport, conformancePassport } from './support/passport.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: documents as the service answers them
@@ -140,5 +141,39 @@ standard(
       const report = await checkSubmodelTemplates(brokenFile);
       assert.equal(report.ok, false, 'smtv refuses a nameplate without ManufacturerName');
     });
+
+    for (const granularity of ['model', 'batch'] as const) {
+      clause(
+        `${granularity}-metamodel`,
+        `a ${granularity} passport's environment (its shell read by id, as format=aas names it) meets the metamodel and the IDTA templates`,
+        async (context) => {
+          const level = (await conformanceLevels())[granularity];
+          const resolved = await http('GET', `${level.path}?format=aas`, { env: null });
+          assert.equal(resolved.status, 200, resolved.text.slice(0, 300));
+          assert.equal(
+            resolved.body.assetInformation.assetKind,
+            granularity === 'model' ? 'Type' : 'Instance',
+          );
+          const answer = await http(
+            'GET',
+            `${aasBase()}/serialization?aasIds=${base64url(resolved.body.id)}`,
+            {
+              env: null,
+            },
+          );
+          assert.equal(answer.status, 200, answer.text.slice(0, 300));
+          assert.equal(
+            answer.body.assetAdministrationShells[0].assetInformation.globalAssetId,
+            level.digitalLink,
+          );
+          const levelFile = join(dir, `${granularity}.json`);
+          await writeFile(levelFile, JSON.stringify(answer.body));
+          await clean(context, await checkAasFile(levelFile));
+          const report = await checkSubmodelTemplates(levelFile);
+          assert.equal(report.ok, true, JSON.stringify(report.findings.slice(0, 5)));
+          assert.ok(report.summary.submodelsJudged >= 1, 'the Digital Nameplate 3.0 is judged');
+        },
+      );
+    }
   },
 );

@@ -3,6 +3,7 @@ import digitalLinkJs from 'digital-link.js';
 import { beforeAll, type TestContext } from 'vitest';
 import { cliTap, http, stack } from '../journeys/client.ts';
 import { standard } from './support/clause.ts';
+import { conformanceLevels } from './support/levels.ts';
 import { type ConformancePassport, conformancePassport } from './support/passport.ts';
 import { npmVersion } from './support/tools.ts';
 
@@ -42,7 +43,7 @@ async function assertDigitalLinks(context: TestContext, what: string, uris: stri
 }
 
 /** The answer's body for a representation of the passport (as a phone or a verifier asks, no header). */
-async function read(passport: ConformancePassport, query: string, accept = 'application/json') {
+async function read(passport: Pick<ConformancePassport, 'path'>, query: string, accept = 'application/json') {
   const answer = await http('GET', `${passport.path}${query}`, { env: null, headers: { accept } });
   assert.equal(answer.status, 200, `${query}: ${answer.text.slice(0, 300)}`);
   return answer;
@@ -166,6 +167,41 @@ standard(
           `${stack().baseUrl}${passport.path.replace('/01/', '/verify/01/')}`,
           ...pageLinks(page.text, stack().baseUrl),
         ]);
+      },
+    );
+
+    clause(
+      'level-anchors',
+      "a model's and a batch's Digital Links in each of their formats (public, vc, aas, linkset)",
+      async (context) => {
+        const { model, batch } = await conformanceLevels();
+        const uris: string[] = [];
+        for (const level of [model, batch]) {
+          const pub = (await read(level, '?format=public')).body;
+          const vc = (await read(level, '?format=vc')).body;
+          const aas = (await read(level, '?format=aas')).body;
+          const linkset = (await read(level, '?format=linkset', 'application/linkset+json')).body.linkset;
+          assert.equal(pub['@id'], level.digitalLink);
+          assert.equal(aas.assetInformation.globalAssetId, level.digitalLink);
+          uris.push(
+            pub['@id'],
+            vc.credentialSubject.id,
+            vc.credentialSubject['dpp:upi'],
+            aas.assetInformation.globalAssetId,
+            ...linkset.map((entry: { anchor: string }) => entry.anchor),
+            ...linkset.flatMap((entry: Record<string, unknown>) =>
+              Object.values(entry)
+                .filter(Array.isArray)
+                .flat()
+                .map((target) => String((target as { href?: string }).href))
+                .filter((href) => href.startsWith(stack().baseUrl) && href.includes('/01/')),
+            ),
+          );
+          if (vc.credentialSubject['idpp:modelPassport'])
+            uris.push(vc.credentialSubject['idpp:modelPassport'].id);
+        }
+        assert.ok(uris.includes(model.digitalLink) && uris.includes(batch.digitalLink));
+        await assertDigitalLinks(context, 'model and batch', uris);
       },
     );
   },

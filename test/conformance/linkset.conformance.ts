@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { beforeAll } from 'vitest';
 import { http } from '../journeys/client.ts';
 import { standard } from './support/clause.ts';
+import { conformanceLevels } from './support/levels.ts';
 import { checkGs1Linkset, GS1_SCHEMA_FILES } from './support/linkset-schema.ts';
 import { type ConformancePassport, conformancePassport, passportLinkset } from './support/passport.ts';
 import { npmVersion } from './support/tools.ts';
@@ -65,5 +66,24 @@ standard(
         ],
       );
     });
+
+    clause(
+      'level-linksets',
+      "a model's and a batch's linkset validate against the same schema; the batch links its model",
+      async () => {
+        const { model, batch } = await conformanceLevels();
+        for (const level of [model, batch]) {
+          const { linkset: levelLinkset, context: levelContext } = await passportLinkset(level);
+          const verdict = checkGs1Linkset(levelLinkset);
+          assert.equal(verdict.valid, true, `${level.granularity}: ${JSON.stringify(verdict.errors)}`);
+          assert.ok(levelContext.dpp?.length, `${level.granularity}: a dpp relation`);
+        }
+        const { context: batchContext } = await passportLinkset(batch);
+        assert.deepEqual(
+          batchContext['https://schema.org/model'].map((target: { href: string }) => target.href),
+          [model.digitalLink],
+        );
+      },
+    );
   },
 );

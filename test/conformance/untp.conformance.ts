@@ -121,6 +121,11 @@ standard(
       { checkedWith: '@digitalbazaar/vc 7.3.0 + eddsa-rdfc-2022-cryptosuite 1.3.0' },
     );
     clause.leftOut(
+      'model-and-batch',
+      "a model's and a batch's UNTP credential (format=untp, idGranularity model / batch)",
+      "served when the level's data states what UNTP requires; the battery specification, the only one, states no country of production, so a battery model or batch answers 404 untp_data_missing (docs/granularity.md); judged once a level can state it",
+    );
+    clause.leftOut(
       'signature',
       "dppvalidator's signature layer",
       'it resolves did:web over https only and verifies publicKeyJwk keys over concatenated N-Quads, not eddsa-rdfc-2022 (docs/untp.md); the proof is verified with @digitalbazaar/vc instead (clause proof)',

@@ -7,6 +7,7 @@ import {
   verifyWithDigitalBazaar,
 } from '../support/credential-verifier.ts';
 import { standard } from './support/clause.ts';
+import { type ConformanceLevel, conformanceLevels } from './support/levels.ts';
 import { type ConformancePassport, conformancePassport } from './support/passport.ts';
 import { npmVersion } from './support/tools.ts';
 
@@ -30,6 +31,9 @@ standard(
     // biome-ignore lint/suspicious/noExplicitAny: the credential as the service answers it
     let credential: any;
     let loader: Awaited<ReturnType<typeof localDocumentLoader>>;
+    let levels: { model: ConformanceLevel; batch: ConformanceLevel };
+    // biome-ignore lint/suspicious/noExplicitAny: the credentials as the service answers them
+    const levelCredentials: Record<'model' | 'batch', any> = { model: undefined, batch: undefined };
 
     beforeAll(async () => {
       for (const [name, version] of Object.entries(VERSIONS)) {
@@ -39,6 +43,12 @@ standard(
       const answer = await http('GET', `${passport.path}?format=vc`, { env: null });
       assert.equal(answer.status, 200, answer.text.slice(0, 300));
       credential = answer.body;
+      levels = await conformanceLevels();
+      for (const level of [levels.model, levels.batch]) {
+        const read = await http('GET', `${level.path}?format=vc`, { env: null });
+        assert.equal(read.status, 200, read.text.slice(0, 300));
+        levelCredentials[level.granularity] = read.body;
+      }
       loader = await localDocumentLoader({ baseUrl: stack().baseUrl, publicBaseUrl: stack().baseUrl });
     });
 
@@ -84,6 +94,29 @@ standard(
         assert.equal(credential.credentialStatus.statusPurpose, 'revocation');
         assert.equal(await revocationBit(credential, loader.documentLoader), false);
       },
+    );
+
+    for (const granularity of ['model', 'batch'] as const) {
+      clause(
+        `${granularity}-vc`,
+        `a ${granularity} passport's credential (format=vc) verifies: proof by the items' issuer; a change breaks it`,
+        async () => {
+          const level = levelCredentials[granularity];
+          const verified = await verifyWithDigitalBazaar(level, loader.documentLoader);
+          assert.equal(verified.verified, true, JSON.stringify(verified.error ?? verified).slice(0, 1500));
+          assert.equal(level.issuer, credential.issuer, 'the issuer of the items’ credentials');
+          assert.equal(level.proof.cryptosuite, 'eddsa-rdfc-2022');
+          assert.equal(level.credentialSubject.id, levels[granularity].digitalLink);
+          const changed = structuredClone(level);
+          changed.credentialSubject['schema:name'] = 'Counterfeit Cells';
+          assert.equal((await verifyWithDigitalBazaar(changed, loader.documentLoader)).verified, false);
+        },
+      );
+    }
+    clause.leftOut(
+      'level-status-list',
+      "a model's or batch's revocation bit",
+      'a model or batch passport has no status list entry: its credential is issued over its current version and states its dppStatus (docs/granularity.md)',
     );
   },
 );

@@ -136,8 +136,9 @@ const DESCRIPTION =
   'whatever lot or variant stands beside it (rel=canonical to /01/{gtin}/21/{serial}); an unknown serial → 404 ' +
   '(it does not walk up). Without a serial the link walks up (GS1): /10/{lot} reaches the batch passport, else ' +
   'the model passport; /01/{gtin} and /22/{cpv} the model (rel=canonical to the level reached); no level → 404. ' +
-  'A model or batch passport answers its page (307), format=public, format=linkset and linkType; the formats ' +
-  'of one item (vc, untp, vc-jwt, aas, erp) → 400 format_not_available. Without format, ' +
+  'A model or batch passport answers its page (307), linkType and every format but erp (public, linkset, vc, ' +
+  'untp, vc-jwt, aas: docs/granularity.md); format=erp (the ERP record of one item) → 400 ' +
+  'format_not_available. Without format, ' +
   'linkType or an Accept naming a machine representation (no Accept, */*, text/html, a type we do not make) ' +
   'the answer is 307 to the default link, the verification page (absolute, the query string passed on); ' +
   'application/json → public JSON, application/ld+json (or application/vc) → vc, application/linkset+json → ' +
@@ -178,7 +179,7 @@ const RESPONSES = {
   400: {
     description:
       'invalid_digital_link or validation_failed: the path is not a GS1 Digital Link (the segment named); ' +
-      'format_not_available: a format of one item asked of a model or batch passport.',
+      'format_not_available: format=erp asked of a model or batch passport.',
   },
   404: { description: 'passport_not_found, link_type_not_found, untp_data_missing (untp, vc-jwt).' },
 };

@@ -4,12 +4,12 @@ import {
   contentsOf,
   MAX_PAGE,
   type PassportView,
-  passportOfShellId,
   type ServedSubmodel,
   viewOf,
 } from './aas-repository.ts';
 import { getSubmodel } from './aas-submodels.ts';
 import type { AasV3Shell } from './aas-v3.ts';
+import { viewOfShellId } from './level-aas-view.ts';
 
 /** The submodels of the serialisation: those of the given shells and the given submodels (by identifier). */
 export async function shellsAndSubmodels(
@@ -30,7 +30,7 @@ export async function shellsAndSubmodels(
     for (const passport of page) add(await viewOf(scope, passport, contents));
     return { shells, submodels: [...submodels.values()] };
   }
-  for (const encoded of shellIds) add(await viewOf(scope, await passportOfShellId(scope, encoded)));
+  for (const encoded of shellIds) add(await viewOfShellId(scope, encoded));
   for (const encoded of submodelIds) {
     const submodel = await getSubmodel(scope, encoded);
     submodels.set(submodel.id, submodel);

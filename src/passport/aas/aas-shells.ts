@@ -8,11 +8,11 @@ import {
   invalidCursor,
   MAX_PAGE,
   type Page,
-  passportOfShellId,
   viewOf,
 } from './aas-repository.ts';
 import { type AasV3Shell, passportShell } from './aas-v3.ts';
 import { isTokenId } from './identifiers.ts';
+import { viewOfShellId } from './level-aas-view.ts';
 
 export interface ShellFilter {
   /** idShort of the shells to list (`Passport_{tokenId}`). */
@@ -100,6 +100,7 @@ export async function listShells(
   };
 }
 
+/** A shell by its identifier: an item's, or a model's or batch's (level-aas-view.ts). */
 export async function getShell(scope: AasScope, encodedId: string): Promise<AasV3Shell> {
-  return (await viewOf(scope, await passportOfShellId(scope, encodedId))).shell;
+  return (await viewOfShellId(scope, encodedId)).shell;
 }

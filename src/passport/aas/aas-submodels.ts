@@ -21,6 +21,7 @@ import {
 import { SUBMODEL_ID_SHORTS } from './aas-v3.ts';
 import { BATTERY_SUBMODEL_SEMANTIC_IDS } from './battery/battery-submodels.ts';
 import { decodeIdentifier, isTokenId, parseSubmodelId } from './identifiers.ts';
+import { levelSubmodel } from './level-aas-view.ts';
 import { elementAt } from './submodel-views.ts';
 
 /** 401 without a credential, 403 with one that does not read it (as the EN 18222 reads answer). */
@@ -39,6 +40,12 @@ async function submodelWithView(
   encodedSubmodelId: string,
   encodedShellId?: string,
 ): Promise<{ submodel: ServedSubmodel; view: PassportView }> {
+  const level = await levelSubmodel(
+    scope,
+    decodeIdentifier(encodedSubmodelId, 'The submodel identifier'),
+    encodedShellId === undefined ? undefined : decodeIdentifier(encodedShellId, 'The shell identifier'),
+  );
+  if (level) return level;
   const shellPassport =
     encodedShellId === undefined ? undefined : await passportOfShellId(scope, encodedShellId);
   const id = decodeIdentifier(encodedSubmodelId, 'The submodel identifier');

@@ -30,7 +30,7 @@ export interface AasV3Shell {
   id: string;
   idShort: string;
   assetInformation: {
-    assetKind: 'Instance';
+    assetKind: 'Instance' | 'Type';
     globalAssetId: string;
     specificAssetIds: { name: string; value: string; semanticId: ReturnType<typeof globalReference> }[];
   };

@@ -25,7 +25,7 @@ import { type Signing, signedOnce, type UntpForms, untpCredentialSlot } from './
  * Mapping and choices: docs/untp.md.
  */
 
-const HS_SCHEME = {
+export const HS_SCHEME = {
   schemeId: 'https://www.wcoomd.org/en/topics/nomenclature/overview.aspx',
   schemeName: 'Harmonized System (World Customs Organization)',
 };
@@ -40,20 +40,68 @@ const GS1_GLN_SCHEME = {
   name: 'GS1 Global Location Number (AI 414)',
 };
 
-function text(value: unknown): string | undefined {
+export function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-function compact<T extends Record<string, unknown>>(object: T): T {
+export function compact<T extends Record<string, unknown>>(object: T): T {
   return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined && v !== null)) as T;
 }
 
 const GLN = /^\d{13}$/;
-const COUNTRY = /^[A-Za-z]{2}$/;
+export const COUNTRY = /^[A-Za-z]{2}$/;
 
 /** A facility or party identifier as a URI: a GLN as its GS1 Digital Link (AI 414 / 417), a URI as it is. */
 function idUri(id: string, ai: '414' | '417'): string {
   return GLN.test(id) ? `https://id.gs1.org/${ai}/${id}` : id;
+}
+
+/** Where the product is made: the company's facility (header) else the manufacturer's GLN. */
+export function untpFacility(facilityId: string | null, manufacturerGln: string | undefined, name: string) {
+  return facilityId
+    ? { type: ['Facility'], id: idUri(facilityId, '414'), name }
+    : {
+        type: ['Facility'],
+        id: idUri(manufacturerGln!, '414'),
+        name,
+        registeredId: manufacturerGln,
+        idScheme: GS1_GLN_SCHEME,
+      };
+}
+
+/** The parties UNTP names: the manufacturer (by GLN) and the brand owner (the header's economic operator). */
+export function untpParties(
+  header: Pick<PassportHeader, 'economicOperatorId'>,
+  companyName: string,
+  manufacturerGln?: string,
+  manufacturerName?: string,
+) {
+  const parties = [
+    manufacturerGln && GLN.test(manufacturerGln)
+      ? {
+          role: 'manufacturer',
+          party: {
+            type: ['Party'],
+            id: idUri(manufacturerGln, '417'),
+            name: manufacturerName ?? companyName,
+          },
+        }
+      : undefined,
+    header.economicOperatorId
+      ? {
+          role: 'brandOwner',
+          party: compact({
+            type: ['Party'],
+            id: GLN.test(header.economicOperatorId)
+              ? idUri(header.economicOperatorId, '417')
+              : `urn:eori:${header.economicOperatorId}`,
+            name: companyName,
+            registeredId: header.economicOperatorId,
+          }),
+        }
+      : undefined,
+  ].filter((party) => party !== undefined);
+  return parties.length > 0 ? parties : undefined;
 }
 
 /** The facts UNTP requires that a passport may lack: what is missing, by UNTP member name. */
@@ -82,37 +130,9 @@ export function untpProduct(
   const hsCode = text(custom.hsCode)!;
   const manufacturerName = text(custom.manufacturer_name) ?? passport.companyName;
   const manufacturerGln = text(custom.manufacturer_gln);
-  const facility = header.facilityId
-    ? { type: ['Facility'], id: idUri(header.facilityId, '414'), name: manufacturerName }
-    : {
-        type: ['Facility'],
-        id: idUri(manufacturerGln!, '414'),
-        name: manufacturerName,
-        registeredId: manufacturerGln,
-        idScheme: GS1_GLN_SCHEME,
-      };
+  const facility = untpFacility(header.facilityId, manufacturerGln, manufacturerName);
   const conformity = text(custom.conformity_url);
-  const relatedParty = [
-    manufacturerGln && GLN.test(manufacturerGln)
-      ? {
-          role: 'manufacturer',
-          party: { type: ['Party'], id: idUri(manufacturerGln, '417'), name: manufacturerName },
-        }
-      : undefined,
-    header.economicOperatorId
-      ? {
-          role: 'brandOwner',
-          party: compact({
-            type: ['Party'],
-            id: GLN.test(header.economicOperatorId)
-              ? idUri(header.economicOperatorId, '417')
-              : `urn:eori:${header.economicOperatorId}`,
-            name: passport.companyName,
-            registeredId: header.economicOperatorId,
-          }),
-        }
-      : undefined,
-  ].filter((party) => party !== undefined);
+  const relatedParty = untpParties(header, passport.companyName, manufacturerGln, manufacturerName);
   return compact({
     type: ['Product'],
     id: link,
@@ -126,7 +146,7 @@ export function untpProduct(
     productCategory: [{ code: hsCode, name: text(custom.category) ?? `HS ${hsCode}`, ...HS_SCHEME }],
     producedAtFacility: facility,
     countryOfProduction: { countryCode: text(custom.originCountry)!.toUpperCase() },
-    relatedParty: relatedParty.length > 0 ? relatedParty : undefined,
+    relatedParty,
     relatedDocument: [
       {
         linkURL: `${link}?format=vc`,
@@ -252,8 +272,36 @@ export async function untpCredential(
   const listUrl = statusListUrl(deps.publicBaseUrl, passport.environment, entry.list);
   const links = await levelLinks(em, passport.id, deps.publicBaseUrl);
   const subject = untpProduct(passport, header, deps.publicBaseUrl, links);
-  const content = {
-    '@context': [CREDENTIALS_V2_CONTEXT, UNTP_0_7_0_CONTEXT, untpExtensionContextUrl(deps.publicBaseUrl)],
+  const content = untpEnvelope(deps, key, subject, {
+    id: `${listUrl}#${entry.index}`,
+    type: 'BitstringStatusListEntry',
+    statusPurpose: 'revocation',
+    // UNTP 0.7.0's schema types statusListIndex as an integer (W3C Bitstring Status List writes a string).
+    statusListIndex: entry.index,
+    statusListCredential: listUrl,
+  });
+  const hash = contentHash({ untp: content, verificationMethod: key.verificationMethod });
+  return signedOnce(em, untpCredentialSlot(passport.id), hash, signUntp(deps, key, content));
+}
+
+/**
+ * The unsigned UNTP DigitalProductPassport around a Product: contexts (UNTP's, then ours, then `extraContexts`),
+ * issuer, name and, for a passport that has one, its status entry (a model or batch passport has none).
+ */
+export function untpEnvelope(
+  deps: PassportCredentialDeps,
+  key: SigningKey,
+  subject: Record<string, unknown> & { name: string },
+  credentialStatus: Record<string, unknown> | undefined,
+  extraContexts: readonly string[] = [],
+) {
+  return {
+    '@context': [
+      CREDENTIALS_V2_CONTEXT,
+      UNTP_0_7_0_CONTEXT,
+      untpExtensionContextUrl(deps.publicBaseUrl),
+      ...extraContexts,
+    ],
     type: ['DigitalProductPassport', 'VerifiableCredential'],
     issuer: {
       type: ['CredentialIssuer'],
@@ -261,18 +309,9 @@ export async function untpCredential(
       name: `Digital Product Passport service (${new URL(deps.publicBaseUrl).host})`,
     },
     name: `Digital Product Passport: ${subject.name}`,
-    credentialStatus: {
-      id: `${listUrl}#${entry.index}`,
-      type: 'BitstringStatusListEntry',
-      statusPurpose: 'revocation',
-      // UNTP 0.7.0's schema types statusListIndex as an integer (W3C Bitstring Status List writes a string).
-      statusListIndex: entry.index,
-      statusListCredential: listUrl,
-    },
+    ...(credentialStatus ? { credentialStatus } : {}),
     credentialSubject: subject,
   };
-  const hash = contentHash({ untp: content, verificationMethod: key.verificationMethod });
-  return signedOnce(em, untpCredentialSlot(passport.id), hash, signUntp(deps, key, content));
 }
 
 /** Signs a UNTP credential's content both ways (Data Integrity, VC-JOSE) as {@link signedOnce} asks. */

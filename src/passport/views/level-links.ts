@@ -15,7 +15,10 @@ export function dppReadUrl(publicBaseUrl: string, serviceUid: string): string {
   return `${publicBaseUrl}/v1/dpps/${dppIdOf(serviceUid)}`;
 }
 
-/** A level's own links, by GS1 link type: its page (pip, default) and its passport (EN 18222 read, public JSON). */
+/**
+ * A level's own links, by GS1 link type: its page (pip, default) and its passport (EN 18222 read, public JSON, W3C
+ * VC; `gs1:dpp` as a link type answers the first).
+ */
 export function levelLinks(level: LevelPassport, publicBaseUrl: string, name: string): PassportLink[] {
   const anchor = levelDigitalLink(publicBaseUrl, level);
   const page = `${publicBaseUrl}${levelPagePath(level)}`;
@@ -34,6 +37,12 @@ export function levelLinks(level: LevelPassport, publicBaseUrl: string, name: st
       href: `${anchor}?format=public`,
       title: `Digital Product Passport (${what}, public JSON-LD view)`,
       type: 'application/json',
+    },
+    {
+      linkType: 'dpp',
+      href: `${anchor}?format=vc`,
+      title: `Digital Product Passport (${what}, W3C verifiable credential)`,
+      type: 'application/ld+json',
     },
     { linkType: 'defaultLink', href: page, title: `${name}: Digital Product Passport`, ...html },
   ];

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { LevelFacts } from '../credentials/level-credentials.ts';
 import { PUBLIC_ONLY } from '../disclosure/caller-roles.ts';
 import { readLevelDpp } from '../dpp-api/read-dpp.ts';
-import { type LevelPassport, levelDigitalLink } from '../levels/levels.ts';
+import { findLevelByKey, type LevelPassport, levelDigitalLink } from '../levels/levels.ts';
 import { PUBLIC_CONTEXT } from './public-view.ts';
 
 type Data = Record<string, unknown>;
@@ -86,4 +87,24 @@ export function publicLevelDocument(view: PublicLevel, publicBaseUrl: string, mo
     dppHeader: view.header,
     ...(Object.keys(view.sections).length > 0 ? { productGroupData: view.sections } : {}),
   };
+}
+
+/** The model passport a batch belongs to: the same company's model of its GTIN, if any. */
+export async function modelOfBatch(
+  em: EntityManager,
+  level: LevelPassport,
+): Promise<LevelPassport | undefined> {
+  if (level.granularity !== 'batch') return undefined;
+  const model = await findLevelByKey(em, level.environment, level.gtin, null);
+  return model?.companyId === level.companyId ? model : undefined;
+}
+
+/** What a level's credentials and AAS state: its public view, a batch's model, its company's name. */
+export async function levelFacts(em: EntityManager, level: LevelPassport): Promise<LevelFacts> {
+  const [view, model, [company]] = await Promise.all([
+    publicLevel(em, level),
+    modelOfBatch(em, level),
+    em.execute<{ name: string }[]>('select name from companies where id = ?', [level.companyId]),
+  ]);
+  return { view, model, companyName: company?.name ?? '' };
 }

@@ -31,10 +31,13 @@ export interface NameplateFacts {
   /** The brand's product id, else the GTIN (OrderCodeOfManufacturer, mandatory). */
   orderCode: string;
   gtin: string | null;
-  /** The token id: the item's serial in its Digital Link (AI 21). */
-  serialNumber: string;
-  /** When the passport was minted: the item is taken as manufactured then (no other date is recorded). */
-  mintedAt: Date;
+  /** The token id: the item's serial in its Digital Link (AI 21); a model or batch has none. */
+  serialNumber?: string | undefined;
+  /**
+   * When the passport was minted: the item is taken as manufactured then (no other date is recorded); a model
+   * has no date of manufacture, a batch the one its data states.
+   */
+  mintedAt?: Date | undefined;
   countryOfOrigin: string | undefined;
 }
 
@@ -46,7 +49,7 @@ export interface NameplateFacts {
  */
 export function nameplateSubmodel(shellId: string, facts: NameplateFacts): AasV3Submodel {
   const n = NAMEPLATE_3;
-  const date = facts.mintedAt.toISOString();
+  const date = facts.mintedAt?.toISOString();
   return {
     modelType: 'Submodel',
     id: `${shellId}/submodels/Nameplate`,
@@ -72,8 +75,8 @@ export function nameplateSubmodel(shellId: string, facts: NameplateFacts): AasV3
         facts.gtin,
       ),
       ...property('SerialNumber', n.serialNumber, 'xs:string', facts.serialNumber),
-      ...property('YearOfConstruction', n.yearOfConstruction, 'xs:string', date.slice(0, 4)),
-      ...property('DateOfManufacture', n.dateOfManufacture, 'xs:date', date.slice(0, 10)),
+      ...property('YearOfConstruction', n.yearOfConstruction, 'xs:string', date?.slice(0, 4)),
+      ...property('DateOfManufacture', n.dateOfManufacture, 'xs:date', date?.slice(0, 10)),
       ...property('CountryOfOrigin', n.countryOfOrigin, 'xs:string', facts.countryOfOrigin),
     ],
   };

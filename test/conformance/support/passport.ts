@@ -116,7 +116,7 @@ type LinksetJson = any;
  * answer is a 200 linkset with that context.
  */
 export async function passportLinkset(
-  passport: ConformancePassport,
+  passport: Pick<ConformancePassport, 'path' | 'digitalLink'>,
 ): Promise<{ linkset: LinksetJson; context: LinksetJson }> {
   const answer = await http('GET', `${passport.path}?linkType=linkset`, {
     env: null,

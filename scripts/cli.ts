@@ -18,6 +18,7 @@ import { Company } from '../src/platform/db/entities/index.ts';
 import { createLogger } from '../src/platform/logging/logger.ts';
 import { openDatabase } from '../src/platform/runtime/database.ts';
 import { devTap } from './dev/tap.ts';
+import { EXIT_HELP, runExport, runImport } from './exit-commands.ts';
 
 const HELP = `Usage: npm run cli -- <command> [options]
 
@@ -42,6 +43,7 @@ Commands:
       A fresh tap of a development chip (factory all-zero keys): prints its SUN query (for nfcData) and, with
       --gtin and --serial, the URL a phone opens. Each call uses the chip's next read counter (kept in
       .data/dev-taps.json). Needs no database: works while npm start runs.
+${EXIT_HELP}
 
 The database is DATABASE_URL, or the embedded one when it is unset (shared with npm start when that runs).`;
 
@@ -64,6 +66,10 @@ const { values, positionals } = parseArgs({
     state: { type: 'string' },
     limit: { type: 'string' },
     note: { type: 'string' },
+    out: { type: 'string' },
+    dir: { type: 'string' },
+    'old-host': { type: 'string' },
+    'include-secrets': { type: 'boolean', default: false },
   },
   allowPositionals: true,
   strict: true,
@@ -142,6 +148,16 @@ try {
     for (const entry of await listAuthorities(em)) {
       console.log(`${entry.companyId}  ${entry.registeredAt.toISOString()}  ${entry.note}`);
     }
+  } else if (command === 'export') {
+    if (!values.company || !values.out) fail('export needs --company and --out.');
+    await runExport(database, config, {
+      company: values.company,
+      out: values.out,
+      includeSecrets: values['include-secrets'],
+    });
+  } else if (command === 'import') {
+    if (!values.dir) fail('import needs --dir.');
+    await runImport(database, config, { dir: values.dir, oldHost: values['old-host'] });
   } else {
     fail(`Unknown command ${command}.`);
   }

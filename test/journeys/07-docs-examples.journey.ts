@@ -43,6 +43,7 @@ const PAGES = [
   'resale.md',
   'recycling-and-aas.md',
   'granularity.md',
+  'exit.md',
 ];
 
 // A newcomer pastes the docs' examples into a terminal while npm start runs: each must work as written.
@@ -83,5 +84,8 @@ describe('the docs’ examples work as written', () => {
     assert.match(output, /"mint:test:04[0-9A-F]{12}"/, 'the workflows, found by token');
     assert.match(output, /"outcome": "applied"/, 'the signed payment event was applied');
     assert.match(output, /^"CLAIMED"$/m, 'the buyer claimed the passport');
+    assert.match(output, /^every file matches the manifest$/m, 'the exit bundle matches its manifest');
+    assert.match(output, /^the credential, byte for byte$/m, 'the exported credential is the served one');
+    assert.match(output, /: 0 rows inserted, \d+ already there/, 'a second import changes nothing');
   });
 });

@@ -12,6 +12,7 @@ import type {
 } from '../../passport/views/passport-request.ts';
 import { representPassport } from '../../passport/views/representation.ts';
 import type { Environment } from '../../platform/config/config.ts';
+import { DomainError } from '../../platform/errors.ts';
 import type { BundleWriter } from './bundle-writer.ts';
 
 /** An item passport as the open-format pass reads it. */
@@ -50,6 +51,28 @@ function viewDeps(deps: OpenFormatDeps): RepresentationDeps {
   };
 }
 
+/**
+ * `<format>.json` as answered, or — a representation the resolver refuses for this passport — its problem as
+ * `<format>.problem.json` (the export goes on).
+ */
+async function writeAnswer(
+  writer: BundleWriter,
+  base: string,
+  format: string,
+  content: Promise<string>,
+): Promise<void> {
+  try {
+    await writer.write(`${base}/${format}.json`, await content);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    await writer.writeJson(`${base}/${format}.problem.json`, {
+      format,
+      code: error.code,
+      detail: error.message,
+    });
+  }
+}
+
 function body(answer: PassportAnswer): string {
   if (answer.kind !== 'document') throw new Error(`expected a document, got ${answer.kind}`);
   return `${JSON.stringify(JSON.parse(answer.body), null, 2)}\n`;
@@ -68,21 +91,20 @@ export async function writeItemViews(
   const dir = itemDirectory(item);
   const key = { gtin: item.gtin, serial: item.token_id };
   for (const format of ['public', 'linkset'] as const satisfies readonly PassportFormat[]) {
-    const answer = await representPassport(
+    const asked = representPassport(
       viewDeps(deps),
       { environment: item.environment, item: key, ask: { kind: 'format', format } },
       SIDE,
     );
-    await writer.write(`${dir}/${format}.json`, body(answer));
+    await writeAnswer(writer, dir, format, asked.then(body));
   }
   const scope = { em: deps.em.fork(), environment: item.environment, publicBaseUrl: deps.publicBaseUrl };
   const id = encodeIdentifier(shellId(deps.publicBaseUrl, item.environment, item.token_id));
-  const { shells, submodels } = await shellsAndSubmodels(scope, [id], []);
-  await writer.writeJson(`${dir}/aas.json`, {
-    assetAdministrationShells: shells,
-    submodels,
-    conceptDescriptions: [],
-  });
+  const environment = shellsAndSubmodels(scope, [id], []).then(
+    ({ shells, submodels }) =>
+      `${JSON.stringify({ assetAdministrationShells: shells, submodels, conceptDescriptions: [] }, null, 2)}\n`,
+  );
+  await writeAnswer(writer, dir, 'aas', environment);
 }
 
 export function levelDirectory(level: Pick<LevelPassport, 'environment' | 'gtin' | 'lot'>): string {
@@ -96,11 +118,11 @@ export async function writeLevelViews(
   level: LevelPassport,
 ): Promise<void> {
   for (const format of ['public', 'linkset'] as const) {
-    const answer = await representLevel(
+    const asked = representLevel(
       viewDeps(deps),
       { environment: level.environment, level, ask: { kind: 'format', format } },
       SIDE,
     );
-    await writer.write(`${levelDirectory(level)}/${format}.json`, body(answer));
+    await writeAnswer(writer, levelDirectory(level), format, asked.then(body));
   }
 }

@@ -38,6 +38,7 @@ import { releaseRoutes } from './resale/release.ts';
 import { resaleStatusRoute } from './resale/resale-status.ts';
 import { supplyChainEventRoutes } from './supply-chain/events.ts';
 import { logEventRoutes } from './supply-chain/log-event.ts';
+import { transferRoutes } from './transfers/transfers.ts';
 import { webhookDeliveryRoutes } from './webhooks/deliveries.ts';
 import { webhookEndpointRoutes } from './webhooks/endpoints.ts';
 
@@ -84,5 +85,6 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...dppLifecycleRoutes(deps),
     ...dppDynamicRoutes(deps),
     ...disclosureGrantRoutes(deps),
+    ...transferRoutes(deps),
   ];
 }

@@ -87,5 +87,6 @@ describe('the docs’ examples work as written', () => {
     assert.match(output, /^every file matches the manifest$/m, 'the exit bundle matches its manifest');
     assert.match(output, /^the credential, byte for byte$/m, 'the exported credential is the served one');
     assert.match(output, /: 0 rows inserted, \d+ already there/, 'a second import changes nothing');
+    assert.match(output, /^\{"status":"accepted","version":\d+\}$/m, 'the receiver accepted the transfer');
   });
 });

@@ -43,6 +43,7 @@ import { Migration20261127500000_dpp_levels } from './Migration20261127500000_dp
 import { Migration20261127600000_dpp_lifecycle } from './Migration20261127600000_dpp_lifecycle.ts';
 import { Migration20261127700000_dpp_level_status } from './Migration20261127700000_dpp_level_status.ts';
 import { Migration20261127840000_exit_old_hosts } from './Migration20261127840000_exit_old_hosts.ts';
+import { Migration20261127840001_passport_transfers } from './Migration20261127840001_passport_transfers.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -111,4 +112,8 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261127600000_dpp_lifecycle', class: Migration20261127600000_dpp_lifecycle },
   { name: 'Migration20261127700000_dpp_level_status', class: Migration20261127700000_dpp_level_status },
   { name: 'Migration20261127840000_exit_old_hosts', class: Migration20261127840000_exit_old_hosts },
+  {
+    name: 'Migration20261127840001_passport_transfers',
+    class: Migration20261127840001_passport_transfers,
+  },
 ];

@@ -153,7 +153,7 @@ export function transferRoutes(deps: RouteDeps) {
       responses: {
         200: {
           description: 'Accepted.',
-          schema: answer.extend({ version: z.number().int().nullable(), eventId: z.number().int() }),
+          schema: answer.extend({ version: z.number().int(), eventId: z.number().int() }),
         },
         403: { description: 'not_your_decision: only the receiving company accepts.' },
         404: { description: 'transfer_not_found: no such transfer of yours.' },
@@ -173,7 +173,7 @@ export function transferRoutes(deps: RouteDeps) {
         ctx.body = {
           success: true,
           transfer: view(accepted.transfer),
-          version: accepted.version?.number ?? null,
+          version: accepted.version.number,
           eventId: accepted.event.id,
         };
       },

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type PassportVersion, recordPassportVersion } from '../../passport/record/passport-versions.ts';
-import { eventDataHash, eventView } from '../../passport/timeline/event-view.ts';
+import { recordPassportEvent } from '../../passport/content/product-data-change.ts';
+import type { PassportVersion } from '../../passport/record/passport-versions.ts';
 import type { Environment } from '../../platform/config/config.ts';
-import { SupplyChainEvent } from '../../platform/db/entities/index.ts';
+import type { SupplyChainEvent } from '../../platform/db/entities/index.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { recordEvent } from '../../webhooks/outbox.ts';
 import { transferData } from './offer-transfer.ts';
@@ -16,7 +16,7 @@ export const OPERATOR_TRANSFERRED = 'OPERATOR_TRANSFERRED';
 export interface Acceptance {
   transfer: Transfer;
   /** The version the transfer recorded. */
-  version: PassportVersion | undefined;
+  version: PassportVersion;
   /** The history event (anchored on chain like every event, when workflows run). */
   event: SupplyChainEvent;
 }
@@ -61,41 +61,37 @@ export async function acceptTransfer(
       [transfer.fromCompanyId, transfer.toCompanyId],
     );
     const name = (companyId: string) => names.find((c) => c.id === companyId)?.name ?? companyId;
-    const event = tx.create(SupplyChainEvent, {
-      companyId: transfer.toCompanyId,
-      environment: transfer.environment,
-      tokenId: transfer.tokenId,
-      action: OPERATOR_TRANSFERRED,
-      actor: name(transfer.toCompanyId),
-      actorEmail: null,
-      locationName: null,
-      latitude: null,
-      longitude: null,
-      metadata: {
-        transferId: transfer.id,
-        from: { companyId: transfer.fromCompanyId, name: name(transfer.fromCompanyId) },
-        to: { companyId: transfer.toCompanyId, name: name(transfer.toCompanyId) },
-        offeredAt: transfer.offeredAt.toISOString(),
-      },
-      dataHash: null,
-      transactionHash: null,
-      blockNumber: null,
-      contractAddress: null,
-      timestamp: new Date(),
-    });
-    await tx.flush();
-    event.dataHash = eventDataHash(eventView(event));
     await tx.execute(`update passport_transfers set status = 'accepted', decided_at = now() where id = ?`, [
       transfer.id,
     ]);
-    await tx.flush();
-    const version = await recordPassportVersion(tx, transfer.passportId, publicBaseUrl);
+    // The history event of the receiver (now the passport's company) and the passport's new version.
+    const { event, version } = await recordPassportEvent(
+      tx,
+      {
+        passportId: transfer.passportId,
+        companyId: transfer.toCompanyId,
+        environment: transfer.environment,
+        tokenId: transfer.tokenId,
+        serviceUid: transfer.dppId.replace(/^urn:uuid:/, ''),
+      },
+      {
+        action: OPERATOR_TRANSFERRED,
+        actor: name(transfer.toCompanyId),
+        metadata: {
+          transferId: transfer.id,
+          from: { companyId: transfer.fromCompanyId, name: name(transfer.fromCompanyId) },
+          to: { companyId: transfer.toCompanyId, name: name(transfer.toCompanyId) },
+          offeredAt: transfer.offeredAt.toISOString(),
+        },
+      },
+      publicBaseUrl,
+    );
     const accepted = await findTransfer(tx, scope, transfer.id);
     for (const companyId of [transfer.fromCompanyId, transfer.toCompanyId]) {
       recordEvent(tx, { companyId, environment: transfer.environment }, 'passport.operator_transferred', {
         ...transferData(accepted),
         eventId: event.id,
-        version: version?.number ?? null,
+        version: version.number,
       });
     }
     await tx.flush();

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { exportCompany } from '../../src/lifecycle/exit/export-company.ts';
 import { importCompany } from '../../src/lifecycle/exit/import-company.ts';
 import { SecretBox } from '../../src/platform/secret-box.ts';
+import { activeSigningSecrets } from '../../src/webhooks/endpoint-secrets.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
 import { BATTERY_V1 as V1 } from '../support/fixtures/battery.ts';
 import { enrollAndMint } from '../support/fixtures/mint.ts';
@@ -61,6 +62,7 @@ describe('leaving: export a company, import it elsewhere, every Digital Link ans
   const links: string[] = [];
   const pages: string[] = [];
   const before = new Map<string, Answer>();
+  let webhookSecret: string;
 
   const addressesOf = (link: string) => [
     ...FORMATS.map((format) => `${link}?format=${format}`),
@@ -107,6 +109,7 @@ describe('leaving: export a company, import it elsewhere, every Digital Link ans
       eventTypes: ['asset.minted'],
     });
     assert.equal(endpoint.status, 201, endpoint.text);
+    webhookSecret = endpoint.body.secret;
 
     for (const token of [inBatch, alone]) {
       links.push(`/test/01/${GTIN}/21/${token}`);
@@ -276,5 +279,45 @@ describe('leaving: export a company, import it elsewhere, every Digital Link ans
         )
       )[0];
     assert.deepEqual(await count(sameHost), await count(old.api));
+  });
+
+  test('--include-secrets: the webhook secret travels in clear and is sealed under the new instance’s key', async () => {
+    const withSecrets = await mkdtemp(join(tmpdir(), 'dpp-exit-secrets-'));
+    const elsewhere = await startTestApi({
+      PUBLIC_BASE_URL: OLD_HOST,
+      ISSUER_KEY_TEST,
+      DATA_ENCRYPTION_KEY: 'b2'.repeat(32),
+    });
+    try {
+      await exportCompany(old.api.db.orm.em, {
+        companyId: brand.companyId,
+        dir: withSecrets,
+        publicBaseUrl: OLD_HOST,
+        secrets: new SecretBox(old.api.config.secrets.dataEncryptionKey),
+        progress: quiet,
+      });
+      const line = await readFile(join(withSecrets, 'data/webhook_endpoints.jsonl'), 'utf8');
+      assert.equal(Buffer.from(JSON.parse(line).secret, 'base64').toString('utf8'), webhookSecret);
+      const box = new SecretBox(elsewhere.config.secrets.dataEncryptionKey);
+      await importCompany(elsewhere.db.orm.em, { dir: withSecrets, secrets: box, progress: quiet });
+      const [row] = await elsewhere.db.orm.em.execute<Json[]>(
+        'select id, secret, enabled from webhook_endpoints where company_id = ?',
+        [brand.companyId],
+      );
+      assert.equal(row.enabled, true);
+      const endpoint = {
+        id: row.id,
+        secret: row.secret,
+        previousSecret: null,
+        previousSecretExpiresAt: null,
+      };
+      assert.deepEqual(activeSigningSecrets(box, endpoint), [webhookSecret]);
+      // The page of an item answers as on the old instance there too.
+      const page = pages[0]!;
+      assert.deepEqual(await answer(elsewhere, page, 'text/html'), before.get(page));
+    } finally {
+      await elsewhere.close();
+      await rm(withSecrets, { recursive: true, force: true });
+    }
   });
 });

@@ -19,6 +19,7 @@ import { clientAddress, TrustedProxies } from './middleware/client-address.ts';
 import { consoleCookieFor } from './middleware/console-session.ts';
 import { httpObservability } from './middleware/http-observability.ts';
 import { metricsEndpoint } from './middleware/metrics.ts';
+import { oldHostRedirect } from './middleware/old-host-redirect.ts';
 import { problemHandler } from './middleware/problem-handler.ts';
 import { PostgresBuckets, RateLimiter } from './middleware/rate-limit.ts';
 import { requestId } from './middleware/request-id.ts';
@@ -99,6 +100,7 @@ export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
   app.use(clientAddress(new TrustedProxies(deps.config.trustedProxies)));
   app.use(requestLog());
   app.use(problemHandler());
+  app.use(oldHostRedirect(() => deps.orm.em, deps.config.publicBaseUrl));
   app.use(metricsEndpoint(deps.config.metrics, deps.metricsSources));
   app.use(testPathPrefix());
   app.use(docs.routes());

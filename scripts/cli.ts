@@ -22,6 +22,7 @@ import { SecretBox } from '../src/platform/secret-box.ts';
 import { IssuerKeyring } from '../src/standards/credentials/issuer-keys.ts';
 import { BACKUP_PEER_HELP, backupPeerCommand } from './backup-peer-cli.ts';
 import { devTap } from './dev/tap.ts';
+import { EXIT_HELP, runExport, runImport } from './exit-commands.ts';
 
 const HELP = `Usage: npm run cli -- <command> [options]
 
@@ -54,6 +55,7 @@ Commands:
       --gtin and --serial, the URL a phone opens. Each call uses the chip's next read counter (kept in
       .data/dev-taps.json). Needs no database: works while npm start runs.
 ${BACKUP_PEER_HELP}
+${EXIT_HELP}
 
 The database is DATABASE_URL, or the embedded one when it is unset (shared with npm start when that runs).`;
 
@@ -81,6 +83,10 @@ const { values, positionals } = parseArgs({
     to: { type: 'string' },
     token: { type: 'string' },
     peer: { type: 'string' },
+    out: { type: 'string' },
+    dir: { type: 'string' },
+    'old-host': { type: 'string' },
+    'include-secrets': { type: 'boolean', default: false },
   },
   allowPositionals: true,
   strict: true,
@@ -183,6 +189,16 @@ try {
     for (const entry of await listAuthorities(em)) {
       console.log(`${entry.companyId}  ${entry.registeredAt.toISOString()}  ${entry.note}`);
     }
+  } else if (command === 'export') {
+    if (!values.company || !values.out) fail('export needs --company and --out.');
+    await runExport(database, config, {
+      company: values.company,
+      out: values.out,
+      includeSecrets: values['include-secrets'],
+    });
+  } else if (command === 'import') {
+    if (!values.dir) fail('import needs --dir.');
+    await runImport(database, config, { dir: values.dir, oldHost: values['old-host'] });
   } else if (!(await backupPeerCommand(em, config, command, positionals[0], values, fail))) {
     fail(`Unknown command ${command}.`);
   }

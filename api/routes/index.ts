@@ -40,6 +40,7 @@ import { releaseRoutes } from './resale/release.ts';
 import { resaleStatusRoute } from './resale/resale-status.ts';
 import { supplyChainEventRoutes } from './supply-chain/events.ts';
 import { logEventRoutes } from './supply-chain/log-event.ts';
+import { transferRoutes } from './transfers/transfers.ts';
 import { webhookDeliveryRoutes } from './webhooks/deliveries.ts';
 import { webhookEndpointRoutes } from './webhooks/endpoints.ts';
 
@@ -88,5 +89,6 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...dppEvidenceRoutes(deps),
     ...disclosureGrantRoutes(deps),
     ...backupRoutes(deps),
+    ...transferRoutes(deps),
   ];
 }

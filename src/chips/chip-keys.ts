@@ -6,7 +6,8 @@ import { DomainError } from '../platform/errors.ts';
 import type { SecretBox } from '../platform/secret-box.ts';
 import { FACTORY_DEFAULT_KEY, type SunKeys } from '../standards/sun/index.ts';
 
-function context(scope: TenantScope, which: string): string {
+/** What a company's sealed SDM key is bound to (the exit bundle seals imported keys the same way). */
+export function chipKeySealingContext(scope: TenantScope, which: string): string {
   return `chip-keys:${scope.companyId}:${scope.environment}:${which}`;
 }
 
@@ -25,8 +26,8 @@ export async function setChipKeys(
   await em.upsert(ChipKeys, {
     companyId: scope.companyId,
     environment: scope.environment,
-    metaReadKey: box.seal(keys.metaReadKey, context(scope, 'meta')),
-    fileReadKey: box.seal(keys.fileReadKey, context(scope, 'file')),
+    metaReadKey: box.seal(keys.metaReadKey, chipKeySealingContext(scope, 'meta')),
+    fileReadKey: box.seal(keys.fileReadKey, chipKeySealingContext(scope, 'file')),
     fileReadKeyDiversification: keys.fileReadKeyDiversification ?? null,
     updatedAt,
   });
@@ -72,8 +73,8 @@ export function openSunKeys(box: SecretBox, scope: TenantScope, sealed: SealedSu
   if (sealed) {
     const diversification = sealed.fileReadKeyDiversification;
     return {
-      metaReadKey: box.open(Buffer.from(sealed.metaReadKey), context(scope, 'meta')),
-      fileReadKey: box.open(Buffer.from(sealed.fileReadKey), context(scope, 'file')),
+      metaReadKey: box.open(Buffer.from(sealed.metaReadKey), chipKeySealingContext(scope, 'meta')),
+      fileReadKey: box.open(Buffer.from(sealed.fileReadKey), chipKeySealingContext(scope, 'file')),
       ...(diversification
         ? {
             fileReadKeyDiversification: {

@@ -10,6 +10,11 @@ export const EVENT_TYPES = [
   'asset.resold',
   'asset.recycled',
   'resale.payment_refund_failed', // extension: a refused resale payment Stripe would not refund (docs/resale.md)
+  // extensions: transfer of responsibility between economic operators (EN 18239, docs/exit.md)
+  'passport.transfer_offered',
+  'passport.transfer_declined',
+  'passport.transfer_withdrawn',
+  'passport.operator_transferred',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

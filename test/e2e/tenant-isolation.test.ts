@@ -83,6 +83,12 @@ describe('tenant isolation: every operation with another tenant’s ids, and wit
       granteeCompanyId: a.companyId,
       role: 'recycler',
     });
+    // An offer of B's passport to a third company: A is neither party.
+    const gamma = await stack.api.createTenant('Gamma');
+    const offer = await asB('POST', `/v1/dpps/${encodeURIComponent(dppId)}/transfers`, {
+      toCompanyId: gamma.companyId,
+    });
+    assert.equal(offer.status, 201, offer.text);
     foreign = {
       apiKeyId: apiKey.body.apiKey.id,
       chipUid: '04B0B0B0B0B001',
@@ -98,6 +104,7 @@ describe('tenant isolation: every operation with another tenant’s ids, and wit
       twinId: twin.body.service_internal_id,
       dppId,
       grantId: grant.body.grant.id,
+      transferId: offer.body.transfer.id,
     };
     for (const [name, value] of Object.entries(foreign)) assert.ok(value, `set up ${name}`);
     // Quiet before the snapshot: B's anchoring and deliveries are done.

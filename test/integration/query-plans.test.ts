@@ -190,6 +190,9 @@ const NOT_HOT: Record<string, string> = {
     'one passport’s versions (one per content change), a page at a time by the unique (passport_id, number) index',
   listLevelVersions:
     'one model or batch passport’s versions (one per content change), by the unique (level_id, number) index',
+  listTransfers:
+    'a company’s transfer offers made and received (one per handed-over passport), on passport_transfers_from_idx ' +
+    'and _to_idx, at most 500',
 };
 
 function sourceFiles(dir: string): string[] {

@@ -45,6 +45,7 @@ const PAGES = [
   'granularity.md',
   'evidence.md',
   'backup.md',
+  'exit.md',
 ];
 
 // A newcomer pastes the docs' examples into a terminal while npm start runs: each must work as written.
@@ -90,5 +91,9 @@ describe('the docs’ examples work as written', () => {
     assert.match(output, /^"CLAIMED"$/m, 'the buyer claimed the passport');
     assert.match(output, /^VERIFIED/m, 'the evidence bundle verified against the chain');
     assert.match(output, /^FAIL +version 1 hash: /m, 'the edited bundle failed');
+    assert.match(output, /^every file matches the manifest$/m, 'the exit bundle matches its manifest');
+    assert.match(output, /^the credential, byte for byte$/m, 'the exported credential is the served one');
+    assert.match(output, /: 0 rows inserted, \d+ already there/, 'a second import changes nothing');
+    assert.match(output, /^\{"status":"accepted","version":\d+\}$/m, 'the receiver accepted the transfer');
   });
 });

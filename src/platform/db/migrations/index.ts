@@ -44,6 +44,8 @@ import { Migration20261127600000_dpp_lifecycle } from './Migration20261127600000
 import { Migration20261127700000_dpp_level_status } from './Migration20261127700000_dpp_level_status.ts';
 import { Migration20261127800000_dpp_level_anchors } from './Migration20261127800000_dpp_level_anchors.ts';
 import { Migration20261127830000_backup_copies } from './Migration20261127830000_backup_copies.ts';
+import { Migration20261127840000_exit_old_hosts } from './Migration20261127840000_exit_old_hosts.ts';
+import { Migration20261127840001_passport_transfers } from './Migration20261127840001_passport_transfers.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -113,4 +115,9 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261127700000_dpp_level_status', class: Migration20261127700000_dpp_level_status },
   { name: 'Migration20261127800000_dpp_level_anchors', class: Migration20261127800000_dpp_level_anchors },
   { name: 'Migration20261127830000_backup_copies', class: Migration20261127830000_backup_copies },
+  { name: 'Migration20261127840000_exit_old_hosts', class: Migration20261127840000_exit_old_hosts },
+  {
+    name: 'Migration20261127840001_passport_transfers',
+    class: Migration20261127840001_passport_transfers,
+  },
 ];

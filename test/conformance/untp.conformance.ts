@@ -7,6 +7,7 @@ import { http, stack } from '../journeys/client.ts';
 import { localDocumentLoader, verifyWithDigitalBazaar } from '../support/credential-verifier.ts';
 import { standard } from './support/clause.ts';
 import { DPPVALIDATOR_VERSION, type DppvalidatorReport, runDppvalidator } from './support/dppvalidator.ts';
+import { conformanceLevels } from './support/levels.ts';
 import { type ConformancePassport, conformancePassport } from './support/passport.ts';
 
 const UNTP_CONTEXT = 'https://vocabulary.uncefact.org/untp/0.7.0/context/';
@@ -19,7 +20,7 @@ const UNTP_CONTEXT_COPY = new URL(
 type Json = any;
 
 /** The passport's UNTP credential as a verifier fetches it, and the contexts it names that we publish. */
-async function untpCredential(passport: ConformancePassport) {
+async function untpCredential(passport: Pick<ConformancePassport, 'path' | 'digitalLink'>) {
   const answer = await http('GET', `${passport.path}?format=untp`, { env: null });
   assert.equal(answer.status, 200, answer.text.slice(0, 300));
   const credential = answer.body;
@@ -120,10 +121,32 @@ standard(
       },
       { checkedWith: '@digitalbazaar/vc 7.3.0 + eddsa-rdfc-2022-cryptosuite 1.3.0' },
     );
-    clause.leftOut(
+    clause(
       'model-and-batch',
-      "a model's and a batch's UNTP credential (format=untp, idGranularity model / batch)",
-      "served when the level's data states what UNTP requires; the battery specification, the only one, states no country of production, so a battery model or batch answers 404 untp_data_missing (docs/granularity.md); judged once a level can state it",
+      "a model's and a batch's UNTP credential (format=untp, idGranularity model / batch): every layer above",
+      async () => {
+        const { model, batch } = await conformanceLevels();
+        for (const level of [model, batch]) {
+          const served = await untpCredential(level);
+          assert.equal(served.credential.credentialSubject.idGranularity, level.granularity);
+          const judged = await runDppvalidator(served.credential, served.contexts);
+          assert.equal(
+            judged.cli.exitCode,
+            0,
+            `${level.granularity}: ${JSON.stringify(judged.cli.result.errors).slice(0, 500)}`,
+          );
+          for (const layer of ['schema', 'model', 'semantic', 'jsonld'] as const) {
+            const verdict = judged.layers[layer];
+            assert.deepEqual(
+              verdict.errors ?? [],
+              [],
+              `${level.granularity} ${layer}: ${JSON.stringify(verdict.errors).slice(0, 500)}`,
+            );
+            assert.equal(verdict.valid, true, `${level.granularity} ${layer}`);
+          }
+        }
+      },
+      300_000,
     );
     clause.leftOut(
       'signature',

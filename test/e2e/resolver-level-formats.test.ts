@@ -159,6 +159,31 @@ describe('resolver: every format of a model and a batch passport', () => {
     }
   });
 
+  test('a level that states its country of production: format=untp is a UNTP DPP of that granularity, vc-jwt its VC-JOSE form', async () => {
+    for (const [path, dppId, country] of [
+      [modelPath, modelId, 'DE'],
+      [batchPath, batchId, 'PL'],
+    ] as const) {
+      const patched = await call('PATCH', `/v1/dpps/${encodeURIComponent(dppId)}`, {
+        [V1]: { generalProductInformation: { countryOfProduction: country } },
+      });
+      assert.equal(patched.status, 200, patched.text);
+      const answer = await get(`${path}?format=untp`);
+      assert.equal(answer.status, 200, answer.text);
+      const subject = answer.body.credentialSubject;
+      assert.equal(subject.idGranularity, path === modelPath ? 'model' : 'batch');
+      assert.deepEqual(subject.countryOfProduction, { countryCode: country });
+      const { documentLoader } = await verifier();
+      const verified = await verifyWithDigitalBazaar(answer.body, documentLoader);
+      assert.equal(verified.verified, true, JSON.stringify(verified.error ?? verified).slice(0, 1500));
+      const jwt = await get(`${path}?format=vc-jwt`);
+      assert.equal(jwt.status, 200, jwt.text);
+      assert.match(jwt.text, /^[\w-]+\.[\w-]+\.[\w-]+$/);
+      const payload = JSON.parse(Buffer.from(jwt.text.split('.')[1]!, 'base64url').toString());
+      assert.deepEqual(payload.credentialSubject.countryOfProduction, { countryCode: country });
+    }
+  });
+
   test('format=aas: the model’s shell is a Type, the batch’s an Instance; DppMeta states granularity and the batch’s model', async () => {
     const model = await get(`${modelPath}?format=aas`);
     assert.equal(model.status, 200, model.text);

@@ -11,8 +11,8 @@ type Loaded = { contextUrl: null; documentUrl: string; document: unknown };
 
 /**
  * A verifier's JSON-LD document loader that never leaves this machine: the W3C contexts from the verifier
- * library's own package (not our bundled copies), the vectors' example context, our DPP context as our
- * service publishes it, and did:web documents and status lists fetched from the service under test (its
+ * library's own package (not our bundled copies), the vectors' example context, UNTP's context, our contexts as our
+ * service publishes them, and did:web documents and status lists fetched from the service under test (its
  * PUBLIC_BASE_URL mapped to where it listens). Anything else is refused.
  */
 export async function localDocumentLoader(service: { baseUrl: string; publicBaseUrl: string }) {
@@ -29,6 +29,16 @@ export async function localDocumentLoader(service: { baseUrl: string; publicBase
   const dppContext = await fetch(`${service.baseUrl}/contexts/dpp/v1`);
   if (!dppContext.ok) throw new Error(`our context: ${dppContext.status}`);
   documents.set(`${service.publicBaseUrl}/contexts/dpp/v1`, await dppContext.json());
+  // UNTP 0.7.0's context as UNTP publishes it (a copy: this loader runs offline).
+  documents.set(
+    'https://vocabulary.uncefact.org/untp/0.7.0/context/',
+    JSON.parse(
+      readFileSync(
+        new URL('../../src/standards/credentials/contexts/untp-0.7.0.jsonld', import.meta.url),
+        'utf8',
+      ),
+    ),
+  );
   const fetched: string[] = [];
 
   const fromService = async (url: string, headers: Record<string, string> = {}) => {
@@ -62,6 +72,7 @@ export async function localDocumentLoader(service: { baseUrl: string; publicBase
       return loaded({ '@context': MULTIKEY_CONTEXT, ...method });
     }
     if (url.startsWith(`${service.publicBaseUrl}/credentials/status/`)) return loaded(await fromService(url));
+    if (url.startsWith(`${service.publicBaseUrl}/contexts/`)) return loaded(await fromService(url));
     throw new Error(`refusing to load ${url}`);
   };
   return { documentLoader, fetched };

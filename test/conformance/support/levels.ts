@@ -39,12 +39,16 @@ export async function conformanceLevels(): Promise<{ model: ConformanceLevel; ba
   };
   const modelId = await made('Model', {
     [BATTERY]: {
-      generalProductInformation: { manufacturerName: 'Trail Brand Cells', warrantyPeriod: 'P8Y' },
+      generalProductInformation: {
+        manufacturerName: 'Trail Brand Cells',
+        warrantyPeriod: 'P8Y',
+        countryOfProduction: 'DE',
+      },
     },
   });
   const batchId = await made('Batch', {
     lot: LEVEL_LOT,
-    [BATTERY]: { generalProductInformation: { manufacturingDate: '2026-11-02' } },
+    [BATTERY]: { generalProductInformation: { manufacturingDate: '2026-11-02', countryOfProduction: 'PL' } },
   });
   const level = (granularity: 'model' | 'batch', dppId: string, path: string): ConformanceLevel => ({
     granularity,

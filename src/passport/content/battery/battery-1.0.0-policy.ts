@@ -36,6 +36,7 @@ export const BATTERY_1_0_0_POLICY: DisclosurePolicy = {
   '/generalProductInformation/manufacturerName': T1,
   '/generalProductInformation/manufacturerIdentifier': T1,
   '/generalProductInformation/manufacturingFacilityId': T1,
+  '/generalProductInformation/countryOfProduction': T1,
   '/generalProductInformation/manufacturingDate': T1,
   '/generalProductInformation/puttingIntoServiceDate': T1,
   '/generalProductInformation/batteryMassKg': T1,

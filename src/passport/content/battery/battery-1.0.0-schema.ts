@@ -27,6 +27,11 @@ export const BATTERY_1_0_0_SCHEMA = object('EU battery passport data (battery pa
       manufacturerName: text('Manufacturer’s registered name.'),
       manufacturerIdentifier: text('Manufacturer’s unique operator identifier (EORI, GLN, …).', 100),
       manufacturingFacilityId: text('Unique identifier of the manufacturing facility.', 200),
+      countryOfProduction: {
+        type: 'string',
+        pattern: '^[A-Z]{2}$',
+        description: 'Country of the place of manufacture (Annex VI part A), ISO 3166-1 alpha-2.',
+      },
       manufacturingDate: isoDate('Date of manufacture (YYYY-MM-DD).'),
       puttingIntoServiceDate: isoDate('Date the battery was put into service.'),
       batteryMassKg: positive('Battery mass in kilograms.'),

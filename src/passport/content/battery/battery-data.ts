@@ -5,6 +5,7 @@ export interface BatteryData {
     manufacturerName: string;
     manufacturerIdentifier: string;
     manufacturingFacilityId: string;
+    countryOfProduction?: string;
     manufacturingDate: string;
     puttingIntoServiceDate?: string;
     batteryMassKg: number;

@@ -1,6 +1,7 @@
 import type { EnvironmentDeps } from './deps.ts';
 import { mintActivities } from './mint/mint-activities.ts';
 import { recycleActivities } from './recycling/recycle-activities.ts';
+import { registryActivities } from './registry/registry-activities.ts';
 import { resaleChainActivities } from './resale/resale-chain-activities.ts';
 import { resalePaymentActivities } from './resale/resale-payment-activities.ts';
 import { resaleRecordActivities } from './resale/resale-record-activities.ts';
@@ -19,6 +20,7 @@ export function createActivities(deps: EnvironmentDeps) {
     ...resaleChainActivities(deps),
     ...resalePaymentActivities(deps),
     ...resaleRecordActivities(deps),
+    ...registryActivities(deps),
   };
 }
 

@@ -5,7 +5,8 @@ import { startUsageReporter } from '../src/accounts/billing/usage.ts';
 import type { PassportChains } from '../src/adapters/chain/environment-chains.ts';
 import type { ContentStore } from '../src/adapters/ipfs/store.ts';
 import { registerSearchAttributes } from '../src/adapters/temporal/register-search-attributes.ts';
-import type { Config } from '../src/platform/config/config.ts';
+import { startRegistryDispatcher } from '../src/lifecycle/registry/dispatcher.ts';
+import { type Config, ENVIRONMENTS } from '../src/platform/config/config.ts';
 import { startKeyPurge } from '../src/platform/idempotency/purge.ts';
 import type { Logger } from '../src/platform/logging/logger.ts';
 import type { OpenDatabase } from '../src/platform/runtime/database.ts';
@@ -54,6 +55,12 @@ export async function startWorkerRole(parts: {
       senders: { live: webhookSenderFor(environments.live), test: webhookSenderFor(environments.test) },
     }),
   });
+  const registryDispatcher = startRegistryDispatcher({
+    orm: parts.database.orm,
+    gateway,
+    logger,
+    environments: ENVIRONMENTS.filter((environment) => config.registry.api[environment]),
+  });
   const keyPurge = startKeyPurge({ em: () => parts.database.orm.em.fork(), logger });
   const payments = environments.live.payments;
   const usageReporter = startUsageReporter({
@@ -65,6 +72,7 @@ export async function startWorkerRole(parts: {
   });
   return [
     { name: 'outbox dispatcher', run: () => dispatcher.stop() },
+    { name: 'registry dispatcher', run: () => registryDispatcher.stop() },
     { name: 'Idempotency-Key purge', run: () => keyPurge.stop() },
     { name: 'usage reporter', run: () => usageReporter.stop() },
     {

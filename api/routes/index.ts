@@ -26,6 +26,7 @@ import { dppCreateRoutes } from './dpp-api/dpp-create.ts';
 import { dppDynamicRoutes } from './dpp-api/dpp-dynamic.ts';
 import { dppLifecycleRoutes } from './dpp-api/dpp-lifecycle.ts';
 import { dppReadRoutes } from './dpp-api/dpp-reads.ts';
+import { dppRegistrationRoutes } from './dpp-api/dpp-registration.ts';
 import { healthRoutes } from './health.ts';
 import { mintRoutes } from './mint/mint.ts';
 import { passportRoutes } from './passports/passports.ts';
@@ -82,6 +83,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...dppReadRoutes(deps),
     ...dppContentRoutes(deps),
     ...dppLifecycleRoutes(deps),
+    ...dppRegistrationRoutes,
     ...dppDynamicRoutes(deps),
     ...disclosureGrantRoutes(deps),
   ];

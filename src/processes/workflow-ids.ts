@@ -14,4 +14,6 @@ export const workflowIds = {
   anchorEvent: (environment: Environment, eventId: number | string) =>
     `anchor-event:${environment}:${eventId}`,
   webhook: (eventId: string, endpointId: string) => `webhook:${eventId}:${endpointId}`,
+  /** One per passport (item, batch or model): drains its registration intents to the EU registry in order. */
+  registry: (environment: Environment, serviceUid: string) => `registry:${environment}:${serviceUid}`,
 };

@@ -10,6 +10,7 @@ export const EVENT_TYPES = [
   'asset.resold',
   'asset.recycled',
   'resale.payment_refund_failed', // extension: a refused resale payment Stripe would not refund (docs/resale.md)
+  'registry.registration_refused', // extension: the EU DPP registry refused a registration (docs/registry.md)
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

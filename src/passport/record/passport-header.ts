@@ -58,6 +58,11 @@ export interface PassportHeader {
   batchDppId?: string;
   /** An item's model passport's digitalProductPassportId; absent: none, or not stated. */
   modelDppId?: string;
+  /**
+   * The EU DPP registry's unique registration identifier (docs/registry.md), in the reads that look it up (ERP
+   * view); never in a recorded version, whose hash the registration carries. Absent: not registered (yet).
+   */
+  registryRegistrationId?: string;
 }
 
 /** The facts a header is built from (all public, or settings the company publishes). */
@@ -82,6 +87,8 @@ export interface PassportHeaderFacts {
   retainUntil?: Date | null | undefined;
   /** An item's model and batch passports, for the links; omitted: not stated by this representation. */
   levels?: readonly { granularity: 'model' | 'batch'; serviceUid: string }[] | undefined;
+  /** The registry's identifier of the passport's registration; omitted/null: none stated. */
+  registryRegistrationId?: string | null | undefined;
 }
 
 const URN_UUID = 'urn:uuid:';
@@ -129,5 +136,6 @@ export function passportHeader(facts: PassportHeaderFacts, publicBaseUrl: string
     ...Object.fromEntries(
       (facts.levels ?? []).map((level) => [`${level.granularity}DppId`, dppIdOf(level.serviceUid)]),
     ),
+    ...(facts.registryRegistrationId ? { registryRegistrationId: facts.registryRegistrationId } : {}),
   };
 }

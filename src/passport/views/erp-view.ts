@@ -9,6 +9,7 @@ import type { ProductGroupEntry } from '../content/pinned-sql.ts';
 import { disclosedProductGroupData } from '../disclosure/product-group-view.ts';
 import { passportHeader } from '../record/passport-header.ts';
 import { latestPassportVersion } from '../record/passport-versions.ts';
+import { registryIdOf } from '../registry/registration-read.ts';
 import { chainOfCustody } from '../timeline/chain-of-custody.ts';
 import { tokenEvents } from '../timeline/list-events.ts';
 
@@ -59,7 +60,7 @@ export function dppToken(passport: Passport) {
 export async function erpDocument(em: EntityManager, tokenId: string, publicBaseUrl: string) {
   const passport = await em.findOne(Passport, { tokenId });
   if (!passport) throw new DomainError('not_found', 'passport_not_found', `No passport ${tokenId}.`);
-  const [chip, events, settings, latest, productGroup] = await Promise.all([
+  const [chip, events, settings, latest, productGroup, registryRegistrationId] = await Promise.all([
     em.findOne(Chip, { id: passport.chipId }),
     tokenEvents(em, tokenId),
     readCompanySettings(em, { companyId: passport.companyId, environment: passport.environment }),
@@ -68,6 +69,7 @@ export async function erpDocument(em: EntityManager, tokenId: string, publicBase
       'select specification_id, data from passport_content where passport_id = ? order by spec_group',
       [passport.id],
     ),
+    registryIdOf(em, passport.environment, passport.serviceUid),
   ]);
   const entries: ProductGroupEntry[] = productGroup.map((row) => ({
     specificationId: row.specification_id,
@@ -81,6 +83,7 @@ export async function erpDocument(em: EntityManager, tokenId: string, publicBase
       economicOperatorId: settings.economicOperatorId,
       facilityId: settings.facilityId,
       productGroupSpecificationIds: entries.map((entry) => entry.specificationId),
+      registryRegistrationId,
     },
     publicBaseUrl,
   );

@@ -1,6 +1,7 @@
 import { type CredentialsConfig, credentialsConfig } from './credentials-env.ts';
 import { type EnvSettings, envSchema } from './env.ts';
 import { type PaymentsConfig, paymentsConfig } from './payments-env.ts';
+import { type RegistryConfig, registryConfig } from './registry-env.ts';
 
 export const ENVIRONMENTS = ['live', 'test'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -111,6 +112,8 @@ export interface Config {
   payments: PaymentsConfig;
   /** Issuer keys and chain ids of the public passport's credentials (src/platform/config/credentials-env.ts). */
   credentials: CredentialsConfig;
+  /** The EU DPP registry and the backup copy link its registrations carry (src/platform/config/registry-env.ts). */
+  registry: RegistryConfig;
 }
 
 export class ConfigError extends Error {
@@ -324,5 +327,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
     },
     payments: paymentsConfig(e),
     credentials: credentialsConfig(e),
+    registry: registryConfig(e),
   };
 }

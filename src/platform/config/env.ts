@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { credentialsEnvShape } from './credentials-env.ts';
 import { paymentsEnvShape } from './payments-env.ts';
+import { registryEnvShape } from './registry-env.ts';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const optionalUrl = z.url().optional();
@@ -141,6 +142,7 @@ export const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: bool.optional(),
   ...paymentsEnvShape,
   ...credentialsEnvShape,
+  ...registryEnvShape,
 });
 
 export type EnvSettings = z.infer<typeof envSchema>;

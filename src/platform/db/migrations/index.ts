@@ -42,6 +42,7 @@ import { Migration20261127200000_login_throttle } from './Migration2026112720000
 import { Migration20261127500000_dpp_levels } from './Migration20261127500000_dpp_levels.ts';
 import { Migration20261127600000_dpp_lifecycle } from './Migration20261127600000_dpp_lifecycle.ts';
 import { Migration20261127700000_dpp_level_status } from './Migration20261127700000_dpp_level_status.ts';
+import { Migration20261127810000_registry_registrations } from './Migration20261127810000_registry_registrations.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -109,4 +110,8 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261127500000_dpp_levels', class: Migration20261127500000_dpp_levels },
   { name: 'Migration20261127600000_dpp_lifecycle', class: Migration20261127600000_dpp_lifecycle },
   { name: 'Migration20261127700000_dpp_level_status', class: Migration20261127700000_dpp_level_status },
+  {
+    name: 'Migration20261127810000_registry_registrations',
+    class: Migration20261127810000_registry_registrations,
+  },
 ];

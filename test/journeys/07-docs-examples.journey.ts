@@ -43,6 +43,7 @@ const PAGES = [
   'resale.md',
   'recycling-and-aas.md',
   'granularity.md',
+  'registry.md',
 ];
 
 // A newcomer pastes the docs' examples into a terminal while npm start runs: each must work as written.

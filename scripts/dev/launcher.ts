@@ -201,8 +201,8 @@ function printBanner(info: {
       ? `  Mail       local SMTP receiver; messages (confirmation links) in ${info.mailInbox}/*.txt (as sent: *.eml)`
       : `  Mail       SMTP_URL`,
     info.registry
-      ? `  EU registry emulator ${info.registry} (test environment; state at ${info.registry}/_admin/state)`
-      : '  EU registry configured REGISTRY_API_URL_*',
+      ? `  Registry   EU DPP registry emulator ${info.registry} (test environment; state: ${info.registry}/_admin/state)`
+      : '  Registry   EU DPP registry at REGISTRY_API_URL_*',
     ...(info.config.secrets.developmentValues.length > 0
       ? [
           `  Secrets    development values for ${info.config.secrets.developmentValues.join(', ')} (fine here; a live`,

@@ -117,7 +117,7 @@ describe('npm start runs the official Temporal dev server with its Web UI, and k
 
     // The EU registry emulator (docs/registry.md): the passport's registration reaches it; the demo company has no
     // EORI yet, so the registry judges the payload and refuses it.
-    const registry = /EU registry emulator (\S+)/.exec(service.output())?.[1];
+    const registry = /EU DPP registry emulator (\S+)/.exec(service.output())?.[1];
     assert.ok(registry, 'the banner names the registry emulator');
     for (let i = 0; ; i++) {
       const state = (await (await fetch(`${registry}/_admin/state`)).json()) as { refused: number };

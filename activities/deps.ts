@@ -3,6 +3,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { PassportChain } from '../src/adapters/chain/passport-chain.ts';
 import type { ContentStore } from '../src/adapters/ipfs/store.ts';
 import type { StripeGateway } from '../src/adapters/payments/stripe-gateway.ts';
+import type { RegistryPort } from '../src/adapters/registry/registry-port.ts';
 import type { Environment } from '../src/platform/config/config.ts';
 import type { Orm } from '../src/platform/db/orm.ts';
 import { scopedEntityManager, type TenantScope } from '../src/platform/db/tenant-scope.ts';
@@ -26,6 +27,8 @@ export interface EnvironmentDeps {
   custodyMasterSecret: string | undefined;
   /** Stripe; activities use `payments.forEnvironment(environment)` (503-class error when not configured). */
   payments: StripeGateway;
+  /** The EU DPP registry (docs/registry.md); unset: this environment's registrations wait until configured. */
+  registry?: { port: RegistryPort; serviceProviderId: string; backupCopyUrlTemplate: string | undefined };
   /** Where webhook deliveries may connect; unset: private targets allowed in test only (the default). */
   webhookUrlPolicy?: UrlPolicy;
   /** Test seam: answers webhook hosts' DNS instead of the system resolver. */

@@ -2,6 +2,7 @@ import type { EnvironmentDeps } from './deps.ts';
 import { levelAnchorActivities } from './levels/level-anchor-activities.ts';
 import { mintActivities } from './mint/mint-activities.ts';
 import { recycleActivities } from './recycling/recycle-activities.ts';
+import { registryActivities } from './registry/registry-activities.ts';
 import { resaleChainActivities } from './resale/resale-chain-activities.ts';
 import { resalePaymentActivities } from './resale/resale-payment-activities.ts';
 import { resaleRecordActivities } from './resale/resale-record-activities.ts';
@@ -21,6 +22,7 @@ export function createActivities(deps: EnvironmentDeps) {
     ...resaleChainActivities(deps),
     ...resalePaymentActivities(deps),
     ...resaleRecordActivities(deps),
+    ...registryActivities(deps),
   };
 }
 

@@ -25,7 +25,7 @@ process.env.STRIPE_API_BASE = stripeMock.url;
 // Histories come from the official dev server, as production's would; the dead-lettered webhook's 17 hours
 // of timers from the official time-skipping test server.
 const stack = await startTestStack();
-const timeSkipping = await startTestStack({ temporal: 'time-skipping' });
+const timeSkipping = await startTestStack({ temporal: 'time-skipping', registry: true });
 try {
   const tenant = await stack.api.createTenant('Fixture Brand');
   const call = (method: string, path: string, body?: unknown) =>
@@ -113,6 +113,10 @@ try {
     (await captureResale(timeSkipping, '04F1F1F1F1F107', false)).workflowId,
     timeSkipping,
   );
+
+  // The EU registry (timers skipped): a model passport refused (its company has no EORI yet), then the EORI set,
+  // the retry asked for, registered; the run lingers for more intents and completes.
+  capture('registry-refused-then-registered', await captureRegistry(timeSkipping), timeSkipping);
 
   await mkdir(OUT, { recursive: true });
   const only = process.argv.slice(2);
@@ -264,4 +268,33 @@ async function captureResale(
   }
   await handle.result();
   return { workflowId: handle.workflowId };
+}
+
+async function captureRegistry(on: TestStack): Promise<string> {
+  const tenant = await on.api.createTenant('Fixture Registrant');
+  const call = (method: string, path: string, body?: unknown) =>
+    on.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
+  const created = await call('POST', '/v1/dpps', {
+    granularity: 'Model',
+    gtin: '09506000134352',
+    'urn:dpp-service:spec:battery:1.0.0': {
+      generalProductInformation: { manufacturerName: 'Fixture Cells' },
+    },
+  });
+  const dppId = created.body.digitalProductPassportId as string;
+  const registration = `/v1/dpps/${encodeURIComponent(dppId)}/registration`;
+  while ((await call('GET', registration)).body.state !== 'refused') {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await call('PATCH', '/v1/company/settings', { economicOperatorId: 'DE1234567890123' });
+  await call('POST', `${registration}/retry`);
+  // Waited out here, not by result(): the time-skipping server would skip the refused run's wait before the nudge.
+  const registered = async () => {
+    const read = (await call('GET', registration)).body;
+    return read.state === 'registered' && read.pendingVersions === 0;
+  };
+  while (!(await registered())) await new Promise((resolve) => setTimeout(resolve, 100));
+  const workflowId = `registry:test:${dppId.replace('urn:uuid:', '')}`;
+  await on.temporal.client.workflow.getHandle(workflowId).result();
+  return workflowId;
 }

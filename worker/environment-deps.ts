@@ -3,6 +3,7 @@ import type { EnvironmentDeps } from '../activities/index.ts';
 import type { PassportChains } from '../src/adapters/chain/environment-chains.ts';
 import type { ContentStore } from '../src/adapters/ipfs/store.ts';
 import { StripeGateway } from '../src/adapters/payments/stripe-gateway.ts';
+import { registryFor } from '../src/adapters/registry/registry-for.ts';
 import { type Config, ENVIRONMENTS, type Environment } from '../src/platform/config/config.ts';
 import type { Orm } from '../src/platform/db/orm.ts';
 import type { Logger } from '../src/platform/logging/logger.ts';
@@ -32,6 +33,14 @@ export function environmentDeps(parts: {
     custodyMasterSecret: parts.config.secrets.custodyMasterSecret,
     payments,
     webhookUrlPolicy: urlPolicyFor(environment, parts.config.webhooks.allowPrivateUrlsInTest),
+    ...registryDeps(parts.config, environment),
   });
   return Object.fromEntries(ENVIRONMENTS.map((e) => [e, build(e)])) as Record<Environment, EnvironmentDeps>;
+}
+
+function registryDeps(config: Config, environment: Environment): Pick<EnvironmentDeps, 'registry'> {
+  const port = registryFor(config.registry, environment);
+  if (!port) return {};
+  const { serviceProviderId, backupCopyUrlTemplate } = config.registry;
+  return { registry: { port, serviceProviderId, backupCopyUrlTemplate } };
 }

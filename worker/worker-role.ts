@@ -7,8 +7,9 @@ import type { ContentStore } from '../src/adapters/ipfs/store.ts';
 import { registerSearchAttributes } from '../src/adapters/temporal/register-search-attributes.ts';
 import { httpPublicReader } from '../src/lifecycle/backup/push-parts.ts';
 import { startBackupPusher } from '../src/lifecycle/backup/pusher.ts';
+import { startRegistryDispatcher } from '../src/lifecycle/registry/dispatcher.ts';
 import { startLevelAnchorSweep } from '../src/passport/levels/level-anchor-sweep.ts';
-import type { Config } from '../src/platform/config/config.ts';
+import { type Config, ENVIRONMENTS } from '../src/platform/config/config.ts';
 import { startKeyPurge } from '../src/platform/idempotency/purge.ts';
 import type { Logger } from '../src/platform/logging/logger.ts';
 import type { OpenDatabase } from '../src/platform/runtime/database.ts';
@@ -59,6 +60,12 @@ export async function startWorkerRole(parts: {
       senders: { live: webhookSenderFor(environments.live), test: webhookSenderFor(environments.test) },
     }),
   });
+  const registryDispatcher = startRegistryDispatcher({
+    orm: parts.database.orm,
+    gateway,
+    logger,
+    environments: ENVIRONMENTS.filter((environment) => config.registry.api[environment]),
+  });
   const keyPurge = startKeyPurge({ em: () => parts.database.orm.em.fork(), logger });
   const levelAnchorSweep = startLevelAnchorSweep({ em: () => parts.database.orm.em.fork(), gateway, logger });
   const payments = environments.live.payments;
@@ -82,6 +89,7 @@ export async function startWorkerRole(parts: {
   return [
     { name: 'outbox dispatcher', run: () => dispatcher.stop() },
     { name: 'backup pusher', run: async () => backupPusher?.stop() },
+    { name: 'registry dispatcher', run: () => registryDispatcher.stop() },
     { name: 'Idempotency-Key purge', run: () => keyPurge.stop() },
     { name: 'level anchor sweep', run: () => levelAnchorSweep.stop() },
     { name: 'usage reporter', run: () => usageReporter.stop() },

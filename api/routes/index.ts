@@ -28,6 +28,7 @@ import { dppDynamicRoutes } from './dpp-api/dpp-dynamic.ts';
 import { dppEvidenceRoutes } from './dpp-api/dpp-evidence.ts';
 import { dppLifecycleRoutes } from './dpp-api/dpp-lifecycle.ts';
 import { dppReadRoutes } from './dpp-api/dpp-reads.ts';
+import { dppRegistrationRoutes } from './dpp-api/dpp-registration.ts';
 import { healthRoutes } from './health.ts';
 import { mintRoutes } from './mint/mint.ts';
 import { passportRoutes } from './passports/passports.ts';
@@ -85,6 +86,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...dppReadRoutes(deps),
     ...dppContentRoutes(deps),
     ...dppLifecycleRoutes(deps),
+    ...dppRegistrationRoutes,
     ...dppDynamicRoutes(deps),
     ...dppEvidenceRoutes(deps),
     ...disclosureGrantRoutes(deps),

@@ -18,6 +18,7 @@ import { SecretBox } from '../../src/platform/secret-box.ts';
 import { startWorkerRole } from '../../worker/worker-role.ts';
 import { ensureConsoleBuilt } from '../console-build.ts';
 import { startDevMail } from './mail.ts';
+import { startDevRegistry } from './registry.ts';
 import { startDevStripe } from './stripe.ts';
 import { startDevTemporal } from './temporal.ts';
 
@@ -79,16 +80,22 @@ async function startParts(
   const databaseStarted = openDatabase(initial, logger).then((d) =>
     startedPart('database', d, (p) => p.close()),
   );
-  const [stripe, mail, database, chains, temporal] = await allStarted([
+  const [stripe, mail, registry, database, chains, temporal] = await allStarted([
     startDevStripe(initial, logger).then((s) => startedPart('stripe-mock', s, (p) => p.stop())),
     startDevMail(initial, logger).then((m) => startedPart('SMTP receiver', m, (p) => p.stop())),
+    startDevRegistry(initial, logger).then((r) => startedPart('registry emulator', r, (p) => p.stop())),
     databaseStarted,
     databaseStarted
       .then((d) => openPassportChains(initial, { dataDir: initial.chain.dataDir, orm: d.orm }))
       .then((c) => startedPart('chains', c, (p) => p.close())),
     startDevTemporal(initial, logger).then((t) => startedPart('Temporal server', t, (p) => p.stop())),
   ] as const);
-  const config: Config = { ...initial, payments: stripe.config.payments, identity: mail.config.identity };
+  const config: Config = {
+    ...initial,
+    payments: stripe.config.payments,
+    identity: mail.config.identity,
+    registry: registry.config.registry,
+  };
   const secretBox = new SecretBox(config.secrets.dataEncryptionKey);
   if (secretBox.usesDevelopmentKey)
     logger.warn('DATA_ENCRYPTION_KEY is not set: chip keys are sealed with a development key');
@@ -137,6 +144,7 @@ async function startParts(
     chainRpc: chains.anvil?.rpcUrl,
     stripe: stripe.mock,
     mailInbox: mail.inbox,
+    registry: registry.emulator?.url,
     demo,
     consoleProblem,
   };
@@ -163,6 +171,7 @@ function printBanner(info: {
   chainRpc: string | undefined;
   stripe: { url: string; webhookSecret: string } | undefined;
   mailInbox: string | undefined;
+  registry: string | undefined;
   demo: { key: string } | undefined;
   consoleProblem: string | undefined;
 }): void {
@@ -191,6 +200,9 @@ function printBanner(info: {
     info.mailInbox
       ? `  Mail       local SMTP receiver; messages (confirmation links) in ${info.mailInbox}/*.txt (as sent: *.eml)`
       : `  Mail       SMTP_URL`,
+    info.registry
+      ? `  Registry   EU DPP registry emulator ${info.registry} (test environment; state: ${info.registry}/_admin/state)`
+      : '  Registry   EU DPP registry at REGISTRY_API_URL_*',
     ...(info.config.secrets.developmentValues.length > 0
       ? [
           `  Secrets    development values for ${info.config.secrets.developmentValues.join(', ')} (fine here; a live`,

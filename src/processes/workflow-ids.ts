@@ -16,4 +16,6 @@ export const workflowIds = {
   anchorLevelVersion: (environment: Environment, levelId: number, number: number) =>
     `anchor-level-version:${environment}:${levelId}:${number}`,
   webhook: (eventId: string, endpointId: string) => `webhook:${eventId}:${endpointId}`,
+  /** One per passport (item, batch or model): drains its registration intents to the EU registry in order. */
+  registry: (environment: Environment, serviceUid: string) => `registry:${environment}:${serviceUid}`,
 };

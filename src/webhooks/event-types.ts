@@ -15,6 +15,7 @@ export const EVENT_TYPES = [
   'passport.transfer_declined',
   'passport.transfer_withdrawn',
   'passport.operator_transferred',
+  'registry.registration_refused', // extension: the EU DPP registry refused a registration (docs/registry.md)
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

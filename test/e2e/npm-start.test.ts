@@ -115,6 +115,17 @@ describe('npm start runs the official Temporal dev server with its Web UI, and k
       { workflowId: WORKFLOW_ID, status: 'WORKFLOW_EXECUTION_STATUS_COMPLETED' },
     ]);
 
+    // The EU registry emulator (docs/registry.md): the passport's registration reaches it; the demo company has no
+    // EORI yet, so the registry judges the payload and refuses it.
+    const registry = /EU DPP registry emulator (\S+)/.exec(service.output())?.[1];
+    assert.ok(registry, 'the banner names the registry emulator');
+    for (let i = 0; ; i++) {
+      const state = (await (await fetch(`${registry}/_admin/state`)).json()) as { refused: number };
+      if (state.refused > 0) break;
+      assert.ok(i < 100, 'no registration reached the registry emulator');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+
     // Payments work under npm start: its stripe-mock accepts the key npm start configures.
     const checkout = await call('POST', '/v1/billing/checkout', { plan: 'pro' });
     assert.equal(checkout.status, 201, await checkout.text());

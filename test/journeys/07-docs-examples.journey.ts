@@ -46,6 +46,7 @@ const PAGES = [
   'evidence.md',
   'backup.md',
   'exit.md',
+  'registry.md',
 ];
 
 // A newcomer pastes the docs' examples into a terminal while npm start runs: each must work as written.

@@ -9,10 +9,13 @@ import {
 import { parseEther } from 'ethers';
 import { createActivities, type EnvironmentDeps } from '../../activities/index.ts';
 import { webhookSenderFor } from '../../activities/webhooks/webhook-activities.ts';
+import { type RegistryEmulator, startRegistryEmulator } from '../../scripts/dev/registry-emulator.ts';
 import { reorgRecordReconciler } from '../../src/adapters/chain/reorg-records.ts';
 import { EmbeddedContentStore } from '../../src/adapters/ipfs/store.ts';
 import { StripeGateway } from '../../src/adapters/payments/stripe-gateway.ts';
+import { HttpRegistry } from '../../src/adapters/registry/http-registry.ts';
 import { clientInterceptors } from '../../src/adapters/temporal/connection.ts';
+import { startRegistryDispatcher } from '../../src/lifecycle/registry/dispatcher.ts';
 import { createLogger } from '../../src/platform/logging/logger.ts';
 import { currentTracing } from '../../src/platform/observability/tracing.ts';
 import {
@@ -37,6 +40,8 @@ export interface TestStack {
   deps: EnvironmentDeps;
   /** The outbox dispatcher of the worker process (off with `dispatcher: false`). */
   dispatcher: OutboxDispatcher | undefined;
+  /** The EU DPP registry emulator and its dispatcher (with `registry: true`). */
+  registry: RegistryEmulator | undefined;
   /** Starts a worker for the test environment's task queue (one is started by default). */
   startWorker(options?: {
     maxCachedWorkflows?: number;
@@ -84,6 +89,8 @@ export async function startTestStack(
     apiEnv?: Record<string, string>;
     /** The chain to run on (default: a fresh anvil mining each transaction at once); close() stops it. */
     chain?: TestChain;
+    /** Start the registry emulator (scripts/dev/registry-emulator.ts) and the registry dispatcher. */
+    registry?: boolean;
   } = {},
 ): Promise<TestStack> {
   const chain = options.chain ?? (await startTestChain());
@@ -116,6 +123,16 @@ export async function startTestStack(
     custodyMasterSecret: api.config.secrets.custodyMasterSecret,
     payments: new StripeGateway(api.config.payments),
   };
+  const registry = options.registry
+    ? await startRegistryEmulator({ token: 'registry-test-token' })
+    : undefined;
+  if (registry) {
+    deps.registry = {
+      port: new HttpRegistry(registry.url, registry.token),
+      serviceProviderId: 'dpp-service-test',
+      backupCopyUrlTemplate: 'https://backup.example.test{path}',
+    };
+  }
   const workers: RunningWorker[] = [];
   const startWorker: TestStack['startWorker'] = async (workerOptions = {}) => {
     const worker = await Worker.create({
@@ -157,18 +174,30 @@ export async function startTestStack(
             senders: { test: webhookSenderFor(deps) },
           }),
         });
+  const registryDispatcher = registry
+    ? startRegistryDispatcher({
+        orm: api.db.orm,
+        gateway: { client: temporal.client, taskQueuePrefix: api.config.temporal.taskQueuePrefix },
+        logger: deps.logger,
+        environments: ['test'],
+        intervalMs: 200,
+      })
+    : undefined;
   return {
     api,
     chain,
     temporal,
     deps,
     dispatcher,
+    registry,
     startWorker,
     async close() {
+      await registryDispatcher?.stop();
       await dispatcher?.stop();
       for (const worker of workers) await worker.stop().catch(() => {});
       await api.close();
       await temporal.teardown();
+      await registry?.stop();
       await chain.stop();
     },
   };

@@ -61,6 +61,11 @@ export interface PassportHeader {
   batchDppId?: string | null;
   /** An item's model passport's digitalProductPassportId; null and absent as batchDppId. */
   modelDppId?: string | null;
+  /**
+   * The EU DPP registry's unique registration identifier (docs/registry.md), in the reads that look it up (ERP
+   * view); never in a recorded version, whose hash the registration carries. Absent: not registered (yet).
+   */
+  registryRegistrationId?: string;
 }
 
 /** The facts a header is built from (all public, or settings the company publishes). */
@@ -88,6 +93,8 @@ export interface PassportHeaderFacts {
    * omitted: not stated by this representation.
    */
   levels?: readonly { granularity: 'model' | 'batch'; serviceUid: string }[] | undefined;
+  /** The registry's identifier of the passport's registration; omitted/null: none stated. */
+  registryRegistrationId?: string | null | undefined;
 }
 
 const URN_UUID = 'urn:uuid:';
@@ -133,6 +140,7 @@ export function passportHeader(facts: PassportHeaderFacts, publicBaseUrl: string
     contentSpecificationIds: [...CONTENT_SPECIFICATION_IDS, ...(facts.productGroupSpecificationIds ?? [])],
     ...(facts.retainUntil ? { retainUntil: facts.retainUntil.toISOString() } : {}),
     ...(facts.levels ? headerLevelLinks(facts.levels) : {}),
+    ...(facts.registryRegistrationId ? { registryRegistrationId: facts.registryRegistrationId } : {}),
   };
 }
 

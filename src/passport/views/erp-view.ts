@@ -14,6 +14,7 @@ import { disclosedProductGroupData } from '../disclosure/product-group-view.ts';
 import { ITEM_LEVEL_REFS_SQL, itemLevelRefs } from '../record/item-level-refs.ts';
 import { passportHeader } from '../record/passport-header.ts';
 import { latestPassportVersion } from '../record/passport-versions.ts';
+import { registryIdOf } from '../registry/registration-read.ts';
 import { chainOfCustody } from '../timeline/chain-of-custody.ts';
 import { tokenEvents } from '../timeline/list-events.ts';
 import { erpBackup } from './erp-backup.ts';
@@ -65,7 +66,7 @@ export function dppToken(passport: Passport) {
 export async function erpDocument(em: EntityManager, tokenId: string, publicBaseUrl: string) {
   const passport = await em.findOne(Passport, { tokenId });
   if (!passport) throw new DomainError('not_found', 'passport_not_found', `No passport ${tokenId}.`);
-  const [chip, events, settings, latest, productGroup] = await Promise.all([
+  const [chip, events, settings, latest, productGroup, registryRegistrationId] = await Promise.all([
     em.findOne(Chip, { id: passport.chipId }),
     tokenEvents(em, tokenId),
     readCompanySettings(em, { companyId: passport.companyId, environment: passport.environment }),
@@ -75,6 +76,7 @@ export async function erpDocument(em: EntityManager, tokenId: string, publicBase
       `select ${PRODUCT_GROUP_DATA_SQL} as own, ${ITEM_LEVEL_REFS_SQL} as levels from passports p where p.id = ?`,
       [passport.id],
     ),
+    registryIdOf(em, passport.environment, passport.serviceUid),
   ]);
   const entries: ProductGroupEntry[] = productGroupEntries(productGroup[0]?.own);
   const verified = (chip?.verificationCount ?? 0) > 0;
@@ -87,6 +89,7 @@ export async function erpDocument(em: EntityManager, tokenId: string, publicBase
       facilityId: settings.facilityId,
       productGroupSpecificationIds: entries.map((entry) => entry.specificationId),
       levels: itemLevelRefs(productGroup[0]?.levels),
+      registryRegistrationId,
     },
     publicBaseUrl,
   );

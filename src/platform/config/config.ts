@@ -2,6 +2,7 @@ import { type BackupConfig, backupConfig, backupSettingsProblem } from './backup
 import { type CredentialsConfig, credentialsConfig } from './credentials-env.ts';
 import { type EnvSettings, envSchema } from './env.ts';
 import { type PaymentsConfig, paymentsConfig } from './payments-env.ts';
+import { type RegistryConfig, registryConfig } from './registry-env.ts';
 
 export const ENVIRONMENTS = ['live', 'test'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -114,6 +115,8 @@ export interface Config {
   credentials: CredentialsConfig;
   /** The backup provider our versions are pushed to (src/platform/config/backup-env.ts, docs/backup.md). */
   backup: BackupConfig;
+  /** The EU DPP registry and the backup copy link its registrations carry (src/platform/config/registry-env.ts). */
+  registry: RegistryConfig;
 }
 
 export class ConfigError extends Error {
@@ -330,5 +333,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
     payments: paymentsConfig(e),
     credentials: credentialsConfig(e),
     backup: backupConfig(e),
+    registry: registryConfig(e, backupConfig(e).provider),
   };
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { backupEnvShape } from './backup-env.ts';
 import { credentialsEnvShape } from './credentials-env.ts';
 import { paymentsEnvShape } from './payments-env.ts';
+import { registryEnvShape } from './registry-env.ts';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const optionalUrl = z.url().optional();
@@ -143,6 +144,7 @@ export const envSchema = z.object({
   ...paymentsEnvShape,
   ...credentialsEnvShape,
   ...backupEnvShape,
+  ...registryEnvShape,
 });
 
 export type EnvSettings = z.infer<typeof envSchema>;

@@ -43,6 +43,7 @@ import { Migration20261127500000_dpp_levels } from './Migration20261127500000_dp
 import { Migration20261127600000_dpp_lifecycle } from './Migration20261127600000_dpp_lifecycle.ts';
 import { Migration20261127700000_dpp_level_status } from './Migration20261127700000_dpp_level_status.ts';
 import { Migration20261127800000_dpp_level_anchors } from './Migration20261127800000_dpp_level_anchors.ts';
+import { Migration20261127810000_registry_registrations } from './Migration20261127810000_registry_registrations.ts';
 import { Migration20261127830000_backup_copies } from './Migration20261127830000_backup_copies.ts';
 import { Migration20261127840000_exit_old_hosts } from './Migration20261127840000_exit_old_hosts.ts';
 import { Migration20261127840001_passport_transfers } from './Migration20261127840001_passport_transfers.ts';
@@ -114,6 +115,10 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261127600000_dpp_lifecycle', class: Migration20261127600000_dpp_lifecycle },
   { name: 'Migration20261127700000_dpp_level_status', class: Migration20261127700000_dpp_level_status },
   { name: 'Migration20261127800000_dpp_level_anchors', class: Migration20261127800000_dpp_level_anchors },
+  {
+    name: 'Migration20261127810000_registry_registrations',
+    class: Migration20261127810000_registry_registrations,
+  },
   { name: 'Migration20261127830000_backup_copies', class: Migration20261127830000_backup_copies },
   { name: 'Migration20261127840000_exit_old_hosts', class: Migration20261127840000_exit_old_hosts },
   {

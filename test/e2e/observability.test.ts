@@ -80,13 +80,15 @@ describe('operations: a mint seen through /metrics and through one trace', () =>
     const other = '04FFFFFFFFFF01';
     assert.equal((await stack.api.call('GET', `/v1/dpp/mint/${UID}`, { key: tenant.testKey })).status, 200);
     assert.equal((await stack.api.call('GET', `/v1/dpp/mint/${other}`, { key: tenant.testKey })).status, 404);
-    // The webhook of asset.minted reaches the receiver (its first attempt is the dispatcher's).
+    // The webhook of asset.minted reaches the receiver (its first attempt is the dispatcher's), the outbox drains.
     const scraped = await waitFor(
       'webhook attempts counted',
       async () => parseExposition((await scrape()).text),
       (families) =>
         (sampleValue(families, 'dpp_webhook_attempts_total', { outcome: 'succeeded' }) ?? 0) >= 2 &&
-        sampleValue(families, 'dpp_mints_total', { environment: 'test', outcome: 'refused' }) === 1,
+        sampleValue(families, 'dpp_mints_total', { environment: 'test', outcome: 'refused' }) === 1 &&
+        // Under load the dispatcher may not have taken the last event yet: the outbox drains, then it is read.
+        sampleValue(families, 'dpp_outbox_pending_events') === 0,
       30,
     );
     const answer = await scrape();

@@ -193,6 +193,8 @@ const NOT_HOT: Record<string, string> = {
   listTransfers:
     'a company’s transfer offers made and received (one per handed-over passport), on passport_transfers_from_idx ' +
     'and _to_idx, at most 500',
+  listBackupPeers:
+    'the providers allowed to push backup copies to this instance (an operator’s CLI listing; a handful of rows)',
 };
 
 function sourceFiles(dir: string): string[] {

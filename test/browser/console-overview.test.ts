@@ -82,7 +82,10 @@ describe('console overview (Chromium, API + worker + chain)', () => {
     await page.getByText('0 of 5 steps done.').waitFor();
     await page.getByText('Nothing needs attention').waitFor();
     assert.deepEqual(await counts(page, 'Total'), ['0', '0']);
-    assert.equal(await page.getByRole('link', { name: 'API reference', exact: true }).getAttribute('href'), '/docs');
+    assert.equal(
+      await page.getByRole('link', { name: 'API reference', exact: true }).getAttribute('href'),
+      '/docs',
+    );
     assert.equal(
       await page
         .getByRole('link', { name: 'Open the mint operation in the API reference' })

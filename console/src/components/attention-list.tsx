@@ -63,7 +63,7 @@ export function AttentionList({ data }: { data: Overview }) {
     signals(data, environment).map((signal) => ({ ...signal, environment })),
   );
   return (
-    <section className="card attention" aria-labelledby="attention-heading">
+    <section className="card attention-card" aria-labelledby="attention-heading">
       <h2 id="attention-heading">Needs attention</h2>
       {rows.length === 0 ? (
         <p className="success">Nothing needs attention: every delivery, registration and backup is fine.</p>

@@ -332,8 +332,7 @@ describe('web console in Chromium', () => {
     await page.getByLabel('New API key').waitFor();
     await fitsWidth(page, 'new key (phone)');
     await shoot(page, 'developers-new-key-phone');
-    await page.getByRole('button', { name: 'Menu' }).click();
-    await page.getByRole('link', { name: 'Team' }).click();
+    await openPage(page, 'Team');
     await page.getByLabel(`Role of ${VIEWER}`).waitFor();
     await fitsWidth(page, 'team (phone)');
     await accessible(page, 'team (phone)');

@@ -17,6 +17,7 @@ import { enrollRoute } from './chips/enroll.ts';
 import { inventoryRoute } from './chips/inventory.ts';
 import { verifyChipRoute } from './chips/verify-chip.ts';
 import { complianceRoutes } from './compliance/compliance.ts';
+import { consoleOverviewRoutes } from './console/overview.ts';
 import { consolePasskeySessionRoutes } from './console/passkey-session.ts';
 import { consoleSessionRoutes } from './console/session.ts';
 import { consoleSsoSessionRoutes } from './console/sso-session.ts';
@@ -57,6 +58,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...consoleSessionRoutes(deps),
     ...consolePasskeySessionRoutes(deps),
     ...consoleSsoSessionRoutes(deps, ssoEndpoints(deps)),
+    ...consoleOverviewRoutes(deps),
     ...teamRoutes(deps),
     enrollRoute,
     verifyChipRoute(deps),

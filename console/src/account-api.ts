@@ -103,7 +103,23 @@ export const sso = {
   ) => call(env, 'PUT', '/v1/auth/sso/saml', body),
 };
 
+export interface PlanOffer {
+  id: 'essential' | 'pro';
+  name: string;
+  price: {
+    unitAmount: number | null;
+    currency: string;
+    interval: string | null;
+    intervalCount: number | null;
+    usageType: string | null;
+  } | null;
+  description: string | null;
+  features: string[];
+}
+
 export const billing = {
+  plans: (env: Environment) =>
+    call<{ plans: PlanOffer[]; includedInEveryPlan: string[] }>(env, 'GET', '/v1/billing/plans'),
   status: (env: Environment) => call<BillingStatus>(env, 'GET', '/v1/billing/status'),
   usage: (env: Environment) => call<BillingUsage>(env, 'GET', '/v1/billing/usage'),
   checkout: (env: Environment, plan: 'essential' | 'pro', returnUrl: string) =>

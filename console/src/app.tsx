@@ -3,6 +3,7 @@ import { ApiError, type Environment, type SessionUser, session } from './api.ts'
 import { Billing } from './pages/billing.tsx';
 import { Compliance } from './pages/compliance.tsx';
 import { Developers } from './pages/developers.tsx';
+import { Overview } from './pages/overview.tsx';
 import { Passport } from './pages/passport.tsx';
 import { Passports } from './pages/passports.tsx';
 import { ResetPassword } from './pages/reset-password.tsx';
@@ -22,6 +23,8 @@ function storedEnvironment(): Environment {
   return window.localStorage.getItem(ENVIRONMENT_PREFERENCE) === 'live' ? 'live' : 'test';
 }
 
+/** Where a signed-in person starts: the overview of their company. */
+const LANDING = '/overview';
 const PUBLIC_PAGES = new Set(['/sign-in', '/sign-up']);
 /** Pages shown whether or not someone is signed in (a mail's link may open in a signed-in browser). */
 const OPEN_PAGES = new Set(['/reset-password']);
@@ -57,7 +60,7 @@ export function App() {
   useEffect(() => {
     if (user === undefined || OPEN_PAGES.has(path)) return;
     if (user === null && !PUBLIC_PAGES.has(path)) navigate('/sign-in');
-    if (user !== null && (PUBLIC_PAGES.has(path) || path === '/')) navigate('/settings/developers');
+    if (user !== null && (PUBLIC_PAGES.has(path) || path === '/')) navigate(LANDING);
   }, [user, path]);
 
   if (path === '/reset-password') return <ResetPassword environment={environment} />;
@@ -75,7 +78,7 @@ export function App() {
         environment={environment}
         onSignedIn={(signedIn) => {
           setUser(signedIn);
-          navigate('/settings/developers');
+          navigate(LANDING);
         }}
       />
     );
@@ -91,7 +94,9 @@ export function App() {
         navigate('/sign-in');
       }}
     >
-      {path === '/passports' ? (
+      {path === LANDING ? (
+        <Overview user={user} environment={environment} onSessionEnded={onSessionEnded} />
+      ) : path === '/passports' ? (
         // Keyed by the environment: a switch starts again at the first page (cursors are per environment).
         <Passports key={environment} environment={environment} onSessionEnded={onSessionEnded} />
       ) : path.startsWith('/passports/') ? (
@@ -133,8 +138,8 @@ function NotFound() {
     <section>
       <h1>Page not found</h1>
       <p>
-        <a href="/console/settings/developers" onClick={linkHandler('/settings/developers')}>
-          Go to Settings › Developers
+        <a href="/console/overview" onClick={linkHandler(LANDING)}>
+          Go to the overview
         </a>
       </p>
     </section>

@@ -1,4 +1,4 @@
-import { type ReactNode, useState } from 'react';
+import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { type Environment, type SessionUser, session } from './api.ts';
 import { linkHandler } from './router.ts';
 
@@ -11,10 +11,23 @@ interface ShellProps {
   children: ReactNode;
 }
 
-/** The signed-in frame: the test-mode banner, the environment switch, navigation and the account menu. */
+/**
+ * The signed-in frame: the test-mode banner, the Live/Test badge and switch, navigation and the account menu.
+ * On phones the navigation and the account's buttons fold behind a Menu button, so the page starts on screen.
+ */
 export function Shell({ path, user, environment, onSwitch, onSignedOut, children }: ShellProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  // Following a link closes the menu: the page it opens is what the person wants to see.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: path is the trigger, not a value read
+  useEffect(() => setMenuOpen(false), [path]);
+  const closeOnEscape = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !menuOpen) return;
+    setMenuOpen(false);
+    menuButton.current?.focus();
+  };
   const signOut = async (everywhere: boolean) => {
     setBusy(true);
     setError(null);
@@ -28,20 +41,35 @@ export function Shell({ path, user, environment, onSwitch, onSignedOut, children
   };
   const test = environment === 'test';
   return (
-    <div className={test ? 'frame test-mode' : 'frame'}>
+    // biome-ignore lint/a11y/noStaticElementInteractions: Escape anywhere in the frame closes the open menu
+    <div
+      className={`frame ${test ? 'test-mode' : 'live-mode'}${menuOpen ? ' menu-open' : ''}`}
+      onKeyDown={closeOnEscape}
+    >
       {test ? (
         <p className="test-banner" role="note">
-          Test mode: you are looking at test data. Nothing here touches live passports or live keys.
+          Test mode: you are looking at test data.{' '}
+          <span className="banner-more">Nothing here touches live passports or live keys.</span>
         </p>
       ) : null}
       <header className="topbar">
-        <a
-          className="brand"
-          href="/console/settings/developers"
-          onClick={linkHandler('/settings/developers')}
+        <button
+          ref={menuButton}
+          type="button"
+          className="menu-button secondary"
+          aria-expanded={menuOpen}
+          aria-controls="console-menu"
+          onClick={() => setMenuOpen(!menuOpen)}
         >
+          Menu
+        </button>
+        <a className="brand" href="/console/overview" onClick={linkHandler('/overview')}>
           DPP Console
         </a>
+        <span className={`mode-badge ${environment}`}>
+          <span className="visually-hidden">Environment: </span>
+          {test ? 'Test' : 'Live'}
+        </span>
         <span className="company">{user.companyName}</span>
         <label className="env-switch">
           <input
@@ -71,8 +99,17 @@ export function Shell({ path, user, environment, onSwitch, onSignedOut, children
         </p>
       ) : null}
       <div className="layout">
-        <nav aria-label="Console">
+        <nav aria-label="Console" id="console-menu">
           <ul className="nav-top">
+            <li>
+              <a
+                href="/console/overview"
+                aria-current={path === '/overview' ? 'page' : undefined}
+                onClick={linkHandler('/overview')}
+              >
+                Overview
+              </a>
+            </li>
             <li>
               <a
                 href="/console/passports"

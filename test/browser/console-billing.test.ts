@@ -18,6 +18,19 @@ const PERIOD_START = Math.floor(Date.now() / 1000) - 86_400;
  * owner sees plan and usage, gets a Checkout link, then (after Stripe's signed event) the plan and a portal
  * link; submits the business verification and uploads a document; a viewer reads both pages without forms.
  */
+/** A price as stripe-mock (Stripe's API description) answers it, asked directly, not through the service. */
+async function stripePriceOf(id: string) {
+  const response = await fetch(`${process.env.STRIPE_API_BASE}/v1/prices/${id}`, {
+    headers: { authorization: `Bearer ${TEST_STRIPE.secretKey}` },
+  });
+  assert.equal(response.status, 200);
+  return (await response.json()) as {
+    unit_amount: number;
+    currency: string;
+    recurring: { interval: string; usage_type: string } | null;
+  };
+}
+
 describe('console billing and compliance (Chromium, stripe-mock)', () => {
   let api: TestApi;
   let browser: Browser;
@@ -60,6 +73,24 @@ describe('console billing and compliance (Chromium, stripe-mock)', () => {
     assert.equal(await fact(page, 'Passports minted').textContent(), '0');
     assert.match((await fact(page, 'Period').textContent()) ?? '', /\d{4} – .*\d{4}/);
     assert.equal(await page.getByRole('button', { name: 'Manage billing' }).count(), 0, 'no customer yet');
+    // Each plan's price is the one Stripe holds for its configured price (what Checkout charges).
+    for (const [plan, name] of [
+      ['pro', 'Pro'],
+      ['essential', 'Essential'],
+    ] as const) {
+      const stripePrice = await stripePriceOf(TEST_STRIPE.prices[plan]);
+      const offer = page.locator('.plan-offer', { has: page.getByRole('heading', { level: 3, name }) });
+      const amount = new Intl.NumberFormat('en', {
+        style: 'currency',
+        currency: stripePrice.currency.toUpperCase(),
+      }).format(stripePrice.unit_amount / 100);
+      const per = stripePrice.recurring?.usage_type === 'metered' ? 'mint' : stripePrice.recurring?.interval;
+      assert.equal(await offer.locator('.plan-price').textContent(), `${amount} per ${per}`);
+      await offer.getByRole('button', { name: `Subscribe to ${name}` }).waitFor();
+    }
+    const included = page.getByRole('list', { name: 'Every plan includes' });
+    await included.getByText(/^Live passports: live mints/).waitFor();
+    await included.getByText(/^The test environment, free/).waitFor();
     await checks.checkPage(page, 'billing-none');
 
     await page.getByRole('button', { name: 'Subscribe to Pro' }).click();

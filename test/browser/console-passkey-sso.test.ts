@@ -107,7 +107,7 @@ describe('console sign-in with a passkey and with SSO (Chromium)', () => {
     await checks.shoot(page, 'signin-passkey-required');
 
     await page.getByRole('button', { name: 'Use a passkey' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Developers' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     const session = await sessionOf(page);
     assert.equal(session.status, 200);
     assert.equal(session.body.user.email, KEY_OWNER);
@@ -175,8 +175,8 @@ describe('console sign-in with a passkey and with SSO (Chromium)', () => {
     await colleague.click('button[type="submit"]');
     await colleague.waitForSelector('button[type="submit"]');
     await colleague.click('button[type="submit"]');
-    await colleague.getByRole('heading', { level: 1, name: 'Developers' }).waitFor();
-    assert.equal(new URL(colleague.url()).pathname, '/console/settings/developers');
+    await colleague.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    assert.equal(new URL(colleague.url()).pathname, '/console/overview');
     await colleague.getByText('jane@acme.example').first().waitFor();
     const session = await sessionOf(colleague);
     assert.equal(session.status, 200, JSON.stringify(session.body));

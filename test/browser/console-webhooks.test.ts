@@ -303,6 +303,7 @@ describe('console: webhooks and team in Chromium', () => {
     await fitsWidth(page, 'webhooks (phone)');
     await accessible(page, 'webhooks (phone)');
     await shoot(page, 'webhooks-log-phone');
+    await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('link', { name: 'Team' }).click();
     await page.getByRole('button', { name: `Remove ${VIEWER}` }).waitFor();
     await fitsWidth(page, 'team (phone)');

@@ -108,8 +108,9 @@ describe('web console in Chromium', () => {
     await page.goto(link);
     await page.getByText('This confirmation link is unknown, already used or expired.').waitFor();
 
-    await signIn(page, OWNER);
-    assert.equal(new URL(page.url()).pathname, '/console/settings/developers');
+    await checks.signInToOverview(page, OWNER);
+    assert.equal(new URL(page.url()).pathname, '/console/overview', 'sign-in lands on the overview');
+    await openPage(page, 'Developers');
     await page.getByText('Test mode: you are looking at test data').waitFor();
     await page.getByText(`${OWNER} (owner)`).waitFor();
 
@@ -331,7 +332,7 @@ describe('web console in Chromium', () => {
     await page.getByLabel('New API key').waitFor();
     await fitsWidth(page, 'new key (phone)');
     await shoot(page, 'developers-new-key-phone');
-    await page.getByRole('link', { name: 'Team' }).click();
+    await openPage(page, 'Team');
     await page.getByLabel(`Role of ${VIEWER}`).waitFor();
     await fitsWidth(page, 'team (phone)');
     await accessible(page, 'team (phone)');

@@ -9,7 +9,11 @@ import { enrollAndMint } from '../support/fixtures/mint.ts';
 import { GTIN } from '../support/fixtures/products.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { type Receiver, startReceiver, waitUntil } from '../webhooks/support.ts';
-import { type Foreign, SWEEP } from './fixtures/tenant-sweep.ts';
+import { type Foreign, SWEEP as LISTED } from './fixtures/tenant-sweep.ts';
+import { OVERVIEW_AND_PLANS } from './fixtures/tenant-sweep-console.ts';
+
+/** tenant-sweep.ts is at the 400-line limit: newer classifications live beside it. */
+const SWEEP = { ...LISTED, ...OVERVIEW_AND_PLANS };
 
 describe('tenant isolation: every operation with another tenant’s ids, and with the other environment', () => {
   let stack: TestStack;

@@ -111,12 +111,19 @@ export function consoleChecks(
   const shoot = (page: Page, name: string) =>
     page.screenshot({ path: `${CONSOLE_SHOTS}${options.shotPrefix ?? ''}${name}.png`, fullPage: true });
 
-  /** Signs in on the console's sign-in page with e-mail and password; the Developers page opens. */
-  const signIn = async (page: Page, email: string, password = CONSOLE_PASSWORD) => {
+  /** Signs in on the console's sign-in page with e-mail and password: the console opens on the Overview. */
+  const signInToOverview = async (page: Page, email: string, password = CONSOLE_PASSWORD) => {
     await page.goto(`${origin()}/console/sign-in`);
     await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+  };
+
+  /** Signs in, then opens Settings › Developers (where most console tests start). */
+  const signIn = async (page: Page, email: string, password = CONSOLE_PASSWORD) => {
+    await signInToOverview(page, email, password);
+    await page.goto(`${origin()}/console/settings/developers`);
     await page.getByRole('heading', { level: 1, name: 'Developers' }).waitFor();
   };
 
@@ -128,7 +135,14 @@ export function consoleChecks(
 
   /** Follows the navigation's link `name` to the page of that heading. */
   const openPage = async (page: Page, name: string, options: { exact?: boolean } = {}) => {
-    await page.getByRole('link', { name, ...options }).click();
+    // On a phone the navigation is folded behind the Menu button.
+    const menu = page.getByRole('button', { name: 'Menu' });
+    if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) === 'false')
+      await menu.click();
+    await page
+      .getByRole('navigation', { name: 'Console' })
+      .getByRole('link', { name, ...options })
+      .click();
     await page.getByRole('heading', { level: 1, name }).waitFor();
   };
 
@@ -155,5 +169,6 @@ export function consoleChecks(
     openPage,
     checkPage,
     signIn,
+    signInToOverview,
   };
 }

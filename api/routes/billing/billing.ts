@@ -4,6 +4,7 @@ import {
   PLANS,
   subscriptionCheckout,
 } from '../../../src/accounts/billing/billing-accounts.ts';
+import { EVERY_PLAN_INCLUDES, planOffers } from '../../../src/accounts/billing/plans.ts';
 import { currentUsage } from '../../../src/accounts/billing/usage.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
 import type { AppContext } from '../../context.ts';
@@ -114,6 +115,54 @@ export function billingRoutes(deps: RouteDeps): RouteSpec[] {
       handler: async (ctx: AppContext) => {
         await requireRight(ctx, 'read', 'see billing');
         ctx.body = { success: true, ...(await billingStatus(deps.orm.em.fork(), ctx.state.scope!)) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/billing/plans',
+      operationId: 'billingPlans',
+      summary: 'The plans on offer: each one’s price (Stripe’s) and what it includes.',
+      description:
+        'The price is the Stripe price Checkout charges in this environment (amount in the currency’s smallest ' +
+        'unit; null when no price is configured or Stripe cannot be reached); description and features are the ' +
+        'plan’s Stripe product’s (its marketing features); includedInEveryPlan is what the service grants with ' +
+        'any plan in good standing.',
+      tags: ['billing'],
+      auth: 'apiKeyOrUser',
+      responses: {
+        200: {
+          description: 'The plans, in the order of their checkout names.',
+          schema: z.object({
+            success: z.literal(true),
+            plans: z.array(
+              z.object({
+                id: z.enum(PLANS),
+                name: z.string(),
+                price: z
+                  .object({
+                    unitAmount: z.number().int().nullable(),
+                    currency: z.string(),
+                    interval: z.string().nullable(),
+                    intervalCount: z.number().int().nullable(),
+                    usageType: z.string().nullable(),
+                  })
+                  .nullable(),
+                description: z.string().nullable(),
+                features: z.array(z.string()),
+              }),
+            ),
+            includedInEveryPlan: z.array(z.string()),
+          }),
+        },
+      },
+      handler: async (ctx: AppContext) => {
+        await requireRight(ctx, 'read', 'see the plans');
+        const { environment } = ctx.state.scope!;
+        const stripe = deps.payments.isConfigured(environment)
+          ? deps.payments.forEnvironment(environment)
+          : undefined;
+        const plans = await planOffers(stripe?.stripe, stripe?.settings);
+        ctx.body = { success: true, plans, includedInEveryPlan: [...EVERY_PLAN_INCLUDES] };
       },
     }),
     defineRoute({

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
 import '../account.css';
-import { type BillingStatus, type BillingUsage, billing } from '../account-api.ts';
+import { type BillingStatus, type BillingUsage, billing, type PlanOffer } from '../account-api.ts';
 import type { Environment, SessionUser } from '../api.ts';
 import { ErrorAlert } from '../components/error-alert.tsx';
+import { PlanOffers } from '../components/plan-offers.tsx';
 import { useFailure } from '../hooks/use-failure.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
 
@@ -13,7 +14,6 @@ interface BillingProps {
 }
 
 const day = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });
-const PLAN_NAMES = { essential: 'Essential', pro: 'Pro' } as const;
 /** Stripe subscription statuses after which a new checkout is the way back to a plan. */
 const ENDED = new Set(['none', 'canceled', 'incomplete_expired']);
 /** Where Stripe sends the person back: this page. */
@@ -24,16 +24,22 @@ export function Billing({ user, environment, onSessionEnded }: BillingProps) {
   const { error, setError, fail } = useFailure(onSessionEnded);
   const [status, setStatus] = useState<BillingStatus | null>(null);
   const [usage, setUsage] = useState<BillingUsage | null>(null);
-  const [link, setLink] = useState<{ href: string; text: string } | null>(null);
+  const [offers, setOffers] = useState<{ plans: PlanOffer[]; includedInEveryPlan: string[] } | null>(null);
+  const [link, setLink] = useState<{ href: string; text: string; from: 'checkout' | 'portal' } | null>(null);
   const [busy, setBusy] = useState(false);
   const heading = usePageHeading('Billing');
   const isOwner = user.role === 'owner';
 
   const load = useCallback(async () => {
     try {
-      const [s, u] = await Promise.all([billing.status(environment), billing.usage(environment)]);
+      const [s, u, p] = await Promise.all([
+        billing.status(environment),
+        billing.usage(environment),
+        billing.plans(environment),
+      ]);
       setStatus(s);
       setUsage(u);
+      setOffers(p);
     } catch (caught) {
       fail(caught);
     }
@@ -44,7 +50,7 @@ export function Billing({ user, environment, onSessionEnded }: BillingProps) {
     void load();
   }, [load]);
 
-  const open = async (work: () => Promise<{ href: string; text: string }>) => {
+  const open = async (work: () => Promise<{ href: string; text: string; from: 'checkout' | 'portal' }>) => {
     setBusy(true);
     setError(null);
     setLink(null);
@@ -58,18 +64,32 @@ export function Billing({ user, environment, onSessionEnded }: BillingProps) {
       setBusy(false);
     }
   };
-  const checkout = (plan: 'essential' | 'pro') =>
+  const checkout = (plan: PlanOffer) =>
     open(async () => ({
-      href: (await billing.checkout(environment, plan, returnUrl())).checkoutUrl,
-      text: `Continue to Stripe Checkout for ${PLAN_NAMES[plan]}`,
+      href: (await billing.checkout(environment, plan.id, returnUrl())).checkoutUrl,
+      text: `Continue to Stripe Checkout for ${plan.name}`,
+      from: 'checkout',
     }));
   const portal = () =>
     open(async () => ({
       href: (await billing.portal(environment, returnUrl())).portalUrl,
       text: 'Continue to the Stripe billing portal',
+      from: 'portal',
     }));
+  /** Where Stripe's link appears: under the button that asked for it. */
+  const linkLine = (from: 'checkout' | 'portal') => (
+    <p role="status" className={link?.from === from ? 'success' : 'visually-hidden'}>
+      {link?.from === from ? (
+        <a href={link.href} rel="noreferrer">
+          {link.text}
+        </a>
+      ) : (
+        ''
+      )}
+    </p>
+  );
 
-  const plan = status?.plan ? PLAN_NAMES[status.plan] : 'No plan';
+  const plan = (status?.plan && offers?.plans.find((offer) => offer.id === status.plan)?.name) ?? 'No plan';
   // With a running subscription the plan is changed or cancelled in Stripe's portal, not by a second checkout.
   const subscribed = status?.plan != null && !ENDED.has(status.status);
   return (
@@ -84,7 +104,7 @@ export function Billing({ user, environment, onSessionEnded }: BillingProps) {
           : 'Live mints need an active plan.'}
       </p>
       <ErrorAlert error={error} />
-      {status === null || usage === null ? (
+      {status === null || usage === null || offers === null ? (
         <p role="status">Loading billing…</p>
       ) : (
         <>
@@ -104,41 +124,40 @@ export function Billing({ user, environment, onSessionEnded }: BillingProps) {
             </dl>
             {isOwner ? (
               <>
-                <div className="button-row">
-                  {subscribed ? null : (
-                    <>
-                      <button type="button" disabled={busy} onClick={() => void checkout('essential')}>
-                        Subscribe to Essential
-                      </button>
-                      <button type="button" disabled={busy} onClick={() => void checkout('pro')}>
-                        Subscribe to Pro
-                      </button>
-                    </>
-                  )}
-                  {status.customerId ? (
+                {status.customerId ? (
+                  <div className="button-row">
                     <button type="button" className="secondary" disabled={busy} onClick={() => void portal()}>
                       Manage billing
                     </button>
-                  ) : null}
-                </div>
-                <p role="status" className={link ? 'success' : 'visually-hidden'}>
-                  {link ? (
-                    <a href={link.href} rel="noreferrer">
-                      {link.text}
-                    </a>
-                  ) : (
-                    ''
-                  )}
-                </p>
+                  </div>
+                ) : null}
+                {linkLine('portal')}
                 <p className="hint">
                   {subscribed
                     ? 'Change or cancel the plan, see invoices and the payment method in Stripe’s billing portal.'
-                    : 'Stripe Checkout opens on Stripe’s site; the plan shows here once Stripe confirms it.'}
+                    : 'Choose a plan under Pricing: Stripe Checkout opens on Stripe’s site; the plan shows here once Stripe confirms it.'}
                 </p>
               </>
             ) : (
               <p className="notice">Only owners change the plan; your role is {user.role}.</p>
             )}
+          </div>
+          <div className="card">
+            <h2>Pricing</h2>
+            <PlanOffers
+              plans={offers.plans}
+              included={offers.includedInEveryPlan}
+              current={subscribed ? status.plan : null}
+              action={(offer) =>
+                // With a running subscription the plan is changed in Stripe's portal, not by a second checkout.
+                isOwner && !subscribed ? (
+                  <button type="button" disabled={busy} onClick={() => void checkout(offer)}>
+                    Subscribe to {offer.name}
+                  </button>
+                ) : null
+              }
+            />
+            {linkLine('checkout')}
           </div>
           <div className="card">
             <h2>Usage this period</h2>

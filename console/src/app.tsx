@@ -3,6 +3,7 @@ import { ApiError, type Environment, type SessionUser, session } from './api.ts'
 import { Billing } from './pages/billing.tsx';
 import { Compliance } from './pages/compliance.tsx';
 import { Developers } from './pages/developers.tsx';
+import { Import } from './pages/import.tsx';
 import { Passport } from './pages/passport.tsx';
 import { Passports } from './pages/passports.tsx';
 import { ResetPassword } from './pages/reset-password.tsx';
@@ -91,7 +92,9 @@ export function App() {
         navigate('/sign-in');
       }}
     >
-      {path === '/passports' ? (
+      {path === '/import' ? (
+        <Import key={environment} environment={environment} onSessionEnded={onSessionEnded} />
+      ) : path === '/passports' ? (
         // Keyed by the environment: a switch starts again at the first page (cursors are per environment).
         <Passports key={environment} environment={environment} onSessionEnded={onSessionEnded} />
       ) : path.startsWith('/passports/') ? (

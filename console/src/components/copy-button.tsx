@@ -1,3 +1,4 @@
+import './find.css';
 import { useEffect, useState } from 'react';
 
 interface CopyButtonProps {
@@ -8,8 +9,9 @@ interface CopyButtonProps {
 }
 
 /**
- * A small button that puts a value (an id, a hash) on the clipboard and says so for two seconds. Clicks inside a
- * clickable row do not open the row.
+ * A small button that puts a value (an id, a hash) on the clipboard and says so for two seconds. Its word
+ * (Copy, Copied) is drawn by CSS so a cell's text stays the value alone; its name is "Copy <value>" so it never
+ * takes a form field's label. Clicks inside a clickable row do not open the row.
  */
 export function CopyButton({ value, label }: CopyButtonProps) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
@@ -31,14 +33,14 @@ export function CopyButton({ value, label }: CopyButtonProps) {
     <button
       type="button"
       className="copy-button"
-      aria-label={`Copy ${label}`}
-      title={`Copy ${label}`}
+      data-state={state}
+      aria-label={`Copy ${value}`}
+      title={`Copy the ${label}`}
       onClick={copy}
       onKeyDown={(event) => event.stopPropagation()}
     >
-      {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy'}
       <span className="visually-hidden" aria-live="polite">
-        {state === 'copied' ? `${label} copied` : ''}
+        {state === 'copied' ? `The ${label} is copied` : state === 'failed' ? 'Copying failed' : ''}
       </span>
     </button>
   );

@@ -99,7 +99,7 @@ describe('console: find and act on passports', () => {
     await page.getByLabel('Search', { exact: true }).fill('Raincoa');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.waitForFunction(() => document.querySelectorAll('table.passports tbody tr').length === 1);
-    assert.equal(await page.locator('table.passports tbody tr td:first-child').innerText(), raincoat);
+    assert.equal(await page.locator('table.passports tbody tr td:first-child a').textContent(), raincoat);
 
     // The explorer link of the mint transaction.
     const facts = (await call('GET', `/v1/dpp/passports/${raincoat}`)).body.passport;

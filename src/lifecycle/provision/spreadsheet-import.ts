@@ -70,7 +70,8 @@ export function startImport(
     .digest('base64url')
     .slice(0, 24);
   const existing = jobs.get(id);
-  if (existing && existing.state !== 'failed') return existing;
+  // A running import of the file is the answer; a finished one is checked again (written: "already imported").
+  if (existing && existing.finishedAt === null) return existing;
   const job: ImportJob = {
     id,
     scope,

@@ -1,4 +1,4 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, type InputHTMLAttributes, useCallback, useEffect, useState } from 'react';
 import { ApiError, type Environment } from '../api.ts';
 import { CopyableValue, CopyButton, TransactionHash } from '../components/copy-button.tsx';
 import { ErrorAlert } from '../components/error-alert.tsx';
@@ -19,21 +19,40 @@ interface PassportsProps {
 const FIELDS = ['q', 'chipUid', 'tokenId', 'gtin', 'batch', 'status'] as const;
 type Field = (typeof FIELDS)[number];
 
-/** A field's error line under its input, tied to it for screen readers. */
-function FieldError({ field, errors }: { field: Field; errors: Partial<Record<Field, string>> }) {
-  return errors[field] ? (
-    <p className="field-error" id={`search-${field}-error`}>
-      {errors[field]}
-    </p>
-  ) : null;
-}
-
-/** What a field's input carries when the API refused its value. */
-function invalidProps(field: Field, errors: Partial<Record<Field, string>>) {
-  return errors[field] ? { 'aria-invalid': true as const, 'aria-describedby': `search-${field}-error` } : {};
-}
 const STATUSES: PassportStatus[] = ['ACTIVE', 'REVOKED', 'RECYCLED'];
 const dateTime = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** One text field of the search, with the rule the API gave when it refused the field's value. */
+function SearchField({
+  field,
+  label,
+  error,
+  wide,
+  ...input
+}: {
+  field: Field;
+  label: string;
+  error: string | undefined;
+  wide?: boolean;
+} & InputHTMLAttributes<HTMLInputElement>) {
+  const errorId = `search-${field}-error`;
+  return (
+    <div className={wide ? 'field field-wide' : 'field'}>
+      <label htmlFor={`search-${field}`}>{label}</label>
+      <input
+        id={`search-${field}`}
+        name={field}
+        {...input}
+        {...(error ? { 'aria-invalid': true, 'aria-describedby': errorId } : {})}
+      />
+      {error ? (
+        <p className="field-error" id={errorId}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
 
 /** The search in the address bar (?gtin=…), so Back from a passport returns to the same results. */
 function queryFromAddress(): PassportQuery {
@@ -139,64 +158,45 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
           onSubmit={search}
           key={JSON.stringify(query)}
         >
-          <div className="field field-wide">
-            <label htmlFor="search-q">Search</label>
-            <input
-              id="search-q"
-              name="q"
-              type="search"
-              defaultValue={query.q}
-              maxLength={100}
-              placeholder="Product name, GTIN, batch, chip UID or token id"
-              {...invalidProps('q', fieldErrors)}
-            />
-            <FieldError field="q" errors={fieldErrors} />
-          </div>
-          <div className="field">
-            <label htmlFor="search-chipUid">Chip UID</label>
-            <input
-              id="search-chipUid"
-              name="chipUid"
-              defaultValue={query.chipUid}
-              maxLength={40}
-              {...invalidProps('chipUid', fieldErrors)}
-            />
-            <FieldError field="chipUid" errors={fieldErrors} />
-          </div>
-          <div className="field">
-            <label htmlFor="search-tokenId">Token ID</label>
-            <input
-              id="search-tokenId"
-              name="tokenId"
-              defaultValue={query.tokenId}
-              inputMode="numeric"
-              {...invalidProps('tokenId', fieldErrors)}
-            />
-            <FieldError field="tokenId" errors={fieldErrors} />
-          </div>
-          <div className="field">
-            <label htmlFor="search-gtin">GTIN</label>
-            <input
-              id="search-gtin"
-              name="gtin"
-              defaultValue={query.gtin}
-              inputMode="numeric"
-              maxLength={14}
-              {...invalidProps('gtin', fieldErrors)}
-            />
-            <FieldError field="gtin" errors={fieldErrors} />
-          </div>
-          <div className="field">
-            <label htmlFor="search-batch">Batch</label>
-            <input
-              id="search-batch"
-              name="batch"
-              defaultValue={query.batch}
-              maxLength={100}
-              {...invalidProps('batch', fieldErrors)}
-            />
-            <FieldError field="batch" errors={fieldErrors} />
-          </div>
+          <SearchField
+            field="q"
+            label="Search"
+            wide
+            type="search"
+            defaultValue={query.q}
+            maxLength={100}
+            placeholder="Name, GTIN, batch, chip UID or token id"
+            error={fieldErrors.q}
+          />
+          <SearchField
+            field="chipUid"
+            label="Chip UID"
+            defaultValue={query.chipUid}
+            maxLength={40}
+            error={fieldErrors.chipUid}
+          />
+          <SearchField
+            field="tokenId"
+            label="Token ID"
+            defaultValue={query.tokenId}
+            inputMode="numeric"
+            error={fieldErrors.tokenId}
+          />
+          <SearchField
+            field="gtin"
+            label="GTIN"
+            defaultValue={query.gtin}
+            inputMode="numeric"
+            maxLength={14}
+            error={fieldErrors.gtin}
+          />
+          <SearchField
+            field="batch"
+            label="Batch"
+            defaultValue={query.batch}
+            maxLength={100}
+            error={fieldErrors.batch}
+          />
           <div className="field">
             <label htmlFor="search-status">Status</label>
             <select id="search-status" name="status" defaultValue={query.status ?? ''}>

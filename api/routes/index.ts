@@ -34,6 +34,7 @@ import { healthRoutes } from './health.ts';
 import { mintRoutes } from './mint/mint.ts';
 import { passportRoutes } from './passports/passports.ts';
 import { checkoutWebhookRoute } from './payments/checkout-webhook.ts';
+import { provisionImportRoutes } from './provision/import.ts';
 import { provisionRoutes } from './provision/provision.ts';
 import { publicPassportRoutes } from './public-passport.ts';
 import { logRecycleRoutes } from './recycling/log-recycle.ts';
@@ -77,6 +78,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...webhookEndpointRoutes(deps),
     ...webhookDeliveryRoutes(deps),
     ...provisionRoutes,
+    ...provisionImportRoutes(deps),
     ...bindRoutes(deps),
     ...toolboxKeyRoutes,
     ...companySettingsRoutes,

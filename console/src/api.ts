@@ -79,13 +79,21 @@ export interface DeliveryPage {
   nextCursor: string | null;
 }
 
+/** One bad field of a 400 validation_failed: `query.q`, `body.items.3.gtin`, … and the rule it broke. */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
-  constructor(status: number, code: string, message: string) {
+  readonly fields: FieldError[];
+  constructor(status: number, code: string, message: string, fields: FieldError[] = []) {
     super(message);
     this.status = status;
     this.code = code;
+    this.fields = fields;
   }
 }
 
@@ -115,7 +123,8 @@ export async function call<T>(
   if (!response.ok) {
     const message =
       typeof data.detail === 'string' ? data.detail : `The request failed (${response.status}).`;
-    throw new ApiError(response.status, typeof data.code === 'string' ? data.code : 'error', message);
+    const fields = Array.isArray(data.errors) ? (data.errors as FieldError[]) : [];
+    throw new ApiError(response.status, typeof data.code === 'string' ? data.code : 'error', message, fields);
   }
   return data as T;
 }

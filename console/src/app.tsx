@@ -3,6 +3,7 @@ import { ApiError, type Environment, type SessionUser, session } from './api.ts'
 import { Billing } from './pages/billing.tsx';
 import { Compliance } from './pages/compliance.tsx';
 import { Developers } from './pages/developers.tsx';
+import { Import } from './pages/import.tsx';
 import { Overview } from './pages/overview.tsx';
 import { Passport } from './pages/passport.tsx';
 import { Passports } from './pages/passports.tsx';
@@ -96,6 +97,8 @@ export function App() {
     >
       {path === LANDING ? (
         <Overview user={user} environment={environment} onSessionEnded={onSessionEnded} />
+      ) : path === '/import' ? (
+        <Import key={environment} environment={environment} onSessionEnded={onSessionEnded} />
       ) : path === '/passports' ? (
         // Keyed by the environment: a switch starts again at the first page (cursors are per environment).
         <Passports key={environment} environment={environment} onSessionEnded={onSessionEnded} />

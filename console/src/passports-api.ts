@@ -13,6 +13,12 @@ export interface PassportSummary {
   productId: string | null;
   status: string;
   mintedAt: string;
+  transactionHash: string;
+}
+
+/** A search row: also where its mint transaction can be seen (null without a configured explorer). */
+export interface PassportRow extends PassportSummary {
+  transactionUrl: string | null;
 }
 
 export interface TimelineEntry {
@@ -62,6 +68,7 @@ export interface RunningMint {
 
 /** What the search form sends: only the fields filled in. */
 export interface PassportQuery {
+  q?: string;
   chipUid?: string;
   tokenId?: string;
   gtin?: string;
@@ -76,7 +83,7 @@ export const passports = {
     const params = new URLSearchParams(query as Record<string, string>);
     params.set('limit', String(PAGE_SIZE));
     if (after) params.set('after', after);
-    return call<{ passports: PassportSummary[]; nextCursor: string | null }>(
+    return call<{ passports: PassportRow[]; nextCursor: string | null }>(
       env,
       'GET',
       `/v1/dpp/passports?${params}`,
@@ -89,4 +96,21 @@ export const passports = {
   running: (env: Environment) => call<{ mints: RunningMint[]; more: boolean }>(env, 'GET', '/v1/dpp/mints'),
   mintStatus: (env: Environment, chipUid: string) =>
     call<MintStatus>(env, 'GET', `/v1/dpp/mint/${encodeURIComponent(chipUid)}`),
+};
+
+export interface ImportJob {
+  id: string;
+  state: 'checking' | 'writing' | 'done' | 'refused' | 'failed';
+  total: number;
+  processed: number;
+  written: number;
+  alreadyImported: boolean;
+  errors: { row: number; column: string; message: string }[];
+}
+
+export const imports = {
+  start: (env: Environment, fileName: string, content: string) =>
+    call<{ job: ImportJob }>(env, 'POST', '/v1/erp/provision/imports', { fileName, content }),
+  get: (env: Environment, id: string) =>
+    call<{ job: ImportJob }>(env, 'GET', `/v1/erp/provision/imports/${encodeURIComponent(id)}`),
 };

@@ -315,8 +315,11 @@ describe('console Passports in Chromium', () => {
         return `${element?.tagName} ${element?.id || element?.textContent?.trim() || ''}`;
       });
     assert.equal(await focused(), 'H1 passports-heading', 'the heading has the focus on arrival');
+    // The one Add button sits by the heading (issue 36: lists first), then the free-text search.
     await page.keyboard.press('Tab');
-    assert.equal(await focused(), 'INPUT search-chip');
+    assert.equal(await focused(), 'A Add passports');
+    await page.keyboard.press('Tab');
+    assert.equal(await focused(), 'INPUT search-q');
     await page.keyboard.type('04C0FFEE000002');
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.querySelectorAll('table.passports tbody tr').length === 1);

@@ -158,7 +158,7 @@ describe('passports for the console: search, one passport, mint status, revoke b
     const search = document.paths['/v1/dpp/passports'].get.parameters
       .filter((p: { in: string }) => p.in === 'query')
       .map((p: { name: string }) => p.name);
-    assert.deepEqual(search.sort(), ['after', 'batch', 'chipUid', 'gtin', 'limit', 'status', 'tokenId']);
+    assert.deepEqual(search.sort(), ['after', 'batch', 'chipUid', 'gtin', 'limit', 'q', 'status', 'tokenId']);
   });
 
   test('keyset paging: one passport a page, following nextCursor, visits each once', async () => {

@@ -112,6 +112,9 @@ const HOT: Record<string, Run> = {
     listPassports(scoped, scope, { limit: 100, gtin: GTIN, status: 'REVOKED' }),
   'listPassports: batch and GTIN': ({ scoped, scope }) =>
     listPassports(scoped, scope, { limit: 100, batch: 'LOT-1', gtin: GTIN }),
+  // Free text reads the trigram index (passports_search_text_trgm): a fragment of one chip's UID, any case.
+  'listPassports: free text, part of a chip UID': ({ scoped, scope }) =>
+    listPassports(scoped, scope, { limit: 100, q: searched.chipUid.slice(3, 13).toLowerCase() }),
   'listInventory: first page': ({ scoped, scope }) => listInventory(scoped, scope, { limit: 100 }),
   'listInventory: middle page': ({ scoped, scope, seeded }) =>
     listInventory(scoped, scope, { limit: 100, after: seeded.middleCursor }),

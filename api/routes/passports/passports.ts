@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { explorerTxUrl } from '../../../src/adapters/chain/explorer.ts';
 import { requireWorkflows } from '../../../src/adapters/temporal/start.ts';
 import { canonicalChipUid } from '../../../src/chips/enroll.ts';
 import { passportOverview } from '../../../src/passport/record/passport-overview.ts';
@@ -6,6 +7,7 @@ import { RUNNING_MINTS_MAX, runningMints } from '../../../src/passport/record/ru
 import {
   listPassports,
   PASSPORT_SEARCH_MAX,
+  PASSPORT_SEARCH_TEXT_MIN,
   PASSPORT_STATUSES,
 } from '../../../src/passport/record/search-passports.ts';
 import { normalizeGtin } from '../../../src/standards/gs1/gtin.ts';
@@ -16,6 +18,16 @@ import type { RouteDeps } from '../deps.ts';
 import { tokenIdField } from '../supply-chain/schemas.ts';
 
 const searchQuery = z.object({
+  q: z
+    .string()
+    .trim()
+    .min(PASSPORT_SEARCH_TEXT_MIN, `Search text must be at least ${PASSPORT_SEARCH_TEXT_MIN} characters`)
+    .max(100, 'Search text must be at most 100 characters')
+    .optional()
+    .describe(
+      'Free text: a fragment (any case) of the product name, GTIN, batch, chip UID or token id, at least ' +
+        `${PASSPORT_SEARCH_TEXT_MIN} characters.`,
+    ),
   chipUid: z.string().trim().min(1).max(40).optional().describe('The chip UID (hex, any case), exactly.'),
   tokenId: tokenIdField.optional(),
   gtin: z
@@ -47,6 +59,15 @@ const summary = z.object({
   productId: z.string().nullable(),
   status: z.string().describe('ACTIVE, REVOKED or RECYCLED.'),
   mintedAt: z.string(),
+  transactionHash: z.string().describe('The mint’s transaction.'),
+});
+
+/** A search row adds where its mint transaction can be seen (the passport itself has the whole timeline). */
+const searchRow = summary.extend({
+  transactionUrl: z
+    .string()
+    .nullable()
+    .describe('The mint transaction on the block explorer (CHAIN_EXPLORER_URL_*); null without one.'),
 });
 
 const timelineEntry = z.object({
@@ -94,9 +115,12 @@ export function passportRoutes(deps: RouteDeps) {
       method: 'get',
       path: '/v1/dpp/passports',
       operationId: 'searchPassports',
-      summary: 'Search the company’s passports: by chip UID, token id, GTIN, batch and status, newest first.',
+      summary:
+        'Search the company’s passports: free text, chip UID, token id, GTIN, batch and status, newest first.',
       description:
-        'Every filter given must match (exact values). Keyset paging: pass `nextCursor` as `after` for the next ' +
+        '`q` matches a fragment of the product name, GTIN, batch, chip UID or token id (a trigram index); the ' +
+        'other filters take exact values. Every filter given must match. A bad value → 400 `validation_failed` ' +
+        'with `errors[].path` naming the field (`query.q`) and the rule in `message`. Keyset paging: pass `nextCursor` as `after` for the next ' +
         'page (null on the last); each filter reads its own index, so a page costs the same among hundreds of ' +
         'thousands of passports. Unlike /v1/dpp/inventory (chips in enrollment order, minted or not), only ' +
         `minted passports. ${PEOPLE}`,
@@ -111,7 +135,7 @@ export function passportRoutes(deps: RouteDeps) {
           description: 'A page of passports.',
           schema: z.object({
             success: z.literal(true),
-            passports: z.array(summary),
+            passports: z.array(searchRow),
             nextCursor: z.string().nullable(),
           }),
         },
@@ -123,7 +147,15 @@ export function passportRoutes(deps: RouteDeps) {
           chipUid: query.chipUid === undefined ? undefined : canonicalChipUid(query.chipUid),
           gtin: query.gtin === undefined ? undefined : normalizeGtin(query.gtin),
         });
-        ctx.body = { success: true, ...page };
+        const template = deps.config.chain[ctx.state.scope!.environment].explorerTxUrl;
+        ctx.body = {
+          success: true,
+          nextCursor: page.nextCursor,
+          passports: page.passports.map((row) => ({
+            ...row,
+            transactionUrl: explorerTxUrl(template, row.transactionHash),
+          })),
+        };
       },
     }),
     defineRoute({

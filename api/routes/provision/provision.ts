@@ -19,7 +19,7 @@ const conformityUrl = httpUrl
       'shape B) records it, else the company default; with neither that bind is refused (400).',
   );
 
-const erpMetadata = z
+export const erpMetadata = z
   .object({
     material_number: z.string().trim().min(1).max(100),
     order_id: z.string().trim().min(1).max(100),

@@ -1,27 +1,58 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import type { Environment } from '../api.ts';
+import { type FormEvent, type InputHTMLAttributes, useCallback, useEffect, useState } from 'react';
+import { ApiError, type Environment } from '../api.ts';
+import { CopyableValue, CopyButton, TransactionHash } from '../components/copy-button.tsx';
 import { ErrorAlert } from '../components/error-alert.tsx';
 import { MintProgress } from '../components/mint-progress.tsx';
 import { RunningMints } from '../components/running-mints.tsx';
 import { StatusBadge } from '../components/status-badge.tsx';
 import { useFailure } from '../hooks/use-failure.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
-import {
-  type PassportQuery,
-  type PassportStatus,
-  type PassportSummary,
-  passports,
-} from '../passports-api.ts';
-import { BASE, linkHandler } from '../router.ts';
+import { type PassportQuery, type PassportRow, type PassportStatus, passports } from '../passports-api.ts';
+import { BASE, linkHandler, navigate } from '../router.ts';
+import '../components/find.css';
 
 interface PassportsProps {
   environment: Environment;
   onSessionEnded: (error: unknown) => boolean;
 }
 
-const FIELDS = ['chipUid', 'tokenId', 'gtin', 'batch', 'status'] as const;
+const FIELDS = ['q', 'chipUid', 'tokenId', 'gtin', 'batch', 'status'] as const;
+type Field = (typeof FIELDS)[number];
+
 const STATUSES: PassportStatus[] = ['ACTIVE', 'REVOKED', 'RECYCLED'];
 const dateTime = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** One text field of the search, with the rule the API gave when it refused the field's value. */
+function SearchField({
+  field,
+  label,
+  error,
+  wide,
+  ...input
+}: {
+  field: Field;
+  label: string;
+  error: string | undefined;
+  wide?: boolean;
+} & InputHTMLAttributes<HTMLInputElement>) {
+  const errorId = `search-${field}-error`;
+  return (
+    <div className={wide ? 'field field-wide' : 'field'}>
+      <label htmlFor={`search-${field}`}>{label}</label>
+      <input
+        id={`search-${field}`}
+        name={field}
+        {...input}
+        {...(error ? { 'aria-invalid': true, 'aria-describedby': errorId } : {})}
+      />
+      {error ? (
+        <p className="field-error" id={errorId}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
 
 /** The search in the address bar (?gtin=…), so Back from a passport returns to the same results. */
 function queryFromAddress(): PassportQuery {
@@ -34,26 +65,46 @@ function queryFromAddress(): PassportQuery {
   return query as PassportQuery;
 }
 
-/** Passports: search the environment's passports (chip UID, token id, GTIN, batch, status), a page at a time. */
+/**
+ * Passports: search the environment's passports (free text, or exact chip UID, token id, GTIN, batch, status), a
+ * page at a time. A refused value is shown at its field, never above a "no passport matches".
+ */
 export function Passports({ environment, onSessionEnded }: PassportsProps) {
   const { error, setError, fail } = useFailure(onSessionEnded);
   const heading = usePageHeading('Passports');
   const [query, setQuery] = useState<PassportQuery>(queryFromAddress);
   /** The cursors of the pages visited: the last one is the page shown (null: the first page). */
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
-  const [page, setPage] = useState<{ passports: PassportSummary[]; nextCursor: string | null } | null>(null);
+  const [page, setPage] = useState<{ passports: PassportRow[]; nextCursor: string | null } | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
   const cursor = cursors.at(-1) ?? null;
 
   const load = useCallback(async () => {
     setPage(null);
     setError(null);
+    setFieldErrors({});
     try {
       setPage(await passports.search(environment, query, cursor));
     } catch (caught) {
+      const fields = caught instanceof ApiError ? caught.fields : [];
+      const mine = fields.filter((f) =>
+        (FIELDS as readonly string[]).includes(f.path.replace(/^query\./, '')),
+      );
+      if (mine.length > 0 && mine.length === fields.length) {
+        setFieldErrors(
+          Object.fromEntries(mine.map((f) => [f.path.replace(/^query\./, ''), f.message])) as Partial<
+            Record<Field, string>
+          >,
+        );
+        setPage({ passports: [], nextCursor: null });
+        return;
+      }
       fail(caught);
       setPage({ passports: [], nextCursor: null });
     }
   }, [environment, query, cursor, fail, setError]);
+  const invalid = Object.keys(fieldErrors).length > 0;
+  const open = (tokenId: string) => navigate(`/passports/${tokenId}`);
   useEffect(() => {
     void load();
   }, [load]);
@@ -86,12 +137,18 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
 
   return (
     <section aria-labelledby="passports-heading">
-      <h1 id="passports-heading" ref={heading} tabIndex={-1}>
-        Passports
-      </h1>
+      <div className="list-header">
+        <h1 id="passports-heading" ref={heading} tabIndex={-1}>
+          Passports
+        </h1>
+        <a className="button" href={`${BASE}/import`} onClick={linkHandler('/import')}>
+          Add passports
+        </a>
+      </div>
       <p className="lede">
-        The <strong>{environment}</strong> passports of your company, newest first. Search by any of chip UID,
-        token id, GTIN, batch and status (exact values; all given must match).
+        The <strong>{environment}</strong> passports of your company, newest first. Search by part of a
+        product name, GTIN, batch, chip UID or token id; narrow with the exact filters. Open a passport by its
+        row.
       </p>
       {/* Keyed by the query: Clear empties the fields. */}
       <search>
@@ -101,28 +158,45 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
           onSubmit={search}
           key={JSON.stringify(query)}
         >
-          <div className="field">
-            <label htmlFor="search-chip">Chip UID</label>
-            <input id="search-chip" name="chipUid" defaultValue={query.chipUid} maxLength={40} />
-          </div>
-          <div className="field">
-            <label htmlFor="search-token">Token ID</label>
-            <input id="search-token" name="tokenId" defaultValue={query.tokenId} inputMode="numeric" />
-          </div>
-          <div className="field">
-            <label htmlFor="search-gtin">GTIN</label>
-            <input
-              id="search-gtin"
-              name="gtin"
-              defaultValue={query.gtin}
-              inputMode="numeric"
-              maxLength={14}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="search-batch">Batch</label>
-            <input id="search-batch" name="batch" defaultValue={query.batch} maxLength={100} />
-          </div>
+          <SearchField
+            field="q"
+            label="Search"
+            wide
+            type="search"
+            defaultValue={query.q}
+            maxLength={100}
+            placeholder="Name, GTIN, batch, chip UID or token id"
+            error={fieldErrors.q}
+          />
+          <SearchField
+            field="chipUid"
+            label="Chip UID"
+            defaultValue={query.chipUid}
+            maxLength={40}
+            error={fieldErrors.chipUid}
+          />
+          <SearchField
+            field="tokenId"
+            label="Token ID"
+            defaultValue={query.tokenId}
+            inputMode="numeric"
+            error={fieldErrors.tokenId}
+          />
+          <SearchField
+            field="gtin"
+            label="GTIN"
+            defaultValue={query.gtin}
+            inputMode="numeric"
+            maxLength={14}
+            error={fieldErrors.gtin}
+          />
+          <SearchField
+            field="batch"
+            label="Batch"
+            defaultValue={query.batch}
+            maxLength={100}
+            error={fieldErrors.batch}
+          />
           <div className="field">
             <label htmlFor="search-status">Status</label>
             <select id="search-status" name="status" defaultValue={query.status ?? ''}>
@@ -147,7 +221,11 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
       <ErrorAlert error={error} />
       {filtered ? null : <RunningMints environment={environment} onOpen={openMint} onFail={fail} />}
 
-      {page === null ? (
+      {invalid ? (
+        <p role="alert" className="error">
+          Correct the highlighted {Object.keys(fieldErrors).length === 1 ? 'field' : 'fields'} to search.
+        </p>
+      ) : page === null ? (
         <p role="status">Loading passports…</p>
       ) : page.passports.length === 0 ? (
         <>
@@ -163,7 +241,7 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
           <p role="status" className="visually-hidden">
             {`Page ${cursors.length}: ${page.passports.length} passports.`}
           </p>
-          <table className="keys passports">
+          <table className="keys passports clickable-rows">
             <caption className="visually-hidden">
               {filtered ? 'Passports found' : `The ${environment} passports`}, page {cursors.length}
             </caption>
@@ -176,22 +254,43 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
                 <th scope="col">Batch</th>
                 <th scope="col">Status</th>
                 <th scope="col">Minted</th>
+                <th scope="col">Mint transaction</th>
               </tr>
             </thead>
             <tbody>
               {page.passports.map((passport) => (
-                <tr key={passport.tokenId}>
+                <tr
+                  key={passport.tokenId}
+                  tabIndex={0}
+                  aria-label={`Passport ${passport.tokenId}${passport.name ? `: ${passport.name}` : ''}`}
+                  onClick={(event) => {
+                    // A selection of text (to copy it by hand) is not a click on the row.
+                    if (window.getSelection()?.toString()) return;
+                    if ((event.target as HTMLElement).closest('a, button')) return;
+                    open(passport.tokenId);
+                  }}
+                  onKeyDown={(event) => {
+                    if (event.target !== event.currentTarget) return;
+                    if (event.key === 'Enter' || event.key === ' ') {
+                      event.preventDefault();
+                      open(passport.tokenId);
+                    }
+                  }}
+                >
                   <td data-label="Token ID">
-                    <a
-                      href={`${BASE}/passports/${passport.tokenId}`}
-                      onClick={linkHandler(`/passports/${passport.tokenId}`)}
-                    >
-                      {passport.tokenId}
-                    </a>
+                    <span className="copyable">
+                      <a
+                        href={`${BASE}/passports/${passport.tokenId}`}
+                        onClick={linkHandler(`/passports/${passport.tokenId}`)}
+                      >
+                        {passport.tokenId}
+                      </a>
+                      <CopyButton value={passport.tokenId} label="token id" />
+                    </span>
                   </td>
                   <td data-label="Product">{passport.name ?? '—'}</td>
                   <td data-label="Chip UID">
-                    <code>{passport.chipUid}</code>
+                    <CopyableValue value={passport.chipUid} label="chip UID" />
                   </td>
                   <td data-label="GTIN">{passport.gtin ?? '—'}</td>
                   <td data-label="Batch">{passport.batch ?? '—'}</td>
@@ -199,13 +298,16 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
                     <StatusBadge status={passport.status} />
                   </td>
                   <td data-label="Minted">{dateTime.format(new Date(passport.mintedAt))}</td>
+                  <td data-label="Mint transaction">
+                    <TransactionHash hash={passport.transactionHash} url={passport.transactionUrl} />
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </>
       )}
-      {page !== null && (cursors.length > 1 || page.nextCursor) ? (
+      {page !== null && !invalid && (cursors.length > 1 || page.nextCursor) ? (
         <nav className="pager" aria-label="Pages of passports">
           <button
             type="button"

@@ -9,6 +9,8 @@ export type PassportStatus = (typeof PASSPORT_STATUSES)[number];
 export const PASSPORT_SEARCH_MAX = 100;
 
 export interface PassportSearch {
+  /** A fragment of the product name, GTIN, batch, chip UID or token id (any case; at least 3 characters). */
+  q?: string | undefined;
   /** Canonical chip UID (14 upper-case hex digits). */
   chipUid?: string | undefined;
   tokenId?: string | undefined;
@@ -31,9 +33,23 @@ export interface PassportSummary {
   productId: string | null;
   status: string;
   mintedAt: string;
+  /** The mint's transaction. */
+  transactionHash: string;
 }
 
 const BATCH = `(p.metadata_cache->'custom_dpp_data'->>'batch_number')`;
+
+/** Shortest free-text fragment: shorter ones have no trigram, so the index could not narrow them. */
+export const PASSPORT_SEARCH_TEXT_MIN = 3;
+
+/** What free text matches; the same expression as the trigram index passports_search_text_trgm. */
+const SEARCH_TEXT = `lower(coalesce(p.metadata_cache->>'name', '') || ' ' || coalesce(p.gtin, '') || ' ' ||
+  coalesce(${BATCH}, '') || ' ' || p.chip_uid || ' ' || p.token_id)`;
+
+/** `%fragment%` for LIKE, with LIKE's own wildcards and escape character taken literally. */
+function containsPattern(fragment: string): string {
+  return `%${fragment.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
 
 /** The SQL condition of a status, each served by its own index (see Migration20261125600000_passport_search). */
 const STATUS_CONDITION: Record<PassportStatus, string> = {
@@ -59,12 +75,13 @@ interface SearchRow {
   status: string;
   revoked_at: Date | null;
   mint_timestamp: Date;
+  transaction_hash: string;
 }
 
 /**
  * One page of the company's passports in this environment, newest first (keyset on the passport id, so page n
- * costs what page 1 costs), narrowed by any of chip UID, token id, GTIN, batch and status (all given must
- * match). Each filter reads a range of an index in id order: chip UID and token id are unique per environment,
+ * costs what page 1 costs), narrowed by any of a free-text fragment, chip UID, token id, GTIN, batch and status
+ * (all given must match). The fragment reads the trigram index (Migration20261127920000_passport_text_search). Each filter reads a range of an index in id order: chip UID and token id are unique per environment,
  * GTIN, batch and status have a (company, environment, value, id) index. Raw SQL bypasses the ORM's tenant
  * filter, hence the explicit company and environment.
  */
@@ -79,6 +96,7 @@ export async function listPassports(
     where.push(condition);
     if (value !== undefined) params.push(value);
   };
+  if (search.q !== undefined) add(`${SEARCH_TEXT} like ?`, containsPattern(search.q));
   if (search.chipUid !== undefined) add('p.chip_uid = ?', search.chipUid);
   if (search.tokenId !== undefined) add('p.token_id = ?', search.tokenId);
   if (search.gtin !== undefined) add('p.gtin = ?', search.gtin);
@@ -88,7 +106,7 @@ export async function listPassports(
   params.push(search.limit + 1);
   const rows = await em.execute<SearchRow[]>(
     `select p.id, p.token_id, p.chip_uid, p.metadata_cache->>'name' as name, p.gtin, ${BATCH} as batch,
-       p.product_id, p.status, p.revoked_at, p.mint_timestamp
+       p.product_id, p.status, p.revoked_at, p.mint_timestamp, p.transaction_hash
      from passports p
      where ${where.join(' and ')}
      order by p.id desc
@@ -106,6 +124,7 @@ export async function listPassports(
       productId: row.product_id,
       status: passportStatus({ status: row.status, revokedAt: row.revoked_at }),
       mintedAt: new Date(row.mint_timestamp).toISOString(),
+      transactionHash: row.transaction_hash,
     })),
     nextCursor: rows.length > search.limit ? String(page.at(-1)!.id) : null,
   };

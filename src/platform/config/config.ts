@@ -14,6 +14,8 @@ export interface ChainSettings {
   privateKey: string | undefined;
   /** Below this balance (decimal chain currency) the platform signer is reported low (CHAIN_SIGNER_MIN_BALANCE_*). */
   signerMinBalance: string;
+  /** A block explorer's transaction page with `{tx}` for the hash (CHAIN_EXPLORER_URL_*); none: hashes are text. */
+  explorerTxUrl: string | undefined;
 }
 
 export interface Config {
@@ -289,12 +291,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
         contractAddress: e.CONTRACT_ADDRESS_LIVE,
         privateKey: e.CHAIN_PRIVATE_KEY_LIVE,
         signerMinBalance: e.CHAIN_SIGNER_MIN_BALANCE_LIVE,
+        explorerTxUrl: e.CHAIN_EXPLORER_URL_LIVE,
       },
       test: {
         rpcUrl: e.CHAIN_RPC_URL_TEST,
         contractAddress: e.CONTRACT_ADDRESS_TEST,
         privateKey: e.CHAIN_PRIVATE_KEY_TEST,
         signerMinBalance: e.CHAIN_SIGNER_MIN_BALANCE_TEST,
+        explorerTxUrl: e.CHAIN_EXPLORER_URL_TEST,
       },
       confirmations: e.CHAIN_CONFIRMATIONS,
       mintBatchMax: e.CHAIN_MINT_BATCH_MAX,

@@ -7,6 +7,14 @@ import { registryEnvShape } from './registry-env.ts';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const optionalUrl = z.url().optional();
+/** A block explorer's transaction page: an http(s) URL with `{tx}` where the transaction hash goes. */
+const explorerTemplate = z
+  .string()
+  .refine(
+    (value) => value.includes('{tx}') && /^https?:\/\/[^/\s]+/.test(value),
+    'must be an http(s) URL with {tx} where the transaction hash goes, e.g. https://etherscan.io/tx/{tx}',
+  )
+  .optional();
 /** One URL or several separated by commas (failover order); normalised to `url1,url2`. */
 const optionalUrlList = z
   .string()
@@ -110,6 +118,8 @@ export const envSchema = z.object({
   CHAIN_MAX_FEE_GWEI: z.coerce.number().positive().max(1_000_000).default(500),
   CHAIN_SIGNER_MIN_BALANCE_LIVE: chainAmount.default('0.05'),
   CHAIN_SIGNER_MIN_BALANCE_TEST: chainAmount.default('0.05'),
+  CHAIN_EXPLORER_URL_LIVE: explorerTemplate,
+  CHAIN_EXPLORER_URL_TEST: explorerTemplate,
   CHAIN_AUTO_DEPLOY: bool.default(false),
   CHAIN_DATA_DIR: z.string().min(1).default('.data/chain'),
   MINT_DEPOSIT: z

@@ -48,6 +48,8 @@ import { Migration20261127830000_backup_copies } from './Migration20261127830000
 import { Migration20261127840000_exit_old_hosts } from './Migration20261127840000_exit_old_hosts.ts';
 import { Migration20261127840001_passport_transfers } from './Migration20261127840001_passport_transfers.ts';
 import { Migration20261127900000_overview_indexes } from './Migration20261127900000_overview_indexes.ts';
+import { Migration20261127920000_passport_text_search } from './Migration20261127920000_passport_text_search.ts';
+import { Migration20261127920001_spreadsheet_imports } from './Migration20261127920001_spreadsheet_imports.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -127,4 +129,9 @@ export const migrations: MigrationObject[] = [
     class: Migration20261127840001_passport_transfers,
   },
   { name: 'Migration20261127900000_overview_indexes', class: Migration20261127900000_overview_indexes },
+  {
+    name: 'Migration20261127920000_passport_text_search',
+    class: Migration20261127920000_passport_text_search,
+  },
+  { name: 'Migration20261127920001_spreadsheet_imports', class: Migration20261127920001_spreadsheet_imports },
 ];

@@ -1,12 +1,13 @@
 import { type FormEvent, useState } from 'react';
 import '../account.css';
-import { passkeys, sso } from '../account-api.ts';
+import { passkeys, recoveryCodes, sso } from '../account-api.ts';
 import { ApiError, type Environment, type SessionUser, session } from '../api.ts';
 import { ErrorAlert } from '../components/error-alert.tsx';
 import { messageOf } from '../hooks/use-failure.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
-import { linkHandler } from '../router.ts';
-import { passkeysSupported, signWithPasskey } from '../webauthn.ts';
+import { linkHandler, navigate } from '../router.ts';
+import { passkeyAddressProblem, passkeysSupported, signWithPasskey } from '../webauthn.ts';
+import { RECOVERED_KEY } from './security.tsx';
 
 interface SignInProps {
   environment: Environment;
@@ -41,7 +42,7 @@ function ssoOutcome(): string | null {
   );
 }
 
-type Way = 'password' | 'passkey' | 'sso';
+type Way = 'password' | 'passkey' | 'sso' | 'recovery';
 
 /**
  * Sign-in: e-mail and password, or with the same e-mail a passkey or the company's single sign-on (found by
@@ -55,6 +56,8 @@ export function SignIn({ environment, onSignedIn }: SignInProps) {
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState('');
   const heading = usePageHeading('Sign in');
+  const [recovering, setRecovering] = useState(false);
+  const addressProblem = passkeyAddressProblem();
 
   const needEmail = () => {
     if (email.trim() !== '' && email.includes('@')) return true;
@@ -95,9 +98,6 @@ export function SignIn({ environment, onSignedIn }: SignInProps) {
       } catch (caught) {
         // A company that made single sign-on mandatory: go there instead of stopping at the refusal.
         if (caught instanceof ApiError && caught.code === 'sso_required' && (await startSso())) return;
-        if (caught instanceof ApiError && caught.code === 'passkey_required') {
-          throw new Error('This account signs in with its passkey: choose “Use a passkey”.');
-        }
         throw caught;
       }
     });
@@ -106,10 +106,24 @@ export function SignIn({ environment, onSignedIn }: SignInProps) {
   const withPasskey = () => {
     if (!needEmail()) return;
     void run('passkey', async () => {
+      if (addressProblem) throw new Error(addressProblem);
       if (!passkeysSupported()) throw new Error('This browser cannot use passkeys.');
       const options = await passkeys.signInOptions(environment, email.trim());
       const assertion = await signWithPasskey(options);
       onSignedIn((await passkeys.signIn(environment, assertion)).user);
+    });
+  };
+
+  /** A lost passkey: one recovery code signs in, then Security asks for a new passkey. */
+  const withRecoveryCode = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!needEmail()) return;
+    const code = String(new FormData(event.currentTarget).get('recovery-code'));
+    void run('recovery', async () => {
+      const answer = await recoveryCodes.signIn(environment, email.trim(), code);
+      window.sessionStorage.setItem(RECOVERED_KEY, String(answer.remainingRecoveryCodes));
+      onSignedIn(answer.user);
+      navigate('/settings/security');
     });
   };
 
@@ -169,7 +183,33 @@ export function SignIn({ environment, onSignedIn }: SignInProps) {
             <button type="button" className="secondary" disabled={busy !== null} onClick={withSso}>
               {busy === 'sso' ? 'Finding your company…' : 'Use single sign-on (SSO)'}
             </button>
+            <button
+              type="button"
+              className="secondary"
+              aria-expanded={recovering}
+              aria-controls="recovery-form"
+              onClick={() => setRecovering(!recovering)}
+            >
+              Lost your passkey? Use a recovery code
+            </button>
           </div>
+          {addressProblem ? <p className="hint">{addressProblem}</p> : null}
+          {recovering ? (
+            <form id="recovery-form" onSubmit={withRecoveryCode}>
+              <label htmlFor="recovery-code">Recovery code (with the e-mail above)</label>
+              <input
+                id="recovery-code"
+                name="recovery-code"
+                autoComplete="one-time-code"
+                autoCapitalize="characters"
+                spellCheck={false}
+                required
+              />
+              <button type="submit" disabled={busy !== null}>
+                {busy === 'recovery' ? 'Checking the code…' : 'Sign in with the code'}
+              </button>
+            </form>
+          ) : null}
         </section>
         <p>
           <a href="/console/reset-password" onClick={linkHandler('/reset-password')}>

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import {
   issueRecoveryCodes,
   RECOVERY_CODE_COUNT,
+  redeemRecoveryCode,
   remainingRecoveryCodes,
-  useRecoveryCode,
 } from '../../../src/accounts/identity/recovery-codes.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';
@@ -90,7 +90,10 @@ export function recoveryCodeRoutes(deps: RouteDeps): RouteSpec[] {
       },
       handler: async (ctx: AppContext, { body }) => {
         const em = deps.orm.em.fork();
-        const { userId, remaining } = await useRecoveryCode(em, { ...body, client: ctx.state.clientAddress });
+        const { userId, remaining } = await redeemRecoveryCode(em, {
+          ...body,
+          client: ctx.state.clientAddress,
+        });
         ctx.body = {
           ...(await loginAnswer(em, deps.config, userId, ctx.state.environment!)),
           remainingRecoveryCodes: remaining,

@@ -1,7 +1,7 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { z } from 'zod';
 import { verifyLogin } from '../../../src/accounts/identity/passkeys.ts';
-import { useRecoveryCode } from '../../../src/accounts/identity/recovery-codes.ts';
+import { redeemRecoveryCode } from '../../../src/accounts/identity/recovery-codes.ts';
 import { assertSsoNotRequired } from '../../../src/accounts/sso/sso.ts';
 import type { AppContext } from '../../context.ts';
 import { assertSameOrigin, consoleCookieFor } from '../../middleware/console-session.ts';
@@ -85,7 +85,10 @@ export function consolePasskeySessionRoutes(deps: RouteDeps): RouteSpec[] {
       handler: async (ctx: AppContext, { body }) => {
         assertSameOrigin(ctx, cookie);
         const em = deps.orm.em.fork();
-        const { userId, remaining } = await useRecoveryCode(em, { ...body, client: ctx.state.clientAddress });
+        const { userId, remaining } = await redeemRecoveryCode(em, {
+          ...body,
+          client: ctx.state.clientAddress,
+        });
         ctx.body = {
           success: true,
           user: await startConsoleSession(ctx, em, cookie, userId),

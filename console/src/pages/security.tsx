@@ -11,6 +11,7 @@ import { useFailure } from '../hooks/use-failure.ts';
 import { useList } from '../hooks/use-list.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
 import { createPasskey, passkeyAddressProblem, passkeysSupported } from '../webauthn.ts';
+import { PasskeyAddressNote } from './passkey-address-note.tsx';
 import { RecoveryCodesOnce } from './recovery-codes-once.tsx';
 
 interface SecurityProps {
@@ -51,7 +52,7 @@ export function Security({ user, environment, onSessionEnded }: SecurityProps) {
 
   const add = () =>
     act(async () => {
-      if (addressProblem) throw new Error(addressProblem);
+      if (addressProblem) throw new Error(addressProblem.text);
       if (!passkeysSupported()) throw new Error('This browser cannot create passkeys.');
       const options = await passkeys.registrationOptions(environment, user.email);
       const added = await passkeys.register(environment, await createPasskey(options));
@@ -91,7 +92,7 @@ export function Security({ user, environment, onSessionEnded }: SecurityProps) {
         and cannot be phished. It is a second way in: your password keeps working, and recovery codes sign you
         in if you lose the device.
       </p>
-      {addressProblem ? <p className="attention">{addressProblem}</p> : null}
+      <PasskeyAddressNote problem={addressProblem} className="attention" />
       <button type="button" disabled={busy} onClick={() => void add()}>
         {busy ? 'Working…' : 'Add a passkey'}
       </button>

@@ -7,6 +7,7 @@ import { messageOf } from '../hooks/use-failure.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
 import { linkHandler, navigate } from '../router.ts';
 import { passkeyAddressProblem, passkeysSupported, signWithPasskey } from '../webauthn.ts';
+import { PasskeyAddressNote } from './passkey-address-note.tsx';
 import { RECOVERED_KEY } from './security.tsx';
 
 interface SignInProps {
@@ -54,6 +55,8 @@ export function SignIn({ environment, onSignedIn }: SignInProps) {
   const [email, setEmail] = useState('');
   const [busy, setBusy] = useState<Way | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** Which way failed: a recovery code's refusal shows beside its own field. */
+  const [failedWay, setFailedWay] = useState<Way | null>(null);
   const [note, setNote] = useState('');
   const heading = usePageHeading('Sign in');
   const [recovering, setRecovering] = useState(false);
@@ -61,6 +64,7 @@ export function SignIn({ environment, onSignedIn }: SignInProps) {
 
   const needEmail = () => {
     if (email.trim() !== '' && email.includes('@')) return true;
+    setFailedWay(null);
     setError('Enter your e-mail address first.');
     document.getElementById('email')?.focus();
     return false;
@@ -84,6 +88,7 @@ export function SignIn({ environment, onSignedIn }: SignInProps) {
     try {
       await work();
     } catch (caught) {
+      setFailedWay(way);
       setError(messageOf(caught, 'Sign-in failed.'));
       setBusy(null);
     }
@@ -106,7 +111,7 @@ export function SignIn({ environment, onSignedIn }: SignInProps) {
   const withPasskey = () => {
     if (!needEmail()) return;
     void run('passkey', async () => {
-      if (addressProblem) throw new Error(addressProblem);
+      if (addressProblem) throw new Error(addressProblem.text);
       if (!passkeysSupported()) throw new Error('This browser cannot use passkeys.');
       const options = await passkeys.signInOptions(environment, email.trim());
       const assertion = await signWithPasskey(options);
@@ -166,7 +171,7 @@ export function SignIn({ environment, onSignedIn }: SignInProps) {
           />
           <label htmlFor="password">Password</label>
           <input id="password" name="password" type="password" autoComplete="current-password" required />
-          <ErrorAlert error={error} />
+          <ErrorAlert error={failedWay === 'recovery' ? null : error} />
           <p role="status" className={note ? 'hint' : 'visually-hidden'}>
             {note}
           </p>
@@ -193,7 +198,7 @@ export function SignIn({ environment, onSignedIn }: SignInProps) {
               Lost your passkey? Use a recovery code
             </button>
           </div>
-          {addressProblem ? <p className="hint">{addressProblem}</p> : null}
+          <PasskeyAddressNote problem={addressProblem} className="hint" />
           {recovering ? (
             <form id="recovery-form" onSubmit={withRecoveryCode}>
               <label htmlFor="recovery-code">Recovery code (with the e-mail above)</label>
@@ -205,6 +210,7 @@ export function SignIn({ environment, onSignedIn }: SignInProps) {
                 spellCheck={false}
                 required
               />
+              <ErrorAlert error={failedWay === 'recovery' ? error : null} />
               <button type="submit" disabled={busy !== null}>
                 {busy === 'recovery' ? 'Checking the code…' : 'Sign in with the code'}
               </button>

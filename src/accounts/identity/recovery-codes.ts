@@ -63,7 +63,7 @@ const refused = () =>
  * Sign-in with one recovery code: the code is used up whatever follows. Throttled as password login is (per
  * address and per client), so codes cannot be guessed at speed either.
  */
-export async function useRecoveryCode(
+export async function redeemRecoveryCode(
   em: EntityManager,
   attempt: { email: string; code: string; client: string },
 ): Promise<{ userId: number; remaining: number }> {

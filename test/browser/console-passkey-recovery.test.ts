@@ -1,31 +1,14 @@
 import assert from 'node:assert/strict';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { freePort } from '../../src/platform/runtime/ports.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
-import { launchChromium } from '../support/browser.ts';
+import { addVirtualAuthenticator as laptop, launchChromium } from '../support/browser.ts';
 import { addConsoleUser, consoleChecks, CONSOLE_PASSWORD as PASSWORD } from '../support/console-browser.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 
 const OWNER = 'laptop@recovery.example';
 const NEW_PASSWORD = 'a brand new passphrase for the reset';
-
-/** A virtual authenticator (Chromium's WebAuthn domain): the "laptop" that holds the passkey; removing it loses it. */
-async function laptop(context: BrowserContext, page: Page) {
-  const devtools = await context.newCDPSession(page);
-  await devtools.send('WebAuthn.enable');
-  const { authenticatorId } = await devtools.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return { lose: () => devtools.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId }) };
-}
 
 /**
  * Account safety (issue 36): a passkey is a second way in, with recovery codes for the day the device is lost;
@@ -106,7 +89,7 @@ describe('passkeys with recovery, a truthful reset, the console at any loopback 
     await signOut(page);
 
     // The laptop is lost; a recovery code signs in and the Security page asks for a new passkey.
-    await device.lose();
+    await device.remove();
     await signInWithCode(page, codes[0]!.toLowerCase());
     await page.getByRole('heading', { level: 1, name: 'Security' }).waitFor();
     await page

@@ -205,14 +205,14 @@ describe('passkeys with recovery, a truthful reset, the console at any loopback 
     const password = await resetFor(people.password);
     assert.match(password.text, /Subject: Reset your password/);
     assert.doesNotMatch(password.text, /passkey/);
-    assert.equal((await setWith(people.password)).body.message, 'Your password is changed: sign in with it.');
+    assert.equal((await setWith(people.password)).body.message, 'Your password is set: sign in with it.');
     assert.equal((await logIn(people.password)).status, 200);
 
     const passkey = await resetFor(people.passkey);
     assert.match(passkey.text, /Your passkeys keep working beside the new password/);
     assert.equal(
       (await setWith(people.passkey)).body.message,
-      'Your password is changed: sign in with it or with your passkey.',
+      'Your password is set: sign in with it or with your passkey.',
     );
     assert.equal((await logIn(people.passkey)).status, 200, 'the reset password signs in beside the passkey');
 
@@ -258,7 +258,7 @@ describe('passkeys with recovery, a truthful reset, the console at any loopback 
     await page.getByLabel(/New password/).fill(`${NEW_PASSWORD} again`);
     await page.getByRole('button', { name: 'Set password' }).click();
     await page
-      .getByText('Your password is changed: sign in with it or with your passkey.', { exact: false })
+      .getByText('Your password is set: sign in with it or with your passkey.', { exact: false })
       .waitFor();
     await checks.checkPage(page, 'reset-done-passkey');
     await context.close();

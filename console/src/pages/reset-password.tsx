@@ -43,7 +43,7 @@ function SetPassword({ token }: { token: string }) {
             </p>
             <p>
               <a href="/console/sign-in" onClick={linkHandler('/sign-in')}>
-                Go to sign-in
+                Sign in with it
               </a>
             </p>
           </>

@@ -84,13 +84,11 @@ export async function requestPasswordReset(
   await mailer.send({ to: address, ...mail });
 }
 
-/** What a reset answers, by the account's kind and whether it had a password before (an invitation has not). */
-function doneMessage(kind: Exclude<AccountKind, 'sso'>, hadPassword: boolean): string {
-  const verb = hadPassword ? 'changed' : 'set';
-  return kind === 'password'
-    ? `Your password is ${verb}: sign in with it.`
-    : `Your password is ${verb}: sign in with it or with your passkey.`;
-}
+/** What a reset answers: how the account signs in from now on. */
+const doneMessage = (kind: Exclude<AccountKind, 'sso'>) =>
+  kind === 'password'
+    ? 'Your password is set: sign in with it.'
+    : 'Your password is set: sign in with it or with your passkey.';
 
 /** Sets the new password; the answer says how the account signs in from now on. */
 export async function resetPassword(
@@ -102,14 +100,9 @@ export async function resetPassword(
   if (weak) throw new DomainError('invalid', 'weak_password', weak);
   const hash = await hashPassword(password);
   const outcome = await em.transactional(async (tx) => {
-    const before = await tx.execute<{ password_hash: string | null }[]>(
-      `select u.password_hash from user_email_tokens t join users u on u.id = t.user_id
-       where t.token_hash = sha256(convert_to(?, 'UTF8')) and t.purpose = 'reset_password'`,
-      [token],
-    );
     const user = await consumeResetToken(tx, token, hash);
     if (user === null) return null;
-    const kind = await accountKind(tx, { ...user, password_hash: before[0]?.password_hash ?? null });
+    const kind = await accountKind(tx, { ...user, password_hash: hash });
     // A company that made single sign-on mandatory after the mail was sent: the password would not be accepted.
     if (kind === 'sso') {
       throw new DomainError(
@@ -118,7 +111,7 @@ export async function resetPassword(
         'Your company signs you in with single sign-on: no password is used here. Choose “Use single sign-on (SSO)” on the sign-in page.',
       );
     }
-    return { email: user.email, kind, hadPassword: Boolean(before[0]?.password_hash) };
+    return { email: user.email, kind };
   });
   if (outcome === null) {
     throw new DomainError(
@@ -129,5 +122,5 @@ export async function resetPassword(
   }
   // Whoever guessed at the old password, the new one is not delayed by it.
   await clearAddress(em, outcome.email);
-  return { message: doneMessage(outcome.kind, outcome.hadPassword) };
+  return { message: doneMessage(outcome.kind) };
 }

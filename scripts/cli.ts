@@ -21,7 +21,7 @@ import { openDatabase } from '../src/platform/runtime/database.ts';
 import { SecretBox } from '../src/platform/secret-box.ts';
 import { IssuerKeyring } from '../src/standards/credentials/issuer-keys.ts';
 import { BACKUP_PEER_HELP, backupPeerCommand } from './backup-peer-cli.ts';
-import { devTap } from './dev/tap.ts';
+import { devTap, tapBaseUrl } from './dev/tap.ts';
 import { EXIT_HELP, runExport, runImport } from './exit-commands.ts';
 
 const HELP = `Usage: npm run cli -- <command> [options]
@@ -116,7 +116,12 @@ if (command === 'tap') {
     counter: values.counter === undefined ? undefined : Number(values.counter),
     passport:
       values.gtin && values.serial
-        ? { baseUrl: loadConfig().publicBaseUrl, environment, gtin: values.gtin, serial: values.serial }
+        ? {
+            baseUrl: await tapBaseUrl(process.env, loadConfig().publicBaseUrl),
+            environment,
+            gtin: values.gtin,
+            serial: values.serial,
+          }
         : undefined,
   }).catch((error: Error) => fail(error.message));
   console.log(`chip     ${tap.chipUid} (read counter ${tap.counter})`);

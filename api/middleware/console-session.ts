@@ -47,16 +47,34 @@ export function sessionSecretOf(ctx: AppContext, cookie: ConsoleCookie): string 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
+ * In development (PUBLIC_BASE_URL at a loopback name over http) the console may be opened at any loopback name
+ * of the same port: http://127.0.0.1:3000/console as well as http://localhost:3000/console. Such a page's writes
+ * are same-origin when the Origin it sends is a loopback origin naming the very Host the request went to.
+ */
+function isLoopbackSelf(ctx: AppContext, cookie: ConsoleCookie, origin: string): boolean {
+  if (cookie.secure || origin === '' || origin === 'null') return false;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  return url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname) && url.host === ctx.get('host');
+}
+
+/**
  * CSRF defence for writes made with the cookie. SameSite=Strict already keeps other sites' requests
  * cookie-less, and every /v1 call needs the non-simple `x-service-env` header, which a cross-origin page can
  * only send after a CORS preflight the API never grants. This adds the Origin check for what SameSite does
- * not cover (a sibling subdomain is same-site): a write must come from PUBLIC_BASE_URL's origin.
+ * not cover (a sibling subdomain is same-site): a write must come from PUBLIC_BASE_URL's origin (or, in
+ * development, from the loopback origin the request was sent to).
  */
 export function assertSameOrigin(ctx: AppContext, cookie: ConsoleCookie): void {
   if (SAFE_METHODS.has(ctx.method)) return;
   const origin = ctx.get('origin');
   const fetchSite = ctx.get('sec-fetch-site');
   if (origin === cookie.origin || (origin === '' && fetchSite === 'same-origin')) return;
+  if (isLoopbackSelf(ctx, cookie, origin)) return;
   throw new Problem(
     403,
     'cross_origin_refused',

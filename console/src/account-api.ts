@@ -65,11 +65,28 @@ export const passkeys = {
   registrationOptions: (env: Environment, email: string) =>
     call<Json>(env, 'POST', '/v1/auth/passkey/register/challenge', { email }),
   register: (env: Environment, credential: Json) =>
-    call<{ message: string }>(env, 'POST', '/v1/auth/passkey/register/verify', credential),
+    call<{ message: string; recoveryCodes?: string[] }>(
+      env,
+      'POST',
+      '/v1/auth/passkey/register/verify',
+      credential,
+    ),
   signInOptions: (env: Environment, email: string) =>
     call<Json>(env, 'POST', '/v1/auth/passkey/login/challenge', { email }),
   signIn: (env: Environment, assertion: Json) =>
     call<{ user: SessionUser }>(env, 'POST', '/v1/console/session/passkey', assertion),
+};
+
+export const recoveryCodes = {
+  remaining: (env: Environment) => call<{ remaining: number }>(env, 'GET', '/v1/auth/recovery-codes'),
+  renew: (env: Environment) => call<{ recoveryCodes: string[] }>(env, 'POST', '/v1/auth/recovery-codes'),
+  signIn: (env: Environment, email: string, code: string) =>
+    call<{ user: SessionUser; remainingRecoveryCodes: number; message: string }>(
+      env,
+      'POST',
+      '/v1/console/session/recovery-code',
+      { email, code },
+    ),
 };
 
 export const sso = {

@@ -94,3 +94,21 @@ export async function signWithPasskey(options: Json): Promise<Json> {
     ...(response.userHandle ? { userHandle: toBase64url(response.userHandle) } : {}),
   });
 }
+
+/**
+ * Browsers bind passkeys to a domain name (the relying party id); at an IP address such as 127.0.0.1 or [::1]
+ * they refuse every ceremony. Said in words, with the address that works (localhost), before anyone tries.
+ */
+export function passkeyAddressProblem(
+  location: Location = window.location,
+): { host: string; url: string; text: string } | null {
+  const host = location.hostname;
+  const ip = /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith('[') || host.includes(':');
+  if (!ip) return null;
+  const url = `${location.protocol}//localhost${location.port ? `:${location.port}` : ''}${location.pathname}`;
+  return {
+    host,
+    url,
+    text: `Passkeys do not work at an IP address (${host}): browsers tie them to a name. Open ${url} to add or use one.`,
+  };
+}

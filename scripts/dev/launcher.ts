@@ -20,6 +20,7 @@ import { ensureConsoleBuilt } from '../console-build.ts';
 import { startDevMail } from './mail.ts';
 import { startDevRegistry } from './registry.ts';
 import { startDevStripe } from './stripe.ts';
+import { noteRunningService } from './tap.ts';
 import { startDevTemporal } from './temporal.ts';
 
 /** `npm start`: the whole service on embedded defaults, in one process. */
@@ -58,6 +59,10 @@ export async function launch(): Promise<void> {
     for (const step of startedSteps) await step.run().catch(() => {});
     throw error;
   }
+  // The CLI's tap URLs name this address (whatever PORT this start was given).
+  const forget = await noteRunningService(config.publicBaseUrl);
+  process.once('exit', forget);
+  startedSteps.unshift({ name: 'running-service note', run: async () => forget() });
   onShutdown(logger, startedSteps);
   printBanner({ ...running, started });
 }

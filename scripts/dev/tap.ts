@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Environment } from '../../src/platform/config/config.ts';
@@ -44,4 +45,44 @@ export async function devTap(options: {
     ? `${p.baseUrl}${p.environment === 'test' ? '/test' : ''}/01/${p.gtin}/21/${encodeURIComponent(p.serial)}?${query}`
     : undefined;
   return { chipUid: uid.uid, counter, query, url };
+}
+
+/** Where `npm start` notes the address it serves at while it runs (removed when it stops). */
+export const RUNNING_SERVICE_FILE = '.data/running-service.json';
+
+/** Called by the launcher once the API listens: the CLI's tap URLs then name this address. */
+export async function noteRunningService(baseUrl: string, file = RUNNING_SERVICE_FILE): Promise<() => void> {
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, `${JSON.stringify({ baseUrl, pid: process.pid })}\n`);
+  return () => rmSync(file, { force: true });
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * The base URL a tap should open: PUBLIC_BASE_URL or PORT given to the CLI itself wins; otherwise the running
+ * `npm start`'s own (whatever PORT it was started with); otherwise the configured default.
+ */
+export async function tapBaseUrl(
+  env: NodeJS.ProcessEnv,
+  configured: string,
+  file = RUNNING_SERVICE_FILE,
+): Promise<string> {
+  if (env.PUBLIC_BASE_URL || env.PORT) return configured;
+  try {
+    const running = JSON.parse(await readFile(file, 'utf8')) as { baseUrl?: unknown; pid?: unknown };
+    if (typeof running.baseUrl === 'string' && typeof running.pid === 'number' && alive(running.pid)) {
+      return running.baseUrl;
+    }
+  } catch {
+    // No service running from this directory.
+  }
+  return configured;
 }

@@ -35,10 +35,13 @@ export async function launchChromium(): Promise<Browser> {
  * A virtual platform authenticator (DevTools WebAuthn) for the page: holds resident keys, verifies the user and
  * answers every prompt by itself, as a phone's or laptop's built-in passkey store does.
  */
-export async function addVirtualAuthenticator(context: BrowserContext, page: Page): Promise<void> {
+export async function addVirtualAuthenticator(
+  context: BrowserContext,
+  page: Page,
+): Promise<{ remove: () => Promise<void> }> {
   const devtools = await context.newCDPSession(page);
   await devtools.send('WebAuthn.enable');
-  await devtools.send('WebAuthn.addVirtualAuthenticator', {
+  const { authenticatorId } = await devtools.send('WebAuthn.addVirtualAuthenticator', {
     options: {
       protocol: 'ctap2',
       transport: 'internal',
@@ -48,4 +51,10 @@ export async function addVirtualAuthenticator(context: BrowserContext, page: Pag
       automaticPresenceSimulation: true,
     },
   });
+  // Removing it loses its passkeys, as losing the device does.
+  return {
+    remove: async () => {
+      await devtools.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId });
+    },
+  };
 }

@@ -137,6 +137,10 @@ export function accountRoutes(deps: RouteDeps): RouteSpec[] {
       path: '/v1/auth/password/reset-request',
       operationId: 'requestPasswordReset',
       summary: 'Mail a password-reset link (the same answer whether or not the address has an account).',
+      description:
+        'The mail tells the truth for each kind of account: a password account gets a link; one with passkeys ' +
+        'is told they keep working beside the new password; one with passkeys and no password gets a link that ' +
+        'sets one; an address whose company requires single sign-on gets no link but the way to sign in.',
       tags: ['auth'],
       auth: 'none',
       body: z.object({ email }).strict(),
@@ -147,17 +151,18 @@ export function accountRoutes(deps: RouteDeps): RouteSpec[] {
         },
       },
       handler: async (ctx: AppContext, { body }) => {
-        await requestPasswordReset(
-          deps.orm.em.fork(),
-          mailer,
-          body.email,
+        await requestPasswordReset(deps.orm.em.fork(), mailer, body.email, {
           // The console's page; browsers without JavaScript find a link there to GET /reset-password.
-          (token) => `${deps.config.publicBaseUrl}/console/reset-password?token=${encodeURIComponent(token)}`,
-        );
+          reset: (token) =>
+            `${deps.config.publicBaseUrl}/console/reset-password?token=${encodeURIComponent(token)}`,
+          signIn: `${deps.config.publicBaseUrl}/console/sign-in`,
+        });
         ctx.status = 202;
         ctx.body = {
           success: true,
-          message: 'If this address has an account, we sent it a link to set a new password.',
+          message:
+            'If this address has an account, we sent it a link to set a new password (or, where its company ' +
+            'signs in with single sign-on, how to sign in).',
         };
       },
     }),
@@ -176,12 +181,17 @@ export function accountRoutes(deps: RouteDeps): RouteSpec[] {
       formBody: true,
       body: z.object({ token: z.string().min(20).max(100), password: z.string().min(1).max(1024) }).strict(),
       responses: {
-        200: { description: 'Changed.', schema: z.object({ success: z.literal(true), message: z.string() }) },
+        200: {
+          description:
+            'Changed; the message says how the account signs in now (password, or password or passkey).',
+          schema: z.object({ success: z.literal(true), message: z.string() }),
+        },
+        403: { description: 'sso_required: the company requires single sign-on (no password is used).' },
         410: { description: 'reset_link_invalid: unknown, already used or expired.' },
       },
       handler: async (ctx: AppContext, { body }) => {
-        await resetPassword(deps.orm.em.fork(), body.token, body.password);
-        ctx.body = { success: true, message: 'Your password is changed: log in with it.' };
+        const { message } = await resetPassword(deps.orm.em.fork(), body.token, body.password);
+        ctx.body = { success: true, message };
       },
     }),
     defineRoute({

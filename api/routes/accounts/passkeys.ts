@@ -9,6 +9,7 @@ import {
   verifyLogin,
   verifyRegistration,
 } from '../../../src/accounts/identity/passkeys.ts';
+import { issueRecoveryCodes, remainingRecoveryCodes } from '../../../src/accounts/identity/recovery-codes.ts';
 import { assertSsoNotRequired } from '../../../src/accounts/sso/sso.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
 import type { AppContext } from '../../context.ts';
@@ -16,6 +17,7 @@ import { defineRoute, type RouteSpec } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { loginAnswer, loginResponse } from './login-answer.ts';
 import { PASSKEY_PAGE, PASSKEY_SCRIPT } from './passkey-page.ts';
+import { recoveryCodeRoutes } from './recovery-codes.ts';
 
 const b64url = z
   .string()
@@ -61,6 +63,7 @@ export function passkeyRoutes(deps: RouteDeps): RouteSpec[] {
   const decoySecret =
     deps.config.secrets.dataEncryptionKey ?? Buffer.from('dpp-development-only-passkey-decoys');
   return [
+    ...recoveryCodeRoutes(deps),
     defineRoute({
       method: 'post',
       path: '/v1/auth/passkey/register/challenge',
@@ -104,29 +107,38 @@ export function passkeyRoutes(deps: RouteDeps): RouteSpec[] {
       path: '/v1/auth/passkey/register/verify',
       operationId: 'passkeyRegisterVerify',
       summary: 'Finish registering: the attestation is verified and the passkey stored.',
-      description: 'From then on, password login for the account is refused (403 passkey_required).',
+      description:
+        'The passkey is a second way in: the password, if the account has one, keeps working. When the user has ' +
+        'no unused recovery code (their first passkey), a set of recovery codes comes with the answer, once.',
       tags: ['auth'],
       auth: 'user',
       body: registrationResponse,
       responses: {
         200: {
           description: 'Registered.',
-          schema: z.object({ success: z.literal(true), message: z.string() }),
+          schema: z.object({
+            success: z.literal(true),
+            message: z.string(),
+            recoveryCodes: z
+              .array(z.string())
+              .optional()
+              .describe('Only when the user had no unused code: shown this once, stored hashed.'),
+          }),
         },
         401: { description: 'passkey_challenge_invalid or passkey_not_verified.' },
       },
       handler: async (ctx: AppContext, { body }) => {
         const principal = ctx.state.principal as { userId: number };
-        await verifyRegistration(
-          deps.orm.em.fork(),
-          rp(),
-          principal.userId,
-          body as RegistrationResponseJSON,
-        );
+        const em = deps.orm.em.fork();
+        await verifyRegistration(em, rp(), principal.userId, body as RegistrationResponseJSON);
+        const recoveryCodes =
+          (await remainingRecoveryCodes(em, principal.userId)) === 0
+            ? await issueRecoveryCodes(em, principal.userId)
+            : undefined;
         ctx.body = {
           success: true,
-          message:
-            'Passkey registered. Log in with it from now on: password login is turned off for this account.',
+          message: 'Passkey registered: sign in with it or with your password, as you like.',
+          ...(recoveryCodes ? { recoveryCodes } : {}),
         };
       },
     }),
@@ -211,8 +223,7 @@ export function passkeyRoutes(deps: RouteDeps): RouteSpec[] {
       path: '/v1/auth/passkeys/:id',
       operationId: 'removePasskey',
       summary: 'Remove one of the signed-in user’s passkeys.',
-      description:
-        'Without any passkey left, password login works again for the account (unless SSO is required).',
+      description: 'The password (if the account has one) and the recovery codes keep working.',
       tags: ['auth'],
       auth: 'user',
       params: z.object({ id: b64url }),

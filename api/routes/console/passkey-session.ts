@@ -1,16 +1,21 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { z } from 'zod';
 import { verifyLogin } from '../../../src/accounts/identity/passkeys.ts';
+import { redeemRecoveryCode } from '../../../src/accounts/identity/recovery-codes.ts';
 import { assertSsoNotRequired } from '../../../src/accounts/sso/sso.ts';
 import type { AppContext } from '../../context.ts';
 import { assertSameOrigin, consoleCookieFor } from '../../middleware/console-session.ts';
 import { defineRoute, type RouteSpec } from '../../route.ts';
 import { authenticationResponse } from '../accounts/passkeys.ts';
+import { RECOVERY_NOTE, recoveryCodeBody } from '../accounts/recovery-codes.ts';
 import type { RouteDeps } from '../deps.ts';
 import { sessionUser } from './session.ts';
 import { startConsoleSession } from './start-session.ts';
 
-/** Passkey sign-in to the web console: the assertion of POST /v1/auth/passkey/login/verify, answered with a session. */
+/**
+ * Passkey sign-in to the web console (the assertion of POST /v1/auth/passkey/login/verify), and its fallback for
+ * a lost passkey, a recovery code; each answered with a session.
+ */
 export function consolePasskeySessionRoutes(deps: RouteDeps): RouteSpec[] {
   const cookie = consoleCookieFor(deps.config.publicBaseUrl);
   const rp = () => ({
@@ -49,6 +54,48 @@ export function consolePasskeySessionRoutes(deps: RouteDeps): RouteSpec[] {
         ]);
         await assertSsoNotRequired(em, owner!.email);
         ctx.body = { success: true, user: await startConsoleSession(ctx, em, cookie, userId) };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/console/session/recovery-code',
+      operationId: 'consoleRecoveryCodeSignIn',
+      summary:
+        'Sign in to the web console with e-mail and one recovery code (a lost passkey): sets the session cookie.',
+      description: `The same checks as POST /v1/auth/recovery-code/login. ${RECOVERY_NOTE}`,
+      tags: ['console'],
+      auth: 'none',
+      body: recoveryCodeBody,
+      responses: {
+        200: {
+          description: 'Signed in; addPasskey asks the console to lead the person to Security.',
+          schema: z.object({
+            success: z.literal(true),
+            user: sessionUser,
+            remainingRecoveryCodes: z.number().int(),
+            addPasskey: z.literal(true),
+            message: z.string(),
+          }),
+        },
+        401: {
+          description: 'recovery_code_invalid: unknown address, wrong or used code, or too many attempts.',
+        },
+        403: { description: 'sso_required or cross_origin_refused.' },
+      },
+      handler: async (ctx: AppContext, { body }) => {
+        assertSameOrigin(ctx, cookie);
+        const em = deps.orm.em.fork();
+        const { userId, remaining } = await redeemRecoveryCode(em, {
+          ...body,
+          client: ctx.state.clientAddress,
+        });
+        ctx.body = {
+          success: true,
+          user: await startConsoleSession(ctx, em, cookie, userId),
+          remainingRecoveryCodes: remaining,
+          addPasskey: true,
+          message: RECOVERY_NOTE,
+        };
       },
     }),
   ];

@@ -37,7 +37,7 @@ export function consoleSessionRoutes(deps: RouteDeps): RouteSpec[] {
       path: '/v1/console/session',
       operationId: 'consoleSignIn',
       summary: 'Sign in to the web console with e-mail and password: sets the session cookie.',
-      description: `${SESSION_NOTE} The same rules as POST /v1/auth/login apply (throttling, known-device cookie, confirmed address, passkey or SSO required). The request must come from the console's origin (Origin header).`,
+      description: `${SESSION_NOTE} The same rules as POST /v1/auth/login apply (throttling, known-device cookie, confirmed address, SSO required; a passkey does not turn the password off). The request must come from the console's origin (Origin header; in development any loopback name of the request's own Host).`,
       tags: ['console'],
       auth: 'none',
       body: z.object({ email: z.email().max(254), password: z.string().min(1).max(1024) }).strict(),
@@ -47,7 +47,7 @@ export function consoleSessionRoutes(deps: RouteDeps): RouteSpec[] {
           schema: z.object({ success: z.literal(true), user: sessionUser }),
         },
         401: { description: 'invalid_credentials: unknown address, wrong password, or too many attempts.' },
-        403: { description: 'email_not_confirmed, passkey_required, sso_required or cross_origin_refused.' },
+        403: { description: 'email_not_confirmed, sso_required or cross_origin_refused.' },
         429: { description: 'rate_limited.' },
       },
       handler: async (ctx: AppContext, { body }) => {

@@ -20,12 +20,11 @@ export function ResetPassword({ environment }: { environment: Environment }) {
 
 function SetPassword({ token }: { token: string }) {
   const heading = usePageHeading('Set your password');
-  const [done, setDone] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
   const [expired, setExpired] = useState(false);
   const { error, busy, submit } = useFormSubmit(async (form) => {
     try {
-      await passwordReset.set('test', token, String(form.get('password')));
-      setDone(true);
+      setDone((await passwordReset.set('test', token, String(form.get('password')))).message);
     } catch (caught) {
       if (caught instanceof ApiError && caught.status === 410) setExpired(true);
       throw caught;
@@ -40,7 +39,7 @@ function SetPassword({ token }: { token: string }) {
         {done ? (
           <>
             <p className="success" role="status">
-              Your password is set and your e-mail address confirmed.
+              {done} Your e-mail address is confirmed.
             </p>
             <p>
               <a href="/console/sign-in" onClick={linkHandler('/sign-in')}>

@@ -1,12 +1,14 @@
 import { type FormEvent, useState } from 'react';
 import '../account.css';
-import { passkeys, sso } from '../account-api.ts';
+import { passkeys, recoveryCodes, sso } from '../account-api.ts';
 import { ApiError, type Environment, type SessionUser, session } from '../api.ts';
 import { ErrorAlert } from '../components/error-alert.tsx';
 import { messageOf } from '../hooks/use-failure.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
-import { linkHandler } from '../router.ts';
-import { passkeysSupported, signWithPasskey } from '../webauthn.ts';
+import { linkHandler, navigate } from '../router.ts';
+import { passkeyAddressProblem, passkeysSupported, signWithPasskey } from '../webauthn.ts';
+import { PasskeyAddressNote } from './passkey-address-note.tsx';
+import { RECOVERED_KEY } from './security.tsx';
 
 interface SignInProps {
   environment: Environment;
@@ -41,7 +43,7 @@ function ssoOutcome(): string | null {
   );
 }
 
-type Way = 'password' | 'passkey' | 'sso';
+type Way = 'password' | 'passkey' | 'sso' | 'recovery';
 
 /**
  * Sign-in: e-mail and password, or with the same e-mail a passkey or the company's single sign-on (found by
@@ -53,11 +55,16 @@ export function SignIn({ environment, onSignedIn }: SignInProps) {
   const [email, setEmail] = useState('');
   const [busy, setBusy] = useState<Way | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** Which way failed: a recovery code's refusal shows beside its own field. */
+  const [failedWay, setFailedWay] = useState<Way | null>(null);
   const [note, setNote] = useState('');
   const heading = usePageHeading('Sign in');
+  const [recovering, setRecovering] = useState(false);
+  const addressProblem = passkeyAddressProblem();
 
   const needEmail = () => {
     if (email.trim() !== '' && email.includes('@')) return true;
+    setFailedWay(null);
     setError('Enter your e-mail address first.');
     document.getElementById('email')?.focus();
     return false;
@@ -81,6 +88,7 @@ export function SignIn({ environment, onSignedIn }: SignInProps) {
     try {
       await work();
     } catch (caught) {
+      setFailedWay(way);
       setError(messageOf(caught, 'Sign-in failed.'));
       setBusy(null);
     }
@@ -95,9 +103,6 @@ export function SignIn({ environment, onSignedIn }: SignInProps) {
       } catch (caught) {
         // A company that made single sign-on mandatory: go there instead of stopping at the refusal.
         if (caught instanceof ApiError && caught.code === 'sso_required' && (await startSso())) return;
-        if (caught instanceof ApiError && caught.code === 'passkey_required') {
-          throw new Error('This account signs in with its passkey: choose “Use a passkey”.');
-        }
         throw caught;
       }
     });
@@ -106,10 +111,24 @@ export function SignIn({ environment, onSignedIn }: SignInProps) {
   const withPasskey = () => {
     if (!needEmail()) return;
     void run('passkey', async () => {
+      if (addressProblem) throw new Error(addressProblem.text);
       if (!passkeysSupported()) throw new Error('This browser cannot use passkeys.');
       const options = await passkeys.signInOptions(environment, email.trim());
       const assertion = await signWithPasskey(options);
       onSignedIn((await passkeys.signIn(environment, assertion)).user);
+    });
+  };
+
+  /** A lost passkey: one recovery code signs in, then Security asks for a new passkey. */
+  const withRecoveryCode = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!needEmail()) return;
+    const code = String(new FormData(event.currentTarget).get('recovery-code'));
+    void run('recovery', async () => {
+      const answer = await recoveryCodes.signIn(environment, email.trim(), code);
+      window.sessionStorage.setItem(RECOVERED_KEY, String(answer.remainingRecoveryCodes));
+      onSignedIn(answer.user);
+      navigate('/settings/security');
     });
   };
 
@@ -152,7 +171,7 @@ export function SignIn({ environment, onSignedIn }: SignInProps) {
           />
           <label htmlFor="password">Password</label>
           <input id="password" name="password" type="password" autoComplete="current-password" required />
-          <ErrorAlert error={error} />
+          <ErrorAlert error={failedWay === 'recovery' ? null : error} />
           <p role="status" className={note ? 'hint' : 'visually-hidden'}>
             {note}
           </p>
@@ -169,7 +188,34 @@ export function SignIn({ environment, onSignedIn }: SignInProps) {
             <button type="button" className="secondary" disabled={busy !== null} onClick={withSso}>
               {busy === 'sso' ? 'Finding your company…' : 'Use single sign-on (SSO)'}
             </button>
+            <button
+              type="button"
+              className="secondary"
+              aria-expanded={recovering}
+              aria-controls="recovery-form"
+              onClick={() => setRecovering(!recovering)}
+            >
+              Lost your passkey? Use a recovery code
+            </button>
           </div>
+          <PasskeyAddressNote problem={addressProblem} className="hint" />
+          {recovering ? (
+            <form id="recovery-form" onSubmit={withRecoveryCode}>
+              <label htmlFor="recovery-code">Recovery code (with the e-mail above)</label>
+              <input
+                id="recovery-code"
+                name="recovery-code"
+                autoComplete="one-time-code"
+                autoCapitalize="characters"
+                spellCheck={false}
+                required
+              />
+              <ErrorAlert error={failedWay === 'recovery' ? error : null} />
+              <button type="submit" disabled={busy !== null}>
+                {busy === 'recovery' ? 'Checking the code…' : 'Sign in with the code'}
+              </button>
+            </form>
+          ) : null}
         </section>
         <p>
           <a href="/console/reset-password" onClick={linkHandler('/reset-password')}>

@@ -4,7 +4,6 @@ import { assertSsoNotRequired } from '../sso/sso.ts';
 import { normaliseEmail } from './email.ts';
 import { issueKnownDevice, knownDevice } from './known-devices.ts';
 import { claimAttempt, settleSuccess, type ThrottleKey } from './login-throttle.ts';
-import { hasPasskey } from './passkeys.ts';
 import { spendVerification, verifyPassword } from './passwords.ts';
 
 export interface LoggedInUser {
@@ -78,13 +77,6 @@ export async function logIn(
   if (!user || !right) throw wrong();
   await settleSuccess(em, keys);
   await assertSsoNotRequired(em, user.email);
-  if (await hasPasskey(em, user.id)) {
-    throw new DomainError(
-      'forbidden',
-      'passkey_required',
-      'This account logs in with its passkey: password login is turned off since a passkey was registered.',
-    );
-  }
   if (!user.email_confirmed_at) {
     throw new DomainError(
       'forbidden',

@@ -99,7 +99,7 @@ export async function registrationChallenge(
   return options;
 }
 
-/** Verifies the attestation and stores the passkey (several per user); password login is refused from now on. */
+/** Verifies the attestation and stores the passkey (several per user); the password, if any, keeps working. */
 export async function verifyRegistration(
   em: EntityManager,
   rp: RelyingParty,

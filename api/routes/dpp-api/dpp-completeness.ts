@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { itemCompleteness, levelCompleteness } from '../../../src/passport/views/passport-completeness.ts';
 import type { AppContext } from '../../context.ts';
+import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { ownPassport } from './dpp-content.ts';
@@ -40,7 +41,7 @@ export function dppCompletenessRoutes(deps: RouteDeps) {
         'is pinned yet); `header` the EN 18223 members still null (company settings, PATCH /v1/company/settings). ' +
         'Each missing fact names where it is filled (`fix`).',
       tags: ['dpps'],
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       params: z.object({
         dppId: z.string().min(1).max(200).describe('The digitalProductPassportId (urn:uuid:…) or its UUID.'),
       }),
@@ -49,6 +50,7 @@ export function dppCompletenessRoutes(deps: RouteDeps) {
         404: { description: 'dpp_not_found (or another company’s).' },
       },
       handler: async (ctx: AppContext, { params }) => {
+        await requireRight(ctx, 'read', 'see passports');
         const em = ctx.state.em!;
         const level = await ownLevel(ctx, params.dppId);
         ctx.body = level

@@ -1,3 +1,4 @@
+import '../pages/authoring/authoring.css';
 import type { Completeness, MissingFact } from '../pages/authoring/authoring-api.ts';
 import { fieldId } from '../pages/authoring/schema-form.tsx';
 import { BASE, linkHandler } from '../router.ts';

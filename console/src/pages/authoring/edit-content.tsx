@@ -1,3 +1,4 @@
+import './authoring.css';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, type Environment } from '../../api.ts';
 import { CompletenessPanel } from '../../components/completeness-panel.tsx';
@@ -160,7 +161,7 @@ export function EditContent({ dppId, environment, mayWrite, onSessionEnded }: Ed
       <CompletenessPanel completeness={completeness} authoringPath={`/authoring/${dppId}`} onAuthoringPage />
       <LiveStatus status={status} className="success" />
       <ErrorAlert error={error} />
-      <ErrorSummary errors={errors} ref={summary} />
+      <ErrorSummary errors={errors} schema={loaded.spec.schema} ref={summary} />
       {mayWrite ? null : (
         <p className="notice">
           Your role can read this passport; only an owner or a developer can change it.

@@ -56,6 +56,7 @@ export function ProductFacts({ document, companyName }: { document: Json; compan
   const composition = isObject(custom.material_composition) ? custom.material_composition : {};
   const chemistry = findField(sections, 'chemistry');
   const materials = [
+    ...(text(operator?.material) ? [String(operator?.material)] : []),
     ...Object.entries(composition)
       .filter((entry): entry is [string, number] => typeof entry[1] === 'number')
       .map(([name, share]) => `${name} ${share} %`),

@@ -19,7 +19,21 @@ export interface FormContext {
 /** The element id of the field at a pointer (the completeness panel and the error summary link to it). */
 export const fieldId = (pointer: string) => `field${pointer.replace(/[^A-Za-z0-9]+/g, '-')}`;
 
-const describe = (schema: Json, name: string) =>
+/** The label of the field at a pointer (its schema's description), for the error summary. */
+export function labelAt(schema: Json, pointer: string): string {
+  let at: Json | undefined = schema;
+  let name = pointer;
+  for (const token of pointer.split('/').slice(1)) {
+    const properties: Record<string, Json> | undefined = isObject(at?.properties)
+      ? (at.properties as Record<string, Json>)
+      : undefined;
+    at = properties ? properties[token] : isObject(at?.items) ? (at.items as Json) : undefined;
+    name = properties ? token : `${name} ${Number(token) + 1}`;
+  }
+  return at ? describe(at, name) : pointer;
+}
+
+const describe = (schema: Json, name: string): string =>
   typeof schema.description === 'string' ? schema.description.replace(/\.$/, '') : name;
 
 function Feedback({ id, pointer, context }: { id: string; pointer: string; context: FormContext }) {
@@ -159,7 +173,7 @@ function ArrayField(props: {
       ))}
       <button
         type="button"
-        className="secondary"
+        className="secondary add"
         onClick={() => context.onChange(pointer, [...items, empty])}
       >
         Add<span className="visually-hidden"> to {label}</span>

@@ -1,6 +1,6 @@
 import '../pages/authoring/authoring.css';
 import type { Completeness, MissingFact } from '../pages/authoring/authoring-api.ts';
-import { fieldId } from '../pages/authoring/schema-form.tsx';
+import { fieldId, labelAt } from '../pages/authoring/schema-form.tsx';
 import { BASE, linkHandler } from '../router.ts';
 
 /**
@@ -12,6 +12,8 @@ interface PanelProps {
   /** The authoring page of this passport; on it, field links are anchors. */
   authoringPath: string;
   onAuthoringPage: boolean;
+  /** The specification being edited: its fields are named by their labels rather than by pointer. */
+  specification?: { id: string; schema: Record<string, unknown> } | undefined;
 }
 
 function Fix({
@@ -41,7 +43,16 @@ function Fix({
   return <a href="/docs#/dpp/mint">Stated at mint in {fix.field}</a>;
 }
 
-export function CompletenessPanel({ completeness, authoringPath, onAuthoringPage }: PanelProps) {
+export function CompletenessPanel({
+  completeness,
+  authoringPath,
+  onAuthoringPage,
+  specification,
+}: PanelProps) {
+  const factText = ({ fact, fix }: MissingFact) =>
+    fix.kind === 'content' && fix.specificationId === specification?.id && fix.pointer !== '/'
+      ? `${labelAt(specification.schema, fix.pointer)}${fact.slice(fact.indexOf(':'))}`
+      : fact;
   return (
     <section className="card completeness" aria-labelledby="completeness-heading">
       <h2 id="completeness-heading">Completeness</h2>
@@ -64,7 +75,7 @@ export function CompletenessPanel({ completeness, authoringPath, onAuthoringPage
                   <ul>
                     {section.missing.map((missing) => (
                       <li key={missing.fact}>
-                        {missing.fact} —{' '}
+                        {factText(missing)} —{' '}
                         <Fix
                           missing={missing}
                           authoringPath={authoringPath}

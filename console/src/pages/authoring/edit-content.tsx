@@ -158,7 +158,12 @@ export function EditContent({ dppId, environment, mayWrite, onSessionEnded }: Ed
         <code className="wrap">{dppId}</code>
       </p>
       {passportLink}
-      <CompletenessPanel completeness={completeness} authoringPath={`/authoring/${dppId}`} onAuthoringPage />
+      <CompletenessPanel
+        completeness={completeness}
+        authoringPath={`/authoring/${dppId}`}
+        onAuthoringPage
+        specification={loaded.spec}
+      />
       <LiveStatus status={status} className="success" />
       <ErrorAlert error={error} />
       <ErrorSummary errors={errors} schema={loaded.spec.schema} ref={summary} />

@@ -17,6 +17,14 @@ export interface FormContext {
 }
 
 /** The element id of the field at a pointer (the completeness panel and the error summary link to it). */
+interface FieldProps {
+  schema: Json;
+  pointer: string;
+  label: string;
+  required: boolean;
+  context: FormContext;
+}
+
 export const fieldId = (pointer: string) => `field${pointer.replace(/[^A-Za-z0-9]+/g, '-')}`;
 
 /** The label of the field at a pointer (its schema's description), for the error summary. */
@@ -72,13 +80,7 @@ function parse(schema: Json, raw: string): unknown {
   return raw;
 }
 
-function Leaf(props: {
-  schema: Json;
-  pointer: string;
-  label: string;
-  required: boolean;
-  context: FormContext;
-}) {
+function Leaf(props: FieldProps) {
   const { schema, pointer, label, required, context } = props;
   const id = fieldId(pointer);
   const current = getAt(context.value, pointer);
@@ -129,18 +131,9 @@ function Leaf(props: {
   );
 }
 
-function ArrayField(props: {
-  schema: Json;
-  pointer: string;
-  label: string;
-  required: boolean;
-  context: FormContext;
-}) {
-  const { schema, pointer, label, required, context } = props;
-  const items = (getAt(context.value, pointer) as unknown[] | undefined) ?? [];
-  const itemSchema = (schema.items ?? {}) as Json;
+/** A fieldset for an object or a list: its label, required mark, error and inherited note. */
+function Group({ pointer, label, required, context, children }: FieldProps & { children: React.ReactNode }) {
   const id = fieldId(pointer);
-  const empty = isObject(itemSchema.properties) ? {} : '';
   return (
     <fieldset className="field-group" id={id} aria-describedby={describedBy(id, pointer, context)}>
       <legend>
@@ -148,6 +141,18 @@ function ArrayField(props: {
         {required ? <span className="required"> (required)</span> : null}
       </legend>
       <Feedback id={id} pointer={pointer} context={context} />
+      {children}
+    </fieldset>
+  );
+}
+
+function ArrayField(props: FieldProps) {
+  const { schema, pointer, label, context } = props;
+  const items = (getAt(context.value, pointer) as unknown[] | undefined) ?? [];
+  const itemSchema = (schema.items ?? {}) as Json;
+  const empty = isObject(itemSchema.properties) ? {} : '';
+  return (
+    <Group {...props}>
       {items.map((_, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: an item is its position in the list
         <div className="array-item" key={index}>
@@ -178,30 +183,18 @@ function ArrayField(props: {
       >
         Add<span className="visually-hidden"> to {label}</span>
       </button>
-    </fieldset>
+    </Group>
   );
 }
 
-export function Field(props: {
-  schema: Json;
-  pointer: string;
-  label: string;
-  required: boolean;
-  context: FormContext;
-}) {
-  const { schema, pointer, label, required, context } = props;
+export function Field(props: FieldProps) {
+  const { schema, pointer, context } = props;
   if (schema.type === 'array') return <ArrayField {...props} />;
   if (schema.type !== 'object' || !isObject(schema.properties)) return <Leaf {...props} />;
   const members = Object.entries(schema.properties as Record<string, Json>);
   const mandatory = new Set((schema.required as string[] | undefined) ?? []);
-  const id = fieldId(pointer);
   return (
-    <fieldset className="field-group" id={id} aria-describedby={describedBy(id, pointer, context)}>
-      <legend>
-        {label}
-        {required ? <span className="required"> (required)</span> : null}
-      </legend>
-      <Feedback id={id} pointer={pointer} context={context} />
+    <Group {...props}>
       {members.map(([name, member]) => (
         <Field
           key={name}
@@ -212,7 +205,7 @@ export function Field(props: {
           context={context}
         />
       ))}
-    </fieldset>
+    </Group>
   );
 }
 

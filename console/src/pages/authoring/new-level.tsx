@@ -1,3 +1,4 @@
+import './authoring.css';
 import { type FormEvent, useState } from 'react';
 import type { Environment } from '../../api.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';

@@ -164,6 +164,28 @@ describe('console authoring in Chromium', () => {
     await checkPage(stale, 'stale');
   });
 
+  test('the battery status rule is shown as the API answers it', async () => {
+    const current = await call('GET', contentPath(dppId));
+    const waste = structuredClone(current.body.data);
+    waste.generalProductInformation.batteryStatus = 'waste';
+    const declared = await call('PUT', contentPath(dppId), waste, {
+      'If-Match': current.headers.get('etag')!,
+    });
+    assert.equal(declared.status, 200, declared.text);
+    const page = ownerPage;
+    await page.goto(`${origin}/console/authoring/${dppId}`);
+    const status = page.getByLabel(/^Battery status .*\(required\)$/);
+    await status.waitFor();
+    await status.selectOption('repurposed');
+    await page.getByRole('button', { name: 'Save product data' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'The battery is waste: its status no longer changes.' })
+      .waitFor();
+    const after = await call('GET', contentPath(dppId));
+    assert.equal(after.body.data.generalProductInformation.batteryStatus, 'waste');
+  });
+
   test('a model passport is created and authored; an item of its GTIN shows what it inherits', async () => {
     const page = ownerPage;
     await page.goto(`${origin}/console/authoring/new`);

@@ -23,6 +23,7 @@ import { consoleSessionRoutes } from './console/session.ts';
 import { consoleSsoSessionRoutes } from './console/sso-session.ts';
 import type { RouteDeps } from './deps.ts';
 import { disclosureGrantRoutes } from './disclosure/grants.ts';
+import { dppCompletenessRoutes } from './dpp-api/dpp-completeness.ts';
 import { dppContentRoutes } from './dpp-api/dpp-content.ts';
 import { dppCreateRoutes } from './dpp-api/dpp-create.ts';
 import { dppDynamicRoutes } from './dpp-api/dpp-dynamic.ts';
@@ -91,6 +92,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...dppContentRoutes(deps),
     ...dppLifecycleRoutes(deps),
     ...dppRegistrationRoutes,
+    ...dppCompletenessRoutes(deps),
     ...dppDynamicRoutes(deps),
     ...dppEvidenceRoutes(deps),
     ...disclosureGrantRoutes(deps),

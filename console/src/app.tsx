@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, type Environment, type SessionUser, session } from './api.ts';
+import { EditContent } from './pages/authoring/edit-content.tsx';
+import { NewLevel } from './pages/authoring/new-level.tsx';
 import { Billing } from './pages/billing.tsx';
 import { Compliance } from './pages/compliance.tsx';
 import { Developers } from './pages/developers.tsx';
@@ -102,6 +104,22 @@ export function App() {
       ) : path === '/passports' ? (
         // Keyed by the environment: a switch starts again at the first page (cursors are per environment).
         <Passports key={environment} environment={environment} onSessionEnded={onSessionEnded} />
+      ) : path.startsWith('/authoring/') ? (
+        path === '/authoring/new' ? (
+          <NewLevel
+            environment={environment}
+            mayWrite={user.role !== 'viewer'}
+            onSessionEnded={onSessionEnded}
+          />
+        ) : (
+          <EditContent
+            key={`${environment}${path}`}
+            dppId={decodeURIComponent(path.slice('/authoring/'.length))}
+            environment={environment}
+            mayWrite={user.role !== 'viewer'}
+            onSessionEnded={onSessionEnded}
+          />
+        )
       ) : path.startsWith('/passports/') ? (
         <Passport
           key={path}

@@ -32,6 +32,8 @@ export interface TimelineEntry {
 }
 
 export interface PassportDetails extends PassportSummary {
+  /** Its EN 18222 id: its document, product data and completeness (/v1/dpps/{id}…). */
+  digitalProductPassportId: string;
   material: string | null;
   manufacturer: string | null;
   revokedAt: string | null;

@@ -15,6 +15,7 @@ import { findLevelById } from '../../../src/passport/levels/levels.ts';
 import { dppIdOf } from '../../../src/passport/record/passport-header.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
 import type { AppContext } from '../../context.ts';
+import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { allowAnyOrigin, publicEnvironment } from '../resolver/http.ts';
@@ -157,7 +158,7 @@ export function dppContentRoutes(deps: RouteDeps) {
       summary: 'Write a passport’s product-group data against a content specification (pins its version).',
       description: CONTENT_DESCRIPTION,
       tags: ['dpps'],
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       params: contentParams,
       body: z.record(z.string(), z.unknown()),
       responses: {
@@ -179,6 +180,7 @@ export function dppContentRoutes(deps: RouteDeps) {
         },
       },
       handler: async (ctx: AppContext, { params, body }) => {
+        await requireRight(ctx, 'managePassports', 'author passports');
         const level = await ownLevel(ctx, params.dppId);
         if (level) {
           return putLevelContent(ctx, level, { specificationId: params.specId, data: body }, deps);

@@ -7,6 +7,7 @@ import { dppIdOf } from '../../../src/passport/record/passport-header.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
 import type { AppContext } from '../../context.ts';
 import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
+import { requireRight } from '../../middleware/require-right.ts';
 import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
@@ -107,7 +108,7 @@ export function dppCreateRoutes(deps: RouteDeps) {
         'company’s. granularity Item answers 400 item_passports_are_minted. The first version is recorded ' +
         `with its hashes (anchorStatus pending until its anchor workflow has put them on chain).${IDEMPOTENCY_DOC}`,
       tags: ['dpps'],
-      auth: 'apiKey',
+      auth: 'apiKeyOrUser',
       idempotent: true,
       body: z.record(z.string(), z.unknown()),
       docBody: createBody,
@@ -122,6 +123,7 @@ export function dppCreateRoutes(deps: RouteDeps) {
         409: { description: 'dpp_exists (yours: its dppId named), dpp_key_taken (another company’s).' },
       },
       handler: async (ctx: AppContext, { body: raw }) => {
+        await requireRight(ctx, 'managePassports', 'author passports');
         const parsed = createBody.safeParse(raw);
         if (!parsed.success) {
           throw new Problem(400, 'validation_failed', 'granularity and gtin are required strings.', {

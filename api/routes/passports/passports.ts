@@ -84,6 +84,9 @@ const timelineEntry = z.object({
 });
 
 const overview = summary.extend({
+  digitalProductPassportId: z
+    .string()
+    .describe('Its EN 18222 id (GET /v1/dpps/{dppId}, its content and completeness).'),
   material: z.string().nullable(),
   manufacturer: z.string().nullable(),
   revokedAt: z.string().nullable(),

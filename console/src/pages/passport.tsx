@@ -1,5 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { ApiError, type Environment, type SessionUser } from '../api.ts';
+import { CompletenessPanel } from '../components/completeness-panel.tsx';
 import { ErrorAlert } from '../components/error-alert.tsx';
 import { LiveStatus } from '../components/live-status.tsx';
 import { StatusBadge } from '../components/status-badge.tsx';
@@ -7,6 +8,8 @@ import { useFailure } from '../hooks/use-failure.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
 import { type PassportDetails, passports, type TimelineEntry } from '../passports-api.ts';
 import { BASE, linkHandler } from '../router.ts';
+import { authoring, type Completeness } from './authoring/authoring-api.ts';
+import { ProductFacts } from './authoring/product-facts.tsx';
 
 interface PassportProps {
   tokenId: string;
@@ -56,11 +59,21 @@ export function Passport({ tokenId, user, environment, onSessionEnded }: Passpor
   const [confirming, setConfirming] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState('');
+  // What the passport holds (its EN 18222 document) and still lacks: read after the overview names its dppId.
+  const [document, setDocument] = useState<Record<string, unknown> | null>(null);
+  const [completeness, setCompleteness] = useState<Completeness | null>(null);
   const mayRevoke = user.role === 'owner' || user.role === 'developer';
 
   const load = useCallback(async () => {
     try {
-      setPassport((await passports.get(environment, tokenId)).passport);
+      const { passport: found } = await passports.get(environment, tokenId);
+      setPassport(found);
+      const [read, lacking] = await Promise.all([
+        authoring.document(environment, found.digitalProductPassportId),
+        authoring.completeness(environment, found.digitalProductPassportId),
+      ]);
+      setDocument(read);
+      setCompleteness(lacking);
     } catch (caught) {
       if (caught instanceof ApiError && (caught.status === 404 || caught.status === 400)) {
         setPassport('missing');
@@ -144,10 +157,7 @@ export function Passport({ tokenId, user, environment, onSessionEnded }: Passpor
             <dd>{passport.batch ?? '—'}</dd>
             <dt>Product ID</dt>
             <dd>{passport.productId ?? '—'}</dd>
-            <dt>Material</dt>
-            <dd>{passport.material ?? '—'}</dd>
-            <dt>Manufacturer</dt>
-            <dd>{passport.manufacturer ?? '—'}</dd>
+            {document ? <ProductFacts document={document} companyName={user.companyName} /> : null}
             <dt>Minted</dt>
             <dd>{when(passport.mintedAt)}</dd>
             <dt>Verified taps</dt>
@@ -168,6 +178,12 @@ export function Passport({ tokenId, user, environment, onSessionEnded }: Passpor
               <code className="wrap">{passport.links.digitalLink}</code>
             </dd>
           </dl>
+
+          <CompletenessPanel
+            completeness={completeness}
+            authoringPath={`/authoring/${passport.digitalProductPassportId}`}
+            onAuthoringPage={false}
+          />
 
           <h2>Timeline</h2>
           <ol className="timeline" aria-label="Timeline, oldest first">

@@ -4,6 +4,7 @@ import { DomainError } from '../../platform/errors.ts';
 import { digitalLink } from '../../standards/gs1/digital-link.ts';
 import { tokenEvents } from '../timeline/list-events.ts';
 import { verifyPagePath } from '../views/linkset.ts';
+import { dppIdOf } from './passport-header.ts';
 import { passportStatus } from './search-passports.ts';
 
 /** One line of a passport's timeline: its mint, each supply-chain event (anchored or on its way), a revocation. */
@@ -77,6 +78,7 @@ export async function passportOverview(em: EntityManager, tokenId: string, publi
   timeline.sort((a, b) => a.at.localeCompare(b.at));
   return {
     tokenId: passport.tokenId,
+    digitalProductPassportId: dppIdOf(passport.serviceUid),
     chipUid: passport.chipUid,
     name: text(metadata.name),
     gtin: passport.gtin ?? null,

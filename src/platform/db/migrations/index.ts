@@ -47,6 +47,7 @@ import { Migration20261127810000_registry_registrations } from './Migration20261
 import { Migration20261127830000_backup_copies } from './Migration20261127830000_backup_copies.ts';
 import { Migration20261127840000_exit_old_hosts } from './Migration20261127840000_exit_old_hosts.ts';
 import { Migration20261127840001_passport_transfers } from './Migration20261127840001_passport_transfers.ts';
+import { Migration20261127930000_request_logs } from './Migration20261127930000_request_logs.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -125,4 +126,5 @@ export const migrations: MigrationObject[] = [
     name: 'Migration20261127840001_passport_transfers',
     class: Migration20261127840001_passport_transfers,
   },
+  { name: 'Migration20261127930000_request_logs', class: Migration20261127930000_request_logs },
 ];

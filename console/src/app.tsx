@@ -3,6 +3,7 @@ import { ApiError, type Environment, type SessionUser, session } from './api.ts'
 import { Billing } from './pages/billing.tsx';
 import { Compliance } from './pages/compliance.tsx';
 import { Developers } from './pages/developers.tsx';
+import { Logs } from './pages/logs.tsx';
 import { Passport } from './pages/passport.tsx';
 import { Passports } from './pages/passports.tsx';
 import { ResetPassword } from './pages/reset-password.tsx';
@@ -104,6 +105,8 @@ export function App() {
         />
       ) : path === '/settings/developers' ? (
         <Developers user={user} environment={environment} onSessionEnded={onSessionEnded} />
+      ) : path === '/settings/developers/logs' ? (
+        <Logs key={environment} environment={environment} onSessionEnded={onSessionEnded} />
       ) : path === '/settings/webhooks' ? (
         <Webhooks user={user} environment={environment} onSessionEnded={onSessionEnded} />
       ) : path === '/settings/team' ? (

@@ -86,6 +86,7 @@ export function companyRequestLog(
   logger: Logger,
   settings: RequestLogSettings = requestLogSettings(process.env),
 ) {
+  if (!settings.enabled) return async (_ctx: AppContext, next: Next) => next();
   const writer = new RequestLogWriter({
     em: () => orm.em.fork(),
     connected: () => orm.isConnected(),
@@ -108,5 +109,5 @@ export function companyRequestLog(
       }
     }
   };
-  return Object.assign(middleware, { writer });
+  return middleware;
 }

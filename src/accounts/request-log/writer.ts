@@ -24,7 +24,7 @@ export interface RequestLogWriterOptions {
 
 /**
  * Writes request log entries off the request's path: `add` only queues; batches are inserted after a short
- * wait, then each company's rows beyond the cap are trimmed. A failed write is logged and counted
+ * wait, and a company's rows beyond the cap are trimmed every twentieth of the cap. A failed write is logged and counted
  * (dpp_request_log_entries_total{outcome="failed"}), never seen by a request. Entries older than the
  * retention are purged periodically. The timers keep no process alive; up to one batch may be lost when the
  * process ends.
@@ -35,6 +35,8 @@ export class RequestLogWriter {
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
   private readonly purge: { stop(): Promise<void> };
+  /** Entries written per company and environment since their last trim. */
+  private readonly sinceTrim = new Map<string, number>();
 
   private readonly options: RequestLogWriterOptions;
 
@@ -98,12 +100,23 @@ export class RequestLogWriter {
       this.options.logger.warn({ err: error, entries: batch.length }, 'writing request log entries failed');
       return;
     }
-    try {
-      const scopes = new Map(batch.map((e) => [`${e.companyId}/${e.environment}`, e]));
-      for (const entry of scopes.values())
-        await trimToCap(em, entry, this.options.settings.maxRowsPerCompany);
-    } catch (error) {
-      this.options.logger.warn({ err: error }, 'trimming the request log to its cap failed');
+    // A scope is trimmed once it got a twentieth of the cap since its last trim here: a log may exceed its
+    // cap by that much per API process for a while, and the trim's scan is paid once per many entries.
+    const cap = this.options.settings.maxRowsPerCompany;
+    const due = new Map<string, RequestLogEntry>();
+    for (const entry of batch) {
+      const scope = `${entry.companyId}/${entry.environment}`;
+      const since = (this.sinceTrim.get(scope) ?? 0) + 1;
+      this.sinceTrim.set(scope, since);
+      if (since >= Math.ceil(cap / 20)) due.set(scope, entry);
+    }
+    for (const [scope, entry] of due) {
+      this.sinceTrim.delete(scope);
+      try {
+        await trimToCap(em, entry, cap);
+      } catch (error) {
+        this.options.logger.warn({ err: error }, 'trimming the request log to its cap failed');
+      }
     }
   }
 

@@ -47,7 +47,8 @@ export async function benchRequestLog(): Promise<void> {
         ] as const) {
           const started = performance.now();
           for (let i = 0; i < REQUESTS; i++) await call();
-          (perRequest[`${kind} log ${name}`] ??= []).push((performance.now() - started) / REQUESTS);
+          const series = `${kind} log ${name}`;
+          perRequest[series] = [...(perRequest[series] ?? []), (performance.now() - started) / REQUESTS];
         }
       }
     }

@@ -9,14 +9,17 @@ import { enrollAndMint } from '../support/fixtures/mint.ts';
 import { GTIN } from '../support/fixtures/products.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { type Receiver, startReceiver, waitUntil } from '../webhooks/support.ts';
-import { type Foreign, SWEEP } from './fixtures/tenant-sweep.ts';
+import { SWEEP as BASE_SWEEP } from './fixtures/tenant-sweep.ts';
+import { type ForeignWithLog, REQUEST_LOG_SWEEP } from './fixtures/tenant-sweep-logs.ts';
+
+const SWEEP = { ...BASE_SWEEP, ...REQUEST_LOG_SWEEP };
 
 describe('tenant isolation: every operation with another tenant’s ids, and with the other environment', () => {
   let stack: TestStack;
   let a: TestTenant;
   let b: TestTenant;
   let receiver: Receiver;
-  let foreign: Foreign;
+  let foreign: ForeignWithLog;
   const as = (
     tenant: TestTenant,
     environment: 'test' | 'live',

@@ -1,6 +1,6 @@
 import '../logs.css';
 import type { WebhookAttempt, WebhookDelivery } from '../api.ts';
-import { PrettyBody } from './pretty-body.tsx';
+import { HeaderList, PrettyBody } from './pretty-body.tsx';
 
 /** What the deliveries API adds to each delivery and attempt: what was sent. */
 type SentDelivery = WebhookDelivery & { payload?: string | null };
@@ -24,21 +24,11 @@ const answerOf = (attempt: WebhookAttempt) =>
 
 /** The headers one attempt was sent with, signatures included (the endpoint's secret is never sent). */
 function SentHeaders({ attempt, open }: { attempt: SentAttempt; open: boolean }) {
-  const headers = Object.entries(attempt.requestHeaders ?? {});
-  if (headers.length === 0) return null;
+  if (Object.keys(attempt.requestHeaders ?? {}).length === 0) return null;
   return (
     <details className="sent-headers" open={open}>
       <summary>Headers sent with attempt {attempt.attempt}</summary>
-      <dl className="headers">
-        {headers.map(([name, value]) => (
-          <div key={name}>
-            <dt>{name}</dt>
-            <dd>
-              <code className="wrap">{value}</code>
-            </dd>
-          </div>
-        ))}
-      </dl>
+      <HeaderList headers={attempt.requestHeaders ?? {}} />
     </details>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { Credential, RequestLogDetail } from '../logs-api.ts';
 import { dateTime } from './delivery-attempts.tsx';
-import { PrettyBody } from './pretty-body.tsx';
+import { HeaderList, PrettyBody } from './pretty-body.tsx';
 
 /** Who made a request, in words. */
 export function madeWith(credential: Credential | null): string {
@@ -20,7 +20,6 @@ export function LogEntry({ entry, onClose }: { entry: RequestLogDetail; onClose:
     void entry.id;
     heading.current?.focus();
   }, [entry.id]);
-  const headers = Object.entries(entry.requestHeaders);
   return (
     <section className="card log-entry" aria-labelledby="log-entry-heading">
       <h2 id="log-entry-heading" ref={heading} tabIndex={-1}>
@@ -52,19 +51,10 @@ export function LogEntry({ entry, onClose }: { entry: RequestLogDetail; onClose:
       {entry.query ? <PrettyBody title="Query" text={JSON.stringify(entry.query)} /> : null}
       <figure className="pretty-body">
         <figcaption>Request headers</figcaption>
-        {headers.length === 0 ? (
+        {Object.keys(entry.requestHeaders).length === 0 ? (
           <p className="hint">None kept.</p>
         ) : (
-          <dl className="headers">
-            {headers.map(([name, value]) => (
-              <div key={name}>
-                <dt>{name}</dt>
-                <dd>
-                  <code className="wrap">{value}</code>
-                </dd>
-              </div>
-            ))}
-          </dl>
+          <HeaderList headers={entry.requestHeaders} />
         )}
       </figure>
       <div className="bodies">

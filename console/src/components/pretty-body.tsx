@@ -42,3 +42,19 @@ export function PrettyBody({
     </figure>
   );
 }
+
+/** Header names and values, one pair a line. */
+export function HeaderList({ headers }: { headers: Record<string, string> }) {
+  return (
+    <dl className="headers">
+      {Object.entries(headers).map(([name, value]) => (
+        <div key={name}>
+          <dt>{name}</dt>
+          <dd>
+            <code className="wrap">{value}</code>
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

@@ -24,6 +24,7 @@ import { problemHandler } from './middleware/problem-handler.ts';
 import { PostgresBuckets, RateLimiter } from './middleware/rate-limit.ts';
 import { requestId } from './middleware/request-id.ts';
 import { requestLog } from './middleware/request-log.ts';
+import { companyRequestLog } from './middleware/request-log-capture.ts';
 import { testPathPrefix } from './middleware/test-path-prefix.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
 import { buildRouter, methodNotAllowed } from './router.ts';
@@ -99,6 +100,7 @@ export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
   app.use(httpObservability());
   app.use(clientAddress(new TrustedProxies(deps.config.trustedProxies)));
   app.use(requestLog());
+  app.use(companyRequestLog(deps.orm, deps.logger));
   app.use(problemHandler());
   app.use(oldHostRedirect(() => deps.orm.em, deps.config.publicBaseUrl));
   app.use(metricsEndpoint(deps.config.metrics, deps.metricsSources));

@@ -3,6 +3,7 @@ import { benchChain } from './chain.bench.ts';
 import { benchLevels } from './levels.bench.ts';
 import { benchMint } from './mint.bench.ts';
 import { benchProvision } from './provision.bench.ts';
+import { benchRequestLog } from './request-log.bench.ts';
 import { benchResolver } from './resolver.bench.ts';
 import { prepareBenchDatabase } from './setup.ts';
 import { benchSun } from './sun.bench.ts';
@@ -23,6 +24,8 @@ const onRequest: Record<string, () => Promise<void>> = {
   volume: benchVolume,
   chain: benchChain,
   levels: benchLevels,
+  // `npm run bench -- request-log`: what the request log adds to a request.
+  'request-log': benchRequestLog,
 };
 const selected = process.argv.slice(2);
 const cleanup = await prepareBenchDatabase();

@@ -39,6 +39,7 @@ import { provisionImportRoutes } from './provision/import.ts';
 import { provisionRoutes } from './provision/provision.ts';
 import { publicPassportRoutes } from './public-passport.ts';
 import { logRecycleRoutes } from './recycling/log-recycle.ts';
+import { requestLogRoutes } from './request-logs/request-logs.ts';
 import { claimRoute } from './resale/claim.ts';
 import { releaseRoutes } from './resale/release.ts';
 import { resaleStatusRoute } from './resale/resale-status.ts';
@@ -78,6 +79,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...chipKeyRoutes(deps),
     ...webhookEndpointRoutes(deps),
     ...webhookDeliveryRoutes(deps),
+    ...requestLogRoutes,
     ...provisionRoutes,
     ...provisionImportRoutes(deps),
     ...bindRoutes(deps),

@@ -6,6 +6,7 @@ import { Billing } from './pages/billing.tsx';
 import { Compliance } from './pages/compliance.tsx';
 import { Developers } from './pages/developers.tsx';
 import { Import } from './pages/import.tsx';
+import { Logs } from './pages/logs.tsx';
 import { Overview } from './pages/overview.tsx';
 import { Passport } from './pages/passport.tsx';
 import { Passports } from './pages/passports.tsx';
@@ -130,6 +131,8 @@ export function App() {
         />
       ) : path === '/settings/developers' ? (
         <Developers user={user} environment={environment} onSessionEnded={onSessionEnded} />
+      ) : path === '/settings/developers/logs' ? (
+        <Logs key={environment} environment={environment} onSessionEnded={onSessionEnded} />
       ) : path === '/settings/webhooks' ? (
         <Webhooks user={user} environment={environment} onSessionEnded={onSessionEnded} />
       ) : path === '/settings/team' ? (

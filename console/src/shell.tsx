@@ -124,6 +124,7 @@ export function Shell({ path, user, environment, onSwitch, onSignedOut, children
           <ul>
             {[
               { to: '/settings/developers', label: 'Developers' },
+              { to: '/settings/developers/logs', label: 'Logs' },
               { to: '/settings/webhooks', label: 'Webhooks' },
               { to: '/settings/team', label: 'Team' },
               { to: '/settings/billing', label: 'Billing' },

@@ -68,17 +68,19 @@ export async function sendAttempt(
 
   const startedAt = new Date();
   let response: Awaited<ReturnType<typeof postWebhook>>;
+  let sentHeaders: Record<string, string> | null = null;
   try {
     const { url, addresses } = await vetWebhookUrl(endpoint.url, sender.policy, sender.resolver);
+    sentHeaders = deliveryHeaders({
+      eventId: event.id,
+      body,
+      secrets: activeSigningSecrets(sender.secretBox, endpoint, startedAt),
+      timestampSeconds: Math.floor(startedAt.getTime() / 1000),
+    });
     response = await postWebhook({
       url,
       body,
-      headers: deliveryHeaders({
-        eventId: event.id,
-        body,
-        secrets: activeSigningSecrets(sender.secretBox, endpoint, startedAt),
-        timestampSeconds: Math.floor(startedAt.getTime() / 1000),
-      }),
+      headers: sentHeaders,
       address: addresses,
       timeoutMs: WEBHOOK_ATTEMPT_TIMEOUT_MS,
       maxSnippetBytes: MAX_RESPONSE_SNIPPET_BYTES,
@@ -92,6 +94,7 @@ export async function sendAttempt(
     if (!(error instanceof DomainError)) throw error;
     // The URL no longer passes the safety check (e.g. DNS now answers a private address): nothing sent.
     response = { statusCode: null, error: error.message, snippet: null, durationMs: 0 };
+    sentHeaders = null;
   }
 
   const { statusCode } = response;
@@ -109,6 +112,7 @@ export async function sendAttempt(
       statusCode,
       error: response.error,
       responseSnippet: response.snippet,
+      requestHeaders: sentHeaders,
     },
     {
       status: succeeded ? 'succeeded' : 'pending',

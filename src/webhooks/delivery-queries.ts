@@ -2,6 +2,7 @@ import { type EntityManager, raw } from '@mikro-orm/postgresql';
 import { OutboxEvent, WebhookAttempt, WebhookDelivery } from '../platform/db/entities/index.ts';
 import { DomainError } from '../platform/errors.ts';
 import { getEndpoint } from './endpoints.ts';
+import { envelopeBody } from './signing.ts';
 
 export interface AttemptView {
   attempt: number;
@@ -10,6 +11,8 @@ export interface AttemptView {
   statusCode: number | null;
   error: string | null;
   responseSnippet: string | null;
+  /** The headers this attempt was sent with (signature headers included; the secret never). */
+  requestHeaders: Record<string, string> | null;
 }
 
 export interface DeliveryView {
@@ -26,6 +29,8 @@ export interface DeliveryView {
   deadLetteredAt: string | null;
   createdAt: string;
   updatedAt: string;
+  /** The exact JSON body every attempt POSTs (the envelope of the event); null if the event is gone. */
+  payload: string | null;
   attempts: AttemptView[];
 }
 
@@ -53,9 +58,19 @@ export async function withAttempts(
       statusCode: a.statusCode ?? null,
       error: a.error ?? null,
       responseSnippet: a.responseSnippet ?? null,
+      requestHeaders: a.requestHeaders ?? null,
     });
     byDelivery.set(a.deliveryId, list);
   }
+  const events = deliveries.length
+    ? await em.find(OutboxEvent, { id: { $in: [...new Set(deliveries.map((d) => d.eventId))] } })
+    : [];
+  const payloads = new Map(
+    events.map((e) => [
+      e.id,
+      envelopeBody({ eventId: e.id, eventType: e.eventType, occurredAt: e.occurredAt, data: e.data }),
+    ]),
+  );
   return deliveries.map((d) => ({
     id: d.id,
     eventId: d.eventId,
@@ -70,6 +85,7 @@ export async function withAttempts(
     deadLetteredAt: iso(d.deadLetteredAt),
     createdAt: d.createdAt.toISOString(),
     updatedAt: d.updatedAt.toISOString(),
+    payload: payloads.get(d.eventId) ?? null,
     attempts: byDelivery.get(d.id) ?? [],
   }));
 }

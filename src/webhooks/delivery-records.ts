@@ -58,6 +58,8 @@ export interface AttemptRecord {
   statusCode: number | null;
   error: string | null;
   responseSnippet: string | null;
+  /** The headers sent (signatures, never the secret); null when nothing was sent. */
+  requestHeaders?: Record<string, string> | null;
 }
 
 /** The delivery row after an attempt (or a check that made none). */
@@ -144,12 +146,14 @@ export async function recordAttempt(
 ): Promise<void> {
   await em.execute(
     `with attempt as (
-       insert into webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_snippet)
-       select id, ?, ?, ?, ?, ?, ? from webhook_deliveries
+       insert into webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_snippet,
+         request_headers)
+       select id, ?, ?, ?, ?, ?, ?, ?::jsonb from webhook_deliveries
        where ?::boolean and id = ? and company_id = ? and environment = ?
        on conflict (delivery_id, attempt) do update set
          started_at = excluded.started_at, duration_ms = excluded.duration_ms, status_code = excluded.status_code,
-         error = excluded.error, response_snippet = excluded.response_snippet, in_flight = false
+         error = excluded.error, response_snippet = excluded.response_snippet,
+         request_headers = excluded.request_headers, in_flight = false
        where webhook_attempts.in_flight
      )
      update webhook_deliveries set
@@ -168,6 +172,7 @@ export async function recordAttempt(
       attempt?.statusCode ?? null,
       attempt?.error == null ? null : storableText(attempt.error),
       attempt?.responseSnippet ?? null,
+      attempt?.requestHeaders ? JSON.stringify(attempt.requestHeaders) : null,
       attempt !== null,
       deliveryId,
       ref.companyId,

@@ -9,18 +9,19 @@ import { enrollAndMint } from '../support/fixtures/mint.ts';
 import { GTIN } from '../support/fixtures/products.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { type Receiver, startReceiver, waitUntil } from '../webhooks/support.ts';
-import { type Foreign, SWEEP as LISTED } from './fixtures/tenant-sweep.ts';
+import { SWEEP as LISTED } from './fixtures/tenant-sweep.ts';
 import { OVERVIEW_AND_PLANS } from './fixtures/tenant-sweep-console.ts';
+import { type ForeignWithLog, REQUEST_LOG_SWEEP } from './fixtures/tenant-sweep-logs.ts';
 
 /** tenant-sweep.ts is at the 400-line limit: newer classifications live beside it. */
-const SWEEP = { ...LISTED, ...OVERVIEW_AND_PLANS };
+const SWEEP = { ...LISTED, ...OVERVIEW_AND_PLANS, ...REQUEST_LOG_SWEEP };
 
 describe('tenant isolation: every operation with another tenant’s ids, and with the other environment', () => {
   let stack: TestStack;
   let a: TestTenant;
   let b: TestTenant;
   let receiver: Receiver;
-  let foreign: Foreign;
+  let foreign: ForeignWithLog;
   const as = (
     tenant: TestTenant,
     environment: 'test' | 'live',
@@ -40,7 +41,9 @@ describe('tenant isolation: every operation with another tenant’s ids, and wit
          and table_schema = 'public' order by table_name`,
     );
     const world: Record<string, unknown[]> = {};
-    for (const { table_name } of tables) {
+    // B's requests in the other environment are B's own and go to its request log: that is the log, not a
+    // side effect.
+    for (const { table_name } of tables.filter((t) => t.table_name !== 'request_logs')) {
       const rows = await stack.api.db.orm.em
         .fork()
         .execute<Record<string, unknown>[]>(`select * from ${table_name} where company_id = ? order by 1`, [
@@ -109,7 +112,17 @@ describe('tenant isolation: every operation with another tenant’s ids, and wit
       dppId,
       grantId: grant.body.grant.id,
       transferId: offer.body.transfer.id,
+      requestLogId: '',
     };
+    await waitUntil(
+      async () => {
+        const logged = await asB('GET', '/v1/request-logs?limit=1');
+        foreign.requestLogId = logged.body.requestLogs?.[0]?.id ?? '';
+        return foreign.requestLogId !== '';
+      },
+      10_000,
+      'B’s requests in its request log',
+    );
     for (const [name, value] of Object.entries(foreign)) assert.ok(value, `set up ${name}`);
     // Quiet before the snapshot: B's anchoring and deliveries are done.
     await waitUntil(

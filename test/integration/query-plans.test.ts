@@ -193,6 +193,9 @@ const NOT_HOT: Record<string, string> = {
     'one passport’s versions (one per content change), a page at a time by the unique (passport_id, number) index',
   listLevelVersions:
     'one model or batch passport’s versions (one per content change), by the unique (level_id, number) index',
+  listRequestLogs:
+    'one company’s request log in one environment: at most REQUEST_LOG_MAX_ROWS (10,000) rows, trimmed on ' +
+    'every write, newest first on request_logs_newest',
   listTransfers:
     'a company’s transfer offers made and received (one per handed-over passport), on passport_transfers_from_idx ' +
     'and _to_idx, at most 500',

@@ -69,6 +69,7 @@ describe('webhook delivery listings and the dead-letter queue over HTTP', () => 
       'attempt',
       'durationMs',
       'error',
+      'requestHeaders',
       'responseSnippet',
       'startedAt',
       'statusCode',

@@ -84,6 +84,14 @@ const attemptSchema = z.object({
   statusCode: z.number().int().nullable(),
   error: z.string().nullable(),
   responseSnippet: z.string().nullable().describe('The first 2 KiB of the response body.'),
+  requestHeaders: z
+    .record(z.string(), z.string())
+    .nullable()
+    .describe(
+      'The headers this attempt was sent with: content-type, user-agent and the signature headers ' +
+        '(service-signature, webhook-id, webhook-timestamp, webhook-signature); never the secret. Null when ' +
+        'nothing was sent (or for attempts made before this was recorded).',
+    ),
 });
 
 export const deliverySchema = z.object({
@@ -100,6 +108,10 @@ export const deliverySchema = z.object({
   deadLetteredAt: z.iso.datetime().nullable(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
+  payload: z
+    .string()
+    .nullable()
+    .describe('The exact JSON body every attempt of this delivery POSTs (the signed bytes).'),
   attempts: z.array(attemptSchema),
 });
 

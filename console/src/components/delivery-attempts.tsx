@@ -1,4 +1,10 @@
+import '../logs.css';
 import type { WebhookAttempt, WebhookDelivery } from '../api.ts';
+import { HeaderList, PrettyBody } from './pretty-body.tsx';
+
+/** What the deliveries API adds to each delivery and attempt: what was sent. */
+type SentDelivery = WebhookDelivery & { payload?: string | null };
+type SentAttempt = WebhookAttempt & { requestHeaders?: Record<string, string> | null };
 
 export const dateTime = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'medium' });
 
@@ -16,8 +22,23 @@ export const lastAnswer = (delivery: WebhookDelivery) =>
 const answerOf = (attempt: WebhookAttempt) =>
   attempt.statusCode !== null ? `HTTP ${attempt.statusCode}` : (attempt.error ?? '—');
 
-/** Every attempt of one delivery: when, what the receiver answered, how long it took, the start of its body. */
-export function DeliveryAttempts({ delivery }: { delivery: WebhookDelivery }) {
+/** The headers one attempt was sent with, signatures included (the endpoint's secret is never sent). */
+function SentHeaders({ attempt, open }: { attempt: SentAttempt; open: boolean }) {
+  if (Object.keys(attempt.requestHeaders ?? {}).length === 0) return null;
+  return (
+    <details className="sent-headers" open={open}>
+      <summary>Headers sent with attempt {attempt.attempt}</summary>
+      <HeaderList headers={attempt.requestHeaders ?? {}} />
+    </details>
+  );
+}
+
+/**
+ * Every attempt of one delivery: when, what the receiver answered, how long it took, the start of its body;
+ * and what was sent: the payload (the same bytes every attempt) and each attempt's headers.
+ */
+export function DeliveryAttempts({ delivery }: { delivery: SentDelivery }) {
+  const attempts = delivery.attempts as SentAttempt[];
   return (
     <div className="attempts" id={`attempts-${delivery.id}`}>
       <p>
@@ -59,6 +80,12 @@ export function DeliveryAttempts({ delivery }: { delivery: WebhookDelivery }) {
           </tbody>
         </table>
       )}
+      {delivery.payload ? (
+        <PrettyBody title="Payload sent (every attempt POSTs these bytes)" text={delivery.payload} />
+      ) : null}
+      {attempts.map((attempt, index) => (
+        <SentHeaders key={attempt.attempt} attempt={attempt} open={index === attempts.length - 1} />
+      ))}
     </div>
   );
 }

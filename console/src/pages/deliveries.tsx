@@ -1,8 +1,18 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { type Environment, type WebhookDelivery, type WebhookEndpoint, webhooks } from '../api.ts';
+import {
+  DELIVERY_PAGE,
+  type Environment,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  webhooks,
+} from '../api.ts';
 import { DeliveryTable } from '../components/delivery-table.tsx';
 import { LiveStatus } from '../components/live-status.tsx';
 import { usePages } from '../hooks/use-pages.ts';
+import { usePolling } from '../hooks/use-polling.ts';
+
+/** How often an open log reads its newest deliveries. */
+const POLL_MS = 3_000;
 
 interface DeliveriesProps {
   environment: Environment;
@@ -32,6 +42,12 @@ export function Deliveries({ environment, endpoint, mayManage, refresh, onFail, 
     void refresh;
     void reload();
   }, [reload, refresh]);
+  // The open log follows new deliveries and attempts by itself (while only its newest page is shown).
+  const polling = usePolling(
+    () => (busy ? undefined : reload()),
+    POLL_MS,
+    (deliveries?.length ?? 0) <= DELIVERY_PAGE,
+  );
 
   const replay = async (delivery: WebhookDelivery) => {
     setBusy(true);
@@ -52,6 +68,12 @@ export function Deliveries({ environment, endpoint, mayManage, refresh, onFail, 
         Deliveries to <code className="wrap">{endpoint.url}</code>
       </h2>
       <LiveStatus status={status} className="success" />
+      <p className={polling ? 'live-indicator on' : 'live-indicator'}>
+        <span aria-hidden="true" className="dot" />
+        {polling
+          ? 'Live: new deliveries and attempts appear by themselves.'
+          : 'Paused while the tab is hidden or older deliveries are shown: press Refresh the log.'}
+      </p>
       {deliveries === null ? (
         <p role="status">Loading deliveries…</p>
       ) : deliveries.length === 0 ? (

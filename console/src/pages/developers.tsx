@@ -8,6 +8,7 @@ import { useAction } from '../hooks/use-action.ts';
 import { useFailure } from '../hooks/use-failure.ts';
 import { useList } from '../hooks/use-list.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
+import { linkHandler } from '../router.ts';
 import { SecretOnce } from '../secret-once.tsx';
 import { OAuthClients } from './oauth-clients.tsx';
 
@@ -65,7 +66,12 @@ export function Developers({ user, environment, onSessionEnded }: DevelopersProp
       <p className="lede">
         API keys let your systems call the service. Each key works in one environment only: you are seeing the{' '}
         <strong>{environment}</strong> keys
-        {environment === 'test' ? ' (they start with sk_test_)' : ' (sk_live_)'}.
+        {environment === 'test' ? ' (they start with sk_test_)' : ' (sk_live_)'}. What they sent and got back
+        is in the{' '}
+        <a href="/console/settings/developers/logs" onClick={linkHandler('/settings/developers/logs')}>
+          request log
+        </a>
+        .
       </p>
       <LiveStatus status={status} className="visually-hidden" />
       <ErrorAlert error={error} />

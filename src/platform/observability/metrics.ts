@@ -173,3 +173,14 @@ export function registerScrapedLabelledGauge(
     },
   });
 }
+
+const requestLogWrites = new Counter({
+  name: 'dpp_request_log_entries_total',
+  help: 'Request log entries by outcome (written; failed: the batch insert failed; dropped: the queue was full).',
+  labelNames: ['outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export function countRequestLogEntries(outcome: 'written' | 'failed' | 'dropped', n: number): void {
+  if (n > 0) requestLogWrites.inc({ outcome }, n);
+}

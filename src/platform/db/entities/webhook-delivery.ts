@@ -43,6 +43,8 @@ export const WebhookAttempt = defineEntity({
     statusCode: p.integer().nullable(),
     error: p.text().nullable(),
     responseSnippet: p.text().nullable(),
+    /** The headers the attempt was sent with (signatures included; never the secret); null: nothing sent. */
+    requestHeaders: p.json<Record<string, string>>().nullable(),
     /** Claimed by the dispatcher and being sent: not an attempt with an outcome yet. */
     inFlight: p.boolean().default(false),
   },

@@ -50,6 +50,7 @@ import { Migration20261127840001_passport_transfers } from './Migration202611278
 import { Migration20261127900000_overview_indexes } from './Migration20261127900000_overview_indexes.ts';
 import { Migration20261127920000_passport_text_search } from './Migration20261127920000_passport_text_search.ts';
 import { Migration20261127920001_spreadsheet_imports } from './Migration20261127920001_spreadsheet_imports.ts';
+import { Migration20261127930000_request_logs } from './Migration20261127930000_request_logs.ts';
 import { Migration20261127940000_recovery_codes } from './Migration20261127940000_recovery_codes.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
@@ -135,6 +136,7 @@ export const migrations: MigrationObject[] = [
     class: Migration20261127920000_passport_text_search,
   },
   { name: 'Migration20261127920001_spreadsheet_imports', class: Migration20261127920001_spreadsheet_imports },
+  { name: 'Migration20261127930000_request_logs', class: Migration20261127930000_request_logs },
   {
     name: 'Migration20261127940000_recovery_codes',
     class: Migration20261127940000_recovery_codes,

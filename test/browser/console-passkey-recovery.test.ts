@@ -274,8 +274,8 @@ describe('passkeys with recovery, a truthful reset, the console at any loopback 
     await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: 'Developers' }).waitFor();
-    // The Developers page's own lists loaded before this test signs out everywhere (no request left in flight).
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    // The Overview's own reads finished before this test signs out everywhere (no request left in flight).
     await page.waitForLoadState('networkidle');
     // Writes with the session work from there too (signing out everywhere: a DELETE with its Origin).
     const write = await page.evaluate(async () => {

@@ -93,7 +93,10 @@ describe('console: request log and webhook payloads in Chromium', () => {
       .getByRole('button', { name: /^GET \/v1\/webhooks\/endpoints 200/ })
       .first()
       .waitFor({ state: 'detached' });
-    assert.equal(await log.getByRole('button', { name: /PUT \/v1\/dpp\/chip-keys 400/ }).count(), 1);
+    // The filtered list may still be loading when the unfiltered rows are gone: wait for its row, then count.
+    const failed = log.getByRole('button', { name: /PUT \/v1\/dpp\/chip-keys 400/ });
+    await failed.first().waitFor({ timeout: 15_000 });
+    assert.equal(await failed.count(), 1);
 
     await page.evaluate(() => {
       Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });

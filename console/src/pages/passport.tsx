@@ -3,6 +3,7 @@ import { ApiError, type Environment, type SessionUser } from '../api.ts';
 import { CompletenessPanel } from '../components/completeness-panel.tsx';
 import { ErrorAlert } from '../components/error-alert.tsx';
 import { LiveStatus } from '../components/live-status.tsx';
+import { PassportRecords } from '../components/passport-records.tsx';
 import { StatusBadge } from '../components/status-badge.tsx';
 import { useFailure } from '../hooks/use-failure.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
@@ -183,6 +184,14 @@ export function Passport({ tokenId, user, environment, onSessionEnded }: Passpor
             completeness={completeness}
             authoringPath={`/authoring/${passport.digitalProductPassportId}`}
             onAuthoringPage={false}
+          />
+
+          <PassportRecords
+            dppId={passport.digitalProductPassportId}
+            fileName={`passport-${passport.tokenId}`}
+            environment={environment}
+            mayRetry={mayRevoke}
+            onFail={fail}
           />
 
           <h2>Timeline</h2>

@@ -16,6 +16,7 @@ import { SignIn } from './pages/sign-in.tsx';
 import { SignUp } from './pages/sign-up.tsx';
 import { SsoSettings } from './pages/sso-settings.tsx';
 import { Team } from './pages/team.tsx';
+import { Transfers } from './pages/transfers.tsx';
 import { Webhooks } from './pages/webhooks.tsx';
 import { linkHandler, navigate, usePath } from './router.ts';
 import { Shell } from './shell.tsx';
@@ -142,6 +143,8 @@ export function App() {
           onSessionEnded={onSessionEnded}
           onOwnRoleChanged={(role) => setUser({ ...user, role })}
         />
+      ) : path === '/settings/transfers' ? (
+        <Transfers key={environment} user={user} environment={environment} onSessionEnded={onSessionEnded} />
       ) : path === '/settings/security' ? (
         <Security user={user} environment={environment} onSessionEnded={onSessionEnded} />
       ) : path === '/settings/billing' ? (

@@ -142,6 +142,12 @@ export function Passport({ tokenId, user, environment, onSessionEnded }: Passpor
             <a href={sameOrigin(passport.links.credential)} download={`passport-${passport.tokenId}.vc.json`}>
               Download the credential
             </a>
+            <a
+              href={`${BASE}/settings/transfers?tokenId=${passport.tokenId}`}
+              onClick={linkHandler(`/settings/transfers?tokenId=${passport.tokenId}`)}
+            >
+              Hand over to another operator
+            </a>
           </div>
 
           <h2>Facts</h2>

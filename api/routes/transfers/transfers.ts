@@ -132,9 +132,7 @@ export function transferRoutes(deps: RouteDeps) {
           schema: z.object({
             success: z.literal(true),
             companyId: z.uuid(),
-            transfers: z.array(
-              transfer.extend({ fromCompanyName: z.string(), toCompanyName: z.string() }),
-            ),
+            transfers: z.array(transfer.extend({ fromCompanyName: z.string(), toCompanyName: z.string() })),
           }),
         },
       },

@@ -6,6 +6,7 @@ import { Billing } from './pages/billing.tsx';
 import { Compliance } from './pages/compliance.tsx';
 import { Developers } from './pages/developers.tsx';
 import { Import } from './pages/import.tsx';
+import { Level } from './pages/level.tsx';
 import { Logs } from './pages/logs.tsx';
 import { Overview } from './pages/overview.tsx';
 import { Passport } from './pages/passport.tsx';
@@ -122,6 +123,14 @@ export function App() {
             onSessionEnded={onSessionEnded}
           />
         )
+      ) : path.startsWith('/levels/') ? (
+        <Level
+          key={`${environment}${path}`}
+          dppId={decodeURIComponent(path.slice('/levels/'.length))}
+          user={user}
+          environment={environment}
+          onSessionEnded={onSessionEnded}
+        />
       ) : path.startsWith('/passports/') ? (
         <Passport
           key={path}

@@ -100,9 +100,9 @@ export function RegistryStatus({ dppId, environment, mayRetry, onFail }: Registr
   else if (registration.state === 'pending')
     body = (
       <p>
-        <strong>Being registered:</strong> sent to the EU registry, waiting for its answer (
-        {versions(registration.pendingVersions)} to report). A registry that is down delays the registration;
-        nothing is lost.
+        <strong>Being registered:</strong> waiting for the EU registry to acknowledge it (
+        {versions(registration.pendingVersions)} to report). A registry that is down or not configured delays
+        the registration; nothing is lost.
       </p>
     );
   else

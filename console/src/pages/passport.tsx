@@ -2,6 +2,7 @@ import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { ApiError, type Environment, type SessionUser } from '../api.ts';
 import { CompletenessPanel } from '../components/completeness-panel.tsx';
 import { ErrorAlert } from '../components/error-alert.tsx';
+import { ItemLevelLinks } from '../components/item-level-links.tsx';
 import { LiveStatus } from '../components/live-status.tsx';
 import { PassportRecords } from '../components/passport-records.tsx';
 import { StatusBadge } from '../components/status-badge.tsx';
@@ -165,6 +166,9 @@ export function Passport({ tokenId, user, environment, onSessionEnded }: Passpor
             <dt>Product ID</dt>
             <dd>{passport.productId ?? '—'}</dd>
             {document ? <ProductFacts document={document} companyName={user.companyName} /> : null}
+            {document ? (
+              <ItemLevelLinks document={document} gtin={passport.gtin} batch={passport.batch} />
+            ) : null}
             <dt>Minted</dt>
             <dd>{when(passport.mintedAt)}</dd>
             <dt>Verified taps</dt>

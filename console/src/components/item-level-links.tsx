@@ -27,7 +27,7 @@ export function ItemLevelLinks({ document, gtin, batch }: ItemLevelLinksProps) {
         {batchId ? (
           <LevelLink dppId={batchId} text={`Batch ${batch ?? ''} of ${gtin ?? ''}`} />
         ) : batch ? (
-          `None for batch ${batch} yet`
+          'None for this batch yet'
         ) : (
           'None (no batch given at mint)'
         )}

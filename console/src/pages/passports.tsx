@@ -143,6 +143,17 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
   };
   const filtered = Object.keys(query).length > 0;
 
+  // Right above the list they switch (after the items' search, which keeps its place after the Add button).
+  const tabs = (
+    <LevelTabs
+      kind={kind}
+      onChange={(next) => {
+        setKind(next);
+        setQuery({});
+        setCursors([null]);
+      }}
+    />
+  );
   const header = (
     <>
       <div className="list-header">
@@ -159,14 +170,6 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
           </a>
         )}
       </div>
-      <LevelTabs
-        kind={kind}
-        onChange={(next) => {
-          setKind(next);
-          setQuery({});
-          setCursors([null]);
-        }}
-      />
     </>
   );
   if (kind !== 'items') {
@@ -178,6 +181,7 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
           company, newest first: what every item of a {kind === 'models' ? 'GTIN' : 'GTIN and lot'} shares,
           inherited by those items. Open one by its row.
         </p>
+        {tabs}
         <ErrorAlert error={error} />
         <LevelList
           granularity={kind === 'models' ? 'model' : 'batch'}
@@ -264,6 +268,7 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
           </div>
         </form>
       </search>
+      {tabs}
       <ErrorAlert error={error} />
       {filtered ? null : <RunningMints environment={environment} onOpen={openMint} onFail={fail} />}
 

@@ -7,26 +7,13 @@ import type { AppContext } from '../../context.ts';
 import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
+import { afterCursor, gtinFilter } from './query-fields.ts';
 
 const levelQuery = z.object({
   granularity: z.enum(['model', 'batch']).optional().describe('Only model or only batch passports.'),
-  gtin: z
-    .string()
-    .trim()
-    .refine((value) => normalizeGtin(value) !== undefined, {
-      message: 'GTIN must be 8, 12, 13 or 14 digits with a valid GS1 check digit',
-    })
-    .transform((value) => normalizeGtin(value)!)
-    .optional()
-    .describe('GTIN-8, -12, -13 or -14 (normalised to 14 digits), exactly.'),
+  gtin: gtinFilter,
   limit: z.coerce.number().int().min(1).max(LEVEL_LIST_MAX).default(25).describe('Passports per page.'),
-  after: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(2_147_483_647)
-    .optional()
-    .describe('The nextCursor of the previous page.'),
+  after: afterCursor,
 });
 
 const levelRow = z.object({
@@ -79,7 +66,7 @@ export function levelListRoutes(deps: RouteDeps) {
         await requireRight(ctx, 'read', 'list model and batch passports');
         const page = await listLevels(deps.orm.em.fork(), ctx.state.scope!, {
           ...(query.granularity ? { granularity: query.granularity } : {}),
-          ...(query.gtin ? { gtin: query.gtin } : {}),
+          ...(query.gtin ? { gtin: normalizeGtin(query.gtin)! } : {}),
           limit: query.limit,
           ...(query.after ? { after: query.after } : {}),
         });

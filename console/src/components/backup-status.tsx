@@ -1,5 +1,6 @@
 import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import type { Environment } from '../api.ts';
+import { usePolling } from '../hooks/use-polling.ts';
 import { records, type BackupStatus as Status } from '../passports-api.ts';
 
 interface BackupStatusProps {
@@ -63,11 +64,7 @@ export function BackupStatus({ dppId, environment, onFail }: BackupStatusProps) 
     void load();
   }, [load]);
   const pending = status?.state === 'pending';
-  useEffect(() => {
-    if (!pending) return;
-    const timer = window.setInterval(() => void load(), POLL_MS);
-    return () => window.clearInterval(timer);
-  }, [pending, load]);
+  usePolling(load, POLL_MS, pending);
 
   const failing = status?.versions.filter((v) => v.status !== 'acknowledged' && v.lastError) ?? [];
   return (

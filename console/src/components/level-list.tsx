@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { Environment } from '../api.ts';
 import { type LevelGranularity, type LevelRow, levelName, levelPath, levels } from '../levels-api.ts';
 import { BASE, linkHandler, navigate } from '../router.ts';
+import { Pager } from './pager.tsx';
 
 interface LevelListProps {
   granularity: LevelGranularity;
@@ -87,27 +88,12 @@ export function LevelList({ granularity, environment, onFail }: LevelListProps) 
           </tbody>
         </table>
       )}
-      {cursors.length > 1 || page.nextCursor ? (
-        <nav className="pager" aria-label={`Pages of ${plural}`}>
-          <button
-            type="button"
-            className="secondary"
-            disabled={cursors.length === 1}
-            onClick={() => setCursors(cursors.slice(0, -1))}
-          >
-            Previous page
-          </button>
-          <span>Page {cursors.length}</span>
-          <button
-            type="button"
-            className="secondary"
-            disabled={!page.nextCursor}
-            onClick={() => setCursors([...cursors, page.nextCursor])}
-          >
-            Next page
-          </button>
-        </nav>
-      ) : null}
+      <Pager
+        label={`Pages of ${plural}`}
+        cursors={cursors}
+        nextCursor={page.nextCursor}
+        onChange={setCursors}
+      />
     </>
   );
 }

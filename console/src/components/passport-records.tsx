@@ -3,6 +3,7 @@ import type { Environment } from '../api.ts';
 import { messageOf } from '../hooks/use-failure.ts';
 import { records } from '../passports-api.ts';
 import { BackupStatus } from './backup-status.tsx';
+import { ErrorAlert } from './error-alert.tsx';
 import { RegistryStatus } from './registry-status.tsx';
 import './records.css';
 
@@ -59,11 +60,7 @@ export function PassportRecords({ dppId, fileName, environment, mayRetry, onFail
         <button type="button" className="secondary" disabled={busy} onClick={download}>
           {busy ? 'Preparing the evidence bundle…' : 'Download the evidence bundle'}
         </button>
-        {error ? (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        ) : null}
+        <ErrorAlert error={error} />
       </div>
     </section>
   );

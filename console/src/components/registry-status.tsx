@@ -1,8 +1,10 @@
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import type { Environment } from '../api.ts';
 import { messageOf } from '../hooks/use-failure.ts';
+import { usePolling } from '../hooks/use-polling.ts';
 import { type Registration, records } from '../passports-api.ts';
 import { CopyableValue } from './copy-button.tsx';
+import { ErrorAlert } from './error-alert.tsx';
 
 interface RegistryStatusProps {
   dppId: string;
@@ -50,11 +52,7 @@ export function RegistryStatus({ dppId, environment, mayRetry, onFail }: Registr
     registration === null ||
     retrying ||
     (registration !== undefined && registration.state !== 'refused' && registration.pendingVersions > 0);
-  useEffect(() => {
-    if (!waiting) return;
-    const timer = window.setInterval(() => void load(), POLL_MS);
-    return () => window.clearInterval(timer);
-  }, [waiting, load]);
+  usePolling(load, POLL_MS, waiting);
 
   const retry = async () => {
     setError(null);
@@ -143,11 +141,7 @@ export function RegistryStatus({ dppId, environment, mayRetry, onFail }: Registr
     <div className="record-status" aria-live="polite">
       <h3>EU registry</h3>
       {body}
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert error={error} />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { ApiError, type Environment } from '../api.ts';
 import { messageOf } from '../hooks/use-failure.ts';
 import { passports } from '../passports-api.ts';
 import { transfers } from '../transfers-api.ts';
+import { ErrorAlert } from './error-alert.tsx';
 
 interface TransferOfferProps {
   environment: Environment;
@@ -76,11 +77,7 @@ export function TransferOffer({ environment, tokenId, onOffered, onCancel }: Tra
   return (
     <div className="card">
       <h2>Offer a passport to another operator</h2>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert error={error} />
       {draft === null ? (
         <form className="stacked-form" onSubmit={check}>
           <label htmlFor="offer-token">Passport (token id)</label>

@@ -5,6 +5,7 @@ import { ErrorAlert } from '../components/error-alert.tsx';
 import { LevelList } from '../components/level-list.tsx';
 import { kindFromAddress, LevelTabs, type PassportKind } from '../components/level-tabs.tsx';
 import { MintProgress } from '../components/mint-progress.tsx';
+import { Pager } from '../components/pager.tsx';
 import { RunningMints } from '../components/running-mints.tsx';
 import { StatusBadge } from '../components/status-badge.tsx';
 import { useFailure } from '../hooks/use-failure.ts';
@@ -358,26 +359,13 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
           </table>
         </>
       )}
-      {page !== null && !invalid && (cursors.length > 1 || page.nextCursor) ? (
-        <nav className="pager" aria-label="Pages of passports">
-          <button
-            type="button"
-            className="secondary"
-            disabled={cursors.length === 1}
-            onClick={() => setCursors(cursors.slice(0, -1))}
-          >
-            Previous page
-          </button>
-          <span>Page {cursors.length}</span>
-          <button
-            type="button"
-            className="secondary"
-            disabled={!page.nextCursor}
-            onClick={() => setCursors([...cursors, page.nextCursor])}
-          >
-            Next page
-          </button>
-        </nav>
+      {page !== null && !invalid ? (
+        <Pager
+          label="Pages of passports"
+          cursors={cursors}
+          nextCursor={page.nextCursor}
+          onChange={setCursors}
+        />
       ) : null}
     </section>
   );

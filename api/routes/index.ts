@@ -33,6 +33,7 @@ import { dppReadRoutes } from './dpp-api/dpp-reads.ts';
 import { dppRegistrationRoutes } from './dpp-api/dpp-registration.ts';
 import { healthRoutes } from './health.ts';
 import { mintRoutes } from './mint/mint.ts';
+import { levelListRoutes } from './passports/levels.ts';
 import { passportRoutes } from './passports/passports.ts';
 import { checkoutWebhookRoute } from './payments/checkout-webhook.ts';
 import { provisionImportRoutes } from './provision/import.ts';
@@ -68,6 +69,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...mintRoutes(deps),
     inventoryRoute,
     ...passportRoutes(deps),
+    ...levelListRoutes(deps),
     ...releaseRoutes(deps),
     resaleStatusRoute(deps),
     claimRoute(deps),

@@ -6,6 +6,7 @@ import { Billing } from './pages/billing.tsx';
 import { Compliance } from './pages/compliance.tsx';
 import { Developers } from './pages/developers.tsx';
 import { Import } from './pages/import.tsx';
+import { Level } from './pages/level.tsx';
 import { Logs } from './pages/logs.tsx';
 import { Overview } from './pages/overview.tsx';
 import { Passport } from './pages/passport.tsx';
@@ -16,6 +17,7 @@ import { SignIn } from './pages/sign-in.tsx';
 import { SignUp } from './pages/sign-up.tsx';
 import { SsoSettings } from './pages/sso-settings.tsx';
 import { Team } from './pages/team.tsx';
+import { Transfers } from './pages/transfers.tsx';
 import { Webhooks } from './pages/webhooks.tsx';
 import { linkHandler, navigate, usePath } from './router.ts';
 import { Shell } from './shell.tsx';
@@ -121,6 +123,14 @@ export function App() {
             onSessionEnded={onSessionEnded}
           />
         )
+      ) : path.startsWith('/levels/') ? (
+        <Level
+          key={`${environment}${path}`}
+          dppId={decodeURIComponent(path.slice('/levels/'.length))}
+          user={user}
+          environment={environment}
+          onSessionEnded={onSessionEnded}
+        />
       ) : path.startsWith('/passports/') ? (
         <Passport
           key={path}
@@ -142,6 +152,8 @@ export function App() {
           onSessionEnded={onSessionEnded}
           onOwnRoleChanged={(role) => setUser({ ...user, role })}
         />
+      ) : path === '/settings/transfers' ? (
+        <Transfers key={environment} user={user} environment={environment} onSessionEnded={onSessionEnded} />
       ) : path === '/settings/security' ? (
         <Security user={user} environment={environment} onSessionEnded={onSessionEnded} />
       ) : path === '/settings/billing' ? (

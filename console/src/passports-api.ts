@@ -1,4 +1,4 @@
-import { call, type Environment } from './api.ts';
+import { ApiError, call, type Environment } from './api.ts';
 
 /** The console's calls for Passports (GET /v1/dpp/passports…, mint status, revoke). */
 
@@ -115,4 +115,53 @@ export const imports = {
     call<{ job: ImportJob }>(env, 'POST', '/v1/erp/provision/imports', { fileName, content }),
   get: (env: Environment, id: string) =>
     call<{ job: ImportJob }>(env, 'GET', `/v1/erp/provision/imports/${encodeURIComponent(id)}`),
+};
+
+/** A passport's registration in the EU DPP registry (GET /v1/dpps/{id}/registration, docs/registry.md). */
+export interface Registration {
+  state: 'pending' | 'registered' | 'refused';
+  registryId: string | null;
+  uniqueProductIdentifier: string | null;
+  registeredAt: string | null;
+  refusal: { reason: string; fields: { path: string; message: string }[]; refusedAt: string } | null;
+  pendingVersions: number;
+  lastRegisteredVersion: { number: number; sha256: string } | null;
+}
+
+/** Where a passport's versions stand at the backup provider (GET /v1/dpps/{id}/backup, docs/backup.md). */
+export interface BackupStatus {
+  provider: 'configured' | 'not_configured';
+  backupLink: string | null;
+  state: 'acknowledged' | 'pending' | 'attention' | 'not_configured';
+  latestAcknowledgedVersion: number | null;
+  versions: {
+    number: number;
+    status: 'pending' | 'acknowledged' | 'refused';
+    attempts: number;
+    acknowledgedAt: string | null;
+    lastError: string | null;
+  }[];
+}
+
+const dppPath = (dppId: string) => `/v1/dpps/${encodeURIComponent(dppId)}`;
+
+/** The records kept about any passport (item, batch or model): registry, backup, evidence. */
+export const records = {
+  /** null: no registration yet (the passport has no version yet). */
+  registration: async (env: Environment, dppId: string): Promise<Registration | null> => {
+    try {
+      return await call<Registration>(env, 'GET', `${dppPath(dppId)}/registration`);
+    } catch (caught) {
+      if (caught instanceof ApiError && caught.code === 'registration_not_found') return null;
+      throw caught;
+    }
+  },
+  retryRegistration: (env: Environment, dppId: string) =>
+    call<Registration>(env, 'POST', `${dppPath(dppId)}/registration/retry`),
+  backup: (env: Environment, dppId: string) => call<BackupStatus>(env, 'GET', `${dppPath(dppId)}/backup`),
+  /** The evidence bundle as a file (the API needs the environment header, so no plain link can fetch it). */
+  evidence: async (env: Environment, dppId: string): Promise<Blob> => {
+    const bundle = await call<unknown>(env, 'GET', `${dppPath(dppId)}/evidence`);
+    return new Blob([JSON.stringify(bundle, null, 2)], { type: 'application/json' });
+  },
 };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { passportBackupStatus } from '../../../src/lifecycle/backup/backup-status.ts';
 import { findLevelById } from '../../../src/passport/levels/levels.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
+import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { ownPassport } from '../dpp-api/dpp-content.ts';
@@ -36,9 +37,10 @@ export function backupStatusRoute(deps: RouteDeps) {
       'acknowledged by the hash the backup computed (docs/backup.md). state: acknowledged (every version), ' +
       'pending (some still being pushed; failures retry with backoff), attention (a version refused, or pending ' +
       'longer than BACKUP_STUCK_AFTER_SECONDS: an operator looks; lastError says why), not_configured. ' +
-      'backupLink is the address the registry carries (Art. 8(7)(e) of Reg. (EU) 2026/1778).',
+      'backupLink is the address the registry carries (Art. 8(7)(e) of Reg. (EU) 2026/1778). With the company’s ' +
+      'API key or OAuth client token, or a person’s user token / console session (every role).',
     tags: ['dpps'],
-    auth: 'apiKey',
+    auth: 'apiKeyOrUser',
     params: z.object({
       dppId: z.string().max(200).describe('The passport’s dppId (urn:uuid:… or the UUID).'),
     }),
@@ -47,6 +49,7 @@ export function backupStatusRoute(deps: RouteDeps) {
       404: { description: 'dpp_not_found: no passport of the caller’s company has this id.' },
     },
     handler: async (ctx, { params }) => {
+      await requireRight(ctx, 'read', 'see the backup status');
       const scope = ctx.state.scope!;
       const em = ctx.state.em!;
       const level = await findLevelById(em, scope.environment, params.dppId);

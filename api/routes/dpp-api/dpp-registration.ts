@@ -4,6 +4,7 @@ import { dppIdOf } from '../../../src/passport/record/passport-header.ts';
 import { readRegistration } from '../../../src/passport/registry/registration-read.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
 import type { AppContext } from '../../context.ts';
+import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute } from '../../route.ts';
 import { ownPassport } from './dpp-content.ts';
 import { ownLevel } from './level-lifecycle.ts';
@@ -62,14 +63,17 @@ export const dppRegistrationRoutes = [
     path: '/v1/dpps/:dppId/registration',
     operationId: 'getDppRegistration',
     summary: 'The passport’s registration in the EU DPP registry (Reg. (EU) 2026/1778).',
+    description:
+      'With the company’s API key or OAuth client token, or a person’s user token / console session (every role).',
     tags: ['dpps'],
-    auth: 'apiKey',
+    auth: 'apiKeyOrUser',
     params: z.object({ dppId: dppIdParam }),
     responses: {
       200: { description: 'The registration.', schema: registration },
       404: { description: 'dpp_not_found; registration_not_found (the passport has no version yet).' },
     },
     handler: async (ctx: AppContext, { params }) => {
+      await requireRight(ctx, 'read', 'see the registration');
       ctx.body = await registrationOf(ctx, await ownServiceUid(ctx, params.dppId));
     },
   }),
@@ -79,14 +83,18 @@ export const dppRegistrationRoutes = [
     operationId: 'retryDppRegistration',
     summary:
       'Send a refused (or waiting) registration again, with the passport’s and company’s data as they are now.',
+    description:
+      'With the company’s API key or OAuth client token, or a person’s user token / console session (owners and ' +
+      'developers).',
     tags: ['dpps'],
-    auth: 'apiKey',
+    auth: 'apiKeyOrUser',
     params: z.object({ dppId: dppIdParam }),
     responses: {
       202: { description: 'Handed to the registry workflow again.', schema: registration },
       404: { description: 'dpp_not_found; registration_not_found.' },
     },
     handler: async (ctx: AppContext, { params }) => {
+      await requireRight(ctx, 'managePassports', 'retry a registration');
       const serviceUid = await ownServiceUid(ctx, params.dppId);
       const current = await registrationOf(ctx, serviceUid);
       await requestRegistryRetry(ctx.state.em!, ctx.state.scope!.environment, serviceUid);

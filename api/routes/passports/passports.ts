@@ -16,6 +16,7 @@ import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 import { tokenIdField } from '../supply-chain/schemas.ts';
+import { afterCursor, gtinFilter } from './query-fields.ts';
 
 const searchQuery = z.object({
   q: z
@@ -30,24 +31,11 @@ const searchQuery = z.object({
     ),
   chipUid: z.string().trim().min(1).max(40).optional().describe('The chip UID (hex, any case), exactly.'),
   tokenId: tokenIdField.optional(),
-  gtin: z
-    .string()
-    .trim()
-    .refine((value) => normalizeGtin(value) !== undefined, {
-      message: 'GTIN must be 8, 12, 13 or 14 digits with a valid GS1 check digit',
-    })
-    .optional()
-    .describe('GTIN-8, -12, -13 or -14 (normalised to 14 digits), exactly.'),
+  gtin: gtinFilter,
   batch: z.string().trim().min(1).max(100).optional().describe('The batch/lot given at mint, exactly.'),
   status: z.enum(PASSPORT_STATUSES).optional().describe('ACTIVE, REVOKED (credential revoked) or RECYCLED.'),
   limit: z.coerce.number().int().min(1).max(PASSPORT_SEARCH_MAX).default(25).describe('Passports per page.'),
-  after: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(2_147_483_647)
-    .optional()
-    .describe('The nextCursor of the previous page.'),
+  after: afterCursor,
 });
 
 const summary = z.object({

@@ -121,20 +121,34 @@ export function transferRoutes(deps: RouteDeps) {
       path: '/v1/transfers',
       operationId: 'listTransfers',
       summary: 'The transfers your company offered or received, newest first (500 at most).',
-      description: PEOPLE,
+      description:
+        `${PEOPLE} Each names both companies; companyId is the caller’s own company id, the one another ` +
+        'operator offers passports to.',
       tags: TAGS,
       auth: 'apiKeyOrUser',
       responses: {
         200: {
           description: 'Offered and received.',
-          schema: z.object({ success: z.literal(true), transfers: z.array(transfer) }),
+          schema: z.object({
+            success: z.literal(true),
+            companyId: z.uuid(),
+            transfers: z.array(transfer.extend({ fromCompanyName: z.string(), toCompanyName: z.string() })),
+          }),
         },
       },
       handler: async (ctx: AppContext) => {
         await requireRight(ctx, 'read', 'see the transfers');
         const transfers = await listTransfers(deps.orm.em.fork(), ctx.state.scope!);
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = { success: true, transfers: transfers.map(view) };
+        ctx.body = {
+          success: true,
+          companyId: ctx.state.scope!.companyId,
+          transfers: transfers.map((t) => ({
+            ...view(t),
+            fromCompanyName: t.fromCompanyName,
+            toCompanyName: t.toCompanyName,
+          })),
+        };
       },
     }),
     defineRoute({

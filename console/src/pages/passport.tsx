@@ -2,7 +2,9 @@ import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { ApiError, type Environment, type SessionUser } from '../api.ts';
 import { CompletenessPanel } from '../components/completeness-panel.tsx';
 import { ErrorAlert } from '../components/error-alert.tsx';
+import { ItemLevelLinks } from '../components/item-level-links.tsx';
 import { LiveStatus } from '../components/live-status.tsx';
+import { PassportRecords } from '../components/passport-records.tsx';
 import { StatusBadge } from '../components/status-badge.tsx';
 import { useFailure } from '../hooks/use-failure.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
@@ -141,6 +143,12 @@ export function Passport({ tokenId, user, environment, onSessionEnded }: Passpor
             <a href={sameOrigin(passport.links.credential)} download={`passport-${passport.tokenId}.vc.json`}>
               Download the credential
             </a>
+            <a
+              href={`${BASE}/settings/transfers?tokenId=${passport.tokenId}`}
+              onClick={linkHandler(`/settings/transfers?tokenId=${passport.tokenId}`)}
+            >
+              Hand over to another operator
+            </a>
           </div>
 
           <h2>Facts</h2>
@@ -158,6 +166,9 @@ export function Passport({ tokenId, user, environment, onSessionEnded }: Passpor
             <dt>Product ID</dt>
             <dd>{passport.productId ?? '—'}</dd>
             {document ? <ProductFacts document={document} companyName={user.companyName} /> : null}
+            {document ? (
+              <ItemLevelLinks document={document} gtin={passport.gtin} batch={passport.batch} />
+            ) : null}
             <dt>Minted</dt>
             <dd>{when(passport.mintedAt)}</dd>
             <dt>Verified taps</dt>
@@ -183,6 +194,14 @@ export function Passport({ tokenId, user, environment, onSessionEnded }: Passpor
             completeness={completeness}
             authoringPath={`/authoring/${passport.digitalProductPassportId}`}
             onAuthoringPage={false}
+          />
+
+          <PassportRecords
+            dppId={passport.digitalProductPassportId}
+            fileName={`passport-${passport.tokenId}`}
+            environment={environment}
+            mayRetry={mayRevoke}
+            onFail={fail}
           />
 
           <h2>Timeline</h2>

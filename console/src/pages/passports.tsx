@@ -2,7 +2,10 @@ import { type FormEvent, type InputHTMLAttributes, useCallback, useEffect, useSt
 import { ApiError, type Environment } from '../api.ts';
 import { CopyableValue, CopyButton, TransactionHash } from '../components/copy-button.tsx';
 import { ErrorAlert } from '../components/error-alert.tsx';
+import { LevelList } from '../components/level-list.tsx';
+import { kindFromAddress, LevelTabs, type PassportKind } from '../components/level-tabs.tsx';
 import { MintProgress } from '../components/mint-progress.tsx';
+import { Pager } from '../components/pager.tsx';
 import { RunningMints } from '../components/running-mints.tsx';
 import { StatusBadge } from '../components/status-badge.tsx';
 import { useFailure } from '../hooks/use-failure.ts';
@@ -54,6 +57,10 @@ function SearchField({
   );
 }
 
+/** Where the list's Add button leads for batches and models: the new-passport form with its granularity. */
+const newLevel = (kind: 'batches' | 'models') =>
+  `/authoring/new?granularity=${kind === 'models' ? 'Model' : 'Batch'}`;
+
 /** The search in the address bar (?gtin=…), so Back from a passport returns to the same results. */
 function queryFromAddress(): PassportQuery {
   const params = new URLSearchParams(window.location.search);
@@ -72,6 +79,7 @@ function queryFromAddress(): PassportQuery {
 export function Passports({ environment, onSessionEnded }: PassportsProps) {
   const { error, setError, fail } = useFailure(onSessionEnded);
   const heading = usePageHeading('Passports');
+  const [kind, setKind] = useState<PassportKind>(kindFromAddress);
   const [query, setQuery] = useState<PassportQuery>(queryFromAddress);
   /** The cursors of the pages visited: the last one is the page shown (null: the first page). */
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
@@ -80,6 +88,7 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
   const cursor = cursors.at(-1) ?? null;
 
   const load = useCallback(async () => {
+    if (kind !== 'items') return;
     setPage(null);
     setError(null);
     setFieldErrors({});
@@ -102,7 +111,7 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
       fail(caught);
       setPage({ passports: [], nextCursor: null });
     }
-  }, [environment, query, cursor, fail, setError]);
+  }, [kind, environment, query, cursor, fail, setError]);
   const invalid = Object.keys(fieldErrors).length > 0;
   const open = (tokenId: string) => navigate(`/passports/${tokenId}`);
   useEffect(() => {
@@ -135,16 +144,58 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
   };
   const filtered = Object.keys(query).length > 0;
 
-  return (
-    <section aria-labelledby="passports-heading">
+  // Right above the list they switch (after the items' search, which keeps its place after the Add button).
+  const tabs = (
+    <LevelTabs
+      kind={kind}
+      onChange={(next) => {
+        setKind(next);
+        setQuery({});
+        setCursors([null]);
+      }}
+    />
+  );
+  const header = (
+    <>
       <div className="list-header">
         <h1 id="passports-heading" ref={heading} tabIndex={-1}>
           Passports
         </h1>
-        <a className="button" href={`${BASE}/import`} onClick={linkHandler('/import')}>
-          Add passports
-        </a>
+        {kind === 'items' ? (
+          <a className="button" href={`${BASE}/import`} onClick={linkHandler('/import')}>
+            Add passports
+          </a>
+        ) : (
+          <a className="button" href={`${BASE}${newLevel(kind)}`} onClick={linkHandler(newLevel(kind))}>
+            {kind === 'models' ? 'Add a model passport' : 'Add a batch passport'}
+          </a>
+        )}
       </div>
+    </>
+  );
+  if (kind !== 'items') {
+    return (
+      <section aria-labelledby="passports-heading">
+        {header}
+        <p className="lede">
+          The <strong>{environment}</strong> {kind === 'models' ? 'model' : 'batch'} passports of your
+          company, newest first: what every item of a {kind === 'models' ? 'GTIN' : 'GTIN and lot'} shares,
+          inherited by those items. Open one by its row.
+        </p>
+        {tabs}
+        <ErrorAlert error={error} />
+        <LevelList
+          granularity={kind === 'models' ? 'model' : 'batch'}
+          environment={environment}
+          onFail={fail}
+        />
+      </section>
+    );
+  }
+
+  return (
+    <section aria-labelledby="passports-heading">
+      {header}
       <p className="lede">
         The <strong>{environment}</strong> passports of your company, newest first. Search by part of a
         product name, GTIN, batch, chip UID or token id; narrow with the exact filters. Open a passport by its
@@ -218,6 +269,7 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
           </div>
         </form>
       </search>
+      {tabs}
       <ErrorAlert error={error} />
       {filtered ? null : <RunningMints environment={environment} onOpen={openMint} onFail={fail} />}
 
@@ -307,26 +359,13 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
           </table>
         </>
       )}
-      {page !== null && !invalid && (cursors.length > 1 || page.nextCursor) ? (
-        <nav className="pager" aria-label="Pages of passports">
-          <button
-            type="button"
-            className="secondary"
-            disabled={cursors.length === 1}
-            onClick={() => setCursors(cursors.slice(0, -1))}
-          >
-            Previous page
-          </button>
-          <span>Page {cursors.length}</span>
-          <button
-            type="button"
-            className="secondary"
-            disabled={!page.nextCursor}
-            onClick={() => setCursors([...cursors, page.nextCursor])}
-          >
-            Next page
-          </button>
-        </nav>
+      {page !== null && !invalid ? (
+        <Pager
+          label="Pages of passports"
+          cursors={cursors}
+          nextCursor={page.nextCursor}
+          onChange={setCursors}
+        />
       ) : null}
     </section>
   );

@@ -61,18 +61,30 @@ export function toTransfer(row: TransferRow): Transfer {
   };
 }
 
+/** A transfer as its parties list it: with both companies' names, so a person knows who is who. */
+export interface ListedTransfer extends Transfer {
+  fromCompanyName: string;
+  toCompanyName: string;
+}
+
 /** The transfers of a company (made or received) in an environment, newest first. */
 export async function listTransfers(
   em: EntityManager,
   scope: { companyId: string; environment: Environment },
-): Promise<Transfer[]> {
-  const rows = await em.execute<TransferRow[]>(
-    `select ${TRANSFER_COLUMNS} from passport_transfers t join passports p on p.id = t.passport_id
+): Promise<ListedTransfer[]> {
+  const rows = await em.execute<(TransferRow & { from_company_name: string; to_company_name: string })[]>(
+    `select ${TRANSFER_COLUMNS}, fc.name as from_company_name, tc.name as to_company_name
+     from passport_transfers t join passports p on p.id = t.passport_id
+       join companies fc on fc.id = t.from_company_id join companies tc on tc.id = t.to_company_id
      where t.environment = ? and (t.from_company_id = ? or t.to_company_id = ?)
      order by t.offered_at desc, t.id limit 500`,
     [scope.environment, scope.companyId, scope.companyId],
   );
-  return rows.map(toTransfer);
+  return rows.map((row) => ({
+    ...toTransfer(row),
+    fromCompanyName: row.from_company_name,
+    toCompanyName: row.to_company_name,
+  }));
 }
 
 /** A transfer one of whose parties is the caller (anyone else: not found, as if it did not exist). */

@@ -6,6 +6,7 @@ import { ErrorAlert } from '../../components/error-alert.tsx';
 import { LiveStatus } from '../../components/live-status.tsx';
 import { useFailure } from '../../hooks/use-failure.ts';
 import { usePageHeading } from '../../hooks/use-page-heading.ts';
+import { levelPath } from '../../levels-api.ts';
 import { BASE, linkHandler } from '../../router.ts';
 import { authoring, type Completeness, FieldErrors, type Specification, StaleForm } from './authoring-api.ts';
 import { ErrorSummary } from './error-summary.tsx';
@@ -144,9 +145,15 @@ export function EditContent({ dppId, environment, mayWrite, onSessionEnded }: Ed
   return (
     <section aria-labelledby="authoring-heading" className="authoring">
       <p>
-        <a href={`${BASE}/passports`} onClick={linkHandler('/passports')}>
-          ← All passports
-        </a>
+        {loaded.granularity === 'item' ? (
+          <a href={`${BASE}/passports`} onClick={linkHandler('/passports')}>
+            ← All passports
+          </a>
+        ) : (
+          <a href={`${BASE}${levelPath(dppId)}`} onClick={linkHandler(levelPath(dppId))}>
+            ← The {loaded.granularity} passport
+          </a>
+        )}
       </p>
       <h1 id="authoring-heading" ref={heading} tabIndex={-1}>
         Edit product data

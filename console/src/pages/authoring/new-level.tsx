@@ -20,7 +20,10 @@ interface NewLevelProps {
 export function NewLevel({ environment, mayWrite, onSessionEnded }: NewLevelProps) {
   const { error, setError, fail } = useFailure(onSessionEnded);
   const heading = usePageHeading('New model or batch passport');
-  const [granularity, setGranularity] = useState<'Model' | 'Batch'>('Model');
+  // The list's "Add a batch passport" asks for a batch (?granularity=Batch).
+  const [granularity, setGranularity] = useState<'Model' | 'Batch'>(() =>
+    new URLSearchParams(window.location.search).get('granularity') === 'Batch' ? 'Batch' : 'Model',
+  );
   const [busy, setBusy] = useState(false);
 
   const create = async (event: FormEvent<HTMLFormElement>) => {

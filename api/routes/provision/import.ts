@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BULK_PROVISION_MAX_ITEMS, erpMetadata } from '../../../src/lifecycle/provision/erp-metadata.ts';
 import {
   IMPORT_COLUMNS,
   type ImportJob,
@@ -11,7 +12,6 @@ import type { AppContext } from '../../context.ts';
 import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
-import { BULK_PROVISION_MAX_ITEMS, erpMetadata } from './provision.ts';
 
 /** A spreadsheet of 10,000 rows with long cells, base64 in JSON. */
 const IMPORT_BODY_LIMIT_BYTES = 12 * 1024 * 1024;

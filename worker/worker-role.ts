@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { webhookSenderFor } from '../activities/webhooks/webhook-activities.ts';
 import { startUsageReporter } from '../src/accounts/billing/usage.ts';
+import { startRequestLogPurge } from '../src/accounts/request-log/purge.ts';
 import type { PassportChains } from '../src/adapters/chain/environment-chains.ts';
 import type { ContentStore } from '../src/adapters/ipfs/store.ts';
 import { registerSearchAttributes } from '../src/adapters/temporal/register-search-attributes.ts';
@@ -23,8 +24,8 @@ import { createWorkers, runWorkers } from './worker.ts';
 /**
  * What the worker process does, in production (worker/main.ts) and under `npm start`: search attributes,
  * one worker per environment's task queue, the outbox dispatcher, the backup pusher (a backup provider
- * configured), the purge of expired Idempotency-Keys, the sweep that starts the anchors of level versions left
- * pending.
+ * configured), the purge of expired Idempotency-Keys, the request log's purge (old entries, each company's cap),
+ * the sweep that starts the anchors of level versions left pending.
  * Returns the steps that stop it, in order.
  */
 export async function startWorkerRole(parts: {
@@ -67,6 +68,11 @@ export async function startWorkerRole(parts: {
     environments: ENVIRONMENTS.filter((environment) => config.registry.api[environment]),
   });
   const keyPurge = startKeyPurge({ em: () => parts.database.orm.em.fork(), logger });
+  const requestLogPurge = startRequestLogPurge({
+    em: () => parts.database.orm.em.fork(),
+    logger,
+    settings: config.requestLog,
+  });
   const levelAnchorSweep = startLevelAnchorSweep({ em: () => parts.database.orm.em.fork(), gateway, logger });
   const payments = environments.live.payments;
   const usageReporter = startUsageReporter({
@@ -91,6 +97,7 @@ export async function startWorkerRole(parts: {
     { name: 'backup pusher', run: async () => backupPusher?.stop() },
     { name: 'registry dispatcher', run: () => registryDispatcher.stop() },
     { name: 'Idempotency-Key purge', run: () => keyPurge.stop() },
+    { name: 'request log purge', run: () => requestLogPurge.stop() },
     { name: 'level anchor sweep', run: () => levelAnchorSweep.stop() },
     { name: 'usage reporter', run: () => usageReporter.stop() },
     {

@@ -139,8 +139,8 @@ export function Import({ environment, onSessionEnded }: ImportProps) {
         </p>
       ) : job.state === 'failed' ? (
         <p role="alert" className="error">
-          The import stopped on the server before it finished. Upload the same file again: it carries on
-          where it stopped, and no passport is written twice.
+          The import stopped on the server before it finished. Upload the same file again: it carries on where
+          it stopped, and no passport is written twice.
         </p>
       ) : (
         <div className="card">

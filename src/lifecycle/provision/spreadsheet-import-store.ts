@@ -112,12 +112,22 @@ export async function saveProgress(
   progress: { state: 'checking' | 'writing'; total: number; processed: number },
 ): Promise<void> {
   await em.execute(
-    // Never backwards within a state: two runs of one step (a retry beside a stalled attempt) both report.
+    // Never backwards: two runs of one step (a retry beside a stalled attempt) both report, and a stalled check
+    // reporting after the job moved on to writing changes nothing.
     `update spreadsheet_imports
      set total = ?, processed = case when state = ? then greatest(processed, ?) else ? end, state = ?,
        updated_at = now()
-     where id = ? and state in ('checking', 'writing')`,
-    [progress.total, progress.state, progress.processed, progress.processed, progress.state, id],
+     where id = ? and (state = ? or (state = 'checking' and ? = 'writing'))`,
+    [
+      progress.total,
+      progress.state,
+      progress.processed,
+      progress.processed,
+      progress.state,
+      id,
+      progress.state,
+      progress.state,
+    ],
   );
 }
 

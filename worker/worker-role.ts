@@ -8,6 +8,7 @@ import type { ContentStore } from '../src/adapters/ipfs/store.ts';
 import { registerSearchAttributes } from '../src/adapters/temporal/register-search-attributes.ts';
 import { httpPublicReader } from '../src/lifecycle/backup/push-parts.ts';
 import { startBackupPusher } from '../src/lifecycle/backup/pusher.ts';
+import { startImportSweep } from '../src/lifecycle/provision/spreadsheet-import-sweep.ts';
 import { startRegistryDispatcher } from '../src/lifecycle/registry/dispatcher.ts';
 import { startLevelAnchorSweep } from '../src/passport/levels/level-anchor-sweep.ts';
 import { type Config, ENVIRONMENTS } from '../src/platform/config/config.ts';
@@ -25,7 +26,7 @@ import { createWorkers, runWorkers } from './worker.ts';
  * What the worker process does, in production (worker/main.ts) and under `npm start`: search attributes,
  * one worker per environment's task queue, the outbox dispatcher, the backup pusher (a backup provider
  * configured), the purge of expired Idempotency-Keys, the request log's purge (old entries, each company's cap),
- * the sweep that starts the anchors of level versions left pending.
+ * the sweeps that start the anchors of level versions left pending and the spreadsheet imports left stalled.
  * Returns the steps that stop it, in order.
  */
 export async function startWorkerRole(parts: {
@@ -74,6 +75,7 @@ export async function startWorkerRole(parts: {
     settings: config.requestLog,
   });
   const levelAnchorSweep = startLevelAnchorSweep({ em: () => parts.database.orm.em.fork(), gateway, logger });
+  const importSweep = startImportSweep({ em: () => parts.database.orm.em.fork(), gateway, logger });
   const payments = environments.live.payments;
   const usageReporter = startUsageReporter({
     em: () => parts.database.orm.em.fork(),
@@ -99,6 +101,7 @@ export async function startWorkerRole(parts: {
     { name: 'Idempotency-Key purge', run: () => keyPurge.stop() },
     { name: 'request log purge', run: () => requestLogPurge.stop() },
     { name: 'level anchor sweep', run: () => levelAnchorSweep.stop() },
+    { name: 'spreadsheet import sweep', run: () => importSweep.stop() },
     { name: 'usage reporter', run: () => usageReporter.stop() },
     {
       name: 'workers',

@@ -29,14 +29,23 @@ export async function startImport(
     ...upload,
     fileName: upload.fileName,
   });
-  if (job.state === 'checking' || job.state === 'writing') {
-    await startOrJoin<SpreadsheetImportWorkflow>(workflows, SPREADSHEET_IMPORT_WORKFLOW, {
-      workflowId: workflowIds.spreadsheetImport(scope.environment, job.id),
-      environment: scope.environment,
-      args: [{ scope, jobId: job.id }],
-      summary: `Import ${upload.fileName ?? 'a spreadsheet'} (${upload.file.length} bytes)`,
-      searchAttributes: { environment: scope.environment, company: scope.companyId },
-    });
-  }
+  if (job.state === 'checking' || job.state === 'writing')
+    await startImportWorkflow(workflows, scope, job.id, upload.fileName);
   return { job, alreadyImported: job.state === 'done' && !started };
+}
+
+/** Starts the job's workflow, or joins the run going; a run that failed is started again. */
+export async function startImportWorkflow(
+  gateway: WorkflowGateway,
+  scope: TenantScope,
+  jobId: string,
+  fileName: string | undefined,
+): Promise<void> {
+  await startOrJoin<SpreadsheetImportWorkflow>(gateway, SPREADSHEET_IMPORT_WORKFLOW, {
+    workflowId: workflowIds.spreadsheetImport(scope.environment, jobId),
+    environment: scope.environment,
+    args: [{ scope, jobId }],
+    summary: `Import ${fileName ?? 'a spreadsheet'} (job ${jobId})`,
+    searchAttributes: { environment: scope.environment, company: scope.companyId },
+  });
 }

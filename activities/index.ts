@@ -1,6 +1,7 @@
 import type { EnvironmentDeps } from './deps.ts';
 import { levelAnchorActivities } from './levels/level-anchor-activities.ts';
 import { mintActivities } from './mint/mint-activities.ts';
+import { importActivities } from './provision/import-activities.ts';
 import { recycleActivities } from './recycling/recycle-activities.ts';
 import { registryActivities } from './registry/registry-activities.ts';
 import { resaleChainActivities } from './resale/resale-chain-activities.ts';
@@ -23,6 +24,7 @@ export function createActivities(deps: EnvironmentDeps) {
     ...resalePaymentActivities(deps),
     ...resaleRecordActivities(deps),
     ...registryActivities(deps),
+    ...importActivities(deps),
   };
 }
 

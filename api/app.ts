@@ -100,7 +100,7 @@ export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
   app.use(httpObservability());
   app.use(clientAddress(new TrustedProxies(deps.config.trustedProxies)));
   app.use(requestLog());
-  app.use(companyRequestLog(deps.orm, deps.logger));
+  app.use(companyRequestLog(deps.orm, deps.logger, deps.config.requestLog));
   app.use(problemHandler());
   app.use(oldHostRedirect(() => deps.orm.em, deps.config.publicBaseUrl));
   app.use(metricsEndpoint(deps.config.metrics, deps.metricsSources));

@@ -71,6 +71,18 @@ try {
   await stack.temporal.client.workflow.getHandle(levelAnchorId).result();
   capture('anchor-level-version-model', levelAnchorId);
 
+  // Spreadsheet imports: one written (check, then write), one refused at the check (a bad row).
+  for (const [name, rows] of [
+    ['spreadsheet-import-written', 'FIX-1,PO-1\r\nFIX-2,PO-1'],
+    ['spreadsheet-import-refused', 'FIX-3,PO-1\r\n,PO-1'],
+  ] as const) {
+    const content = Buffer.from(`material_number,order_id\r\n${rows}\r\n`).toString('base64');
+    const started = await call('POST', '/v1/erp/provision/imports', { fileName: `${name}.csv`, content });
+    const importId = `spreadsheet-import:test:${started.body.job.id}`;
+    await stack.temporal.client.workflow.getHandle(importId).result();
+    capture(name, importId);
+  }
+
   const rejected = '04F1F1F1F1F102';
   await call('POST', '/v1/dpp/enroll', { chipUid: rejected });
   await call('POST', '/v1/dpp/mint', {

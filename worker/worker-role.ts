@@ -2,11 +2,13 @@ import type { Client } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { webhookSenderFor } from '../activities/webhooks/webhook-activities.ts';
 import { startUsageReporter } from '../src/accounts/billing/usage.ts';
+import { startRequestLogPurge } from '../src/accounts/request-log/purge.ts';
 import type { PassportChains } from '../src/adapters/chain/environment-chains.ts';
 import type { ContentStore } from '../src/adapters/ipfs/store.ts';
 import { registerSearchAttributes } from '../src/adapters/temporal/register-search-attributes.ts';
 import { httpPublicReader } from '../src/lifecycle/backup/push-parts.ts';
 import { startBackupPusher } from '../src/lifecycle/backup/pusher.ts';
+import { startImportSweep } from '../src/lifecycle/provision/spreadsheet-import-sweep.ts';
 import { startRegistryDispatcher } from '../src/lifecycle/registry/dispatcher.ts';
 import { startLevelAnchorSweep } from '../src/passport/levels/level-anchor-sweep.ts';
 import { type Config, ENVIRONMENTS } from '../src/platform/config/config.ts';
@@ -23,8 +25,8 @@ import { createWorkers, runWorkers } from './worker.ts';
 /**
  * What the worker process does, in production (worker/main.ts) and under `npm start`: search attributes,
  * one worker per environment's task queue, the outbox dispatcher, the backup pusher (a backup provider
- * configured), the purge of expired Idempotency-Keys, the sweep that starts the anchors of level versions left
- * pending.
+ * configured), the purge of expired Idempotency-Keys, the request log's purge (old entries, each company's cap),
+ * the sweeps that start the anchors of level versions left pending and the spreadsheet imports left stalled.
  * Returns the steps that stop it, in order.
  */
 export async function startWorkerRole(parts: {
@@ -67,7 +69,13 @@ export async function startWorkerRole(parts: {
     environments: ENVIRONMENTS.filter((environment) => config.registry.api[environment]),
   });
   const keyPurge = startKeyPurge({ em: () => parts.database.orm.em.fork(), logger });
+  const requestLogPurge = startRequestLogPurge({
+    em: () => parts.database.orm.em.fork(),
+    logger,
+    settings: config.requestLog,
+  });
   const levelAnchorSweep = startLevelAnchorSweep({ em: () => parts.database.orm.em.fork(), gateway, logger });
+  const importSweep = startImportSweep({ em: () => parts.database.orm.em.fork(), gateway, logger });
   const payments = environments.live.payments;
   const usageReporter = startUsageReporter({
     em: () => parts.database.orm.em.fork(),
@@ -91,7 +99,9 @@ export async function startWorkerRole(parts: {
     { name: 'backup pusher', run: async () => backupPusher?.stop() },
     { name: 'registry dispatcher', run: () => registryDispatcher.stop() },
     { name: 'Idempotency-Key purge', run: () => keyPurge.stop() },
+    { name: 'request log purge', run: () => requestLogPurge.stop() },
     { name: 'level anchor sweep', run: () => levelAnchorSweep.stop() },
+    { name: 'spreadsheet import sweep', run: () => importSweep.stop() },
     { name: 'usage reporter', run: () => usageReporter.stop() },
     {
       name: 'workers',

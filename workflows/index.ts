@@ -6,4 +6,5 @@ export { recycleProgressQuery, recycleTokenPassport } from './recycle.ts';
 export { registerPassport, registryNudgeSignal, registryProgressQuery } from './registry.ts';
 export { claimUpdate, paymentSucceededSignal, resalePassport, resaleProgressQuery } from './resale.ts';
 export { resalePayout } from './resale-payout.ts';
+export { importSpreadsheet } from './spreadsheet-import.ts';
 export { deliveryProgressQuery, webhookDelivery } from './webhook-delivery.ts';

@@ -2,9 +2,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Next } from 'koa';
 import type { RequestLogEntry } from '../../src/accounts/request-log/entry.ts';
 import { redactHeaders, redactJson } from '../../src/accounts/request-log/redact.ts';
-import { type RequestLogSettings, requestLogSettings } from '../../src/accounts/request-log/settings.ts';
 import { NO_BODY, storedBody } from '../../src/accounts/request-log/stored-body.ts';
 import { RequestLogWriter } from '../../src/accounts/request-log/writer.ts';
+import type { RequestLogConfig } from '../../src/platform/config/request-log-env.ts';
 import type { Logger } from '../../src/platform/logging/logger.ts';
 import { countRequestLogEntries } from '../../src/platform/observability/metrics.ts';
 import type { AppContext } from '../context.ts';
@@ -39,7 +39,7 @@ function entryOf(
   ctx: AppContext,
   startedAt: Date,
   durationMs: number,
-  settings: RequestLogSettings,
+  settings: RequestLogConfig,
 ): () => RequestLogEntry {
   const principal = ctx.state.principal!;
   const headers: Record<string, string | string[] | undefined> = {};
@@ -79,17 +79,12 @@ function entryOf(
  * Developers › Logs: every request made with a company's credential goes to its request log (method, path,
  * status, duration, credential, request id, bodies redacted and capped), queued after the answer is decided
  * and written in batches off the request's path. Nothing here can fail or slow a request: a capture that
- * throws is logged and counted.
+ * throws is logged and counted. Settings: config.requestLog (REQUEST_LOG_*); the worker purges old entries.
  */
-export function companyRequestLog(
-  orm: MikroORM,
-  logger: Logger,
-  settings: RequestLogSettings = requestLogSettings(process.env),
-) {
+export function companyRequestLog(orm: MikroORM, logger: Logger, settings: RequestLogConfig) {
   if (!settings.enabled) return async (_ctx: AppContext, next: Next) => next();
   const writer = new RequestLogWriter({
     em: () => orm.em.fork(),
-    connected: () => orm.isConnected(),
     logger,
     settings,
   });

@@ -18,4 +18,7 @@ export const workflowIds = {
   webhook: (eventId: string, endpointId: string) => `webhook:${eventId}:${endpointId}`,
   /** One per passport (item, batch or model): drains its registration intents to the EU registry in order. */
   registry: (environment: Environment, serviceUid: string) => `registry:${environment}:${serviceUid}`,
+  /** One per spreadsheet import job (its id names the company, environment and file). */
+  spreadsheetImport: (environment: Environment, jobId: string) =>
+    `spreadsheet-import:${environment}:${jobId}`,
 };

@@ -1,33 +1,20 @@
 import { z } from 'zod';
+import { BULK_PROVISION_MAX_ITEMS } from '../../../src/lifecycle/provision/erp-metadata.ts';
+import { startImport } from '../../../src/lifecycle/provision/spreadsheet-import.ts';
+import { IMPORT_COLUMNS } from '../../../src/lifecycle/provision/spreadsheet-import-rows.ts';
 import {
-  IMPORT_COLUMNS,
+  findImport,
+  IMPORT_MAX_ERRORS,
   type ImportJob,
-  importJob,
-  type RowCheck,
-  startImport,
-} from '../../../src/lifecycle/provision/spreadsheet-import.ts';
+} from '../../../src/lifecycle/provision/spreadsheet-import-store.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
 import type { AppContext } from '../../context.ts';
 import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
-import { BULK_PROVISION_MAX_ITEMS, erpMetadata } from './provision.ts';
 
 /** A spreadsheet of 10,000 rows with long cells, base64 in JSON. */
 const IMPORT_BODY_LIMIT_BYTES = 12 * 1024 * 1024;
-
-/** Each row must be a valid bulk provisioning item: the same schema, its problems by column. */
-const checkRow: RowCheck = (item) => {
-  const parsed = erpMetadata.safeParse(item);
-  if (parsed.success) return [];
-  return parsed.error.issues.map((issue) => {
-    const column = String(issue.path[0] ?? '');
-    return {
-      column,
-      message: item[column] === undefined ? 'Required: the cell is empty' : issue.message,
-    };
-  });
-};
 
 const job = z.object({
   id: z.string(),
@@ -38,17 +25,19 @@ const job = z.object({
   processed: z.number().int().describe('Rows checked (checking) or written (writing).'),
   written: z.number().int(),
   alreadyImported: z.boolean().describe('The same file was imported before: nothing was written this time.'),
-  errors: z.array(z.object({ row: z.number().int(), column: z.string(), message: z.string() })),
+  errors: z
+    .array(z.object({ row: z.number().int(), column: z.string(), message: z.string() }))
+    .describe(`The bad rows (refused), at most ${IMPORT_MAX_ERRORS}.`),
 });
 
-const shown = (found: ImportJob) => ({
+const shown = (found: ImportJob, alreadyImported = false) => ({
   id: found.id,
   state: found.state,
   total: found.total,
   processed: found.processed,
   written: found.written,
-  alreadyImported: found.alreadyImported,
-  errors: found.errors.slice(0, 1000),
+  alreadyImported,
+  errors: found.errors,
 });
 
 const ACCESS = 'API keys and OAuth clients, and owners and developers (user token or console session).';
@@ -62,11 +51,12 @@ export function provisionImportRoutes(deps: RouteDeps) {
       operationId: 'importProvisionSpreadsheet',
       summary: 'Reserve twins from a spreadsheet (CSV or XLSX): all rows or none, as bulk provisioning.',
       description:
-        `Columns (header row): ${IMPORT_COLUMNS.join(', ')}. Answers 202 with a job to poll. Every row is ` +
-        'checked as a bulk provisioning item; any bad row → the job ends `refused` listing every bad row ' +
-        '(row number, column, rule) and nothing is written; else all rows are written in one transaction. The ' +
-        `same file again answers the same job, or \`alreadyImported\` once written. At most ${BULK_PROVISION_MAX_ITEMS} ` +
-        `rows. ${ACCESS}`,
+        `Columns (header row): ${IMPORT_COLUMNS.join(', ')}. Answers 202 with a job to poll; the job is stored ` +
+        'and run by the worker, so any API process answers its progress and a restart loses nothing. Every ' +
+        'row is checked as a bulk provisioning item; any bad row → the job ends `refused` listing every bad ' +
+        'row (row number, column, rule) and nothing is written; else all rows are written, each exactly once, ' +
+        'progress committed every 250 rows. The same file again answers the same job, or `alreadyImported` ' +
+        `once written (nothing written again). At most ${BULK_PROVISION_MAX_ITEMS} rows. ${ACCESS}`,
       tags: ['erp'],
       auth: 'apiKeyOrUser',
       body: z
@@ -78,19 +68,17 @@ export function provisionImportRoutes(deps: RouteDeps) {
       bodyLimitBytes: IMPORT_BODY_LIMIT_BYTES,
       responses: {
         202: { description: 'The import job.', schema: z.object({ success: z.literal(true), job }) },
+        503: { description: 'workflows_unavailable: this process runs without the workflow service.' },
       },
       handler: async (ctx: AppContext, { body }) => {
         await requireRight(ctx, 'managePassports', 'import passports');
-        const file = Buffer.from(body.content, 'base64');
-        const started = startImport(
-          deps.orm.em.fork(),
+        const { job: started, alreadyImported } = await startImport(
+          { em: deps.orm.em.fork(), workflows: deps.workflows },
           ctx.state.scope!,
-          file,
-          checkRow,
-          BULK_PROVISION_MAX_ITEMS,
+          { file: Buffer.from(body.content, 'base64'), fileName: body.fileName },
         );
         ctx.status = 202;
-        ctx.body = { success: true, job: shown(started) };
+        ctx.body = { success: true, job: shown(started, alreadyImported) };
       },
     }),
     defineRoute({
@@ -99,8 +87,8 @@ export function provisionImportRoutes(deps: RouteDeps) {
       operationId: 'getProvisionImport',
       summary: 'A spreadsheet import’s progress, bad rows and outcome.',
       description:
-        'Jobs are kept an hour after they end, by the API process that runs them. Re-upload the file to learn ' +
-        `whether it was imported. ${ACCESS.replace('owners and developers', 'every role')}`,
+        'Jobs are kept: a finished one answers its outcome (`alreadyImported` is only in the answer to an ' +
+        `upload). ${ACCESS.replace('owners and developers', 'every role')}`,
       tags: ['erp'],
       auth: 'apiKeyOrUser',
       params: z.object({ id: z.string().min(1).max(64) }),
@@ -110,9 +98,8 @@ export function provisionImportRoutes(deps: RouteDeps) {
       },
       handler: async (ctx: AppContext, { params }) => {
         await requireRight(ctx, 'read', 'see imports');
-        const found = importJob(ctx.state.scope!, params.id);
-        if (!found)
-          throw new DomainError('not_found', 'import_not_found', 'No such import (it may have expired).');
+        const found = await findImport(deps.orm.em.fork(), ctx.state.scope!, params.id);
+        if (!found) throw new DomainError('not_found', 'import_not_found', 'No such import.');
         ctx.body = { success: true, job: shown(found) };
       },
     }),

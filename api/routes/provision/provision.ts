@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { gtinSchema, httpUrl } from '../../../src/lifecycle/mint/mint-request.ts';
+import { gtinSchema } from '../../../src/lifecycle/mint/mint-request.ts';
+import {
+  BULK_PROVISION_MAX_ITEMS,
+  conformityUrl,
+  erpMetadata,
+} from '../../../src/lifecycle/provision/erp-metadata.ts';
 import { provisionTwin, provisionTwinsBulk } from '../../../src/lifecycle/provision/provision.ts';
 import { isAi82Value } from '../../../src/standards/gs1/qualifiers.ts';
 import type { AppContext } from '../../context.ts';
@@ -7,25 +12,8 @@ import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { defineRoute } from '../../route.ts';
 import { validate } from '../../validation.ts';
 
-/** Largest bulk provisioning call (items); documented in docs/erp-and-factory.md. */
-export const BULK_PROVISION_MAX_ITEMS = 10_000;
 /** Room for 10,000 items with fields at their maximum lengths. */
 const BULK_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
-
-const conformityUrl = httpUrl
-  .optional()
-  .describe(
-    'The product’s declaration of conformity (optional). The mint of a toolbox bind (POST /v1/factory/bind ' +
-      'shape B) records it, else the company default; with neither that bind is refused (400).',
-  );
-
-export const erpMetadata = z
-  .object({
-    material_number: z.string().trim().min(1).max(100),
-    order_id: z.string().trim().min(1).max(100),
-    conformity_url: conformityUrl,
-  })
-  .strict();
 
 const erpShape = z.object({ erp_metadata: erpMetadata }).strict();
 const gtinShape = z

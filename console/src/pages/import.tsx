@@ -12,7 +12,7 @@ interface ImportProps {
   onSessionEnded: (error: unknown) => boolean;
 }
 
-const POLL_MS = 150;
+const POLL_MS = 250;
 const count = new Intl.NumberFormat('en');
 
 /** The file's bytes as base64, a slice at a time (a spreadsheet can be megabytes). */
@@ -25,6 +25,7 @@ async function base64Of(file: File): Promise<string> {
 }
 
 function progressText(job: ImportJob): string {
+  if (job.state === 'checking' && job.total === 0) return 'Reading the spreadsheet…';
   if (job.state === 'checking')
     return `Checking rows: ${count.format(job.processed)} of ${count.format(job.total)}`;
   if (job.state === 'writing')
@@ -138,7 +139,8 @@ export function Import({ environment, onSessionEnded }: ImportProps) {
         </p>
       ) : job.state === 'failed' ? (
         <p role="alert" className="error">
-          The import failed on the server; nothing was written. Try again.
+          The import stopped on the server before it finished. Upload the same file again: it carries on where
+          it stopped, and no passport is written twice.
         </p>
       ) : (
         <div className="card">

@@ -1,10 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestLogConfig } from '../../platform/config/request-log-env.ts';
 import type { Logger } from '../../platform/logging/logger.ts';
 import { countRequestLogEntries } from '../../platform/observability/metrics.ts';
-import { runPeriodically } from '../../platform/runtime/periodic.ts';
 import type { RequestLogEntry } from './entry.ts';
-import type { RequestLogSettings } from './settings.ts';
-import { insertEntries, purgeOldEntries, trimToCap } from './store.ts';
+import { insertEntries, trimToCap } from './store.ts';
 
 /** Entries written per statement. */
 const BATCH = 200;
@@ -15,26 +14,22 @@ const FLUSH_AFTER_MS = 250;
 
 export interface RequestLogWriterOptions {
   em: () => EntityManager;
-  /** False once the database is closed: the purge then stops trying. */
-  connected?: () => Promise<boolean>;
   logger: Logger;
-  settings: RequestLogSettings;
-  purgeEveryMs?: number;
+  settings: RequestLogConfig;
 }
 
 /**
  * Writes request log entries off the request's path: `add` only queues; batches are inserted after a short
  * wait, and a company's rows beyond the cap are trimmed every twentieth of the cap. A failed write is logged and counted
  * (dpp_request_log_entries_total{outcome="failed"}), never seen by a request. Entries older than the
- * retention are purged periodically. The timers keep no process alive; up to one batch may be lost when the
- * process ends.
+ * retention are purged by the worker (purge.ts). The timer keeps no process alive; up to one batch may be lost
+ * when the process ends.
  */
 export class RequestLogWriter {
   /** Entries, or functions that build them (their bodies are redacted when the batch is written). */
   private queue: (RequestLogEntry | (() => RequestLogEntry))[] = [];
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
-  private readonly purge: { stop(): Promise<void> };
   /** Entries written per company and environment since their last trim. */
   private readonly sinceTrim = new Map<string, number>();
 
@@ -42,15 +37,6 @@ export class RequestLogWriter {
 
   constructor(options: RequestLogWriterOptions) {
     this.options = options;
-    this.purge = runPeriodically(
-      options.purgeEveryMs ?? 10 * 60_000,
-      async () => {
-        if (options.connected && !(await options.connected())) return;
-        const n = await purgeOldEntries(options.em(), options.settings.retentionDays);
-        if (n > 0) options.logger.info({ deleted: n }, 'purged old request log entries');
-      },
-      (error) => options.logger.warn({ err: error }, 'purging old request log entries failed'),
-    );
   }
 
   add(entry: RequestLogEntry | (() => RequestLogEntry)): void {
@@ -120,10 +106,9 @@ export class RequestLogWriter {
     }
   }
 
-  /** Writes what is queued and stops the purge. */
+  /** Writes what is queued. */
   async stop(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     await this.flush();
-    await this.purge.stop();
   }
 }

@@ -46,18 +46,39 @@ export async function provisionTwinsBulk(
   items: readonly ErpMetadata[],
 ): Promise<string[]> {
   const ids = items.map(() => newServiceInternalId());
-  const rows = items.map((item, i) => [
-    ids[i],
+  await insertTwins(
+    em,
+    scope,
+    items.map((item, i) => ({ id: ids[i]!, item })),
+  );
+  return ids;
+}
+
+/**
+ * Inserts INACTIVE twins under the given service internal ids in one statement; an id that exists already is
+ * skipped (a retried write of the same ids writes nothing twice). Returns how many were inserted.
+ */
+export async function insertTwins(
+  em: EntityManager,
+  scope: TenantScope,
+  twins: readonly { id: string; item: ErpMetadata }[],
+): Promise<number> {
+  const rows = twins.map(({ id, item }) => [
+    id,
     item.material_number,
     item.order_id,
     item.conformity_url ?? null,
   ]);
-  await em.execute(
-    `insert into asset_twins (company_id, environment, service_internal_id, status, material_number, order_id,
-       conformity_url)
-     select ?, ?, r->>0, 'INACTIVE', r->>1, r->>2, r->>3 from jsonb_array_elements(?::jsonb) as r`,
+  const inserted = await em.execute<{ n: number }[]>(
+    `with added as (
+       insert into asset_twins (company_id, environment, service_internal_id, status, material_number, order_id,
+         conformity_url)
+       select ?, ?, r->>0, 'INACTIVE', r->>1, r->>2, r->>3 from jsonb_array_elements(?::jsonb) as r
+       on conflict (service_internal_id) do nothing
+       returning 1
+     )
+     select count(*)::int as n from added`,
     [scope.companyId, scope.environment, JSON.stringify(rows)],
-    'run',
   );
-  return ids;
+  return inserted[0]?.n ?? 0;
 }

@@ -3,6 +3,7 @@ import { type CredentialsConfig, credentialsConfig } from './credentials-env.ts'
 import { type EnvSettings, envSchema } from './env.ts';
 import { type PaymentsConfig, paymentsConfig } from './payments-env.ts';
 import { type RegistryConfig, registryConfig } from './registry-env.ts';
+import { type RequestLogConfig, requestLogConfig } from './request-log-env.ts';
 
 export const ENVIRONMENTS = ['live', 'test'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -119,6 +120,8 @@ export interface Config {
   backup: BackupConfig;
   /** The EU DPP registry and the backup copy link its registrations carry (src/platform/config/registry-env.ts). */
   registry: RegistryConfig;
+  /** Developers › Logs: what is logged and how long it is kept (src/platform/config/request-log-env.ts). */
+  requestLog: RequestLogConfig;
 }
 
 export class ConfigError extends Error {
@@ -338,5 +341,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
     credentials: credentialsConfig(e),
     backup: backupConfig(e),
     registry: registryConfig(e, backupConfig(e).provider),
+    requestLog: requestLogConfig(e),
   };
 }

@@ -4,6 +4,7 @@ import { backupEnvShape } from './backup-env.ts';
 import { credentialsEnvShape } from './credentials-env.ts';
 import { paymentsEnvShape } from './payments-env.ts';
 import { registryEnvShape } from './registry-env.ts';
+import { requestLogEnvShape } from './request-log-env.ts';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const optionalUrl = z.url().optional();
@@ -155,6 +156,7 @@ export const envSchema = z.object({
   ...credentialsEnvShape,
   ...backupEnvShape,
   ...registryEnvShape,
+  ...requestLogEnvShape,
 });
 
 export type EnvSettings = z.infer<typeof envSchema>;

@@ -52,6 +52,7 @@ import { Migration20261127920000_passport_text_search } from './Migration2026112
 import { Migration20261127920001_spreadsheet_imports } from './Migration20261127920001_spreadsheet_imports.ts';
 import { Migration20261127930000_request_logs } from './Migration20261127930000_request_logs.ts';
 import { Migration20261127940000_recovery_codes } from './Migration20261127940000_recovery_codes.ts';
+import { Migration20261128100000_spreadsheet_import_jobs } from './Migration20261128100000_spreadsheet_import_jobs.ts';
 import { Migration20261128300000_dpp_levels_by_company } from './Migration20261128300000_dpp_levels_by_company.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
@@ -143,6 +144,8 @@ export const migrations: MigrationObject[] = [
     class: Migration20261127940000_recovery_codes,
   },
   {
+    name: 'Migration20261128100000_spreadsheet_import_jobs',
+    class: Migration20261128100000_spreadsheet_import_jobs,
     name: 'Migration20261128300000_dpp_levels_by_company',
     class: Migration20261128300000_dpp_levels_by_company,
   },

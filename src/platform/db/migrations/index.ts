@@ -146,6 +146,8 @@ export const migrations: MigrationObject[] = [
   {
     name: 'Migration20261128100000_spreadsheet_import_jobs',
     class: Migration20261128100000_spreadsheet_import_jobs,
+  },
+  {
     name: 'Migration20261128300000_dpp_levels_by_company',
     class: Migration20261128300000_dpp_levels_by_company,
   },

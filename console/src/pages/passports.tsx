@@ -10,6 +10,7 @@ import { usePageHeading } from '../hooks/use-page-heading.ts';
 import { type PassportQuery, type PassportRow, type PassportStatus, passports } from '../passports-api.ts';
 import { BASE, linkHandler, navigate } from '../router.ts';
 import '../components/find.css';
+import { NotAllowed, useRight } from '../rights.tsx';
 
 interface PassportsProps {
   environment: Environment;
@@ -134,6 +135,7 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
     setCursors([null]);
   };
   const filtered = Object.keys(query).length > 0;
+  const mayAdd = useRight('managePassports');
 
   return (
     <section aria-labelledby="passports-heading">
@@ -141,9 +143,13 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
         <h1 id="passports-heading" ref={heading} tabIndex={-1}>
           Passports
         </h1>
-        <a className="button" href={`${BASE}/import`} onClick={linkHandler('/import')}>
-          Add passports
-        </a>
+        {mayAdd ? (
+          <a className="button" href={`${BASE}/import`} onClick={linkHandler('/import')}>
+            Add passports
+          </a>
+        ) : (
+          <NotAllowed action="add passports" className="hint" />
+        )}
       </div>
       <p className="lede">
         The <strong>{environment}</strong> passports of your company, newest first. Search by part of a

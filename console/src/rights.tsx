@@ -26,13 +26,17 @@ export function useRight(right: Right): boolean {
   return user?.rights.includes(right) ?? false;
 }
 
+/** The signed-in person's role, for a sentence that names it. */
+export function useRole(): string {
+  return useContext(SignedIn)?.role ?? 'none';
+}
+
 /** Why an action is not offered: the person's role, and who can change it. */
 export function NotAllowed({ action, className = 'notice' }: { action: string; className?: string }) {
-  const user = useContext(SignedIn);
   return (
     <p className={className}>
-      Your role is <strong>{user?.role ?? 'none'}</strong>, which cannot {action}. An owner can change roles
-      in Settings › Team.
+      Your role is <strong>{useRole()}</strong>, which cannot {action}. An owner can change roles in Settings
+      › Team.
     </p>
   );
 }

@@ -38,6 +38,7 @@ export function ModeSwitch({
         type="button"
         className="secondary"
         aria-describedby="mode-switch-effect"
+        title={mode.effect}
         onClick={() => onSwitch(mode.other)}
       >
         {mode.action}

@@ -9,7 +9,7 @@ import { useAction } from '../hooks/use-action.ts';
 import { useFailure } from '../hooks/use-failure.ts';
 import { useList } from '../hooks/use-list.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
-import { NotAllowed, useRight } from '../rights.tsx';
+import { useRight, useRole } from '../rights.tsx';
 import { SecretOnce } from '../secret-once.tsx';
 import { DeadLetters } from './dead-letters.tsx';
 import { Deliveries } from './deliveries.tsx';
@@ -40,6 +40,7 @@ export function Webhooks({ environment, onSessionEnded }: WebhooksProps) {
   const [eventTypes, setEventTypes] = useState<string[] | null>(null);
   const heading = usePageHeading('Webhooks');
   const mayManage = useRight('manageWebhooks');
+  const role = useRole();
 
   useEffect(() => {
     setEndpoints(null);
@@ -146,7 +147,9 @@ export function Webhooks({ environment, onSessionEnded }: WebhooksProps) {
           </form>
         </>
       ) : (
-        <NotAllowed action="add, change, test or delete endpoints, or replay deliveries" />
+        <p className="notice">
+          Your role is <strong>{role}</strong>: you can see the endpoints; owners and developers change them.
+        </p>
       )}
 
       <h2>{environment === 'test' ? 'Test' : 'Live'} endpoints</h2>

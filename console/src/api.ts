@@ -2,6 +2,8 @@
  * Calls to the service's API from the console. The session is an HttpOnly cookie the browser sends by itself
  * (same origin); nothing secret is ever kept in script-readable storage. Every call names the environment.
  */
+import type { Right } from './rights.tsx';
+
 export type Environment = 'test' | 'live';
 export type Role = 'owner' | 'developer' | 'viewer';
 
@@ -10,6 +12,8 @@ export interface SessionUser {
   email: string;
   companyName: string;
   role: Role;
+  /** What the role may do, from the API's role table (console/src/rights.tsx). */
+  rights: Right[];
 }
 
 export interface ApiKey {
@@ -105,8 +109,20 @@ export async function call<T>(
   path: string,
   body?: unknown,
 ): Promise<T> {
+  return (await callTagged<T>(environment, method, path, body)).body;
+}
+
+/** {@link call} that also sends If-Match (when given) and answers the response's ETag. */
+export async function callTagged<T>(
+  environment: Environment,
+  method: Method,
+  path: string,
+  body?: unknown,
+  ifMatch?: string,
+): Promise<{ body: T; etag: string | null }> {
   const headers: Record<string, string> = { accept: 'application/json', 'x-service-env': environment };
   if (body !== undefined) headers['content-type'] = 'application/json';
+  if (ifMatch !== undefined) headers['if-match'] = ifMatch;
   let response: Response;
   try {
     response = await fetch(path, {
@@ -126,7 +142,7 @@ export async function call<T>(
     const fields = Array.isArray(data.errors) ? (data.errors as FieldError[]) : [];
     throw new ApiError(response.status, typeof data.code === 'string' ? data.code : 'error', message, fields);
   }
-  return data as T;
+  return { body: data as T, etag: response.headers.get('etag') };
 }
 
 export const session = {

@@ -3,6 +3,7 @@ import { ApiError, type Environment, type SessionUser, session } from './api.ts'
 import { EditContent } from './pages/authoring/edit-content.tsx';
 import { NewLevel } from './pages/authoring/new-level.tsx';
 import { Billing } from './pages/billing.tsx';
+import { CompanySettingsPage } from './pages/company-settings.tsx';
 import { Compliance } from './pages/compliance.tsx';
 import { Developers } from './pages/developers.tsx';
 import { Import } from './pages/import.tsx';
@@ -111,7 +112,7 @@ export function App() {
         path === '/authoring/new' ? (
           <NewLevel
             environment={environment}
-            mayWrite={user.role !== 'viewer'}
+            mayWrite={user.rights.includes('managePassports')}
             onSessionEnded={onSessionEnded}
           />
         ) : (
@@ -119,7 +120,7 @@ export function App() {
             key={`${environment}${path}`}
             dppId={decodeURIComponent(path.slice('/authoring/'.length))}
             environment={environment}
-            mayWrite={user.role !== 'viewer'}
+            mayWrite={user.rights.includes('managePassports')}
             onSessionEnded={onSessionEnded}
           />
         )
@@ -140,17 +141,20 @@ export function App() {
           onSessionEnded={onSessionEnded}
         />
       ) : path === '/settings/developers' ? (
-        <Developers user={user} environment={environment} onSessionEnded={onSessionEnded} />
+        <Developers environment={environment} onSessionEnded={onSessionEnded} />
       ) : path === '/settings/developers/logs' ? (
         <Logs key={environment} environment={environment} onSessionEnded={onSessionEnded} />
       ) : path === '/settings/webhooks' ? (
-        <Webhooks user={user} environment={environment} onSessionEnded={onSessionEnded} />
+        <Webhooks environment={environment} onSessionEnded={onSessionEnded} />
       ) : path === '/settings/team' ? (
         <Team
           user={user}
           environment={environment}
           onSessionEnded={onSessionEnded}
-          onOwnRoleChanged={(role) => setUser({ ...user, role })}
+          // A new role brings other rights: ask the service again rather than guess them.
+          onOwnRoleChanged={() =>
+            session.current(environment).then((answer) => setUser(answer.user), onSessionEnded)
+          }
         />
       ) : path === '/settings/transfers' ? (
         <Transfers key={environment} user={user} environment={environment} onSessionEnded={onSessionEnded} />
@@ -162,6 +166,13 @@ export function App() {
         <Compliance user={user} environment={environment} onSessionEnded={onSessionEnded} />
       ) : path === '/settings/sso' ? (
         <SsoSettings user={user} environment={environment} onSessionEnded={onSessionEnded} />
+      ) : path === '/settings/company' ? (
+        <CompanySettingsPage
+          key={environment}
+          user={user}
+          environment={environment}
+          onSessionEnded={onSessionEnded}
+        />
       ) : (
         <NotFound />
       )}

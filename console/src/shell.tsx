@@ -1,5 +1,7 @@
 import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { type Environment, type SessionUser, session } from './api.ts';
+import { ModeBanner, ModeSwitch } from './components/mode-switch.tsx';
+import { SignedInProvider } from './rights.tsx';
 import { linkHandler } from './router.ts';
 
 interface ShellProps {
@@ -12,7 +14,7 @@ interface ShellProps {
 }
 
 /**
- * The signed-in frame: the test-mode banner, the Live/Test badge and switch, navigation and the account menu.
+ * The signed-in frame: the mode banner, the mode badge and switch, navigation and the account menu.
  * On phones the navigation and the account's buttons fold behind a Menu button, so the page starts on screen.
  */
 export function Shell({ path, user, environment, onSwitch, onSignedOut, children }: ShellProps) {
@@ -46,12 +48,7 @@ export function Shell({ path, user, environment, onSwitch, onSignedOut, children
       className={`frame ${test ? 'test-mode' : 'live-mode'}${menuOpen ? ' menu-open' : ''}`}
       onKeyDown={closeOnEscape}
     >
-      {test ? (
-        <p className="test-banner" role="note">
-          Test mode: you are looking at test data.{' '}
-          <span className="banner-more">Nothing here touches live passports or live keys.</span>
-        </p>
-      ) : null}
+      <ModeBanner environment={environment} />
       <header className="topbar">
         <button
           ref={menuButton}
@@ -66,21 +63,8 @@ export function Shell({ path, user, environment, onSwitch, onSignedOut, children
         <a className="brand" href="/console/overview" onClick={linkHandler('/overview')}>
           DPP Console
         </a>
-        <span className={`mode-badge ${environment}`}>
-          <span className="visually-hidden">Environment: </span>
-          {test ? 'Test' : 'Live'}
-        </span>
         <span className="company">{user.companyName}</span>
-        <label className="env-switch">
-          <input
-            type="checkbox"
-            role="switch"
-            aria-checked={test}
-            checked={test}
-            onChange={(event) => onSwitch(event.target.checked ? 'test' : 'live')}
-          />
-          <span>Test mode</span>
-        </label>
+        <ModeSwitch environment={environment} onSwitch={onSwitch} />
         <div className="account">
           <span className="who">
             {user.email} <span className="role">({user.role})</span>
@@ -123,6 +107,7 @@ export function Shell({ path, user, environment, onSwitch, onSignedOut, children
           <p className="nav-heading">Settings</p>
           <ul>
             {[
+              { to: '/settings/company', label: 'Company' },
               { to: '/settings/developers', label: 'Developers' },
               { to: '/settings/developers/logs', label: 'Logs' },
               { to: '/settings/webhooks', label: 'Webhooks' },
@@ -145,7 +130,9 @@ export function Shell({ path, user, environment, onSwitch, onSignedOut, children
             ))}
           </ul>
         </nav>
-        <main id="main">{children}</main>
+        <main id="main">
+          <SignedInProvider user={user}>{children}</SignedInProvider>
+        </main>
       </div>
     </div>
   );

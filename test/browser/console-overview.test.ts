@@ -149,7 +149,7 @@ describe('console overview (Chromium, API + worker + chain)', () => {
     await shoot(page, 'attention');
 
     // Live mode: the badge says so on every page, and the test banner is gone.
-    await page.getByRole('switch', { name: 'Test mode' }).uncheck();
+    await page.getByRole('button', { name: 'Switch to live' }).click();
     await page.locator('.mode-badge', { hasText: 'Live' }).waitFor();
     assert.equal(await page.getByText('Test mode: you are looking at test data').count(), 0);
     await openPage(page, 'Developers');
@@ -160,7 +160,7 @@ describe('console overview (Chromium, API + worker + chain)', () => {
     await reopen(page);
     assert.equal((await steps(page))[4], 'Go live: create a live API key: done');
     await checkPage(page, 'live');
-    await page.getByRole('switch', { name: 'Test mode' }).check();
+    await page.getByRole('button', { name: 'Switch to test' }).click();
     await page.locator('.mode-badge', { hasText: 'Test' }).waitFor();
     await context.close();
   });

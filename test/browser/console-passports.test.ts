@@ -277,10 +277,10 @@ describe('console Passports in Chromium', () => {
     assert.deepEqual(await listedTokens(page), second);
 
     // The live switch shows the live passports (none) from their first page, and back.
-    await page.getByRole('switch', { name: 'Test mode' }).uncheck();
+    await page.getByRole('button', { name: 'Switch to live' }).click();
     await page.getByText('No live passports yet.').waitFor();
     assert.equal(await pager.count(), 0);
-    await page.getByRole('switch', { name: 'Test mode' }).check();
+    await page.getByRole('button', { name: 'Switch to test' }).click();
     await page.locator('table.passports').waitFor();
     assert.deepEqual(await listedTokens(page), first, 'back on the first page of the test passports');
   });

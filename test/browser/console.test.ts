@@ -184,11 +184,11 @@ describe('web console in Chromium', () => {
     assert.equal(afterRevoke.status, 401);
 
     // One switch to live: the test banner goes, the live keys show.
-    await page.getByRole('switch', { name: 'Test mode' }).uncheck();
+    await page.getByRole('button', { name: 'Switch to live' }).click();
     await page.getByRole('heading', { name: 'Active live keys' }).waitFor();
     assert.equal(await page.getByText('Test mode: you are looking at test data').count(), 0);
     await accessibleShot(page, 'developers-live');
-    await page.getByRole('switch', { name: 'Test mode' }).check();
+    await page.getByRole('button', { name: 'Switch to test' }).click();
     await page.getByRole('heading', { name: 'Active test keys' }).waitFor();
   });
 

@@ -108,6 +108,8 @@ describe('web console session and roles', () => {
       email: OWNER,
       companyName: 'Console Co',
       role: 'owner',
+      // What the console offers follows these (ROLE_RIGHTS): an owner holds every right.
+      rights: ['manageKeys', 'manageWebhooks', 'managePassports', 'manageTeam', 'manageCompany', 'read'],
     });
     assert.equal(me.headers.get('cache-control'), 'no-store');
     // The session is not bound to an environment: the console's switch names it per call.

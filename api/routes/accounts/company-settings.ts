@@ -6,10 +6,16 @@ import {
   isValidFacilityId,
   MAX_WARRANTY_MONTHS,
   readCompanySettings,
-  updateCompanySettings,
 } from '../../../src/accounts/settings/company-settings.ts';
+import {
+  changeCompanySettings,
+  SettingsPreconditionFailed,
+  settingsEtag,
+} from '../../../src/accounts/settings/settings-etag.ts';
 import { httpUrl } from '../../../src/lifecycle/mint/mint-request.ts';
 import type { AppContext } from '../../context.ts';
+import { requireRight } from '../../middleware/require-right.ts';
+import { Problem } from '../../problem.ts';
 import { defineRoute } from '../../route.ts';
 
 const settingsBody = z.object({
@@ -51,7 +57,17 @@ const facilityId = z.string().refine(isValidFacilityId, {
   message: 'Expected a GLN (13 digits with a valid GS1 check digit) or an absolute https:/urn: URI.',
 });
 
-const answer = (settings: CompanySettings) => ({ success: true, settings });
+/** The settings as the answer's body, with their ETag header (what a later PATCH sends as If-Match). */
+function answer(ctx: AppContext, settings: CompanySettings): void {
+  ctx.set('ETag', settingsEtag(settings));
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = { success: true, settings };
+}
+
+const CREDENTIALS =
+  'An API key or OAuth client acts with the company’s full rights; a person (console session, user token) ' +
+  'reads with any role and changes with the managePassports right (owner or developer), 403 role_forbidden ' +
+  'otherwise.';
 
 export const companySettingsRoutes = [
   defineRoute({
@@ -61,11 +77,15 @@ export const companySettingsRoutes = [
     summary:
       'The company’s product settings in this environment (conformity default, warranty months, economic ' +
       'operator and facility of the passport header).',
+    description: `The answer carries a strong ETag over the settings; send it as If-Match on PATCH. ${CREDENTIALS}`,
     tags: ['company'],
-    auth: 'apiKey',
-    responses: { 200: { description: 'The settings (defaults where never set).', schema: settingsBody } },
+    auth: 'apiKeyOrUser',
+    responses: {
+      200: { description: 'The settings (defaults where never set); ETag header.', schema: settingsBody },
+    },
     handler: async (ctx: AppContext) => {
-      ctx.body = answer(await readCompanySettings(ctx.state.em!, ctx.state.scope!));
+      await requireRight(ctx, 'read', 'see the product settings');
+      answer(ctx, await readCompanySettings(ctx.state.em!, ctx.state.scope!));
     },
   }),
   defineRoute({
@@ -78,25 +98,50 @@ export const companySettingsRoutes = [
       'A changed default conformity link applies to mints started afterwards; a changed warranty length to ' +
       'sales logged afterwards (a running warranty is not recomputed). A changed economic operator or facility ' +
       'shows in every passport header at once and makes a new version of each passport when its content next ' +
-      'changes.',
+      'changes. Concurrency: GET and this answer carry a strong ETag; send it as If-Match to change only the ' +
+      'settings you read (412 precondition_failed otherwise, with the current `settings` and `currentETag`; ' +
+      `\`If-Match: *\` always holds). Without If-Match the members sent are written over whatever stands. ${CREDENTIALS}`,
     tags: ['company'],
-    auth: 'apiKey',
+    auth: 'apiKeyOrUser',
     body: z
       .object({
         defaultConformityUrl: httpUrl.nullable().optional(),
-        warrantyMonths: z.number().int().min(1).max(MAX_WARRANTY_MONTHS).optional(),
+        warrantyMonths: z
+          .number({ message: 'Expected a whole number of months.' })
+          .int('Expected a whole number of months.')
+          .min(1, 'Expected at least 1 month.')
+          .max(MAX_WARRANTY_MONTHS, `Expected at most ${MAX_WARRANTY_MONTHS} months.`)
+          .optional(),
         economicOperatorId: economicOperatorId.nullable().optional(),
         facilityId: facilityId.nullable().optional(),
       })
       .strict(),
-    responses: { 200: { description: 'The settings as they are now.', schema: settingsBody } },
+    responses: {
+      200: { description: 'The settings as they are now; ETag header.', schema: settingsBody },
+      412: {
+        description:
+          'precondition_failed: If-Match does not name the settings as they are now; `settings` and ' +
+          '`currentETag` say what is current.',
+      },
+    },
     handler: async (ctx: AppContext, { body }) => {
+      await requireRight(ctx, 'managePassports', 'change the product settings');
       const change: Partial<CompanySettings> = {};
       if (body.defaultConformityUrl !== undefined) change.defaultConformityUrl = body.defaultConformityUrl;
       if (body.warrantyMonths !== undefined) change.warrantyMonths = body.warrantyMonths;
       if (body.economicOperatorId !== undefined) change.economicOperatorId = body.economicOperatorId;
       if (body.facilityId !== undefined) change.facilityId = body.facilityId;
-      ctx.body = answer(await updateCompanySettings(ctx.state.em!, ctx.state.scope!, change));
+      const ifMatch = ctx.get('If-Match') || undefined;
+      try {
+        answer(ctx, await changeCompanySettings(ctx.state.em!, ctx.state.scope!, change, ifMatch));
+      } catch (error) {
+        if (!(error instanceof SettingsPreconditionFailed)) throw error;
+        throw new Problem(412, 'precondition_failed', error.message, {
+          title: 'Precondition Failed',
+          headers: { ETag: error.currentEtag },
+          extra: { currentETag: error.currentEtag, settings: error.current },
+        });
+      }
     },
   }),
 ];

@@ -6,7 +6,7 @@ import {
   revokeConsoleSession,
   revokeUserConsoleSessions,
 } from '../../../src/accounts/identity/console-sessions.ts';
-import { ROLES, roleOf } from '../../../src/accounts/identity/roles.ts';
+import { ROLE_RIGHTS, ROLES, rightsOf, roleOf } from '../../../src/accounts/identity/roles.ts';
 import type { AppContext } from '../../context.ts';
 import { assertSameOrigin, consoleCookieFor, sessionCookieHeader } from '../../middleware/console-session.ts';
 import { Problem } from '../../problem.ts';
@@ -19,6 +19,13 @@ export const sessionUser = z.object({
   email: z.string(),
   companyName: z.string(),
   role: z.enum(ROLES),
+  rights: z
+    .array(z.enum(Object.keys(ROLE_RIGHTS) as [keyof typeof ROLE_RIGHTS]))
+    .describe(
+      'What the role may do (docs/identity.md): read; manageKeys (API keys, OAuth clients); manageWebhooks; ' +
+        'managePassports (add, author, import, revoke, transfer passports; product settings); manageTeam; ' +
+        'manageCompany (billing, compliance, SSO, disclosure grants). The console offers only these actions.',
+    ),
 });
 
 const SESSION_NOTE =
@@ -62,7 +69,13 @@ export function consoleSessionRoutes(deps: RouteDeps): RouteSpec[] {
         ctx.set('Cache-Control', 'no-store');
         ctx.body = {
           success: true,
-          user: { id: user.id, email: user.email, companyName: user.companyName, role },
+          user: {
+            id: user.id,
+            email: user.email,
+            companyName: user.companyName,
+            role,
+            rights: rightsOf(role),
+          },
         };
       },
     }),
@@ -94,7 +107,13 @@ export function consoleSessionRoutes(deps: RouteDeps): RouteSpec[] {
         if (role === null) throw new Problem(403, 'role_forbidden', 'This account has no role in a company.');
         ctx.body = {
           success: true,
-          user: { id: principal.userId, email: principal.email, companyName: row?.name ?? '', role },
+          user: {
+            id: principal.userId,
+            email: principal.email,
+            companyName: row?.name ?? '',
+            role,
+            rights: rightsOf(role),
+          },
           environment: principal.environment,
         };
       },

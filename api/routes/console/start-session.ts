@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createConsoleSession } from '../../../src/accounts/identity/console-sessions.ts';
-import { type Role, roleOf } from '../../../src/accounts/identity/roles.ts';
+import { type Right, type Role, rightsOf, roleOf } from '../../../src/accounts/identity/roles.ts';
 import type { AppContext } from '../../context.ts';
 import { type ConsoleCookie, sessionCookieHeader } from '../../middleware/console-session.ts';
 import { Problem } from '../../problem.ts';
@@ -10,6 +10,8 @@ export interface ConsoleUser {
   email: string;
   companyName: string;
   role: Role;
+  /** The rights the role carries (ROLE_RIGHTS): what the console offers this person. */
+  rights: Right[];
 }
 
 /**
@@ -34,5 +36,5 @@ export async function startConsoleSession(
   const { secret } = await createConsoleSession(em, userId);
   ctx.append('Set-Cookie', sessionCookieHeader(cookie, secret));
   ctx.set('Cache-Control', 'no-store');
-  return { id: userId, email: user.email, companyName: user.company_name, role };
+  return { id: userId, email: user.email, companyName: user.company_name, role, rights: rightsOf(role) };
 }

@@ -35,8 +35,8 @@ function Fix({
   }
   if (fix.kind === 'setting') {
     return (
-      <a href="/docs#/company/updateCompanySettings">
-        Set {fix.setting} in the company settings (PATCH /v1/company/settings)
+      <a href={`${BASE}/settings/company`} onClick={linkHandler('/settings/company')}>
+        Set {fix.setting} in Settings › Company
       </a>
     );
   }

@@ -6,6 +6,7 @@ import { ErrorAlert } from '../components/error-alert.tsx';
 import { PlanOffers } from '../components/plan-offers.tsx';
 import { useFailure } from '../hooks/use-failure.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
+import { useRight } from '../rights.tsx';
 
 interface BillingProps {
   user: SessionUser;
@@ -28,7 +29,7 @@ export function Billing({ user, environment, onSessionEnded }: BillingProps) {
   const [link, setLink] = useState<{ href: string; text: string; from: 'checkout' | 'portal' } | null>(null);
   const [busy, setBusy] = useState(false);
   const heading = usePageHeading('Billing');
-  const isOwner = user.role === 'owner';
+  const isOwner = useRight('manageCompany');
 
   const load = useCallback(async () => {
     try {

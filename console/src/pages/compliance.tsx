@@ -7,6 +7,7 @@ import { LiveStatus } from '../components/live-status.tsx';
 import { useAction } from '../hooks/use-action.ts';
 import { useFailure } from '../hooks/use-failure.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
+import { useRight } from '../rights.tsx';
 
 interface ComplianceProps {
   user: SessionUser;
@@ -84,7 +85,7 @@ export function Compliance({ user, environment, onSessionEnded }: ComplianceProp
   const { error, setError, fail } = useFailure(onSessionEnded);
   const [status, setStatus] = useState<KybStatus | null>(null);
   const heading = usePageHeading('Compliance');
-  const isOwner = user.role === 'owner';
+  const isOwner = useRight('manageCompany');
 
   const load = useCallback(async () => {
     try {

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { type ApiKey, apiKeys, type Environment, type SessionUser } from '../api.ts';
+import { type ApiKey, apiKeys, type Environment } from '../api.ts';
 import { ActionsHeader } from '../components/actions-header.tsx';
 import { ErrorAlert } from '../components/error-alert.tsx';
 import { LiveStatus } from '../components/live-status.tsx';
@@ -8,12 +8,12 @@ import { useAction } from '../hooks/use-action.ts';
 import { useFailure } from '../hooks/use-failure.ts';
 import { useList } from '../hooks/use-list.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
+import { NotAllowed, useRight } from '../rights.tsx';
 import { linkHandler } from '../router.ts';
 import { SecretOnce } from '../secret-once.tsx';
 import { OAuthClients } from './oauth-clients.tsx';
 
 interface DevelopersProps {
-  user: SessionUser;
   environment: Environment;
   /** True when the error meant the session ended (the app then shows sign-in). */
   onSessionEnded: (error: unknown) => boolean;
@@ -24,14 +24,14 @@ const when = (iso: string | null) => (iso ? dateTime.format(new Date(iso)) : 'Ne
 const listKeys = async (environment: Environment) => (await apiKeys.list(environment)).apiKeys;
 
 /** Settings › Developers: the company's API keys in the chosen environment. */
-export function Developers({ user, environment, onSessionEnded }: DevelopersProps) {
+export function Developers({ environment, onSessionEnded }: DevelopersProps) {
   const { error, setError, fail } = useFailure(onSessionEnded);
   const { items: keys, setItems: setKeys, load } = useList(listKeys, environment, fail);
   const { busy, status, act } = useAction({ load, fail, onStart: () => setError(null) });
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const heading = usePageHeading('Developers');
-  const mayManage = user.role === 'owner' || user.role === 'developer';
+  const mayManage = useRight('manageKeys');
 
   useEffect(() => {
     setKeys(null);
@@ -96,10 +96,7 @@ export function Developers({ user, environment, onSessionEnded }: DevelopersProp
           </button>
         </form>
       ) : (
-        <p className="notice">
-          Your role is <strong>viewer</strong>: you can see the keys, but only an owner or a developer can
-          create or revoke them.
-        </p>
+        <NotAllowed action="create or revoke keys" />
       )}
 
       <h2>Active {environment} keys</h2>

@@ -6,6 +6,7 @@ import { usePageHeading } from '../hooks/use-page-heading.ts';
 import { type ImportJob, imports } from '../passports-api.ts';
 import { BASE, linkHandler } from '../router.ts';
 import '../components/find.css';
+import { NotAllowed, useRight } from '../rights.tsx';
 
 interface ImportProps {
   environment: Environment;
@@ -40,6 +41,7 @@ export function Import({ environment, onSessionEnded }: ImportProps) {
   const [job, setJob] = useState<ImportJob | null>(null);
   const [busy, setBusy] = useState(false);
   const running = job !== null && (job.state === 'checking' || job.state === 'writing');
+  const mayImport = useRight('managePassports');
 
   useEffect(() => {
     if (!running || job === null) return;
@@ -103,7 +105,8 @@ export function Import({ environment, onSessionEnded }: ImportProps) {
           </li>
         </ul>
       </details>
-      <form className="inline-form" aria-label="Import a spreadsheet" onSubmit={submit}>
+      {mayImport ? null : <NotAllowed action="add passports" />}
+      <form className="inline-form" aria-label="Import a spreadsheet" onSubmit={submit} hidden={!mayImport}>
         <div className="field">
           <label htmlFor="import-file">Spreadsheet (CSV or XLSX)</label>
           <input

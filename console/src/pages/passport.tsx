@@ -9,6 +9,7 @@ import { StatusBadge } from '../components/status-badge.tsx';
 import { useFailure } from '../hooks/use-failure.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
 import { type PassportDetails, passports, type TimelineEntry } from '../passports-api.ts';
+import { useRight } from '../rights.tsx';
 import { BASE, linkHandler } from '../router.ts';
 import { authoring, type Completeness } from './authoring/authoring-api.ts';
 import { ProductFacts } from './authoring/product-facts.tsx';
@@ -64,7 +65,7 @@ export function Passport({ tokenId, user, environment, onSessionEnded }: Passpor
   // What the passport holds (its EN 18222 document) and still lacks: read after the overview names its dppId.
   const [document, setDocument] = useState<Record<string, unknown> | null>(null);
   const [completeness, setCompleteness] = useState<Completeness | null>(null);
-  const mayRevoke = user.role === 'owner' || user.role === 'developer';
+  const mayRevoke = useRight('managePassports');
 
   const load = useCallback(async () => {
     try {

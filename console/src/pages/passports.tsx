@@ -13,6 +13,7 @@ import { usePageHeading } from '../hooks/use-page-heading.ts';
 import { type PassportQuery, type PassportRow, type PassportStatus, passports } from '../passports-api.ts';
 import { BASE, linkHandler, navigate } from '../router.ts';
 import '../components/find.css';
+import { NotAllowed, useRight } from '../rights.tsx';
 
 interface PassportsProps {
   environment: Environment;
@@ -143,6 +144,7 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
     setCursors([null]);
   };
   const filtered = Object.keys(query).length > 0;
+  const mayAdd = useRight('managePassports');
 
   // Right above the list they switch (after the items' search, which keeps its place after the Add button).
   const tabs = (
@@ -161,7 +163,9 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
         <h1 id="passports-heading" ref={heading} tabIndex={-1}>
           Passports
         </h1>
-        {kind === 'items' ? (
+        {!mayAdd ? (
+          <NotAllowed action="add passports" className="hint" />
+        ) : kind === 'items' ? (
           <a className="button" href={`${BASE}/import`} onClick={linkHandler('/import')}>
             Add passports
           </a>

@@ -8,6 +8,7 @@ import { LiveStatus } from '../components/live-status.tsx';
 import { useAction } from '../hooks/use-action.ts';
 import { useFailure } from '../hooks/use-failure.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
+import { useRight } from '../rights.tsx';
 
 interface SsoSettingsProps {
   user: SessionUser;
@@ -23,7 +24,7 @@ export function SsoSettings({ user, environment, onSessionEnded }: SsoSettingsPr
   const [settings, setSettings] = useState<Settings | null>(null);
   const [protocol, setProtocol] = useState<'oidc' | 'saml'>('oidc');
   const heading = usePageHeading('Single sign-on');
-  const isOwner = user.role === 'owner';
+  const isOwner = useRight('manageCompany');
 
   const load = useCallback(async () => {
     try {

@@ -8,6 +8,7 @@ import { useAction } from '../hooks/use-action.ts';
 import { useFailure } from '../hooks/use-failure.ts';
 import { useList } from '../hooks/use-list.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
+import { useRight } from '../rights.tsx';
 
 interface TeamProps {
   user: SessionUser;
@@ -33,7 +34,7 @@ export function Team({ user, environment, onSessionEnded, onOwnRoleChanged }: Te
   const [busy, setBusy] = useState<number | null>(null);
   const [confirming, setConfirming] = useState<number | null>(null);
   const heading = usePageHeading('Team');
-  const isOwner = user.role === 'owner';
+  const isOwner = useRight('manageTeam');
 
   useEffect(() => {
     void load();
@@ -92,8 +93,10 @@ export function Team({ user, environment, onSessionEnded, onOwnRoleChanged }: Te
       </h1>
       <p className="lede">
         The people of {user.companyName}. Roles hold in both environments.{' '}
-        {isOwner ? 'As an owner you give each person their role.' : 'Only owners change roles.'} People who
-        sign in through your company’s SSO join as viewers.
+        {isOwner
+          ? 'As an owner you give each person their role.'
+          : `Your role is ${user.role}, which cannot give roles or invite people.`}{' '}
+        People who sign in through your company’s SSO join as viewers.
       </p>
       <ul className="role-list">
         {ROLES.map((role) => (

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { type Environment, type SessionUser, type WebhookEndpoint, webhooks } from '../api.ts';
+import { type Environment, type WebhookEndpoint, webhooks } from '../api.ts';
 import { ActionsHeader } from '../components/actions-header.tsx';
 import { ConfirmRemove } from '../components/confirm-remove.tsx';
 import { ErrorAlert } from '../components/error-alert.tsx';
@@ -9,6 +9,7 @@ import { useAction } from '../hooks/use-action.ts';
 import { useFailure } from '../hooks/use-failure.ts';
 import { useList } from '../hooks/use-list.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
+import { useRight, useRole } from '../rights.tsx';
 import { SecretOnce } from '../secret-once.tsx';
 import { DeadLetters } from './dead-letters.tsx';
 import { Deliveries } from './deliveries.tsx';
@@ -16,7 +17,6 @@ import { EndpointEdit } from './endpoint-edit.tsx';
 import { RotateSecret } from './rotate-secret.tsx';
 
 interface WebhooksProps {
-  user: SessionUser;
   environment: Environment;
   onSessionEnded: (error: unknown) => boolean;
 }
@@ -24,7 +24,7 @@ interface WebhooksProps {
 const listEndpoints = async (environment: Environment) => (await webhooks.list(environment)).endpoints;
 
 /** Settings › Webhooks: the environment's endpoints; owners and developers add, pause and remove them. */
-export function Webhooks({ user, environment, onSessionEnded }: WebhooksProps) {
+export function Webhooks({ environment, onSessionEnded }: WebhooksProps) {
   const { error, setError, fail } = useFailure(onSessionEnded);
   const { items: endpoints, setItems: setEndpoints, load } = useList(listEndpoints, environment, fail);
   const { busy, status, act } = useAction({ load, fail, onStart: () => setError(null) });
@@ -39,7 +39,8 @@ export function Webhooks({ user, environment, onSessionEnded }: WebhooksProps) {
   // The event types come from the API (src/webhooks/event-types.ts is their one source).
   const [eventTypes, setEventTypes] = useState<string[] | null>(null);
   const heading = usePageHeading('Webhooks');
-  const mayManage = user.role === 'owner' || user.role === 'developer';
+  const mayManage = useRight('manageWebhooks');
+  const role = useRole();
 
   useEffect(() => {
     setEndpoints(null);
@@ -147,8 +148,7 @@ export function Webhooks({ user, environment, onSessionEnded }: WebhooksProps) {
         </>
       ) : (
         <p className="notice">
-          Your role is <strong>{user.role}</strong>: you can see the endpoints; owners and developers change
-          them.
+          Your role is <strong>{role}</strong>: you can see the endpoints; owners and developers change them.
         </p>
       )}
 

@@ -11,7 +11,7 @@ export const ROLE_RIGHTS = {
   manageKeys: ['owner', 'developer'],
   /** Webhook endpoints: create, change, rotate, test, delete; replay dead letters (Settings > Webhooks). */
   manageWebhooks: ['owner', 'developer'],
-  /** Revoke the company's passports (Passports). */
+  /** The company's passports: add, author, import, revoke, transfer; its product settings (Settings > Company). */
   managePassports: ['owner', 'developer'],
   /** Give the company's people their roles (Settings > Team). */
   manageTeam: ['owner'],
@@ -21,6 +21,13 @@ export const ROLE_RIGHTS = {
   read: ['owner', 'developer', 'viewer'],
 } as const satisfies Record<string, readonly Role[]>;
 export type Right = keyof typeof ROLE_RIGHTS;
+
+/** Every right `role` carries: what the console shows a person, so it never offers what the API refuses. */
+export function rightsOf(role: Role): Right[] {
+  return (Object.keys(ROLE_RIGHTS) as Right[]).filter((right) =>
+    (ROLE_RIGHTS[right] as readonly Role[]).includes(role),
+  );
+}
 
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);

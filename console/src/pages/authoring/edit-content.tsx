@@ -7,6 +7,7 @@ import { LiveStatus } from '../../components/live-status.tsx';
 import { useFailure } from '../../hooks/use-failure.ts';
 import { usePageHeading } from '../../hooks/use-page-heading.ts';
 import { levelPath } from '../../levels-api.ts';
+import { NotAllowed } from '../../rights.tsx';
 import { BASE, linkHandler } from '../../router.ts';
 import { authoring, type Completeness, FieldErrors, type Specification, StaleForm } from './authoring-api.ts';
 import { ErrorSummary } from './error-summary.tsx';
@@ -174,13 +175,11 @@ export function EditContent({ dppId, environment, mayWrite, onSessionEnded }: Ed
       <LiveStatus status={status} className="success" />
       <ErrorAlert error={error} />
       <ErrorSummary errors={errors} schema={loaded.spec.schema} ref={summary} />
-      {mayWrite ? null : (
-        <p className="notice">
-          Your role can read this passport; only an owner or a developer can change it.
-        </p>
-      )}
+      {mayWrite ? null : <NotAllowed action="change a passport’s product data" />}
       <form className="schema-form" noValidate onSubmit={save}>
-        <SchemaFields schema={loaded.spec.schema} context={context} />
+        <fieldset className="read-only-when-disabled" disabled={!mayWrite}>
+          <SchemaFields schema={loaded.spec.schema} context={context} />
+        </fieldset>
         <div className="actions">
           <button type="submit" disabled={busy || !mayWrite}>
             {busy ? 'Saving…' : 'Save product data'}

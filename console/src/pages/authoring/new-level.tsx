@@ -4,6 +4,7 @@ import type { Environment } from '../../api.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { useFailure } from '../../hooks/use-failure.ts';
 import { usePageHeading } from '../../hooks/use-page-heading.ts';
+import { NotAllowed } from '../../rights.tsx';
 import { navigate } from '../../router.ts';
 import { authoring } from './authoring-api.ts';
 
@@ -56,8 +57,8 @@ export function NewLevel({ environment, mayWrite, onSessionEnded }: NewLevelProp
         Each item passport of that GTIN (and batch number) inherits it; what an item states itself wins.
       </p>
       <ErrorAlert error={error} />
-      {mayWrite ? null : <p className="notice">Only an owner or a developer can create passports.</p>}
-      <form className="stacked-form" onSubmit={create}>
+      {mayWrite ? null : <NotAllowed action="create passports" />}
+      <form className="stacked-form" onSubmit={create} hidden={!mayWrite}>
         <fieldset>
           <legend>Granularity</legend>
           {(['Model', 'Batch'] as const).map((option) => (

@@ -1,3 +1,4 @@
+import { useRight } from '../../rights.tsx';
 import { BASE, linkHandler } from '../../router.ts';
 import { isObject } from './pointer.ts';
 
@@ -38,6 +39,7 @@ function label(dppId: string, document: Json) {
 
 export function ProductFacts({ document, companyName }: { document: Json; companyName: string }) {
   const ids = (document.contentSpecificationIds as string[] | undefined) ?? [];
+  const mayEdit = useRight('managePassports');
   const sections = ids
     .filter((id) => id.startsWith('urn:dpp-service:spec:') && isObject(document[id]))
     .map((id) => [id, document[id] as Json] as [string, Json]);
@@ -91,7 +93,7 @@ export function ProductFacts({ document, companyName }: { document: Json; compan
           href={`${BASE}/authoring/${String(document.digitalProductPassportId)}`}
           onClick={linkHandler(`/authoring/${String(document.digitalProductPassportId)}`)}
         >
-          Edit product data
+          {mayEdit ? 'Edit product data' : 'See product data'}
         </a>
       </dd>
     </>

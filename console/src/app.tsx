@@ -128,7 +128,6 @@ export function App() {
         <Level
           key={`${environment}${path}`}
           dppId={decodeURIComponent(path.slice('/levels/'.length))}
-          user={user}
           environment={environment}
           onSessionEnded={onSessionEnded}
         />

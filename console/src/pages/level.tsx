@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError, type Environment, type SessionUser } from '../api.ts';
+import { ApiError, type Environment } from '../api.ts';
 import { CompletenessPanel } from '../components/completeness-panel.tsx';
 import { CopyableValue } from '../components/copy-button.tsx';
 import { ErrorAlert } from '../components/error-alert.tsx';
@@ -10,13 +10,13 @@ import { useFailure } from '../hooks/use-failure.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
 import { type LevelGranularity, levelName, levels, type VersionSummary } from '../levels-api.ts';
 import { type PassportRow, passports } from '../passports-api.ts';
+import { NotAllowed, useRight } from '../rights.tsx';
 import { BASE, linkHandler } from '../router.ts';
 import { authoring, type Completeness } from './authoring/authoring-api.ts';
 import '../components/records.css';
 
 interface LevelProps {
   dppId: string;
-  user: SessionUser;
   environment: Environment;
   onSessionEnded: (error: unknown) => boolean;
 }
@@ -49,7 +49,7 @@ function keyOf(link: string): { gtin: string; lot: string | null } {
  * A model or batch passport (docs/granularity.md): what it states (its product data), its versions, the items
  * that inherit from it, its registry, backup and evidence; "Edit product data" opens the authoring form.
  */
-export function Level({ dppId, user, environment, onSessionEnded }: LevelProps) {
+export function Level({ dppId, environment, onSessionEnded }: LevelProps) {
   const { error, setError, fail } = useFailure(onSessionEnded);
   const [loaded, setLoaded] = useState<Loaded | null | 'missing'>(null);
   const heading = usePageHeading(
@@ -113,7 +113,7 @@ export function Level({ dppId, user, environment, onSessionEnded }: LevelProps) 
           No model or batch passport {dppId} in the {environment} environment of your company.
         </p>
       ) : (
-        <LevelBody loaded={loaded} dppId={dppId} user={user} environment={environment} onFail={fail} />
+        <LevelBody loaded={loaded} dppId={dppId} environment={environment} onFail={fail} />
       )}
     </section>
   );
@@ -122,17 +122,16 @@ export function Level({ dppId, user, environment, onSessionEnded }: LevelProps) 
 function LevelBody({
   loaded,
   dppId,
-  user,
   environment,
   onFail,
 }: {
   loaded: Loaded;
   dppId: string;
-  user: SessionUser;
   environment: Environment;
   onFail: (caught: unknown) => void;
 }) {
   const { document, granularity, gtin, lot } = loaded;
+  const mayEdit = useRight('managePassports');
   const sections = ((document.contentSpecificationIds as string[] | undefined) ?? []).filter(
     (id) => typeof document[id] === 'object',
   );
@@ -181,11 +180,15 @@ function LevelBody({
           </div>
         ))
       )}
-      <p>
-        <a className="button" href={`${BASE}${authoringPath}`} onClick={linkHandler(authoringPath)}>
-          Edit product data
-        </a>
-      </p>
+      {mayEdit ? (
+        <p>
+          <a className="button" href={`${BASE}${authoringPath}`} onClick={linkHandler(authoringPath)}>
+            Edit product data
+          </a>
+        </p>
+      ) : (
+        <NotAllowed action="edit product data" className="hint" />
+      )}
       <CompletenessPanel
         completeness={loaded.completeness}
         authoringPath={authoringPath}
@@ -260,7 +263,7 @@ function LevelBody({
         dppId={dppId}
         fileName={lot ? `batch-${gtin}-${lot}` : `model-${gtin}`}
         environment={environment}
-        mayRetry={user.role !== 'viewer'}
+        mayRetry={mayEdit}
         onFail={onFail}
       />
     </>

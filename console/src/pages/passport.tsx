@@ -144,12 +144,14 @@ export function Passport({ tokenId, user, environment, onSessionEnded }: Passpor
             <a href={sameOrigin(passport.links.credential)} download={`passport-${passport.tokenId}.vc.json`}>
               Download the credential
             </a>
-            <a
-              href={`${BASE}/settings/transfers?tokenId=${passport.tokenId}`}
-              onClick={linkHandler(`/settings/transfers?tokenId=${passport.tokenId}`)}
-            >
-              Hand over to another operator
-            </a>
+            {mayRevoke ? (
+              <a
+                href={`${BASE}/settings/transfers?tokenId=${passport.tokenId}`}
+                onClick={linkHandler(`/settings/transfers?tokenId=${passport.tokenId}`)}
+              >
+                Hand over to another operator
+              </a>
+            ) : null}
           </div>
 
           <h2>Facts</h2>

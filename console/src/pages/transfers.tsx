@@ -7,6 +7,7 @@ import { TransferOffer } from '../components/transfer-offer.tsx';
 import { TransferTable } from '../components/transfer-table.tsx';
 import { useFailure } from '../hooks/use-failure.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
+import { useRight } from '../rights.tsx';
 import { type Transfer, transfers } from '../transfers-api.ts';
 
 interface TransfersProps {
@@ -30,7 +31,7 @@ export function Transfers({ user, environment, onSessionEnded }: TransfersProps)
   const [offering, setOffering] = useState(presetToken !== '');
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
-  const mayDecide = user.role === 'owner' || user.role === 'developer';
+  const mayDecide = useRight('managePassports');
 
   const load = useCallback(async () => {
     try {

@@ -117,7 +117,7 @@ describe('console roles (Chromium)', () => {
   /** What reads, navigates or concerns only the person themself: never refused for a role. */
   const HARMLESS = new RegExp(
     '^(Menu|Copy.*|Search|Clear|Reload|Refresh.*|Apply filters|Pause live updates|Resume live updates|' +
-      'Show .*|Hide .*|Deliveries.*|Attempts.*|Close|Older.*|Newer.*|Next.*|Previous.*|More .*|' +
+      'Show .*|Hide .*|Download .*|Deliveries.*|Attempts.*|Close|Older.*|Newer.*|Next.*|Previous.*|More .*|' +
       // A request-log row opens its entry.
       '(GET|POST|PUT|PATCH|DELETE) /.*|' +
       // The person's own sign-in means: never a company's right.

@@ -1,3 +1,4 @@
+import { explorerTxUrl } from '../../adapters/chain/explorer.ts';
 import type { Environment } from '../../platform/config/config.ts';
 import { digitalLink } from '../../standards/gs1/digital-link.ts';
 import { parseIpfsUrl } from '../../standards/ipfs/json.ts';
@@ -7,9 +8,11 @@ import type { ProductGroupEntry } from '../content/pinned-sql.ts';
 import { disclosedProductGroupData } from '../disclosure/product-group-view.ts';
 import { type ItemLevel, mergedProductGroupData } from '../levels/item-levels.ts';
 import { dppIdOf } from '../record/passport-header.ts';
+import type { PageLanguage } from './i18n/languages.ts';
 import { levelPagePath } from './level-links.ts';
 import { linksetLinkHeader } from './linkset.ts';
 import { type PassportRecord, type ProvenanceEvent, passportBatch, passportGtin } from './lookup.ts';
+import { passportTexts } from './passport-texts.ts';
 import { type PublicStatus, publicStatus } from './status.ts';
 import type { ReadVerdict } from './tap-verdict.ts';
 
@@ -38,6 +41,8 @@ export interface TimelineEntry {
   longitude: number | null;
   time: Date;
   transactionHash: string | null;
+  /** The block explorer's page of the transaction (CHAIN_EXPLORER_URL_*), when one is configured. */
+  transactionUrl: string | null;
 }
 
 export type PageVerdict =
@@ -48,12 +53,16 @@ export type PageVerdict =
 /** Everything the verification page shows, from the passport, its events and the tap verdict if any. */
 export interface VerifyPageModel {
   /** The batch and model passports the item belongs to (most general first), each with its page. */
-  partOf?: { granularity: 'model' | 'batch'; label: string; href: string }[];
+  partOf?: { granularity: 'model' | 'batch'; label: string; code: string; href: string }[];
   environment: string;
   gtin: string;
   serial: string;
+  /** The page's language, and the language the passport's own texts (name, description, care) are shown in. */
+  language: PageLanguage;
+  textsLanguage: string;
   name: string;
   description: string | null;
+  care: string | null;
   imagePath: string | null;
   manufacturer: string;
   manufacturerAddress: string | null;
@@ -67,6 +76,7 @@ export interface VerifyPageModel {
   conformityUrl: string | null;
   mintedAt: Date;
   mintTransaction: string;
+  mintTransactionUrl: string | null;
   contractAddress: string;
   verificationCount: number;
   timeline: TimelineEntry[];
@@ -112,6 +122,7 @@ export function itemPageLevels(
     partOf: levels.map((level) => ({
       granularity: level.granularity,
       label: level.granularity === 'model' ? `model ${level.gtin}` : `batch ${level.lot}`,
+      code: (level.granularity === 'model' ? level.gtin : level.lot) ?? '',
       href: `${publicBaseUrl}${levelPagePath({ ...level, environment: item.environment })}`,
     })),
   };
@@ -127,12 +138,23 @@ export function pageVerdict(read: ReadVerdict | undefined): PageVerdict {
   return { kind: read.claims.verdict, checkedAt: new Date(read.claims.checkedAt * 1000) };
 }
 
+export interface PageOptions {
+  publicBaseUrl: string;
+  language: PageLanguage;
+  /** The language the brand writes its passports in (its branding settings; English when unset). */
+  brandLanguage: string;
+  /** CHAIN_EXPLORER_URL_* of the passport's environment. */
+  explorerTemplate: string | undefined;
+}
+
 export function verifyPageModel(
   passport: PassportRecord,
   events: readonly ProvenanceEvent[],
   verdict: PageVerdict,
-  publicBaseUrl: string,
+  options: PageOptions,
 ): VerifyPageModel {
+  const { publicBaseUrl, explorerTemplate } = options;
+  const texts = passportTexts(passport.metadata, options.language, options.brandLanguage);
   const custom = passport.metadata.custom_dpp_data ?? {};
   const gtin = passportGtin(passport);
   const composition = custom.material_composition;
@@ -144,8 +166,11 @@ export function verifyPageModel(
     environment: passport.environment,
     gtin,
     serial: passport.tokenId,
-    name: text(passport.metadata.name) ?? `Product ${passport.tokenId}`,
-    description: text(passport.metadata.description),
+    language: options.language,
+    textsLanguage: texts.language,
+    name: texts.name ?? `Product ${passport.tokenId}`,
+    description: texts.description,
+    care: texts.care,
     // Only images we serve ourselves (IPFS through our gateway): the page loads nothing from elsewhere.
     imagePath: cid ? `/ipfs/${cid}` : null,
     manufacturer: text(custom.manufacturer_name) ?? passport.companyName,
@@ -165,6 +190,7 @@ export function verifyPageModel(
     conformityUrl: conformity && /^https?:\/\//.test(conformity) ? conformity : null,
     mintedAt: passport.mintTimestamp,
     mintTransaction: passport.transactionHash,
+    mintTransactionUrl: explorerTxUrl(explorerTemplate, passport.transactionHash),
     contractAddress: passport.contractAddress,
     verificationCount: passport.verificationCount,
     timeline: events.map((event) => ({
@@ -175,6 +201,7 @@ export function verifyPageModel(
       longitude: event.longitude,
       time: event.timestamp,
       transactionHash: event.transactionHash,
+      transactionUrl: event.transactionHash ? explorerTxUrl(explorerTemplate, event.transactionHash) : null,
     })),
     verdict,
     links: {

@@ -1,3 +1,6 @@
+import type { Branding } from '../../../src/accounts/branding/branding.ts';
+import { brandLogoPath, brandThemePath } from './brand-assets.ts';
+
 /** What the page shows of the brand: its name and look, and where its owner actions lead (docs/verification-page.md). */
 export interface PageBrand {
   name: string;
@@ -15,18 +18,18 @@ export interface PageBrand {
   contactUrl: string | null;
 }
 
-/** A brand that set nothing: the manufacturer's name, our look, English texts, no links. */
-export function plainBrand(name: string): PageBrand {
+/** The page's brand from the company's branding (docs/verification-page.md); `fallbackName`: the manufacturer. */
+export function pageBrand(branding: Branding, fallbackName: string): PageBrand {
   return {
-    name,
-    logoUrl: null,
-    themeUrl: null,
-    defaultLanguage: 'en',
-    careUrl: null,
-    repairUrl: null,
-    resaleUrl: null,
-    recyclingUrl: null,
-    contactEmail: null,
-    contactUrl: null,
+    name: branding.displayName ?? fallbackName,
+    logoUrl: branding.logo ? brandLogoPath(branding.logo.hash) : null,
+    themeUrl: brandThemePath(branding.brandColor, branding.linkColor),
+    defaultLanguage: branding.defaultLanguage,
+    careUrl: branding.careUrl,
+    repairUrl: branding.repairUrl,
+    resaleUrl: branding.resaleUrl,
+    recyclingUrl: branding.recyclingUrl,
+    contactEmail: branding.contactEmail,
+    contactUrl: branding.contactUrl,
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readBranding } from '../../../src/accounts/branding/branding.ts';
 import { formatDeposit } from '../../../src/lifecycle/recycling/deposit.ts';
 import { PRODUCT_GROUP_DATA_SQL, productGroupEntries } from '../../../src/passport/content/pinned-sql.ts';
 import { ITEM_LEVELS_SQL, itemLevelsOf } from '../../../src/passport/levels/item-levels.ts';
@@ -17,7 +18,7 @@ import type { RouteDeps } from '../deps.ts';
 import { publicEnvironment } from '../resolver/http.ts';
 import { gtin14, gtinParam, serialParam } from '../resolver/params.ts';
 import { publicPassportDeps } from '../resolver/public-passport-deps.ts';
-import { plainBrand } from './page-brand.ts';
+import { pageBrand } from './page-brand.ts';
 import { renderVerifyPage } from './render.ts';
 import { sendPage } from './send-page.ts';
 import { PAGE_ASSETS } from './static.ts';
@@ -92,7 +93,12 @@ export function verifyPageRoute(routeDeps: RouteDeps) {
            from passports p where p.id = ?`,
           [found.passport.id],
         );
-      const brand = plainBrand(
+      const branding = await readBranding(deps.orm.em.fork(), {
+        companyId: found.passport.companyId,
+        environment,
+      });
+      const brand = pageBrand(
+        branding,
         text(found.passport.metadata.custom_dpp_data?.manufacturer_name) ?? found.passport.companyName,
       );
       const model = {

@@ -87,7 +87,10 @@ export function verifyPageRoute(routeDeps: RouteDeps) {
           { service_uid: string; own: unknown; levels: unknown; deposit_wei: string; claim_open: boolean }[]
         >(
           `select p.service_uid, ${PRODUCT_GROUP_DATA_SQL} as own, ${ITEM_LEVELS_SQL} as levels,
-             p.locked_deposit_wei::text as deposit_wei,
+             coalesce((select e.metadata->>'amountWei' from supply_chain_events e
+                 where e.environment = p.environment and e.token_id = p.token_id
+                   and e.action = 'RECYCLE_TRANSFER' limit 1),
+               p.locked_deposit_wei::text) as deposit_wei,
              exists (select 1 from resales r where r.environment = p.environment and r.token_id = p.token_id
                and r.status = 'AWAITING_CLAIM') as claim_open
            from passports p where p.id = ?`,

@@ -183,6 +183,8 @@ export function verifyPageModel(
         ? Object.entries(composition as Record<string, unknown>)
             .filter((entry): entry is [string, number] => typeof entry[1] === 'number')
             .map(([name, percentage]) => ({ name, percentage }))
+            // The largest share first (stored JSON keeps no order).
+            .sort((a, b) => b.percentage - a.percentage)
         : [],
     status: publicStatus(passport),
     revokedAt: passport.revokedAt,

@@ -127,6 +127,7 @@ export function Shell({ path, user, environment, onSwitch, onSignedOut, children
               { to: '/settings/developers/logs', label: 'Logs' },
               { to: '/settings/webhooks', label: 'Webhooks' },
               { to: '/settings/team', label: 'Team' },
+              { to: '/settings/branding', label: 'Branding' },
               { to: '/settings/billing', label: 'Billing' },
               { to: '/settings/compliance', label: 'Compliance' },
               { to: '/settings/sso', label: 'Single sign-on' },

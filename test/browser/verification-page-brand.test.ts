@@ -46,7 +46,12 @@ describe('the verification page a brand puts its name on', () => {
     smtp = await startSmtpReceiver();
     const port = await freePort();
     stack = await startTestStack({
-      apiEnv: { PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, SMTP_URL: smtp.url },
+      apiEnv: {
+        PORT: String(port),
+        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+        SMTP_URL: smtp.url,
+        CHAIN_EXPLORER_URL_TEST: 'https://explorer.example/tx/{tx}',
+      },
     });
     brand = await stack.api.createTenant('Maison Lumen');
     tokenId = await enrollAndMint(call, chipUid, {
@@ -245,6 +250,11 @@ describe('the verification page a brand puts its name on', () => {
       assert.equal(await page.isVisible('#chain-proof .chain__steps'), false, 'the chain’s proof folded');
       await page.click('#chain-proof summary');
       assert.equal(await page.isVisible('#chain-proof .chain__steps'), true);
+      assert.match(
+        (await page.getAttribute('#mint-transaction a.explorer', 'href'))!,
+        /^https:\/\/explorer\.example\/tx\/0x[0-9a-f]{64}$/,
+        'the block explorer one click away (a link, nothing loaded from it)',
+      );
       await pages.check(page, 'desktop-no-nfc');
       // Zoomed to 200 %: the same page in half the width, nothing cut off.
       await page.setViewportSize({ width: 640, height: 800 });

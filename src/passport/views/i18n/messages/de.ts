@@ -46,7 +46,7 @@ export const de: Messages = {
     registered: {
       title: 'Registrierter Pass',
       message:
-        'Dieser Pass ist auf der Blockchain verzeichnet. Um das Produkt in Ihren Händen zu prüfen, halten Sie Ihr Telefon an seinen NFC-Tag.',
+        'Dieser Pass ist auf der Blockchain verzeichnet: Die Produktangaben und der Verlauf unten stammen vom Hersteller.',
     },
     checkedAt: 'Tag geprüft {time}.',
     issuedOn: 'Ausgestellt am {date}.',

@@ -45,7 +45,7 @@ export const en = {
     registered: {
       title: 'Registered passport',
       message:
-        'This passport is recorded on chain. To check the product in your hands, tap its NFC tag with your phone.',
+        'This passport is recorded on chain: the product facts and history below are the manufacturer’s.',
     },
     checkedAt: 'Tag checked {time}.',
     issuedOn: 'Issued {date}.',

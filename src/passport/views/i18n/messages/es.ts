@@ -45,7 +45,7 @@ export const es: Messages = {
     registered: {
       title: 'Pasaporte registrado',
       message:
-        'Este pasaporte está registrado en la cadena de bloques. Para comprobar el producto que tiene en la mano, acerque el teléfono a su etiqueta NFC.',
+        'Este pasaporte está registrado en la cadena de bloques: los datos del producto y el historial de abajo son del fabricante.',
     },
     checkedAt: 'Etiqueta comprobada el {time}.',
     issuedOn: 'Emitido el {date}.',

@@ -45,7 +45,7 @@ export const fr: Messages = {
     registered: {
       title: 'Passeport enregistré',
       message:
-        'Ce passeport est enregistré sur la blockchain. Pour vérifier le produit que vous avez en main, approchez votre téléphone de son étiquette NFC.',
+        'Ce passeport est enregistré sur la blockchain : les informations et l’historique ci-dessous sont ceux du fabricant.',
     },
     checkedAt: 'Étiquette vérifiée le {time}.',
     issuedOn: 'Émis le {date}.',

@@ -45,7 +45,7 @@ export const it: Messages = {
     registered: {
       title: 'Passaporto registrato',
       message:
-        'Questo passaporto è registrato sulla blockchain. Per verificare il prodotto che hai in mano, avvicina il telefono al suo tag NFC.',
+        'Questo passaporto è registrato sulla blockchain: i dati del prodotto e la cronologia qui sotto sono del produttore.',
     },
     checkedAt: 'Tag verificato il {time}.',
     issuedOn: 'Emesso il {date}.',

@@ -46,7 +46,7 @@ export const nl: Messages = {
     registered: {
       title: 'Geregistreerd paspoort',
       message:
-        'Dit paspoort is vastgelegd op de blockchain. Houd uw telefoon bij de NFC-tag om het product in uw handen te controleren.',
+        'Dit paspoort is vastgelegd op de blockchain: de productgegevens en de geschiedenis hieronder komen van de fabrikant.',
     },
     checkedAt: 'Tag gecontroleerd op {time}.',
     issuedOn: 'Uitgegeven op {date}.',

@@ -45,7 +45,7 @@ export const pl: Messages = {
     registered: {
       title: 'Zarejestrowany paszport',
       message:
-        'Ten paszport jest zapisany w blockchainie. Aby sprawdzić produkt, który trzymasz, przyłóż telefon do jego etykiety NFC.',
+        'Ten paszport jest zapisany w blockchainie: dane produktu i historia poniżej pochodzą od producenta.',
     },
     checkedAt: 'Etykieta sprawdzona {time}.',
     issuedOn: 'Wydany {date}.',

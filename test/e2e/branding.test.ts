@@ -6,7 +6,7 @@ import { FULL_PRODUCT, GTIN } from '../support/fixtures/products.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 
 /** The smallest PNG: one transparent pixel. */
-export const PIXEL_PNG =
+const PIXEL_PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 const svg = (body: string) =>

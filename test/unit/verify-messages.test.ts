@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
-import { acceptedLanguages, negotiateLanguage, PAGE_LANGUAGES } from '../../src/passport/views/i18n/languages.ts';
+import {
+  acceptedLanguages,
+  negotiateLanguage,
+  PAGE_LANGUAGES,
+} from '../../src/passport/views/i18n/languages.ts';
 import { countryName, materialName, PAGE_MESSAGES } from '../../src/passport/views/i18n/messages.ts';
 import { passportTexts } from '../../src/passport/views/passport-texts.ts';
 

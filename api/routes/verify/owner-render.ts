@@ -61,7 +61,7 @@ function recyclingAction(text: PageText, brand: PageBrand, owner: OwnerFacts): s
   const where = brand.recyclingUrl
     ? `<p>${link(brand.recyclingUrl, m.owner.recyclingWhere, 'recycling-where')}</p>`
     : '';
-  return action('action-recycling', m.owner.recyclingTitle, `<p>${body}</p>${where}`);
+  return action('recycling', m.owner.recyclingTitle, `<p>${body}</p>${where}`);
 }
 
 function careAction(text: PageText, model: VerifyPageModel, brand: PageBrand): string {
@@ -113,13 +113,17 @@ export function ownerActions(
         ]
       : model.status === 'RECYCLED'
         ? [
-            owner.deposit
-              ? action(
-                  'action-recycling',
-                  text.m.owner.recyclingTitle,
-                  `<p>${text.html(text.m.owner.recyclingDone, { deposit: `<strong>${esc(owner.deposit)}</strong>` })}</p>`,
-                )
-              : '',
+            action(
+              'recycling',
+              text.m.owner.recyclingTitle,
+              `<p>${
+                owner.deposit
+                  ? text.html(text.m.owner.recyclingDone, {
+                      deposit: `<strong>${esc(owner.deposit)}</strong>`,
+                    })
+                  : esc(text.m.verdict.recycled.message)
+              }</p>`,
+            ),
             contactAction(text, brand),
           ]
         : model.status === 'REVOKED'

@@ -1,8 +1,7 @@
-import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { ARTIFACTS_DIR } from '../support/browser.ts';
+import { consoleChecks } from '../support/console-browser.ts';
 
 /** Where the verification page's screenshots go (look at them). */
 export const VERIFY_SHOTS = new URL('verify/', ARTIFACTS_DIR);
@@ -39,24 +38,15 @@ export function verifyPageChecks(origin: () => string) {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     return page;
   };
+  // The console's axe (WCAG 2.1 A/AA, no serious or critical violation) and width checks, on our pages.
+  const { accessible, fitsWidth } = consoleChecks(() => {
+    throw new Error('not used: these checks take a page');
+  }, origin);
   const check = async (page: Page, name: string) => {
-    const results = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
-    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(
-      bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      [],
-      `${name}: accessibility violations`,
-    );
-    const { scroll, width } = (await page.evaluate(
-      '({ scroll: document.documentElement.scrollWidth, width: window.innerWidth })',
-    )) as { scroll: number; width: number };
-    assert.ok(scroll <= width, `${name}: ${scroll}px of content in ${width}px`);
+    await accessible(page, name);
+    await fitsWidth(page, name);
     await mkdir(VERIFY_SHOTS, { recursive: true });
     await page.screenshot({ path: new URL(`${name}.png`, VERIFY_SHOTS).pathname, fullPage: true });
   };
   return { open, check, problems };
 }
-
-export type { Browser };

@@ -27,6 +27,32 @@ const LINKS = [
 const DEFAULT_BRAND = '#1f3a5f';
 const DEFAULT_LINK = '#0b57d0';
 
+/** A colour as a picker and as `#rrggbb` text, both editing the same value. */
+function ColourField(props: {
+  id: string;
+  label: string;
+  value: string;
+  fallback: string;
+  onChange: (event: ChangeEvent<HTMLInputElement>) => void;
+  hint: string;
+}) {
+  return (
+    <>
+      <label htmlFor={props.id}>{props.label}</label>
+      <div className="colour-field">
+        <input
+          type="color"
+          aria-label={`Pick: ${props.label.toLowerCase()}`}
+          value={props.value || props.fallback}
+          onChange={props.onChange}
+        />
+        <input id={props.id} value={props.value} onChange={props.onChange} placeholder={props.fallback} />
+      </div>
+      <p className="hint">{props.hint}</p>
+    </>
+  );
+}
+
 /** What the form holds: every field as text ('' = not set). */
 type Draft = Record<Exclude<keyof Branding, 'logoUrl'>, string>;
 
@@ -129,40 +155,22 @@ export function BrandingSettings({ user, environment, onSessionEnded }: Branding
                 maxLength={80}
                 placeholder={user.companyName}
               />
-              <label htmlFor="brand-color">Header colour</label>
-              <div className="colour-field">
-                <input
-                  type="color"
-                  aria-label="Pick the header colour"
-                  value={draft.brandColor || DEFAULT_BRAND}
-                  onChange={set('brandColor')}
-                />
-                <input
-                  id="brand-color"
-                  value={draft.brandColor}
-                  onChange={set('brandColor')}
-                  placeholder="#1f3a5f"
-                />
-              </div>
-              <p className="hint">The header’s text turns white or dark by itself, whichever reads better.</p>
-              <label htmlFor="link-color">Links and buttons</label>
-              <div className="colour-field">
-                <input
-                  type="color"
-                  aria-label="Pick the link colour"
-                  value={draft.linkColor || DEFAULT_LINK}
-                  onChange={set('linkColor')}
-                />
-                <input
-                  id="link-color"
-                  value={draft.linkColor}
-                  onChange={set('linkColor')}
-                  placeholder="#0b57d0"
-                />
-              </div>
-              <p className="hint">
-                Needs a contrast of 4.5:1 on white (WCAG AA); a lighter colour is refused.
-              </p>
+              <ColourField
+                id="brand-color"
+                label="Header colour"
+                value={draft.brandColor}
+                fallback={DEFAULT_BRAND}
+                onChange={set('brandColor')}
+                hint="The header’s text turns white or dark by itself, whichever reads better."
+              />
+              <ColourField
+                id="link-color"
+                label="Links and buttons"
+                value={draft.linkColor}
+                fallback={DEFAULT_LINK}
+                onChange={set('linkColor')}
+                hint="Needs a contrast of 4.5:1 on white (WCAG AA); a lighter colour is refused."
+              />
               <label htmlFor="brand-language">Your passports’ texts are written in</label>
               <select id="brand-language" value={draft.defaultLanguage} onChange={set('defaultLanguage')}>
                 {PAGE_LANGUAGES.map(([code, name]) => (

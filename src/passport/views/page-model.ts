@@ -16,23 +16,6 @@ import { passportTexts } from './passport-texts.ts';
 import { type PublicStatus, publicStatus } from './status.ts';
 import type { ReadVerdict } from './tap-verdict.ts';
 
-const ACTION_LABELS: Record<string, string> = {
-  MINT: 'Passport issued on chain',
-  QC_PASSED: 'Quality check passed',
-  EXPORT_CLEARED: 'Export cleared',
-  IMPORT_CLEARED: 'Import cleared',
-  CUSTOMS_CLEARED: 'Customs cleared',
-  SHIPPED: 'Shipped',
-  DELIVERED: 'Delivered',
-  INITIAL_SALE: 'First sale',
-  SOLD: 'Sold',
-  AUTHORIZE_CLAIM: 'Resale authorised',
-  CLAIM_OWNERSHIP: 'Ownership claimed',
-  RECYCLE_TRANSFER: 'Recycled, deposit released',
-  PRODUCT_DATA_UPDATED: 'Product data updated (state of health, status or use)',
-  DPP_STATUS_CHANGED: 'Passport status changed (suspended, reactivated or archived)',
-};
-
 export interface TimelineEntry {
   action: string;
   label: string;
@@ -197,7 +180,8 @@ export function verifyPageModel(
     verificationCount: passport.verificationCount,
     timeline: events.map((event) => ({
       action: event.action,
-      label: ACTION_LABELS[event.action] ?? event.action,
+      // The page names the step in its language (the message files' `history`); this is the fallback.
+      label: event.action,
       place: event.locationName,
       latitude: event.latitude,
       longitude: event.longitude,

@@ -211,6 +211,11 @@ describe('the verification page a brand puts its name on', () => {
     assert.match((await revokedPage.textContent('#status-meaning'))!, /no longer proves .* genuine/);
     assert.equal(await revokedPage.locator('#action-claim, #action-resale, #recycling').count(), 0);
     assert.equal(await revokedPage.isVisible('#action-contact'), true, 'the brand can still be reached');
+    assert.equal(
+      await revokedPage.locator('#scan-section, #nfc-unavailable').count(),
+      0,
+      'no tag check offered',
+    );
     await pages.check(revokedPage, 'revoked-phone');
 
     const recycledId = await enrollAndMint(call, '04C1D2E3F4A503', FULL_PRODUCT);

@@ -293,6 +293,8 @@ export function renderVerifyPage(view: VerifyPageView, assets: PageAssets): stri
   const keep = view.explicitLanguage ? model.language : undefined;
   const levels = (model.partOf ?? []).map((level) => ({ ...level, href: withLanguage(level.href, keep) }));
   const shown = { ...model, partOf: levels };
+  // A revoked or recycled passport's tag proves nothing any more: no invitation to check it.
+  const closed = model.status === 'REVOKED' || model.status === 'RECYCLED';
   const theme = brand.themeUrl ? `\n<link rel="stylesheet" href="${esc(brand.themeUrl)}">` : '';
   return `${pageHead(m.pageTitle.replace('{product}', model.name), assets, model.language)}${theme}
 <link rel="alternate" type="application/ld+json" href="${esc(model.links.vc)}" title="Verifiable credential">
@@ -306,9 +308,9 @@ ${masthead(text, brand, view.selfPath)}
 <main id="main" data-gtin="${esc(model.gtin)}" data-serial="${esc(model.serial)}" data-env="${esc(model.environment)}" data-lang="${esc(model.language)}"${view.explicitLanguage ? ' data-lang-explicit="true"' : ''}>
 ${testBanner(model.environment, m.testBanner)}
 ${verdictSection(text, model)}
-<p id="nfc-unavailable" class="hint">${esc(m.nfc.tapHint)}</p>
+${closed ? '' : `<p id="nfc-unavailable" class="hint">${esc(m.nfc.tapHint)}</p>`}
 ${statusNotice(text, model)}
-${scanSection(text)}
+${closed ? '' : scanSection(text)}
 ${productSection(text, shown)}
 ${ownerActions(text, model, brand, view.owner)}
 ${productGroupCards(model.productGroups ?? [], { model: m.facts.fromModel, batch: m.facts.fromBatch })}

@@ -172,7 +172,7 @@ async function claim(event) {
   }
 }
 
-if ('NDEFReader' in window) {
+if ('NDEFReader' in window && scanSection) {
   scanSection.hidden = false;
   unavailable.hidden = true;
   scanButton.addEventListener('click', scan);

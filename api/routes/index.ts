@@ -3,6 +3,7 @@ import { aasApiRoutes } from './aas/index.ts';
 import { aasResolveRoute } from './aas/resolve.ts';
 import { accountRoutes } from './accounts/accounts.ts';
 import { apiKeyRoutes } from './accounts/api-keys.ts';
+import { brandingRoutes } from './accounts/branding.ts';
 import { companySettingsRoutes } from './accounts/company-settings.ts';
 import { oauthRoutes } from './accounts/oauth.ts';
 import { passkeyRoutes } from './accounts/passkeys.ts';
@@ -87,6 +88,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...bindRoutes(deps),
     ...toolboxKeyRoutes,
     ...companySettingsRoutes,
+    ...brandingRoutes,
     ...billingRoutes(deps),
     ...complianceRoutes(deps),
     checkoutWebhookRoute(deps),

@@ -3,6 +3,7 @@ import type { RouteDeps } from './deps.ts';
 import { revokeRoute } from './passports/revoke.ts';
 import { discoveryRoutes } from './resolver/discovery.ts';
 import { resolverRoutes } from './resolver/resolver.ts';
+import { brandAssetRoutes } from './verify/brand-assets.ts';
 import { levelPageRoutes } from './verify/level-page.ts';
 import { verifyPageRoute } from './verify/page.ts';
 import { tapRoute } from './verify/tap.ts';
@@ -14,6 +15,7 @@ import { tapRoute } from './verify/tap.ts';
 export function publicPassportRoutes(deps: RouteDeps): RouteSpec[] {
   return [
     ...resolverRoutes(deps),
+    ...brandAssetRoutes(deps),
     verifyPageRoute(deps),
     ...levelPageRoutes(deps),
     tapRoute(deps),

@@ -3,6 +3,7 @@ import { ApiError, type Environment, type SessionUser, session } from './api.ts'
 import { EditContent } from './pages/authoring/edit-content.tsx';
 import { NewLevel } from './pages/authoring/new-level.tsx';
 import { Billing } from './pages/billing.tsx';
+import { BrandingSettings } from './pages/branding.tsx';
 import { CompanySettingsPage } from './pages/company-settings.tsx';
 import { Compliance } from './pages/compliance.tsx';
 import { Developers } from './pages/developers.tsx';
@@ -157,6 +158,13 @@ export function App() {
         />
       ) : path === '/settings/transfers' ? (
         <Transfers key={environment} user={user} environment={environment} onSessionEnded={onSessionEnded} />
+      ) : path === '/settings/branding' ? (
+        <BrandingSettings
+          key={environment}
+          user={user}
+          environment={environment}
+          onSessionEnded={onSessionEnded}
+        />
       ) : path === '/settings/security' ? (
         <Security user={user} environment={environment} onSessionEnded={onSessionEnded} />
       ) : path === '/settings/billing' ? (

@@ -108,6 +108,7 @@ export function Shell({ path, user, environment, onSwitch, onSignedOut, children
           <ul>
             {[
               { to: '/settings/company', label: 'Company' },
+              { to: '/settings/branding', label: 'Branding' },
               { to: '/settings/developers', label: 'Developers' },
               { to: '/settings/developers/logs', label: 'Logs' },
               { to: '/settings/webhooks', label: 'Webhooks' },

@@ -109,7 +109,8 @@ describe('verification page in Chromium: facts, timeline, Web NFC scan verdicts,
     );
     assert.equal(await page.textContent('#product-title'), 'Trail Jacket');
     const facts = await page.textContent('.facts');
-    for (const fact of ['Acme Apparel GmbH', GTIN, tokenId, 'LOT-7/B', 'PT', 'Active']) {
+    // The country by its name, not its ISO code (issue 37: "Country of origin: PT" was the defect).
+    for (const fact of ['Acme Apparel GmbH', GTIN, tokenId, 'LOT-7/B', 'Portugal', 'Active']) {
       assert.ok(facts?.includes(fact), `facts show ${fact}`);
     }
     assert.equal(await page.getAttribute('#conformity', 'href'), CONFORMITY_URL);
@@ -124,13 +125,19 @@ describe('verification page in Chromium: facts, timeline, Web NFC scan verdicts,
     assert.match((await exported.textContent())!, /Port of Leixões/);
     assert.match((await exported.textContent())!, /41\.1844° N, 8\.7026° W/);
     assert.equal(await exported.locator('time').getAttribute('datetime'), custody[1].timestamp);
-    assert.equal(await exported.locator('code.hash').getAttribute('title'), custody[1].transactionHash);
-    assert.equal(await items.nth(0).locator('code.hash').getAttribute('title'), custody[0].transactionHash);
+    // Transaction hashes are noise to a consumer (issue 37): folded behind "Verify on chain", one per step.
+    assert.equal(await exported.locator('code.hash').count(), 0);
+    assert.equal(await page.isVisible('#chain-proof .chain__steps'), false, 'folded');
+    await page.click('#chain-proof summary');
+    const steps = page.locator('#chain-proof .chain__steps li');
+    assert.equal(await steps.nth(1).locator('code.hash').getAttribute('title'), custody[1].transactionHash);
+    assert.equal(await steps.nth(0).locator('code.hash').getAttribute('title'), custody[0].transactionHash);
   });
 
   test('“Scan the tag” with Web NFC: a fresh tap is authentic, the same again replayed, a forged one not authentic', async () => {
     const page = await openPage(`/verify/01/${GTIN}/21/${tokenId}`);
     assert.equal(await page.isVisible('#scan'), true, 'the button appears where Web NFC exists');
+    assert.equal(await page.isVisible('#scan-section'), true);
     assert.equal(await page.isVisible('#nfc-unavailable'), false);
     const fresh = sunUrl(2);
     assert.equal(await scanTag(page, fresh), 'Authentic');
@@ -228,6 +235,7 @@ describe('verification page in Chromium: facts, timeline, Web NFC scan verdicts,
     assert.equal(await page.textContent('#verdict-title'), 'Passport revoked');
     assert.equal((await page.textContent('#status'))?.trim(), 'Revoked');
     assert.match((await page.textContent('#status-notice'))!, /revoked this passport .*Withdrawn from sale/);
+    assert.match((await page.textContent('#status-meaning'))!, /What this means for you/);
     await page.screenshot({
       path: new URL('verification-page-revoked.png', ARTIFACTS_DIR).pathname,
       fullPage: true,

@@ -10,11 +10,12 @@ import { GTIN } from '../support/fixtures/products.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { type Receiver, startReceiver, waitUntil } from '../webhooks/support.ts';
 import { SWEEP as LISTED } from './fixtures/tenant-sweep.ts';
+import { BRANDING_SWEEP } from './fixtures/tenant-sweep-branding.ts';
 import { OVERVIEW_AND_PLANS } from './fixtures/tenant-sweep-console.ts';
 import { type ForeignWithLog, REQUEST_LOG_SWEEP } from './fixtures/tenant-sweep-logs.ts';
 
 /** tenant-sweep.ts is at the 400-line limit: newer classifications live beside it. */
-const SWEEP = { ...LISTED, ...OVERVIEW_AND_PLANS, ...REQUEST_LOG_SWEEP };
+const SWEEP = { ...LISTED, ...OVERVIEW_AND_PLANS, ...REQUEST_LOG_SWEEP, ...BRANDING_SWEEP };
 
 describe('tenant isolation: every operation with another tenant’s ids, and with the other environment', () => {
   let stack: TestStack;

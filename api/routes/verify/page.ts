@@ -1,6 +1,13 @@
 import { z } from 'zod';
+import { readBranding } from '../../../src/accounts/branding/branding.ts';
+import { formatDeposit } from '../../../src/lifecycle/recycling/deposit.ts';
 import { PRODUCT_GROUP_DATA_SQL, productGroupEntries } from '../../../src/passport/content/pinned-sql.ts';
 import { ITEM_LEVELS_SQL, itemLevelsOf } from '../../../src/passport/levels/item-levels.ts';
+import {
+  isPageLanguage,
+  negotiateLanguage,
+  PAGE_LANGUAGES,
+} from '../../../src/passport/views/i18n/languages.ts';
 import { findPassportWithHistory, passportGtin } from '../../../src/passport/views/lookup.ts';
 import { itemPageLevels, pageVerdict, verifyPageModel } from '../../../src/passport/views/page-model.ts';
 import { readVerdict } from '../../../src/passport/views/tap-verdict.ts';
@@ -11,9 +18,14 @@ import type { RouteDeps } from '../deps.ts';
 import { publicEnvironment } from '../resolver/http.ts';
 import { gtin14, gtinParam, serialParam } from '../resolver/params.ts';
 import { publicPassportDeps } from '../resolver/public-passport-deps.ts';
+import { pageBrand } from './page-brand.ts';
 import { renderVerifyPage } from './render.ts';
 import { sendPage } from './send-page.ts';
 import { PAGE_ASSETS } from './static.ts';
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
+}
 
 export function verifyPageRoute(routeDeps: RouteDeps) {
   const deps = publicPassportDeps(routeDeps);
@@ -31,14 +43,26 @@ export function verifyPageRoute(routeDeps: RouteDeps) {
     tags: ['gs1'],
     auth: 'none',
     params: z.object({ gtin: gtinParam, serial: serialParam }),
-    query: z.object({ tap: z.string().max(300).optional().describe('Signed tap verdict.') }),
+    query: z.object({
+      tap: z.string().max(300).optional().describe('Signed tap verdict.'),
+      lang: z
+        .string()
+        .max(35)
+        .optional()
+        .describe(
+          `The page's language, one of ${PAGE_LANGUAGES.join(', ')}; else the best of Accept-Language, else English (docs/verification-page.md).`,
+        ),
+    }),
     responses: {
       200: { description: 'The page.', contentType: 'text/html' },
       404: { description: 'passport_not_found' },
     },
     handler: async (ctx: AppContext, { params, query }) => {
       const environment = publicEnvironment(ctx);
-      ctx.set('Vary', 'x-service-env');
+      // The language follows Accept-Language unless ?lang= names one: caches keep one copy per language.
+      ctx.set('Vary', 'Accept-Language, x-service-env');
+      const explicit = isPageLanguage(query.lang) ? query.lang : undefined;
+      const language = negotiateLanguage(explicit, ctx.get('accept-language') || undefined);
       ctx.set('Cache-Control', 'no-store');
       const gtin = gtin14(params.gtin);
       const found = await findPassportWithHistory(deps.orm.em.fork(), environment, params.serial);
@@ -59,13 +83,34 @@ export function verifyPageRoute(routeDeps: RouteDeps) {
       // docs/disclosure.md). Its own data and its levels in one statement.
       const [row] = await deps.orm.em
         .fork()
-        .execute<{ service_uid: string; own: unknown; levels: unknown }[]>(
-          `select p.service_uid, ${PRODUCT_GROUP_DATA_SQL} as own, ${ITEM_LEVELS_SQL} as levels
+        .execute<
+          { service_uid: string; own: unknown; levels: unknown; deposit_wei: string; claim_open: boolean }[]
+        >(
+          `select p.service_uid, ${PRODUCT_GROUP_DATA_SQL} as own, ${ITEM_LEVELS_SQL} as levels,
+             coalesce((select e.metadata->>'amountWei' from supply_chain_events e
+                 where e.environment = p.environment and e.token_id = p.token_id
+                   and e.action = 'RECYCLE_TRANSFER' limit 1),
+               p.locked_deposit_wei::text) as deposit_wei,
+             exists (select 1 from resales r where r.environment = p.environment and r.token_id = p.token_id
+               and r.status = 'AWAITING_CLAIM') as claim_open
            from passports p where p.id = ?`,
           [found.passport.id],
         );
+      const branding = await readBranding(deps.orm.em.fork(), {
+        companyId: found.passport.companyId,
+        environment,
+      });
+      const brand = pageBrand(
+        branding,
+        text(found.passport.metadata.custom_dpp_data?.manufacturer_name) ?? found.passport.companyName,
+      );
       const model = {
-        ...verifyPageModel(found.passport, found.events, verdict, deps.config.publicBaseUrl),
+        ...verifyPageModel(found.passport, found.events, verdict, {
+          publicBaseUrl: deps.config.publicBaseUrl,
+          language,
+          brandLanguage: brand.defaultLanguage,
+          explorerTemplate: deps.config.chain[environment].explorerTxUrl,
+        }),
         ...itemPageLevels(
           { serviceUid: row!.service_uid, environment },
           productGroupEntries(row!.own),
@@ -73,7 +118,19 @@ export function verifyPageRoute(routeDeps: RouteDeps) {
           deps.config.publicBaseUrl,
         ),
       };
-      const html = renderVerifyPage(model, PAGE_ASSETS);
+      const html = renderVerifyPage(
+        {
+          model,
+          brand,
+          owner: {
+            claimOpen: row!.claim_open,
+            deposit: BigInt(row!.deposit_wei) > 0n ? formatDeposit(row!.deposit_wei) : null,
+          },
+          selfPath: query.tap === undefined ? ctx.path : `${ctx.path}?tap=${encodeURIComponent(query.tap)}`,
+          explicitLanguage: explicit !== undefined,
+        },
+        PAGE_ASSETS,
+      );
       // A page with a verdict is about one tap: never stored. Without one it is revalidated on every visit
       // (a revocation shows at once; an unchanged page costs a 304).
       sendPage(ctx, html, model.links.linkHeader, verdict.kind === 'none' ? 'no-cache' : 'no-store');

@@ -1,38 +1,12 @@
 import { escapePointer } from '../../../src/passport/content/merge-layers.ts';
-import type { PageVerdict, TimelineEntry, VerifyPageModel } from '../../../src/passport/views/page-model.ts';
-import { VERDICT_TEXT } from '../../../src/passport/views/verdict-text.ts';
+import { countryName, languageName, materialName } from '../../../src/passport/views/i18n/messages.ts';
+import type { PageVerdict, VerifyPageModel } from '../../../src/passport/views/page-model.ts';
+import { chainSection, historySection } from './history-render.ts';
+import { type OwnerFacts, ownerActions } from './owner-render.ts';
+import type { PageBrand } from './page-brand.ts';
+import { esc, languageSwitch, type PageText, pageText, withLanguage } from './page-text.ts';
 
-/** Escapes text for HTML content and double-quoted attributes. */
-export function esc(value: string | number): string {
-  return String(value)
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
-
-const dateTime = new Intl.DateTimeFormat('en-GB', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
-const dateOnly = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
-
-function time(date: Date, withTime = true): string {
-  const shown = withTime ? `${dateTime.format(date)} UTC` : dateOnly.format(date);
-  return `<time datetime="${esc(date.toISOString())}">${esc(shown)}</time>`;
-}
-
-function shortHash(hash: string): string {
-  return `<code class="hash" title="${esc(hash)}">${esc(`${hash.slice(0, 10)}…${hash.slice(-8)}`)}</code>`;
-}
-
-function coordinates(latitude: number, longitude: number): string {
-  const lat = `${Math.abs(latitude).toFixed(4)}° ${latitude >= 0 ? 'N' : 'S'}`;
-  const lon = `${Math.abs(longitude).toFixed(4)}° ${longitude >= 0 ? 'E' : 'W'}`;
-  return `${lat}, ${lon}`;
-}
+export { esc };
 
 /** The seal's mark per verdict: a check, an exclamation mark or a cross. */
 export const SEAL_MARKS = {
@@ -41,52 +15,33 @@ export const SEAL_MARKS = {
   cross: 'M18 18 l16 16 M34 18 l-16 16',
 } as const;
 
-function verdictParts(verdict: PageVerdict, model: VerifyPageModel) {
+function verdictParts(text: PageText, verdict: PageVerdict, model: VerifyPageModel) {
+  const v = text.m.verdict;
   switch (verdict.kind) {
     case 'authentic':
     case 'replayed':
     case 'forged':
     case 'unverifiable': {
-      const text = VERDICT_TEXT[verdict.kind];
       const mark = verdict.kind === 'authentic' ? 'check' : verdict.kind === 'forged' ? 'cross' : 'warn';
-      return { ...text, mark, when: `Tag checked ${time(verdict.checkedAt)}.` } as const;
+      return {
+        ...v[verdict.kind],
+        mark,
+        when: text.html(v.checkedAt, { time: text.time(verdict.checkedAt) }),
+      } as const;
     }
     case 'expired':
-      return {
-        title: 'Scan the tag again',
-        message: 'This tap’s result is more than ten minutes old. Tap or scan the tag for a fresh check.',
-        mark: 'warn',
-        when: '',
-      } as const;
-    default:
-      if (model.status === 'REVOKED') {
-        return {
-          title: 'Passport revoked',
-          message: 'The manufacturer revoked this passport: do not rely on it as proof of this product.',
-          mark: 'cross',
-          when: '',
-        } as const;
-      }
-      if (model.status === 'RECYCLED') {
-        return {
-          title: 'Recycled product',
-          message: 'This product was recycled; its passport is closed and kept as its record.',
-          mark: 'check',
-          when: `Issued ${time(model.mintedAt, false)}.`,
-        } as const;
-      }
-      return {
-        title: 'Registered passport',
-        message:
-          'This passport is recorded on chain. To check the product in your hands, scan or tap its NFC tag.',
-        mark: 'check',
-        when: `Issued ${time(model.mintedAt, false)}.`,
-      } as const;
+      return { ...v.expired, mark: 'warn', when: '' } as const;
+    default: {
+      const issued = text.html(v.issuedOn, { date: text.time(model.mintedAt, false) });
+      if (model.status === 'REVOKED') return { ...v.revoked, mark: 'cross', when: '' } as const;
+      if (model.status === 'RECYCLED') return { ...v.recycled, mark: 'check', when: issued } as const;
+      return { ...v.registered, mark: 'check', when: issued } as const;
+    }
   }
 }
 
-function verdictSection(model: VerifyPageModel): string {
-  const parts = verdictParts(model.verdict, model);
+function verdictSection(text: PageText, model: VerifyPageModel): string {
+  const parts = verdictParts(text, model.verdict, model);
   const modifier =
     model.verdict.kind === 'none' && model.status === 'REVOKED' ? 'revoked' : model.verdict.kind;
   return `<section id="verdict" class="verdict verdict--${modifier}" data-verdict="${model.verdict.kind}" aria-labelledby="verdict-title" aria-live="polite">
@@ -99,33 +54,32 @@ function verdictSection(model: VerifyPageModel): string {
 </section>`;
 }
 
-const STATUS_LABELS: Record<string, string> = {
-  ACTIVE: 'Active',
-  RECYCLED: 'Recycled',
-  REVOKED: 'Revoked',
-  SUSPENDED: 'Suspended',
-  ARCHIVED: 'Archived',
-};
-
-function statusNotice(model: VerifyPageModel): string {
+function statusNotice(text: PageText, model: VerifyPageModel): string {
+  const n = text.m.notice;
+  const notice = (kind: string, lead: string, body: string) =>
+    `<div class="notice notice--${kind}" id="status-notice" role="note"><p><strong>${esc(lead)}</strong> ${body}</p></div>`;
+  const on = (withDate: string, without: string) =>
+    model.revokedAt ? text.html(withDate, { date: text.time(model.revokedAt, false) }) : esc(without);
   if (model.status === 'REVOKED') {
-    const when = model.revokedAt ? ` on ${time(model.revokedAt, false)}` : '';
     const reason = model.revocationReason
-      ? `: ${esc(model.revocationReason)}${/[.!?]$/.test(model.revocationReason) ? '' : '.'}`
-      : '.';
-    return `<p class="notice notice--revoked" id="status-notice"><strong>Revoked.</strong> The manufacturer revoked this passport${when}${reason} Its credential is no longer valid.</p>`;
+      ? ` ${text.html(n.revokedReason, { reason: esc(model.revocationReason) })}${/[.!?]$/.test(model.revocationReason) ? '' : '.'}`
+      : '';
+    return notice(
+      'revoked',
+      n.revokedLead,
+      `${on(n.revokedOn, n.revoked)}${reason}</p><p id="status-meaning">${esc(n.revokedMeaning)}`,
+    );
   }
   if (model.status === 'RECYCLED') {
-    const when = model.revokedAt ? ` on ${time(model.revokedAt, false)}` : '';
-    return `<p class="notice notice--recycled" id="status-notice"><strong>Recycled.</strong> This product was recycled${when}; its passport is closed and its circular deposit was paid out.</p>`;
+    return notice(
+      'recycled',
+      n.recycledLead,
+      `${on(n.recycledOn, n.recycled)}</p><p id="status-meaning">${esc(n.recycledMeaning)}`,
+    );
   }
   // Set by the manufacturer through the EN 18222 status change (docs/en18222.md, "Status changes").
-  if (model.status === 'SUSPENDED') {
-    return '<p class="notice notice--revoked" id="status-notice"><strong>Suspended.</strong> The manufacturer has suspended this passport for now: its data is not being updated until it is reactivated.</p>';
-  }
-  if (model.status === 'ARCHIVED') {
-    return '<p class="notice notice--recycled" id="status-notice"><strong>Archived.</strong> The manufacturer closed this passport; it is kept unchanged as a record, every earlier version included.</p>';
-  }
+  if (model.status === 'SUSPENDED') return notice('revoked', n.suspendedLead, esc(n.suspended));
+  if (model.status === 'ARCHIVED') return notice('recycled', n.archivedLead, esc(n.archived));
   return '';
 }
 
@@ -133,43 +87,64 @@ export function fact(term: string, value: string | null): string {
   return value === null ? '' : `<div class="facts__row"><dt>${esc(term)}</dt><dd>${value}</dd></div>`;
 }
 
-function productSection(model: VerifyPageModel): string {
-  const status = STATUS_LABELS[model.status] ?? model.status;
+function productSection(text: PageText, model: VerifyPageModel): string {
+  const { m } = text;
+  const status = (m.status as Record<string, string>)[model.status] ?? model.status;
   const materials =
     model.materials.length === 0
       ? ''
-      : `<h3>Materials</h3><ul class="materials">${model.materials
-          .map((m) => `<li>${esc(m.name)}: ${esc(m.percentage)} %</li>`)
+      : `<h3>${esc(m.facts.materials)}</h3><ul class="materials" id="materials">${model.materials
+          .map(
+            (material) =>
+              `<li data-material="${esc(material.name)}">${text.html(m.facts.material, {
+                material: esc(materialName(text.language, material.name)),
+                share: esc(text.percent(material.percentage)),
+              })}</li>`,
+          )
           .join('')}</ul>`;
+  const ownTexts = model.textsLanguage === text.language ? '' : ` lang="${esc(model.textsLanguage)}"`;
+  const fallback =
+    model.textsLanguage === text.language || (!model.description && !model.care)
+      ? ''
+      : `<p id="texts-language" class="meta">${text.html(text.m.brandTexts.fallback, {
+          shown: esc(languageName(text.language, model.textsLanguage)),
+          wanted: esc(languageName(text.language, text.language)),
+        })}</p>`;
   return `<section id="product" class="card" aria-labelledby="product-title">
-  <h2 id="product-title">${esc(model.name)}</h2>
-  ${model.imagePath ? `<img class="product__image" src="${esc(model.imagePath)}" alt="${esc(model.name)}" width="320" height="320">` : ''}
-  ${model.description ? `<p>${esc(model.description)}</p>` : ''}
+  <h2 id="product-title"${ownTexts}>${esc(model.name)}</h2>
+  ${model.imagePath ? `<img class="product__image" src="${esc(model.imagePath)}" alt="${esc(model.name)}" width="640" height="640" sizes="(min-width: 40rem) 38rem, calc(100vw - 4rem)" decoding="async">` : ''}
+  ${model.description ? `<p id="product-description"${ownTexts}>${esc(model.description)}</p>` : ''}
+  ${fallback}
   <dl class="facts">
-    ${fact('Status', `<span id="status" class="badge badge--${esc(model.status.toLowerCase())}" data-status="${esc(model.status)}">${esc(status)}</span>`)}
-    ${fact('Manufacturer', esc(model.manufacturer) + (model.manufacturerAddress ? `<br><span class="meta">${esc(model.manufacturerAddress)}</span>` : ''))}
-    ${fact('GTIN', `<span class="mono">${esc(model.gtin)}</span>`)}
-    ${fact('Serial number', `<span class="mono">${esc(model.serial)}</span>`)}
-    ${fact('Batch', model.batch && esc(model.batch))}
-    ${fact('Country of origin', model.originCountry && esc(model.originCountry))}
-    ${fact('Category', model.category && esc(model.category))}
-    ${fact('Declaration of conformity', model.conformityUrl && `<a id="conformity" href="${esc(model.conformityUrl)}" rel="noopener">View the EU declaration of conformity</a>`)}
-    ${fact('Verified tag scans', `<span id="verification-count">${esc(model.verificationCount)}</span>`)}
+    ${fact(m.status.label, `<span id="status" class="badge badge--${esc(model.status.toLowerCase())}" data-status="${esc(model.status)}">${esc(status)}</span>`)}
+    ${fact(m.facts.manufacturer, esc(model.manufacturer) + (model.manufacturerAddress ? `<br><span class="meta">${esc(model.manufacturerAddress)}</span>` : ''))}
+    ${fact(m.facts.gtin, `<span class="mono">${esc(model.gtin)}</span>`)}
+    ${fact(m.facts.serial, `<span class="mono">${esc(model.serial)}</span>`)}
+    ${fact(m.facts.batch, model.batch && esc(model.batch))}
+    ${fact(m.facts.origin, model.originCountry && `<span id="origin" data-code="${esc(model.originCountry)}">${esc(countryName(text.language, model.originCountry))}</span>`)}
+    ${fact(m.facts.category, model.category && esc(model.category))}
+    ${fact(m.facts.conformity, model.conformityUrl && `<a id="conformity" href="${esc(model.conformityUrl)}" rel="noopener">${esc(m.facts.conformityLink)}</a>`)}
+    ${fact(m.facts.scans, `<span id="verification-count">${esc(text.number(model.verificationCount))}</span>`)}
   </dl>
   ${materials}
-  ${partOf(model)}
+  ${partOf(text, model)}
 </section>`;
 }
 
 /** "Part of batch LOT-7 and model 0…": links to the passports the item shares data with. */
-function partOf(model: VerifyPageModel): string {
+function partOf(text: PageText, model: VerifyPageModel): string {
+  const f = text.m.facts;
   const levels = [...(model.partOf ?? [])].reverse();
   if (levels.length === 0) return '';
-  const links = levels.map(
-    (level) =>
-      `<a id="part-of-${level.granularity}" href="${esc(level.href)}">${esc(level.label)}</a> (${level.granularity} passport)`,
-  );
-  return `<p id="part-of">Part of ${links.join(' and ')}: this passport shows their data together with its own.</p>`;
+  const links = levels.map((level) => {
+    const name =
+      level.granularity === 'model'
+        ? f.modelLabel.replace('{gtin}', level.code)
+        : f.batchLabel.replace('{lot}', level.code);
+    const kind = level.granularity === 'model' ? f.modelPassport : f.batchPassport;
+    return `<a id="part-of-${level.granularity}" href="${esc(level.href)}">${esc(name)}</a> (${esc(kind)})`;
+  });
+  return `<p id="part-of">${text.html(f.partOf, { levels: links.join(` ${esc(f.and)} `) })}</p>`;
 }
 
 /** `batteryMassKg` → `Battery mass kg`: a field name as a label. */
@@ -178,7 +153,12 @@ function label(name: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-const FROM_LEVEL = { model: 'from the model passport', batch: 'from the batch passport' } as const;
+/** What a value inherited from a level says beside it. */
+export interface FromLevel {
+  model: string;
+  batch: string;
+}
+const FROM_LEVEL: FromLevel = { model: 'from the model passport', batch: 'from the batch passport' };
 
 /**
  * Product-group data as nested definition lists (field names as labels, values as text); a value a model or
@@ -188,6 +168,7 @@ export function dataList(
   value: Record<string, unknown>,
   inherited: Readonly<Record<string, 'model' | 'batch'>> = {},
   pointer = '',
+  from: FromLevel = FROM_LEVEL,
 ): string {
   const rendered = (item: unknown, at: string): string => {
     if (Array.isArray(item)) {
@@ -196,14 +177,14 @@ export function dataList(
         : `<ol class="data-list">${item.map((entry) => `<li>${rendered(entry, '')}</li>`).join('')}</ol>`;
     }
     if (typeof item === 'object' && item !== null) {
-      return dataList(item as Record<string, unknown>, at === '' ? {} : inherited, at);
+      return dataList(item as Record<string, unknown>, at === '' ? {} : inherited, at, from);
     }
     return esc(String(item));
   };
   const note = (at: string) => {
     const level = at === '' ? undefined : inherited[at];
     return level
-      ? ` <span class="source" data-from="${level}" data-pointer="${esc(at)}">${FROM_LEVEL[level]}</span>`
+      ? ` <span class="source" data-from="${level}" data-pointer="${esc(at)}">${esc(from[level])}</span>`
       : '';
   };
   return `<dl class="facts">${Object.entries(value)
@@ -221,6 +202,7 @@ export function productGroupCards(
     data: Record<string, unknown>;
     inherited?: Record<string, 'model' | 'batch'>;
   }[],
+  from: FromLevel = FROM_LEVEL,
 ): string {
   return groups
     .map(
@@ -229,54 +211,28 @@ export function productGroupCards(
         index,
       ) => `<section id="product-group-${index}" class="card" aria-labelledby="product-group-${index}-title">
   <h2 id="product-group-${index}-title">${esc(group.title)}</h2>
-  ${dataList(group.data, group.inherited)}
+  ${dataList(group.data, group.inherited, '', from)}
 </section>`,
     )
     .join('\n');
 }
 
-function timelineItem(entry: TimelineEntry): string {
-  const place = entry.place
-    ? `<p class="timeline__place">${esc(entry.place)}${entry.latitude !== null && entry.longitude !== null ? ` <span class="meta">(${esc(coordinates(entry.latitude, entry.longitude))})</span>` : ''}</p>`
-    : '';
-  const tx = entry.transactionHash
-    ? `<p class="timeline__tx">Transaction ${shortHash(entry.transactionHash)}</p>`
-    : '<p class="timeline__tx meta">Being anchored on chain…</p>';
-  return `<li class="timeline__item" data-action="${esc(entry.action)}">
-      <h3>${esc(entry.label)}</h3>
-      <p class="meta">${time(entry.time)}</p>
-      ${place}
-      ${tx}
-    </li>`;
-}
-
-function provenanceSection(model: VerifyPageModel): string {
-  return `<section id="provenance" class="card" aria-labelledby="provenance-title">
-  <h2 id="provenance-title">On-chain provenance</h2>
-  <ol class="timeline">
-    ${model.timeline.map(timelineItem).join('\n    ')}
-  </ol>
-</section>`;
-}
-
-function recyclingSection(model: VerifyPageModel): string {
-  const body =
-    model.status === 'RECYCLED'
-      ? 'This product has been recycled and its circular deposit released to the recycler.'
-      : 'When this product reaches a certified recycler, its passport records the recycling on chain and the deposit locked at minting is paid out to the recycler.';
-  return `<section id="recycling" class="card" aria-labelledby="recycling-title">
-  <h2 id="recycling-title">Recycling</h2>
-  <p>${esc(body)}</p>
-</section>`;
-}
-
-const SCAN_SECTION = `<section id="scan-section" class="card scan" aria-labelledby="scan-title">
-  <h2 id="scan-title">Check the tag yourself</h2>
-  <p>The product carries an NFC tag that signs every tap with a key only the genuine chip holds.</p>
-  <button id="scan" type="button" class="button" hidden>Scan the tag</button>
+function scanSection(text: PageText): string {
+  const n = text.m.nfc;
+  return `<section id="scan-section" class="card scan" aria-labelledby="scan-title" hidden>
+  <h2 id="scan-title">${esc(n.title)}</h2>
+  <p>${esc(n.intro)}</p>
+  <button id="scan" type="button" class="button">${esc(n.button)}</button>
   <p id="scan-status" class="scan__status" role="status"></p>
-  <p id="nfc-unavailable" class="meta">Reading the tag from this page needs Web NFC (Chrome on Android). You can also tap the tag with your phone: it opens this page with the result.</p>
 </section>`;
+}
+
+/** The words the page's script says, in the page's language (a data block: the CSP runs no inline script). */
+function scriptTexts(text: PageText): string {
+  const { nfc, owner } = text.m;
+  const json = JSON.stringify({ nfc, owner, checkedAt: text.m.verdict.checkedAt }).replaceAll('<', '\\u003c');
+  return `<script type="application/json" id="page-texts">${json}</script>`;
+}
 
 export interface PageAssets {
   css: string;
@@ -285,16 +241,17 @@ export interface PageAssets {
 }
 
 /** A test passport's page says so at the top, so it cannot pass for a live one. */
-export function testBanner(environment: string): string {
-  return environment === 'test'
-    ? '<p class="test-banner" role="note">Test environment: this passport does not describe a real product.</p>'
-    : '';
+export function testBanner(
+  environment: string,
+  words = 'Test environment: this passport does not describe a real product.',
+): string {
+  return environment === 'test' ? `<p class="test-banner" role="note">${esc(words)}</p>` : '';
 }
 
 /** A page's start up to its own `<link>`s: language, viewport, title, our icon and stylesheet. */
-export function pageHead(title: string, assets: Pick<PageAssets, 'css' | 'icon'>): string {
+export function pageHead(title: string, assets: Pick<PageAssets, 'css' | 'icon'>, language = 'en'): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${esc(language)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -304,35 +261,71 @@ export function pageHead(title: string, assets: Pick<PageAssets, 'css' | 'icon'>
 <link rel="stylesheet" href="${esc(assets.css)}">`;
 }
 
-/** The verification page: complete without JavaScript; the script only adds scanning with Web NFC. */
-export function renderVerifyPage(model: VerifyPageModel, assets: PageAssets): string {
-  return `${pageHead(`${model.name} · Digital Product Passport`, assets)}
+/** Everything one rendering of the page needs beyond the passport's model. */
+export interface VerifyPageView {
+  model: VerifyPageModel;
+  brand: PageBrand;
+  owner: OwnerFacts;
+  /** This page's path and query (the tap verdict kept), for the language switch. */
+  selfPath: string;
+  /** The language was chosen with `?lang=`: the page's own links keep it. */
+  explicitLanguage: boolean;
+}
+
+function masthead(text: PageText, brand: PageBrand, selfPath: string): string {
+  const logo = brand.logoUrl
+    ? `<img class="masthead__logo" id="brand-logo" src="${esc(brand.logoUrl)}" alt="${esc(text.m.brandLogo.replace('{brand}', brand.name))}" height="40">`
+    : '';
+  return `<header class="masthead">
+  <div class="masthead__brand">${logo}<p class="masthead__title"><span id="brand-name">${esc(brand.name)}</span><span class="masthead__kind">${esc(text.m.masthead)}</span></p></div>
+  ${languageSwitch(text, selfPath)}
+</header>`;
+}
+
+/**
+ * The verification page in one language: complete without JavaScript (the script only adds Web NFC scanning
+ * and the claim where the browser reads NFC). The verdict comes first; the chain's proof is folded at the end.
+ */
+export function renderVerifyPage(view: VerifyPageView, assets: PageAssets): string {
+  const { model, brand } = view;
+  const text = pageText(model.language);
+  const { m } = text;
+  const keep = view.explicitLanguage ? model.language : undefined;
+  const levels = (model.partOf ?? []).map((level) => ({ ...level, href: withLanguage(level.href, keep) }));
+  const shown = { ...model, partOf: levels };
+  // A revoked or recycled passport's tag proves nothing any more: no invitation to check it.
+  const closed = model.status === 'REVOKED' || model.status === 'RECYCLED';
+  const theme = brand.themeUrl ? `\n<link rel="stylesheet" href="${esc(brand.themeUrl)}">` : '';
+  return `${pageHead(m.pageTitle.replace('{product}', model.name), assets, model.language)}${theme}
 <link rel="alternate" type="application/ld+json" href="${esc(model.links.vc)}" title="Verifiable credential">
 <link rel="linkset" type="application/linkset+json" href="${esc(model.links.linkset)}">
+<link rel="alternate" type="application/json" href="${esc(model.links.aas)}" title="Asset administration shell">
 <script src="${esc(assets.js)}" defer></script>
 </head>
 <body>
-<a class="skip-link" href="#product">Skip to the product facts</a>
-<header class="masthead"><p class="masthead__title">Digital Product Passport</p></header>
-<main id="main" data-gtin="${esc(model.gtin)}" data-serial="${esc(model.serial)}" data-env="${esc(model.environment)}">
-${testBanner(model.environment)}
-${verdictSection(model)}
-${statusNotice(model)}
-${SCAN_SECTION}
-${productSection(model)}
-${productGroupCards(model.productGroups ?? [])}
-${provenanceSection(model)}
-${recyclingSection(model)}
+<a class="skip-link" href="#product">${esc(m.skipLink)}</a>
+${masthead(text, brand, view.selfPath)}
+<main id="main" data-gtin="${esc(model.gtin)}" data-serial="${esc(model.serial)}" data-env="${esc(model.environment)}" data-lang="${esc(model.language)}"${view.explicitLanguage ? ' data-lang-explicit="true"' : ''}>
+${testBanner(model.environment, m.testBanner)}
+${verdictSection(text, model)}
+${closed ? '' : `<p id="nfc-unavailable" class="hint">${esc(m.nfc.tapHint)}</p>`}
+${statusNotice(text, model)}
+${closed ? '' : scanSection(text)}
+${productSection(text, shown)}
+${ownerActions(text, model, brand, view.owner)}
+${productGroupCards(model.productGroups ?? [], { model: m.facts.fromModel, batch: m.facts.fromBatch })}
+${historySection(text, model)}
+${chainSection(text, model)}
 <footer class="footer">
-  <h2>Machine-readable passport</h2>
+  <h2>${esc(m.machine.title)}</h2>
   <ul>
-    <li><a href="${esc(model.links.vc)}">Verifiable credential (JSON-LD)</a></li>
-    <li><a href="${esc(model.links.linkset)}">GS1 linkset</a></li>
-    <li><a href="${esc(model.links.aas)}">Asset administration shell</a></li>
+    <li><a href="${esc(model.links.vc)}">${esc(m.machine.credential)}</a></li>
+    <li><a href="${esc(model.links.linkset)}">${esc(m.machine.linkset)}</a></li>
+    <li><a href="${esc(model.links.aas)}">${esc(m.machine.aas)}</a></li>
   </ul>
-  <p class="meta">Smart contract <span class="mono">${esc(model.contractAddress)}</span> · minted in transaction ${shortHash(model.mintTransaction)}</p>
 </footer>
 </main>
+${scriptTexts(text)}
 </body>
 </html>
 `;

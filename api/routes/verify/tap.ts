@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { negotiateLanguage, PAGE_LANGUAGES } from '../../../src/passport/views/i18n/languages.ts';
 import { verifyPagePath } from '../../../src/passport/views/linkset.ts';
 import { findPassport, passportBatch, passportGtin } from '../../../src/passport/views/lookup.ts';
 import { hasSunParameters, verifyPassportTap } from '../../../src/passport/views/tap.ts';
 import { signVerdict } from '../../../src/passport/views/tap-verdict.ts';
-import { VERDICT_TEXT } from '../../../src/passport/views/verdict-text.ts';
+import { verdictText } from '../../../src/passport/views/verdict-text.ts';
 import { normalizeGtin } from '../../../src/standards/gs1/gtin.ts';
 import type { AppContext } from '../../context.ts';
 import { Problem } from '../../problem.ts';
@@ -67,7 +68,15 @@ export function tapRoute(routeDeps: RouteDeps) {
       'x-service-env when sent, else live.',
     tags: ['gs1'],
     auth: 'none',
-    body: z.object({ url: z.string().min(1).max(2048) }).strict(),
+    body: z
+      .object({
+        url: z.string().min(1).max(2048),
+        lang: z
+          .enum(PAGE_LANGUAGES)
+          .optional()
+          .describe('The language of title and message (the page’s); else Accept-Language, else English.'),
+      })
+      .strict(),
     responses: {
       200: {
         description: 'The verdict.',
@@ -130,12 +139,12 @@ export function tapRoute(routeDeps: RouteDeps) {
       ctx.body = {
         success: true,
         verdict,
-        ...VERDICT_TEXT[verdict],
+        ...verdictText(negotiateLanguage(body.lang, ctx.get('accept-language') || undefined))[verdict],
         checkedAt: new Date(checkedAt * 1000).toISOString(),
         verificationCount: after?.verificationCount ?? passport.verificationCount,
         gtin: item.gtin,
         serial: passport.tokenId,
-        location: `${verifyPagePath(environment, item.gtin, passport.tokenId)}?tap=${token}`,
+        location: `${verifyPagePath(environment, item.gtin, passport.tokenId)}?tap=${token}${body.lang ? `&lang=${body.lang}` : ''}`,
       };
     },
   });

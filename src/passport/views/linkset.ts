@@ -9,6 +9,7 @@ import {
 import { type AccessRole, variantUrl } from '../credentials/untp-variants.ts';
 import type { LevelPassport } from '../levels/levels.ts';
 import type { RelatedPassport } from '../record/passport-document.ts';
+import { PAGE_LANGUAGES } from './i18n/languages.ts';
 import { levelRelations } from './level-relations.ts';
 import { type PassportRecord, passportGtin } from './lookup.ts';
 
@@ -35,7 +36,8 @@ export function passportLinks(passport: PassportRecord, publicBaseUrl: string): 
   const name =
     typeof passport.metadata.name === 'string' ? passport.metadata.name : `Passport ${passport.tokenId}`;
   const conformity = passport.metadata.custom_dpp_data?.conformity_url;
-  const html = { type: 'text/html', hreflang: ['en'] };
+  // The page speaks each of these (Accept-Language or ?lang=, docs/verification-page.md).
+  const html = { type: 'text/html', hreflang: [...PAGE_LANGUAGES] };
   const links: PassportLink[] = [
     { linkType: 'pip', href: page, title: `${name}: product information and authenticity`, ...html },
     { linkType: 'verificationService', href: page, title: 'Verify the product’s NFC tag', ...html },

@@ -1,3 +1,4 @@
+import { explorerTxUrl } from '../../adapters/chain/explorer.ts';
 import type { Environment } from '../../platform/config/config.ts';
 import { digitalLink } from '../../standards/gs1/digital-link.ts';
 import { parseIpfsUrl } from '../../standards/ipfs/json.ts';
@@ -7,28 +8,13 @@ import type { ProductGroupEntry } from '../content/pinned-sql.ts';
 import { disclosedProductGroupData } from '../disclosure/product-group-view.ts';
 import { type ItemLevel, mergedProductGroupData } from '../levels/item-levels.ts';
 import { dppIdOf } from '../record/passport-header.ts';
+import type { PageLanguage } from './i18n/languages.ts';
 import { levelPagePath } from './level-links.ts';
 import { linksetLinkHeader } from './linkset.ts';
 import { type PassportRecord, type ProvenanceEvent, passportBatch, passportGtin } from './lookup.ts';
+import { passportTexts } from './passport-texts.ts';
 import { type PublicStatus, publicStatus } from './status.ts';
 import type { ReadVerdict } from './tap-verdict.ts';
-
-const ACTION_LABELS: Record<string, string> = {
-  MINT: 'Passport issued on chain',
-  QC_PASSED: 'Quality check passed',
-  EXPORT_CLEARED: 'Export cleared',
-  IMPORT_CLEARED: 'Import cleared',
-  CUSTOMS_CLEARED: 'Customs cleared',
-  SHIPPED: 'Shipped',
-  DELIVERED: 'Delivered',
-  INITIAL_SALE: 'First sale',
-  SOLD: 'Sold',
-  AUTHORIZE_CLAIM: 'Resale authorised',
-  CLAIM_OWNERSHIP: 'Ownership claimed',
-  RECYCLE_TRANSFER: 'Recycled, deposit released',
-  PRODUCT_DATA_UPDATED: 'Product data updated (state of health, status or use)',
-  DPP_STATUS_CHANGED: 'Passport status changed (suspended, reactivated or archived)',
-};
 
 export interface TimelineEntry {
   action: string;
@@ -38,6 +24,8 @@ export interface TimelineEntry {
   longitude: number | null;
   time: Date;
   transactionHash: string | null;
+  /** The block explorer's page of the transaction (CHAIN_EXPLORER_URL_*), when one is configured. */
+  transactionUrl: string | null;
 }
 
 export type PageVerdict =
@@ -48,12 +36,16 @@ export type PageVerdict =
 /** Everything the verification page shows, from the passport, its events and the tap verdict if any. */
 export interface VerifyPageModel {
   /** The batch and model passports the item belongs to (most general first), each with its page. */
-  partOf?: { granularity: 'model' | 'batch'; label: string; href: string }[];
+  partOf?: { granularity: 'model' | 'batch'; label: string; code: string; href: string }[];
   environment: string;
   gtin: string;
   serial: string;
+  /** The page's language, and the language the passport's own texts (name, description, care) are shown in. */
+  language: PageLanguage;
+  textsLanguage: string;
   name: string;
   description: string | null;
+  care: string | null;
   imagePath: string | null;
   manufacturer: string;
   manufacturerAddress: string | null;
@@ -67,6 +59,7 @@ export interface VerifyPageModel {
   conformityUrl: string | null;
   mintedAt: Date;
   mintTransaction: string;
+  mintTransactionUrl: string | null;
   contractAddress: string;
   verificationCount: number;
   timeline: TimelineEntry[];
@@ -112,6 +105,7 @@ export function itemPageLevels(
     partOf: levels.map((level) => ({
       granularity: level.granularity,
       label: level.granularity === 'model' ? `model ${level.gtin}` : `batch ${level.lot}`,
+      code: (level.granularity === 'model' ? level.gtin : level.lot) ?? '',
       href: `${publicBaseUrl}${levelPagePath({ ...level, environment: item.environment })}`,
     })),
   };
@@ -127,12 +121,23 @@ export function pageVerdict(read: ReadVerdict | undefined): PageVerdict {
   return { kind: read.claims.verdict, checkedAt: new Date(read.claims.checkedAt * 1000) };
 }
 
+export interface PageOptions {
+  publicBaseUrl: string;
+  language: PageLanguage;
+  /** The language the brand writes its passports in (its branding settings; English when unset). */
+  brandLanguage: string;
+  /** CHAIN_EXPLORER_URL_* of the passport's environment. */
+  explorerTemplate: string | undefined;
+}
+
 export function verifyPageModel(
   passport: PassportRecord,
   events: readonly ProvenanceEvent[],
   verdict: PageVerdict,
-  publicBaseUrl: string,
+  options: PageOptions,
 ): VerifyPageModel {
+  const { publicBaseUrl, explorerTemplate } = options;
+  const texts = passportTexts(passport.metadata, options.language, options.brandLanguage);
   const custom = passport.metadata.custom_dpp_data ?? {};
   const gtin = passportGtin(passport);
   const composition = custom.material_composition;
@@ -144,8 +149,11 @@ export function verifyPageModel(
     environment: passport.environment,
     gtin,
     serial: passport.tokenId,
-    name: text(passport.metadata.name) ?? `Product ${passport.tokenId}`,
-    description: text(passport.metadata.description),
+    language: options.language,
+    textsLanguage: texts.language,
+    name: texts.name ?? `Product ${passport.tokenId}`,
+    description: texts.description,
+    care: texts.care,
     // Only images we serve ourselves (IPFS through our gateway): the page loads nothing from elsewhere.
     imagePath: cid ? `/ipfs/${cid}` : null,
     manufacturer: text(custom.manufacturer_name) ?? passport.companyName,
@@ -158,6 +166,8 @@ export function verifyPageModel(
         ? Object.entries(composition as Record<string, unknown>)
             .filter((entry): entry is [string, number] => typeof entry[1] === 'number')
             .map(([name, percentage]) => ({ name, percentage }))
+            // The largest share first (stored JSON keeps no order).
+            .sort((a, b) => b.percentage - a.percentage)
         : [],
     status: publicStatus(passport),
     revokedAt: passport.revokedAt,
@@ -165,16 +175,19 @@ export function verifyPageModel(
     conformityUrl: conformity && /^https?:\/\//.test(conformity) ? conformity : null,
     mintedAt: passport.mintTimestamp,
     mintTransaction: passport.transactionHash,
+    mintTransactionUrl: explorerTxUrl(explorerTemplate, passport.transactionHash),
     contractAddress: passport.contractAddress,
     verificationCount: passport.verificationCount,
     timeline: events.map((event) => ({
       action: event.action,
-      label: ACTION_LABELS[event.action] ?? event.action,
+      // The page names the step in its language (the message files' `history`); this is the fallback.
+      label: event.action,
       place: event.locationName,
       latitude: event.latitude,
       longitude: event.longitude,
       time: event.timestamp,
       transactionHash: event.transactionHash,
+      transactionUrl: event.transactionHash ? explorerTxUrl(explorerTemplate, event.transactionHash) : null,
     })),
     verdict,
     links: {

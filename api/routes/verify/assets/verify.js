@@ -1,5 +1,5 @@
-// Verification page: scanning the product's NFC tag with Web NFC (NDEFReader). The page works without this
-// script; it only adds the "Scan the tag" button where the browser can read NFC tags.
+// Verification page: scanning the product's NFC tag with Web NFC (NDEFReader), and the buyer's claim by tap. The
+// page works without this script; it only adds what needs Web NFC, and only where the browser has it.
 const SEAL_MARKS = {
   authentic: 'M15 27 l7 7 l15 -16',
   replayed: 'M26 14 v15 M26 36 v2',
@@ -8,10 +8,18 @@ const SEAL_MARKS = {
 };
 
 const main = document.getElementById('main');
+const texts = JSON.parse(document.getElementById('page-texts').textContent);
+const scanSection = document.getElementById('scan-section');
 const scanButton = document.getElementById('scan');
 const scanStatus = document.getElementById('scan-status');
 const unavailable = document.getElementById('nfc-unavailable');
 const verdict = document.getElementById('verdict');
+const explicitLanguage = main.dataset.langExplicit === 'true' ? main.dataset.lang : undefined;
+const envHeaders = main.dataset.env === 'test' ? { 'x-service-env': 'test' } : {};
+
+function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? values[name] : whole));
+}
 
 function say(text) {
   scanStatus.textContent = text;
@@ -24,27 +32,30 @@ function showVerdict(result) {
   document.getElementById('verdict-message').textContent = result.message;
   const time = document.createElement('time');
   time.dateTime = result.checkedAt;
-  time.textContent = `${new Date(result.checkedAt).toLocaleString()}`;
-  const when = document.getElementById('verdict-time');
-  when.replaceChildren('Tag checked ', time, '.');
+  time.textContent = new Date(result.checkedAt).toLocaleString(main.dataset.lang);
+  const [before, after = ''] = texts.checkedAt.split('{time}');
+  document.getElementById('verdict-time').replaceChildren(before, time, after);
   // Restart the seal's animation with the new mark.
   const seal = verdict.querySelector('.seal');
   const fresh = seal.cloneNode(true);
   fresh.querySelector('.seal__mark').setAttribute('d', SEAL_MARKS[result.verdict]);
   seal.replaceWith(fresh);
-  document.getElementById('verification-count').textContent = String(result.verificationCount);
+  document.getElementById('verification-count').textContent = result.verificationCount.toLocaleString(
+    main.dataset.lang,
+  );
 }
 
 async function verify(url) {
-  say('Checking the tag’s signature…');
+  say(texts.nfc.checking);
   verdict.classList.add('verdict--checking');
   const headers = { 'content-type': 'application/json', accept: 'application/json' };
   const endpoint = main.dataset.env === 'test' ? '/test/verify/tap' : '/verify/tap';
-  const response = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify({ url }) });
+  const body = explicitLanguage ? { url, lang: explicitLanguage } : { url };
+  const response = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify(body) });
   const result = await response.json();
   verdict.classList.remove('verdict--checking');
   if (!response.ok) {
-    say(result.detail || 'This tag could not be checked.');
+    say(result.detail || texts.nfc.failed);
     return;
   }
   if (result.gtin !== main.dataset.gtin || result.serial !== main.dataset.serial) {
@@ -54,7 +65,7 @@ async function verify(url) {
   }
   history.replaceState(null, '', result.location);
   showVerdict(result);
-  say(`${result.title}. You can scan again.`);
+  say(fill(texts.nfc.again, { verdict: result.title }));
 }
 
 function urlOf(message) {
@@ -66,37 +77,109 @@ function urlOf(message) {
   return undefined;
 }
 
+/** Reads one tag: resolves with the URL it holds (or undefined), rejects when NFC is refused or missing. */
+function readTag(onWaiting, onReadError) {
+  return new Promise((resolve, reject) => {
+    const controller = new AbortController();
+    const reader = new NDEFReader();
+    reader.onreadingerror = onReadError;
+    reader.onreading = (event) => {
+      controller.abort();
+      resolve(urlOf(event.message));
+    };
+    reader.scan({ signal: controller.signal }).then(onWaiting, reject);
+  });
+}
+
+function nfcError(error) {
+  return error && error.name === 'NotAllowedError' ? texts.nfc.denied : texts.nfc.unavailable;
+}
+
 async function scan() {
   scanButton.disabled = true;
-  const controller = new AbortController();
   try {
-    const reader = new NDEFReader();
-    reader.onreadingerror = () => say('The tag could not be read. Hold the phone still against the tag.');
-    reader.onreading = async (event) => {
-      controller.abort();
-      scanButton.disabled = false;
-      const url = urlOf(event.message);
-      if (!url) {
-        say('This tag holds no web address. It is not a passport tag.');
-        return;
-      }
-      try {
-        await verify(url);
-      } catch {
-        verdict.classList.remove('verdict--checking');
-        say('The check failed: no connection to the passport service. Try again.');
-      }
-    };
-    await reader.scan({ signal: controller.signal });
-    say('Hold your phone to the tag on the product…');
+    const url = await readTag(
+      () => say(texts.nfc.hold),
+      () => say(texts.nfc.readError),
+    );
+    scanButton.disabled = false;
+    if (!url) {
+      say(texts.nfc.noUrl);
+      return;
+    }
+    try {
+      await verify(url);
+    } catch {
+      verdict.classList.remove('verdict--checking');
+      say(texts.nfc.offline);
+    }
   } catch (error) {
     scanButton.disabled = false;
-    say(error && error.name === 'NotAllowedError' ? 'NFC permission was refused.' : 'NFC is not available.');
+    say(nfcError(error));
   }
 }
 
-if ('NDEFReader' in window) {
-  scanButton.hidden = false;
+// The buyer's claim (docs/resale.md): sign in, then a fresh tap of the product's own tag.
+async function claim(event) {
+  event.preventDefault();
+  const form = event.target;
+  const status = document.getElementById('claim-status');
+  const button = document.getElementById('claim');
+  const sayClaim = (text) => {
+    status.textContent = text;
+  };
+  button.disabled = true;
+  try {
+    sayClaim(texts.owner.claimSigningIn);
+    const json = { 'content-type': 'application/json', accept: 'application/json', ...envHeaders };
+    const login = await fetch('/v1/auth/login', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email: form.email.value, password: form.password.value }),
+    });
+    if (!login.ok) {
+      sayClaim(texts.owner.signInFailed);
+      return;
+    }
+    const { token } = await login.json();
+    const nfcData = await readTag(
+      () => sayClaim(texts.owner.claimHold),
+      () => sayClaim(texts.nfc.readError),
+    );
+    if (!nfcData) {
+      sayClaim(texts.nfc.noUrl);
+      return;
+    }
+    sayClaim(texts.owner.claimSending);
+    const claimed = await fetch('/v1/dpp/claim', {
+      method: 'POST',
+      headers: { ...json, authorization: `Bearer ${token}` },
+      body: JSON.stringify({ tokenId: main.dataset.serial, nfcData }),
+    });
+    const answer = await claimed.json();
+    if (!claimed.ok) {
+      sayClaim(fill(texts.owner.claimRefused, { reason: answer.detail || answer.title || claimed.status }));
+      return;
+    }
+    form.hidden = true;
+    document.getElementById('action-claim').dataset.claimed = 'true';
+    sayClaim(texts.owner.claimDone);
+  } catch (error) {
+    const nfc = error && (error.name === 'NotAllowedError' || error.name === 'NotSupportedError');
+    sayClaim(nfc ? nfcError(error) : texts.nfc.offline);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+if ('NDEFReader' in window && scanSection) {
+  scanSection.hidden = false;
   unavailable.hidden = true;
   scanButton.addEventListener('click', scan);
+  const claimForm = document.getElementById('claim-form');
+  if (claimForm) {
+    claimForm.hidden = false;
+    document.getElementById('claim-needs-nfc').hidden = true;
+    claimForm.addEventListener('submit', claim);
+  }
 }

@@ -54,6 +54,7 @@ import { Migration20261127930000_request_logs } from './Migration20261127930000_
 import { Migration20261127940000_recovery_codes } from './Migration20261127940000_recovery_codes.ts';
 import { Migration20261128100000_spreadsheet_import_jobs } from './Migration20261128100000_spreadsheet_import_jobs.ts';
 import { Migration20261128300000_dpp_levels_by_company } from './Migration20261128300000_dpp_levels_by_company.ts';
+import { Migration20261128400000_company_branding } from './Migration20261128400000_company_branding.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -151,4 +152,5 @@ export const migrations: MigrationObject[] = [
     name: 'Migration20261128300000_dpp_levels_by_company',
     class: Migration20261128300000_dpp_levels_by_company,
   },
+  { name: 'Migration20261128400000_company_branding', class: Migration20261128400000_company_branding },
 ];

@@ -102,7 +102,7 @@ describe('Settings › Branding in the console (Chromium)', () => {
     const [context, page] = await checks.newContext();
     await checks.signIn(page, VIEWER);
     await checks.openPage(page, 'Branding');
-    await page.getByText('Only owners change this; your role is viewer.').waitFor();
+    await page.locator('p', { hasText: 'Your role is viewer, which cannot change the branding.' }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Save branding' }).count(), 0);
     assert.equal(await page.getByLabel('Name in the page’s header').isDisabled(), true);
     await context.close();

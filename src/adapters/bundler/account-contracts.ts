@@ -1,0 +1,102 @@
+import { createRequire } from 'node:module';
+import {
+  AbiCoder,
+  type BaseWallet,
+  concat,
+  getAddress,
+  getCreate2Address,
+  type InterfaceAbi,
+  type JsonRpcProvider,
+  keccak256,
+  ZeroHash,
+  zeroPadValue,
+} from 'ethers';
+import { waitForReceipt } from '../chain/receipt-wait.ts';
+
+const require = createRequire(import.meta.url);
+
+interface PackageArtifact {
+  contractName: string;
+  abi: InterfaceAbi;
+  bytecode: string;
+  deployedBytecode: string;
+}
+
+/** The published builds of @account-abstraction/contracts 0.8.0 (EntryPoint v0.8, SimpleAccount). */
+function packageArtifact(name: string): PackageArtifact {
+  return require(`@account-abstraction/contracts/artifacts/${name}.json`) as PackageArtifact;
+}
+
+export const entryPointArtifact = packageArtifact('EntryPoint');
+export const accountFactoryArtifact = packageArtifact('SimpleAccountFactory');
+export const simpleAccountArtifact = packageArtifact('SimpleAccount');
+
+/** The CREATE2 factory every development chain has (anvil predeploys it; alto installs it if missing). */
+export const DETERMINISTIC_DEPLOYER = '0x4e59b44847b379578588920cA78FbF26c0B4956C';
+
+/**
+ * Bundlers recognise an EntryPoint v0.8 by its address (alto: prefix 0x433708), so on a development chain our
+ * EntryPoint must land at such an address: this salt puts the published EntryPoint build there through the
+ * deterministic deployer (found once by search; test/chain/smart-account-address.test.ts checks it). On a real
+ * chain the canonical EntryPoint (0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108) already exists: set ENTRY_POINT.
+ */
+export const ENTRY_POINT_SALT = zeroPadValue('0x01cbfa17', 32);
+export const FACTORY_SALT = ZeroHash;
+
+export const DEV_ENTRY_POINT = getCreate2Address(
+  DETERMINISTIC_DEPLOYER,
+  ENTRY_POINT_SALT,
+  keccak256(entryPointArtifact.bytecode),
+);
+
+function factoryInitCode(entryPoint: string): string {
+  return concat([
+    accountFactoryArtifact.bytecode,
+    AbiCoder.defaultAbiCoder().encode(['address'], [entryPoint]),
+  ]);
+}
+
+/** The SimpleAccountFactory of an EntryPoint: one address per EntryPoint on every chain. */
+export function accountFactoryAddress(entryPoint: string): string {
+  return getCreate2Address(DETERMINISTIC_DEPLOYER, FACTORY_SALT, keccak256(factoryInitCode(entryPoint)));
+}
+
+async function deployDeterministic(
+  signer: BaseWallet,
+  salt: string,
+  initCode: string,
+  expected: string,
+): Promise<boolean> {
+  const provider = signer.provider as JsonRpcProvider;
+  if ((await provider.getCode(expected)) !== '0x') return false;
+  if ((await provider.getCode(DETERMINISTIC_DEPLOYER)) === '0x')
+    throw new Error(`no deterministic deployer at ${DETERMINISTIC_DEPLOYER} on this chain`);
+  const response = await signer.sendTransaction({
+    to: DETERMINISTIC_DEPLOYER,
+    data: concat([salt, initCode]),
+  });
+  const receipt = await waitForReceipt(provider, response.hash, {
+    confirmations: 1,
+    timeoutMs: 60_000,
+    pollIntervalMs: 100,
+  });
+  if (receipt.status !== 1 || (await provider.getCode(expected)) === '0x')
+    throw new Error(`deterministic deployment of ${expected} failed (transaction ${response.hash})`);
+  return true;
+}
+
+export interface AccountInfrastructure {
+  entryPoint: string;
+  factory: string;
+}
+
+/**
+ * Development and tests: the EntryPoint v0.8 and the account factory, deployed once per chain at addresses that
+ * do not depend on who deploys them (a second call finds them and sends nothing).
+ */
+export async function ensureAccountInfrastructure(signer: BaseWallet): Promise<AccountInfrastructure> {
+  await deployDeterministic(signer, ENTRY_POINT_SALT, entryPointArtifact.bytecode, DEV_ENTRY_POINT);
+  const factory = accountFactoryAddress(DEV_ENTRY_POINT);
+  await deployDeterministic(signer, FACTORY_SALT, factoryInitCode(DEV_ENTRY_POINT), factory);
+  return { entryPoint: getAddress(DEV_ENTRY_POINT), factory };
+}

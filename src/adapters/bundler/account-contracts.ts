@@ -35,15 +35,15 @@ export const simpleAccountArtifact = packageArtifact('SimpleAccount');
 export const DETERMINISTIC_DEPLOYER = '0x4e59b44847b379578588920cA78FbF26c0B4956C';
 
 /**
- * Bundlers recognise an EntryPoint v0.8 by its address (alto: prefix 0x433708), so on a development chain our
- * EntryPoint must land at such an address: this salt puts the published EntryPoint build there through the
- * deterministic deployer (found once by search; test/chain/smart-account-address.test.ts checks it). On a real
- * chain the canonical EntryPoint (0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108) already exists: set ENTRY_POINT.
+ * Our EntryPoint: the published v0.8 build, created through the deterministic deployer with this salt, so it has
+ * the same address on every chain that has that deployer, and anyone can deploy it where it is missing. The salt
+ * was found once by search so that the address starts 0x433708: bundlers recognise an EntryPoint v0.8 by that
+ * prefix (alto does). Smart-account addresses derive from it (docs/smart-accounts.md).
  */
 export const ENTRY_POINT_SALT = zeroPadValue('0x01cbfa17', 32);
 export const FACTORY_SALT = ZeroHash;
 
-export const DEV_ENTRY_POINT = getCreate2Address(
+export const ENTRY_POINT_ADDRESS = getCreate2Address(
   DETERMINISTIC_DEPLOYER,
   ENTRY_POINT_SALT,
   keccak256(entryPointArtifact.bytecode),
@@ -95,8 +95,8 @@ export interface AccountInfrastructure {
  * do not depend on who deploys them (a second call finds them and sends nothing).
  */
 export async function ensureAccountInfrastructure(signer: BaseWallet): Promise<AccountInfrastructure> {
-  await deployDeterministic(signer, ENTRY_POINT_SALT, entryPointArtifact.bytecode, DEV_ENTRY_POINT);
-  const factory = accountFactoryAddress(DEV_ENTRY_POINT);
-  await deployDeterministic(signer, FACTORY_SALT, factoryInitCode(DEV_ENTRY_POINT), factory);
-  return { entryPoint: getAddress(DEV_ENTRY_POINT), factory };
+  await deployDeterministic(signer, ENTRY_POINT_SALT, entryPointArtifact.bytecode, ENTRY_POINT_ADDRESS);
+  const factory = accountFactoryAddress(ENTRY_POINT_ADDRESS);
+  await deployDeterministic(signer, FACTORY_SALT, factoryInitCode(ENTRY_POINT_ADDRESS), factory);
+  return { entryPoint: getAddress(ENTRY_POINT_ADDRESS), factory };
 }

@@ -9,6 +9,7 @@ import type { TestChain } from './anvil.ts';
 export const TEST_PAYMASTER_DEPOSIT = parseEther('1');
 
 export interface TestAccounts extends OperationContext {
+  bundler: OperationContext['bundler'];
   factory: string;
   alto: AltoInstance;
   /** Alto's executor: sends the bundles (and is paid back by the EntryPoint from the paymaster's deposit). */

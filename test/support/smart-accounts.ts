@@ -23,7 +23,9 @@ export interface TestAccounts extends OperationContext {
  */
 export async function startTestAccounts(chain: TestChain): Promise<TestAccounts> {
   const provider = chain.chain.provider;
-  const platform = new Wallet(chain.platform.privateKey, provider);
+  // Its own deployer and paymaster owner: the platform signer's nonces belong to its transaction manager.
+  const platform = Wallet.createRandom(provider);
+  await chain.rpc('anvil_setBalance', [platform.address, '0x56BC75E2D63100000']);
   const { entryPoint, factory } = await ensureAccountInfrastructure(platform);
   const sponsorKey = Wallet.createRandom();
   const paymaster = await deployPaymaster(platform, entryPoint, {

@@ -8,6 +8,9 @@ import { smartAccountAddress } from '../../src/adapters/bundler/smart-account-ad
 import { paymasterDeposit } from '../../src/adapters/bundler/sponsor-paymaster.ts';
 import { SponsoredOperations, SponsorshipRefused } from '../../src/adapters/bundler/sponsored-operations.ts';
 import { UserOperationStore } from '../../src/adapters/bundler/user-operation-store.ts';
+import { loadConfig } from '../../src/platform/config/config.ts';
+import { createLogger } from '../../src/platform/logging/logger.ts';
+import { PaymasterDeposits } from '../../src/platform/observability/paymaster-deposit.ts';
 import { startTestChain, type TestChain } from '../support/anvil.ts';
 import { startTestAccounts, type TestAccounts } from '../support/smart-accounts.ts';
 
@@ -135,4 +138,24 @@ test('budgets: a person over their daily sponsored operations is refused before 
   );
   assert.equal(await store.find(`claim:test:${tokenId}`), undefined);
   assert.equal(await paymasterDeposit(t.chain.provider, aa.entryPoint, aa.paymaster), before);
+});
+
+test('the paymaster deposit is watched: its gauge reads the EntryPoint, and below PAYMASTER_MIN_DEPOSIT it warns', async () => {
+  const config = (minimum: string) =>
+    loadConfig({
+      CHAIN_RPC_URL_TEST: t.anvil.rpcUrl,
+      CONTRACT_ADDRESS_TEST: t.contractAddress,
+      CHAIN_PRIVATE_KEY_TEST: t.platform.privateKey,
+      PAYMASTER_ADDRESS_TEST: aa.paymaster,
+      PAYMASTER_MIN_DEPOSIT_TEST: minimum,
+    });
+  const deposit = await paymasterDeposit(t.chain.provider, aa.entryPoint, aa.paymaster);
+  const healthy = new PaymasterDeposits(config('0.001'), aa.entryPoint, createLogger('silent'));
+  const [reading] = await healthy.read();
+  assert.equal(reading?.wei, deposit);
+  assert.equal(reading?.low, false);
+  assert.deepEqual(await healthy.warnings(), {});
+  const low = new PaymasterDeposits(config('1000'), aa.entryPoint, createLogger('silent'));
+  const [warning] = Object.values(await low.warnings());
+  assert.match(warning ?? '', /below the minimum 1000\.0 \(PAYMASTER_MIN_DEPOSIT_TEST\)/);
 });

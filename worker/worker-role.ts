@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { webhookSenderFor } from '../activities/webhooks/webhook-activities.ts';
 import { startUsageReporter } from '../src/accounts/billing/usage.ts';
+import { openEnvironmentAccounts } from '../src/adapters/bundler/environment-accounts.ts';
 import type { PassportChains } from '../src/adapters/chain/environment-chains.ts';
 import type { ContentStore } from '../src/adapters/ipfs/store.ts';
 import { registerSearchAttributes } from '../src/adapters/temporal/register-search-attributes.ts';
@@ -40,7 +41,14 @@ export async function startWorkerRole(parts: {
 }): Promise<ShutdownStep[]> {
   const { config, logger } = parts;
   await registerSearchAttributes(parts.clientConnection, config.temporal.namespace, logger);
-  const environments = environmentDeps({ ...parts, orm: parts.database.orm });
+  // Smart accounts (docs/smart-accounts.md): the configured bundler, or a local alto in front of npm start's anvil.
+  const accounts = await openEnvironmentAccounts(config, parts.chains, parts.database.orm);
+  if (accounts.alto) logger.info({ bundler: accounts.alto.url }, 'alto bundler started for the local chain');
+  const environments = environmentDeps({
+    ...parts,
+    orm: parts.database.orm,
+    smartAccounts: accounts.operations,
+  });
   const workers = await createWorkers({
     connection: parts.clientConnection,
     namespace: config.temporal.namespace,
@@ -100,5 +108,6 @@ export async function startWorkerRole(parts: {
         await running;
       },
     },
+    { name: 'bundler', run: () => accounts.close() },
   ];
 }

@@ -61,15 +61,18 @@ export function accountFactoryAddress(entryPoint: string): string {
   return getCreate2Address(DETERMINISTIC_DEPLOYER, FACTORY_SALT, keccak256(factoryInitCode(entryPoint)));
 }
 
-async function deployDeterministic(
+/** Creates `initCode` through the deterministic deployer unless `expected` already has code; true when it did. */
+export async function deployDeterministic(
   signer: BaseWallet,
   salt: string,
   initCode: string,
   expected: string,
 ): Promise<boolean> {
   const provider = signer.provider as JsonRpcProvider;
-  if ((await provider.getCode(expected)) !== '0x') return false;
-  if ((await provider.getCode(DETERMINISTIC_DEPLOYER)) === '0x')
+  // Uncached (ethers providers may answer a repeated call from a short cache): the code changes in between.
+  const codeAt = (address: string) => provider.send('eth_getCode', [address, 'latest']) as Promise<string>;
+  if ((await codeAt(expected)) !== '0x') return false;
+  if ((await codeAt(DETERMINISTIC_DEPLOYER)) === '0x')
     throw new Error(`no deterministic deployer at ${DETERMINISTIC_DEPLOYER} on this chain`);
   const response = await signer.sendTransaction({
     to: DETERMINISTIC_DEPLOYER,
@@ -80,7 +83,7 @@ async function deployDeterministic(
     timeoutMs: 60_000,
     pollIntervalMs: 100,
   });
-  if (receipt.status !== 1 || (await provider.getCode(expected)) === '0x')
+  if (receipt.status !== 1 || (await codeAt(expected)) === '0x')
     throw new Error(`deterministic deployment of ${expected} failed (transaction ${response.hash})`);
   return true;
 }

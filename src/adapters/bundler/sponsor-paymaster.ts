@@ -5,15 +5,17 @@ import {
   ContractFactory,
   concat,
   getAddress,
+  getCreate2Address,
   type InterfaceAbi,
   type JsonRpcProvider,
   keccak256,
   toBeHex,
+  ZeroHash,
   zeroPadValue,
 } from 'ethers';
 import { loadContractArtifact, PAYMASTER_CONTRACT } from '../chain/compile.ts';
 import { waitForReceipt } from '../chain/receipt-wait.ts';
-import { entryPointArtifact } from './account-contracts.ts';
+import { DETERMINISTIC_DEPLOYER, deployDeterministic, entryPointArtifact } from './account-contracts.ts';
 import type { UserOperation } from './user-operation.ts';
 
 /** Gas the paymaster's validation needs (an ecrecover and a few reads) with a margin; it has no postOp. */
@@ -42,6 +44,28 @@ export async function deployPaymaster(
   if (receipt.status !== 1 || !receipt.contractAddress)
     throw new Error(`paymaster deployment failed (${response.hash})`);
   return getAddress(receipt.contractAddress);
+}
+
+/**
+ * Development chains: our paymaster for these roles at the address the deterministic deployer gives it (the
+ * constructor hands ownership to `owner`), deployed unless it is there already.
+ */
+export async function ensurePaymaster(
+  deployer: BaseWallet,
+  entryPoint: string,
+  roles: { owner: string; sponsorSigner: string },
+): Promise<string> {
+  const artifact = paymasterArtifact();
+  const initCode = concat([
+    artifact.bytecode,
+    AbiCoder.defaultAbiCoder().encode(
+      ['address', 'address', 'address'],
+      [entryPoint, roles.owner, roles.sponsorSigner],
+    ),
+  ]);
+  const address = getCreate2Address(DETERMINISTIC_DEPLOYER, ZeroHash, keccak256(initCode));
+  await deployDeterministic(deployer, ZeroHash, initCode, address);
+  return address;
 }
 
 /** The paymaster's deposit at the EntryPoint: what is left to pay gas with. */

@@ -47,6 +47,21 @@ async function passportFor(buyer: BaseWallet) {
   return { tokenId, data };
 }
 
+/** A new buyer's claim of a new passport, as the claim activity asks for it. */
+async function claimRequest() {
+  const buyer = Wallet.createRandom();
+  const { tokenId, data } = await passportFor(buyer);
+  const request = {
+    idempotencyKey: `claim:test:${tokenId}`,
+    purpose: 'claim',
+    companyId: 'company-a',
+    owner: buyer,
+    target: t.contractAddress,
+    data,
+  };
+  return { tokenId, request };
+}
+
 /** The EntryPoint's UserOperationEvent logs of `sender`: how many operations of that account ran on chain. */
 async function userOperationEvents(sender: string) {
   const event = new Interface(entryPointArtifact.abi).getEvent('UserOperationEvent')!;
@@ -59,16 +74,7 @@ async function userOperationEvents(sender: string) {
 }
 
 test('a claim is recorded before it is sent, included once, and a repeat returns the same outcome', async () => {
-  const buyer = Wallet.createRandom();
-  const { tokenId, data } = await passportFor(buyer);
-  const request = {
-    idempotencyKey: `claim:test:${tokenId}`,
-    purpose: 'claim',
-    companyId: 'company-a',
-    owner: buyer,
-    target: t.contractAddress,
-    data,
-  };
+  const { tokenId, request } = await claimRequest();
   const first = await operations().execute(request);
   const again = await operations().execute(request);
   assert.deepEqual(again, first);
@@ -80,16 +86,7 @@ test('a claim is recorded before it is sent, included once, and a repeat returns
 });
 
 test('the bundler killed between sending and inclusion: a new bundler, the same record, exactly once', async () => {
-  const buyer = Wallet.createRandom();
-  const { tokenId, data } = await passportFor(buyer);
-  const request = {
-    idempotencyKey: `claim:test:${tokenId}`,
-    purpose: 'claim',
-    companyId: 'company-a',
-    owner: buyer,
-    target: t.contractAddress,
-    data,
-  };
+  const { tokenId, request } = await claimRequest();
   await t.rpc('evm_setAutomine', [false]);
   const interrupted = operations({ timeoutMs: 4_000 })
     .execute(request)

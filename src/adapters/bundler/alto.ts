@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { freePort } from '../../platform/runtime/ports.ts';
+import { waitForExit } from '../chain/anvil.ts';
 
 export interface StartAltoOptions {
   rpcUrl: string;
@@ -32,28 +33,6 @@ export interface AltoInstance {
 export function findAltoCli(): string {
   const entry = createRequire(import.meta.url).resolve('@pimlico/alto'); // <package>/esm/index.js
   return join(dirname(entry), 'cli', 'alto.js');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), timeoutMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
 }
 
 async function healthy(url: string): Promise<boolean> {

@@ -44,7 +44,7 @@ export async function startTestAccounts(chain: TestChain): Promise<TestAccounts>
     utilityPrivateKey: utility.privateKey,
   });
   const { chainId } = await provider.getNetwork();
-  return {
+  const accounts: TestAccounts = {
     provider,
     bundler: new BundlerClient(alto.url, entryPoint),
     entryPoint,
@@ -54,6 +54,8 @@ export async function startTestAccounts(chain: TestChain): Promise<TestAccounts>
     sponsorKey,
     alto,
     executor,
-    stop: () => alto.stop(),
+    // The current bundler: a test may have replaced it (a restart after a crash).
+    stop: () => accounts.alto.stop(),
   };
+  return accounts;
 }

@@ -102,7 +102,12 @@ export async function startTestStack(
 ): Promise<TestStack> {
   const chain = options.chain ?? (await startTestChain());
   const accounts = options.smartAccounts === false ? undefined : await startTestAccounts(chain);
-  const temporal = await createTestWorkflowEnvironment(options.temporal ?? 'dev-server');
+  const temporal = await createTestWorkflowEnvironment(options.temporal ?? 'dev-server').catch(
+    async (error) => {
+      await accounts?.stop(); // a failed start leaves no bundler behind
+      throw error;
+    },
+  );
   const mintWait = String(options.mintWaitMs ?? 20_000);
   const api = await startTestApi(
     { MINT_DEPOSIT: TEST_DEPOSIT, MINT_WAIT_MS: mintWait, ...options.apiEnv },

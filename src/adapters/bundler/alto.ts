@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { freePort } from '../../platform/runtime/ports.ts';
 import { waitForExit } from '../chain/anvil.ts';
 
@@ -81,9 +82,14 @@ export function altoArguments(options: StartAltoOptions, port: number): string[]
 /** Starts the real alto bundler (Node, the running Node binary) and resolves once /health answers. */
 export async function startAlto(options: StartAltoOptions): Promise<AltoInstance> {
   const port = options.port || (await freePort());
-  const child = spawn(process.execPath, [findAltoCli(), ...altoArguments(options, port)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const watchdog = pathToFileURL(fileURLToPath(new URL('./exit-with-parent.ts', import.meta.url))).href;
+  const child = spawn(
+    process.execPath,
+    ['--import', watchdog, findAltoCli(), ...altoArguments(options, port)],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const lines: string[] = [];
   const remember = (line: string) => {
     lines.push(line);

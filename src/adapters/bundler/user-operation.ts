@@ -1,4 +1,4 @@
-import { concat, getBytes, TypedDataEncoder, toBeHex, zeroPadValue } from 'ethers';
+import { concat, TypedDataEncoder, toBeHex, zeroPadValue } from 'ethers';
 
 /** An ERC-4337 v0.8 user operation, unpacked as the bundler JSON-RPC carries it (quantities as bigint). */
 export interface UserOperation {
@@ -109,6 +109,3 @@ export function toRpcUserOperation(op: UserOperation): Record<string, string> {
   }
   return rpc;
 }
-
-/** Bytes of a hex string (for callers that must size or compare operations). */
-export const byteLength = (data: string) => getBytes(data).length;

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/activity';
+import type { SponsoredOperations } from '../src/adapters/bundler/sponsored-operations.ts';
 import type { PassportChain } from '../src/adapters/chain/passport-chain.ts';
 import type { ContentStore } from '../src/adapters/ipfs/store.ts';
 import type { StripeGateway } from '../src/adapters/payments/stripe-gateway.ts';
@@ -29,6 +30,11 @@ export interface EnvironmentDeps {
   payments: StripeGateway;
   /** The EU DPP registry (docs/registry.md); unset: this environment's registrations wait until configured. */
   registry?: { port: RegistryPort; serviceProviderId: string; backupCopyUrlTemplate: string | undefined };
+  /**
+   * ERC-4337 smart accounts (docs/smart-accounts.md): buyers' claims become sponsored user operations of their
+   * own accounts through the bundler. Unset: the platform relays claims (claimOwnershipFor).
+   */
+  smartAccounts?: { operations: SponsoredOperations; walletMasterSecret: string | undefined };
   /** Where webhook deliveries may connect; unset: private targets allowed in test only (the default). */
   webhookUrlPolicy?: UrlPolicy;
   /** Test seam: answers webhook hosts' DNS instead of the system resolver. */

@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import Koa from 'koa';
 import { userTokenKeysOf } from '../src/accounts/identity/user-token-keys.ts';
+import { ENTRY_POINT_ADDRESS } from '../src/adapters/bundler/account-contracts.ts';
 import { createContentStore } from '../src/adapters/ipfs/create.ts';
 import type { ContentStore } from '../src/adapters/ipfs/store.ts';
 import { StripeGateway } from '../src/adapters/payments/stripe-gateway.ts';
@@ -11,6 +12,7 @@ import {
   type MetricsSource,
   registerDatabaseMetrics,
 } from '../src/platform/observability/metrics-endpoint.ts';
+import { PaymasterDeposits } from '../src/platform/observability/paymaster-deposit.ts';
 import { SignerBalances } from '../src/platform/observability/signer-balance.ts';
 import { chainReadiness } from '../src/platform/runtime/readiness.ts';
 import { SecretBox } from '../src/platform/secret-box.ts';
@@ -64,6 +66,10 @@ export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
   // The funded-balance alarm: gauges at /metrics, a warning log line and /readyz `warnings` (never unready).
   const signerBalances = new SignerBalances(deps.config, deps.logger, { orm: deps.orm });
   signerBalances.registerMetrics();
+  // The same for the paymaster's deposit at the EntryPoint (sponsored user operations, docs/smart-accounts.md).
+  const paymasterDeposits = new PaymasterDeposits(deps.config, ENTRY_POINT_ADDRESS, deps.logger);
+  paymasterDeposits.registerMetrics();
+  const watched = [signerBalances, paymasterDeposits].filter((watch) => watch.configured);
   const secretBox = deps.secretBox ?? new SecretBox(deps.config.secrets.dataEncryptionKey);
   const payments = deps.payments ?? new StripeGateway(deps.config.payments);
   const routes = allRoutes({
@@ -71,7 +77,10 @@ export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
     orm: deps.orm,
     secretBox,
     readiness,
-    readinessWarnings: signerBalances.configured ? () => signerBalances.warnings() : undefined,
+    readinessWarnings:
+      watched.length > 0
+        ? async () => Object.assign({}, ...(await Promise.all(watched.map((watch) => watch.warnings()))))
+        : undefined,
     workflows: deps.workflows,
     payments,
   });

@@ -1,5 +1,6 @@
 // `npm run bench`: each benchmark prints its figures next to a baseline measured in the same run.
 import { benchChain } from './chain.bench.ts';
+import { benchClaimGas } from './claim-gas.bench.ts';
 import { benchLevels } from './levels.bench.ts';
 import { benchMint } from './mint.bench.ts';
 import { benchProvision } from './provision.bench.ts';
@@ -26,6 +27,8 @@ const onRequest: Record<string, () => Promise<void>> = {
   levels: benchLevels,
   // `npm run bench -- request-log`: what the request log adds to a request.
   'request-log': benchRequestLog,
+  // `npm run bench -- claim-gas`: a claim relayed by the platform against the buyer's sponsored user operation.
+  'claim-gas': benchClaimGas,
 };
 const selected = process.argv.slice(2);
 const cleanup = await prepareBenchDatabase();

@@ -1,5 +1,6 @@
 import { parseEther } from 'ethers';
 import type { EnvironmentDeps } from '../activities/index.ts';
+import type { SponsoredOperations } from '../src/adapters/bundler/sponsored-operations.ts';
 import type { PassportChains } from '../src/adapters/chain/environment-chains.ts';
 import type { ContentStore } from '../src/adapters/ipfs/store.ts';
 import { StripeGateway } from '../src/adapters/payments/stripe-gateway.ts';
@@ -18,6 +19,8 @@ export function environmentDeps(parts: {
   secretBox: SecretBox;
   contentStore: ContentStore;
   chains: PassportChains;
+  /** Sponsored user operations of the environments that have smart accounts (openEnvironmentAccounts). */
+  smartAccounts?: Partial<Record<Environment, SponsoredOperations>>;
 }): Record<Environment, EnvironmentDeps> {
   const depositWei = parseEther(parts.config.mint.deposit);
   const payments = new StripeGateway(parts.config.payments);
@@ -34,8 +37,18 @@ export function environmentDeps(parts: {
     payments,
     webhookUrlPolicy: urlPolicyFor(environment, parts.config.webhooks.allowPrivateUrlsInTest),
     ...registryDeps(parts.config, environment),
+    ...smartAccountDeps(parts, environment),
   });
   return Object.fromEntries(ENVIRONMENTS.map((e) => [e, build(e)])) as Record<Environment, EnvironmentDeps>;
+}
+
+function smartAccountDeps(
+  parts: { config: Config; smartAccounts?: Partial<Record<Environment, SponsoredOperations>> },
+  environment: Environment,
+): Pick<EnvironmentDeps, 'smartAccounts'> {
+  const operations = parts.smartAccounts?.[environment];
+  if (!operations) return {};
+  return { smartAccounts: { operations, walletMasterSecret: parts.config.identity.walletMasterSecret } };
 }
 
 function registryDeps(config: Config, environment: Environment): Pick<EnvironmentDeps, 'registry'> {

@@ -3,6 +3,7 @@ import type { NativeConnection } from '@temporalio/worker';
 import { webhookSenderFor } from '../activities/webhooks/webhook-activities.ts';
 import { startUsageReporter } from '../src/accounts/billing/usage.ts';
 import { startRequestLogPurge } from '../src/accounts/request-log/purge.ts';
+import { openEnvironmentAccounts } from '../src/adapters/bundler/environment-accounts.ts';
 import type { PassportChains } from '../src/adapters/chain/environment-chains.ts';
 import type { ContentStore } from '../src/adapters/ipfs/store.ts';
 import { registerSearchAttributes } from '../src/adapters/temporal/register-search-attributes.ts';
@@ -42,7 +43,14 @@ export async function startWorkerRole(parts: {
 }): Promise<ShutdownStep[]> {
   const { config, logger } = parts;
   await registerSearchAttributes(parts.clientConnection, config.temporal.namespace, logger);
-  const environments = environmentDeps({ ...parts, orm: parts.database.orm });
+  // Smart accounts (docs/smart-accounts.md): the configured bundler, or a local alto in front of npm start's anvil.
+  const accounts = await openEnvironmentAccounts(config, parts.chains, parts.database.orm);
+  if (accounts.alto) logger.info({ bundler: accounts.alto.url }, 'alto bundler started for the local chain');
+  const environments = environmentDeps({
+    ...parts,
+    orm: parts.database.orm,
+    smartAccounts: accounts.operations,
+  });
   const workers = await createWorkers({
     connection: parts.clientConnection,
     namespace: config.temporal.namespace,
@@ -110,5 +118,6 @@ export async function startWorkerRole(parts: {
         await running;
       },
     },
+    { name: 'bundler', run: () => accounts.close() },
   ];
 }

@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import { keccak_256 } from '@noble/hashes/sha3';
 import { computeAddress } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
+import { ENTRY_POINT_ADDRESS } from '../../src/adapters/bundler/account-contracts.ts';
+import { smartAccountAddress } from '../../src/adapters/bundler/smart-account-address.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 
@@ -67,7 +69,12 @@ describe('accounts: register → e-mail over SMTP → confirm → login → user
     const seed = keccak_256(
       Buffer.concat([Buffer.from('w'.repeat(40)), Buffer.from([0]), Buffer.from('jane.doe@example.com')]),
     );
-    assert.equal(wallet.body.address, computeAddress(`0x${Buffer.from(seed).toString('hex')}`));
+    // The wallet is the smart account that key owns (issue 40), at its counterfactual address.
+    const owner = computeAddress(`0x${Buffer.from(seed).toString('hex')}`);
+    assert.equal(wallet.body.ownerAddress, owner);
+    assert.equal(wallet.body.kind, 'smart-account');
+    assert.equal(wallet.body.address, smartAccountAddress(ENTRY_POINT_ADDRESS, owner));
+    assert.notEqual(wallet.body.address, owner);
     assert.equal(
       (await api.call('GET', '/v1/auth/wallet', { key: token })).body.address,
       wallet.body.address,

@@ -10,6 +10,8 @@ import { parseEther } from 'ethers';
 import { createActivities, type EnvironmentDeps } from '../../activities/index.ts';
 import { webhookSenderFor } from '../../activities/webhooks/webhook-activities.ts';
 import { type RegistryEmulator, startRegistryEmulator } from '../../scripts/dev/registry-emulator.ts';
+import { SponsoredOperations } from '../../src/adapters/bundler/sponsored-operations.ts';
+import { UserOperationStore } from '../../src/adapters/bundler/user-operation-store.ts';
 import { reorgRecordReconciler } from '../../src/adapters/chain/reorg-records.ts';
 import { EmbeddedContentStore } from '../../src/adapters/ipfs/store.ts';
 import { StripeGateway } from '../../src/adapters/payments/stripe-gateway.ts';
@@ -29,6 +31,7 @@ import { firstAttemptSender } from '../../src/webhooks/first-attempts.ts';
 import { workerTuning, workflowsPath } from '../../worker/worker.ts';
 import { startTestChain, type TestChain } from './anvil.ts';
 import { startTestApi, type TestApi } from './api.ts';
+import { startTestAccounts, type TestAccounts } from './smart-accounts.ts';
 import { createTestWorkflowEnvironment, type TestServerMode } from './temporal.ts';
 
 export const TEST_DEPOSIT = '0.001';
@@ -36,6 +39,8 @@ export const TEST_DEPOSIT = '0.001';
 export interface TestStack {
   api: TestApi;
   chain: TestChain;
+  /** EntryPoint, factory, our paymaster and a real alto bundler (off with `smartAccounts: false`). */
+  accounts: TestAccounts | undefined;
   temporal: TestWorkflowEnvironment;
   deps: EnvironmentDeps;
   /** The outbox dispatcher of the worker process (off with `dispatcher: false`). */
@@ -91,10 +96,18 @@ export async function startTestStack(
     chain?: TestChain;
     /** Start the registry emulator (scripts/dev/registry-emulator.ts) and the registry dispatcher. */
     registry?: boolean;
+    /** false: no bundler; buyers' claims are relayed by the platform as before smart accounts. */
+    smartAccounts?: boolean;
   } = {},
 ): Promise<TestStack> {
   const chain = options.chain ?? (await startTestChain());
-  const temporal = await createTestWorkflowEnvironment(options.temporal ?? 'dev-server');
+  const accounts = options.smartAccounts === false ? undefined : await startTestAccounts(chain);
+  const temporal = await createTestWorkflowEnvironment(options.temporal ?? 'dev-server').catch(
+    async (error) => {
+      await accounts?.stop(); // a failed start leaves no bundler behind
+      throw error;
+    },
+  );
   const mintWait = String(options.mintWaitMs ?? 20_000);
   const api = await startTestApi(
     { MINT_DEPOSIT: TEST_DEPOSIT, MINT_WAIT_MS: mintWait, ...options.apiEnv },
@@ -122,6 +135,16 @@ export async function startTestStack(
     publicBaseUrl: api.config.publicBaseUrl,
     custodyMasterSecret: api.config.secrets.custodyMasterSecret,
     payments: new StripeGateway(api.config.payments),
+    ...(accounts && {
+      smartAccounts: {
+        operations: new SponsoredOperations({
+          ctx: accounts,
+          store: new UserOperationStore(api.db.orm, accounts.chainId),
+          pollIntervalMs: 100,
+        }),
+        walletMasterSecret: api.config.identity.walletMasterSecret,
+      },
+    }),
   };
   const registry = options.registry
     ? await startRegistryEmulator({ token: 'registry-test-token' })
@@ -186,6 +209,7 @@ export async function startTestStack(
   return {
     api,
     chain,
+    accounts,
     temporal,
     deps,
     dispatcher,
@@ -198,6 +222,7 @@ export async function startTestStack(
       await api.close();
       await temporal.teardown();
       await registry?.stop();
+      await accounts?.stop();
       await chain.stop();
     },
   };

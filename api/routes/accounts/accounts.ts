@@ -4,7 +4,7 @@ import { requestPasswordReset, resetPassword } from '../../../src/accounts/ident
 import { PASSWORD_POLICY } from '../../../src/accounts/identity/passwords.ts';
 import { registerAccount } from '../../../src/accounts/identity/registration.ts';
 import { userTokenKeysOf } from '../../../src/accounts/identity/user-token-keys.ts';
-import { userWalletAddress } from '../../../src/accounts/wallets/user-wallet.ts';
+import { userWalletAddress, userWalletOwnerAddress } from '../../../src/accounts/wallets/user-wallet.ts';
 import { smtpMailer } from '../../../src/adapters/mail/mailer.ts';
 import type { AppContext } from '../../context.ts';
 import { Problem } from '../../problem.ts';
@@ -220,21 +220,32 @@ export function accountRoutes(deps: RouteDeps): RouteSpec[] {
       method: 'get',
       path: '/v1/auth/wallet',
       operationId: 'userWallet',
-      summary: 'The caller’s invisible wallet: the account that receives passports they buy.',
+      summary: 'The caller’s invisible wallet: the smart account that receives passports they buy.',
       tags: ['auth'],
       auth: 'user',
       responses: {
         200: {
           description:
-            'Derived from the e-mail and the platform’s master secret; no key ever leaves the service.',
-          schema: z.object({ success: z.literal(true), address: z.string() }),
+            'An ERC-4337 smart account (address known before it exists; its first sponsored operation deploys ' +
+            'it), owned by a key derived from the e-mail and the platform’s master secret; no key ever leaves ' +
+            'the service. ownerAddress is that key’s own address (which held passports bought before smart ' +
+            'accounts: docs/smart-accounts.md).',
+          schema: z.object({
+            success: z.literal(true),
+            address: z.string(),
+            kind: z.literal('smart-account'),
+            ownerAddress: z.string(),
+          }),
         },
       },
       handler: async (ctx: AppContext) => {
         const principal = ctx.state.principal as { email: string };
+        const secret = deps.config.identity.walletMasterSecret;
         ctx.body = {
           success: true,
-          address: userWalletAddress(deps.config.identity.walletMasterSecret, principal.email),
+          address: userWalletAddress(secret, principal.email),
+          kind: 'smart-account',
+          ownerAddress: userWalletOwnerAddress(secret, principal.email),
         };
       },
     }),

@@ -98,7 +98,8 @@ async function rpcAnswers(rpcUrl: string): Promise<boolean> {
   }
 }
 
-function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+/** Whether `child` exited within `timeoutMs` (at once if it already has). */
+export function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(false), timeoutMs);

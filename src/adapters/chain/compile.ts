@@ -11,13 +11,37 @@ import {
 
 const CHAIN_DIR = dirname(fileURLToPath(import.meta.url));
 
-export const PASSPORT_CONTRACT_NAME = 'DigitalProductPassport';
-export const PASSPORT_SOURCE_UNIT = 'contracts/DigitalProductPassport.sol';
-export const PASSPORT_SOURCE_PATH = join(CHAIN_DIR, PASSPORT_SOURCE_UNIT);
-/** Committed to the repository so `npm start` needs no compilation; a test proves it is current. */
-export const PASSPORT_ARTIFACT_PATH = join(CHAIN_DIR, 'artifacts', `${PASSPORT_CONTRACT_NAME}.json`);
+/** One of our own contracts: compiled from contracts/<name>.sol into a committed artifacts/<name>.json. */
+export interface ContractSource {
+  contractName: string;
+  /** `contracts/<name>.sol`, as solc names it. */
+  sourceUnit: string;
+  sourcePath: string;
+  artifactPath: string;
+}
 
-export interface PassportArtifact {
+export function ownContract(contractName: string): ContractSource {
+  const sourceUnit = `contracts/${contractName}.sol`;
+  return {
+    contractName,
+    sourceUnit,
+    sourcePath: join(CHAIN_DIR, sourceUnit),
+    artifactPath: join(CHAIN_DIR, 'artifacts', `${contractName}.json`),
+  };
+}
+
+export const PASSPORT_CONTRACT = ownContract('DigitalProductPassport');
+/** The gas sponsor of the smart accounts (docs/smart-accounts.md). */
+export const PAYMASTER_CONTRACT = ownContract('SponsorPaymaster');
+export const OWN_CONTRACTS = [PASSPORT_CONTRACT, PAYMASTER_CONTRACT];
+
+export const PASSPORT_CONTRACT_NAME = PASSPORT_CONTRACT.contractName;
+export const PASSPORT_SOURCE_UNIT = PASSPORT_CONTRACT.sourceUnit;
+export const PASSPORT_SOURCE_PATH = PASSPORT_CONTRACT.sourcePath;
+/** Committed to the repository so `npm start` needs no compilation; a test proves it is current. */
+export const PASSPORT_ARTIFACT_PATH = PASSPORT_CONTRACT.artifactPath;
+
+export interface ContractArtifact {
   contractName: string;
   sourceUnit: string;
   abi: unknown[];
@@ -29,16 +53,15 @@ export interface PassportArtifact {
   /** The contract and every file it imports, as solc names them. */
   sourceUnits: string[];
 }
+export type PassportArtifact = ContractArtifact;
 
-const LOCAL_UNITS = { [PASSPORT_SOURCE_UNIT]: PASSPORT_SOURCE_PATH };
-
-export function compilePassport(): PassportArtifact {
-  const output = compileSolidity({ [PASSPORT_SOURCE_UNIT]: readFileSync(PASSPORT_SOURCE_PATH, 'utf8') });
-  const compiled = output.contracts[`${PASSPORT_SOURCE_UNIT}:${PASSPORT_CONTRACT_NAME}`];
-  if (!compiled) throw new Error(`solc produced no ${PASSPORT_CONTRACT_NAME} contract`);
+export function compileContract(contract: ContractSource): ContractArtifact {
+  const output = compileSolidity({ [contract.sourceUnit]: readFileSync(contract.sourcePath, 'utf8') });
+  const compiled = output.contracts[`${contract.sourceUnit}:${contract.contractName}`];
+  if (!compiled) throw new Error(`solc produced no ${contract.contractName} contract`);
   return {
-    contractName: PASSPORT_CONTRACT_NAME,
-    sourceUnit: PASSPORT_SOURCE_UNIT,
+    contractName: contract.contractName,
+    sourceUnit: contract.sourceUnit,
     ...compiled,
     compiler: { version: compilerVersion(), settings: COMPILER_SETTINGS },
     sourceHash: sourceFingerprint(output.sources),
@@ -46,9 +69,13 @@ export function compilePassport(): PassportArtifact {
   };
 }
 
-export function readPassportArtifact(path = PASSPORT_ARTIFACT_PATH): PassportArtifact | undefined {
+export function compilePassport(): PassportArtifact {
+  return compileContract(PASSPORT_CONTRACT);
+}
+
+export function readPassportArtifact(path = PASSPORT_ARTIFACT_PATH): ContractArtifact | undefined {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as PassportArtifact;
+    return JSON.parse(readFileSync(path, 'utf8')) as ContractArtifact;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -56,7 +83,7 @@ export function readPassportArtifact(path = PASSPORT_ARTIFACT_PATH): PassportArt
 }
 
 /** Writes atomically (temp file + rename), so parallel processes never read half a file. */
-export function writePassportArtifact(artifact: PassportArtifact, path = PASSPORT_ARTIFACT_PATH): void {
+export function writePassportArtifact(artifact: ContractArtifact, path = PASSPORT_ARTIFACT_PATH): void {
   mkdirSync(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.tmp`;
   writeFileSync(temp, `${JSON.stringify(artifact, null, 2)}\n`);
@@ -64,39 +91,51 @@ export function writePassportArtifact(artifact: PassportArtifact, path = PASSPOR
 }
 
 /** The fingerprint the artifact would have if compiled now from the current sources and compiler. */
-export function currentSourceHash(artifact: Pick<PassportArtifact, 'sourceUnits'>): string | undefined {
+export function currentSourceHash(artifact: Pick<ContractArtifact, 'sourceUnits'>): string | undefined {
+  const local = Object.fromEntries(
+    OWN_CONTRACTS.map((contract) => [contract.sourceUnit, contract.sourcePath]),
+  );
   try {
-    return sourceFingerprint(readSourceUnits(artifact.sourceUnits, LOCAL_UNITS));
+    return sourceFingerprint(readSourceUnits(artifact.sourceUnits, local));
   } catch {
     return undefined; // a source unit vanished: stale
   }
 }
 
-export function isPassportArtifactCurrent(artifact: PassportArtifact): boolean {
+export function isPassportArtifactCurrent(artifact: ContractArtifact): boolean {
   return artifact.sourceHash === currentSourceHash(artifact);
 }
 
-let cached: PassportArtifact | undefined;
+const cache = new Map<string, ContractArtifact>();
 
 /**
  * The compiled contract: the artifact file if it matches the sources and compiler, otherwise a
  * fresh compilation (written back when the directory is writable).
  */
-export function loadPassportArtifact(options: { path?: string } = {}): PassportArtifact {
-  const path = options.path ?? PASSPORT_ARTIFACT_PATH;
-  if (cached && path === PASSPORT_ARTIFACT_PATH) return cached;
+export function loadContractArtifact(
+  contract: ContractSource,
+  options: { path?: string } = {},
+): ContractArtifact {
+  const path = options.path ?? contract.artifactPath;
+  const shared = path === contract.artifactPath;
+  const cached = shared ? cache.get(path) : undefined;
+  if (cached) return cached;
   const existing = readPassportArtifact(path);
-  let artifact: PassportArtifact;
+  let artifact: ContractArtifact;
   if (existing && isPassportArtifactCurrent(existing)) {
     artifact = existing;
   } else {
-    artifact = compilePassport();
+    artifact = compileContract(contract);
     try {
       writePassportArtifact(artifact, path);
     } catch {
       // read-only deployment: use the in-memory build
     }
   }
-  if (path === PASSPORT_ARTIFACT_PATH) cached = artifact;
+  if (shared) cache.set(path, artifact);
   return artifact;
+}
+
+export function loadPassportArtifact(options: { path?: string } = {}): PassportArtifact {
+  return loadContractArtifact(PASSPORT_CONTRACT, options);
 }

@@ -17,6 +17,15 @@ export interface ChainSettings {
   signerMinBalance: string;
   /** A block explorer's transaction page with `{tx}` for the hash (CHAIN_EXPLORER_URL_*); none: hashes are text. */
   explorerTxUrl: string | undefined;
+  /** Smart accounts (docs/smart-accounts.md); all three set: buyers' claims go through this bundler. */
+  accounts: {
+    bundlerUrl: string | undefined;
+    paymasterAddress: string | undefined;
+    /** Signs what the paymaster sponsors; from the secret store. */
+    sponsorPrivateKey: string | undefined;
+    /** Below this deposit at the EntryPoint (decimal chain currency) the paymaster is reported low. */
+    paymasterMinDeposit: string;
+  };
 }
 
 export interface Config {
@@ -78,6 +87,8 @@ export interface Config {
     autoDeploy: boolean;
     /** Local anvil state and recorded deployments. */
     dataDir: string;
+    /** Sponsored user operations a company, and a person, may have per rolling day. */
+    sponsorBudget: { companyPerDay: number; personPerDay: number };
   };
   mint: { deposit: string; waitMs: number };
   secrets: {
@@ -295,6 +306,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
         privateKey: e.CHAIN_PRIVATE_KEY_LIVE,
         signerMinBalance: e.CHAIN_SIGNER_MIN_BALANCE_LIVE,
         explorerTxUrl: e.CHAIN_EXPLORER_URL_LIVE,
+        accounts: {
+          bundlerUrl: e.BUNDLER_URL_LIVE,
+          paymasterAddress: e.PAYMASTER_ADDRESS_LIVE,
+          sponsorPrivateKey: e.SPONSOR_PRIVATE_KEY_LIVE,
+          paymasterMinDeposit: e.PAYMASTER_MIN_DEPOSIT_LIVE,
+        },
       },
       test: {
         rpcUrl: e.CHAIN_RPC_URL_TEST,
@@ -302,6 +319,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
         privateKey: e.CHAIN_PRIVATE_KEY_TEST,
         signerMinBalance: e.CHAIN_SIGNER_MIN_BALANCE_TEST,
         explorerTxUrl: e.CHAIN_EXPLORER_URL_TEST,
+        accounts: {
+          bundlerUrl: e.BUNDLER_URL_TEST,
+          paymasterAddress: e.PAYMASTER_ADDRESS_TEST,
+          sponsorPrivateKey: e.SPONSOR_PRIVATE_KEY_TEST,
+          paymasterMinDeposit: e.PAYMASTER_MIN_DEPOSIT_TEST,
+        },
       },
       confirmations: e.CHAIN_CONFIRMATIONS,
       mintBatchMax: e.CHAIN_MINT_BATCH_MAX,
@@ -309,6 +332,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
       maxFeeGwei: e.CHAIN_MAX_FEE_GWEI,
       autoDeploy: e.CHAIN_AUTO_DEPLOY,
       dataDir: e.CHAIN_DATA_DIR,
+      sponsorBudget: {
+        companyPerDay: e.SPONSOR_BUDGET_COMPANY_PER_DAY,
+        personPerDay: e.SPONSOR_BUDGET_PERSON_PER_DAY,
+      },
     },
     mint: { deposit: e.MINT_DEPOSIT, waitMs: e.MINT_WAIT_MS },
     secrets: {

@@ -122,6 +122,17 @@ export const envSchema = z.object({
   CHAIN_EXPLORER_URL_LIVE: explorerTemplate,
   CHAIN_EXPLORER_URL_TEST: explorerTemplate,
   CHAIN_AUTO_DEPLOY: bool.default(false),
+  // Smart accounts (docs/smart-accounts.md): the bundler, our paymaster and the key that signs sponsorships.
+  BUNDLER_URL_LIVE: optionalUrl,
+  BUNDLER_URL_TEST: optionalUrl,
+  PAYMASTER_ADDRESS_LIVE: address,
+  PAYMASTER_ADDRESS_TEST: address,
+  SPONSOR_PRIVATE_KEY_LIVE: privateKey,
+  SPONSOR_PRIVATE_KEY_TEST: privateKey,
+  PAYMASTER_MIN_DEPOSIT_LIVE: chainAmount.default('0.1'),
+  PAYMASTER_MIN_DEPOSIT_TEST: chainAmount.default('0.1'),
+  SPONSOR_BUDGET_COMPANY_PER_DAY: z.coerce.number().int().min(0).default(10_000),
+  SPONSOR_BUDGET_PERSON_PER_DAY: z.coerce.number().int().min(0).default(20),
   CHAIN_DATA_DIR: z.string().min(1).default('.data/chain'),
   MINT_DEPOSIT: z
     .string()

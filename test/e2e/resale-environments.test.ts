@@ -69,6 +69,7 @@ describe('resale across environments, with the spec’s payment event, and a ref
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
     stack = await startTestStack({
+      smartAccounts: true,
       startWorker: false,
       apiEnv: {
         SMTP_URL: smtp.url,

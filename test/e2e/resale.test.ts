@@ -34,7 +34,7 @@ describe('resale: release → signed payment → buyer authorized on chain → c
 
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
-    stack = await startTestStack({ apiEnv: { SMTP_URL: smtp.url } });
+    stack = await startTestStack({ smartAccounts: true, apiEnv: { SMTP_URL: smtp.url } });
     tenant = await stack.api.createTenant('Acme Apparel');
     receiver = await startReceiver();
     const endpoint = await call('POST', '/v1/webhooks/endpoints', {

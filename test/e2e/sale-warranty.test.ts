@@ -72,7 +72,7 @@ describe('supply-chain webhooks carry the spec actions; a sale starts the warran
 
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
-    stack = await startTestStack({ apiEnv: { SMTP_URL: smtp.url } });
+    stack = await startTestStack({ smartAccounts: true, apiEnv: { SMTP_URL: smtp.url } });
     tenant = await stack.api.createTenant('Acme Apparel');
     receiver = await startReceiver();
     const endpoint = await call('POST', '/v1/webhooks/endpoints', {

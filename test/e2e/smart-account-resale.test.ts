@@ -20,7 +20,7 @@ let tenant: TestTenant;
 let smtp: SmtpReceiver;
 beforeAll(async () => {
   smtp = await startSmtpReceiver();
-  stack = await startTestStack({ apiEnv: { SMTP_URL: smtp.url } });
+  stack = await startTestStack({ smartAccounts: true, apiEnv: { SMTP_URL: smtp.url } });
   tenant = await stack.api.createTenant('Smart Goods');
 }, 180_000);
 afterAll(async () => {

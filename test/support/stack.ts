@@ -39,7 +39,7 @@ export const TEST_DEPOSIT = '0.001';
 export interface TestStack {
   api: TestApi;
   chain: TestChain;
-  /** EntryPoint, factory, our paymaster and a real alto bundler (off with `smartAccounts: false`). */
+  /** EntryPoint, factory, our paymaster and a real alto bundler (with `smartAccounts: true`). */
   accounts: TestAccounts | undefined;
   temporal: TestWorkflowEnvironment;
   deps: EnvironmentDeps;
@@ -96,12 +96,15 @@ export async function startTestStack(
     chain?: TestChain;
     /** Start the registry emulator (scripts/dev/registry-emulator.ts) and the registry dispatcher. */
     registry?: boolean;
-    /** false: no bundler; buyers' claims are relayed by the platform as before smart accounts. */
+    /**
+     * true: EntryPoint, factory, paymaster and alto, as `npm start` runs them (buyers' claims are sponsored user
+     * operations). Off by default to spare every other file the bundler's start: claims are then relayed.
+     */
     smartAccounts?: boolean;
   } = {},
 ): Promise<TestStack> {
   const chain = options.chain ?? (await startTestChain());
-  const accounts = options.smartAccounts === false ? undefined : await startTestAccounts(chain);
+  const accounts = options.smartAccounts === true ? await startTestAccounts(chain) : undefined;
   const temporal = await createTestWorkflowEnvironment(options.temporal ?? 'dev-server').catch(
     async (error) => {
       await accounts?.stop(); // a failed start leaves no bundler behind

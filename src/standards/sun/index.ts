@@ -24,3 +24,4 @@ export {
 } from './verify-sun.ts';
 export { LRP_PICC_DATA_BYTES, type VerifySunLrpInput, verifySunLrp } from './verify-sun-lrp.ts';
 export { verifySunMessage, verifyTapInEitherMode } from './verify-tap-message.ts';
+export { type LoopState, type TagTamperStatus, tagTamperStatus } from './tag-tamper.ts';

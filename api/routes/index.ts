@@ -15,6 +15,7 @@ import { toolboxKeyRoutes } from './bind/toolbox-keys.ts';
 import { chipKeyRoutes } from './chips/chip-keys.ts';
 import { enrollRoute } from './chips/enroll.ts';
 import { inventoryRoute } from './chips/inventory.ts';
+import { signalRoutes } from './chips/signals.ts';
 import { verifyChipRoute } from './chips/verify-chip.ts';
 import { complianceRoutes } from './compliance/compliance.ts';
 import { consoleOverviewRoutes } from './console/overview.ts';
@@ -65,6 +66,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...teamRoutes(deps),
     enrollRoute,
     verifyChipRoute(deps),
+    ...signalRoutes,
     ...mintRoutes(deps),
     inventoryRoute,
     ...passportRoutes(deps),

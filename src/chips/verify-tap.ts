@@ -12,7 +12,7 @@ import {
 } from '../standards/sun/index.ts';
 import { openSunKeys, type SealedSunKeys } from './chip-keys.ts';
 import { canonicalChipUid } from './enroll.ts';
-import { type RecordedTap, RECORD_TAP } from './signals/tap-statement.ts';
+import { RECORD_TAP, type RecordedTap } from './signals/tap-statement.ts';
 
 export const NTAG_424_DNA_TT = 'NTAG 424 DNA TT';
 
@@ -65,7 +65,14 @@ export async function verifyTap(
   em: EntityManager,
   box: SecretBox,
   scope: TenantScope,
-  input: { chipUid: string; sun: SunPayload; reference?: string; client?: string | undefined },
+  input: {
+    chipUid: string;
+    sun: SunPayload;
+    reference?: string;
+    client?: string | undefined;
+    /** When the reading happened (default now): the ordinary-life simulation replays years of taps. */
+    at?: Date;
+  },
 ): Promise<TapVerification> {
   const chipUid = canonicalChipUid(input.chipUid);
   const [chip] = await em.execute<ChipWithKeys[]>(CHIP_WITH_KEYS, [
@@ -108,7 +115,7 @@ export async function verifyTap(
     chip.id,
     result.counter,
     input.reference ?? null,
-    new Date(),
+    input.at ?? new Date(),
     input.client ?? null,
     tamper ? JSON.stringify(tamper) : null,
   ]);

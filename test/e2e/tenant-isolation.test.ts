@@ -12,9 +12,10 @@ import { type Receiver, startReceiver, waitUntil } from '../webhooks/support.ts'
 import { SWEEP as LISTED } from './fixtures/tenant-sweep.ts';
 import { OVERVIEW_AND_PLANS } from './fixtures/tenant-sweep-console.ts';
 import { type ForeignWithLog, REQUEST_LOG_SWEEP } from './fixtures/tenant-sweep-logs.ts';
+import { SIGNAL_SWEEP } from './fixtures/tenant-sweep-signals.ts';
 
 /** tenant-sweep.ts is at the 400-line limit: newer classifications live beside it. */
-const SWEEP = { ...LISTED, ...OVERVIEW_AND_PLANS, ...REQUEST_LOG_SWEEP };
+const SWEEP = { ...LISTED, ...OVERVIEW_AND_PLANS, ...REQUEST_LOG_SWEEP, ...SIGNAL_SWEEP };
 
 describe('tenant isolation: every operation with another tenant’s ids, and with the other environment', () => {
   let stack: TestStack;

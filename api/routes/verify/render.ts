@@ -1,6 +1,7 @@
 import { escapePointer } from '../../../src/passport/content/merge-layers.ts';
 import type { PageVerdict, TimelineEntry, VerifyPageModel } from '../../../src/passport/views/page-model.ts';
 import { VERDICT_TEXT } from '../../../src/passport/views/verdict-text.ts';
+import { reopenNotice } from './reopen-notice.ts';
 
 /** Escapes text for HTML content and double-quoted attributes. */
 export function esc(value: string | number): string {
@@ -317,6 +318,7 @@ export function renderVerifyPage(model: VerifyPageModel, assets: PageAssets): st
 <main id="main" data-gtin="${esc(model.gtin)}" data-serial="${esc(model.serial)}" data-env="${esc(model.environment)}">
 ${testBanner(model.environment)}
 ${verdictSection(model)}
+${reopenNotice(model.verdict)}
 ${statusNotice(model)}
 ${SCAN_SECTION}
 ${productSection(model)}

@@ -13,6 +13,7 @@ export {
   type SunPayload,
   sunPayloadOf,
 } from './sun-url.ts';
+export { type LoopState, type TagTamperStatus, tagTamperStatus } from './tag-tamper.ts';
 export {
   type SunFailure,
   type SunFailureReason,
@@ -24,4 +25,3 @@ export {
 } from './verify-sun.ts';
 export { LRP_PICC_DATA_BYTES, type VerifySunLrpInput, verifySunLrp } from './verify-sun-lrp.ts';
 export { verifySunMessage, verifyTapInEitherMode } from './verify-tap-message.ts';
-export { type LoopState, type TagTamperStatus, tagTamperStatus } from './tag-tamper.ts';

@@ -65,7 +65,9 @@ export class Migration20261128500000_chip_signals extends Migration {
       expires_at timestamptz not null,
       used_at timestamptz null
     );`);
-    this.addSql('create index claim_challenges_token on claim_challenges (environment, token_id, issued_at);');
+    this.addSql(
+      'create index claim_challenges_token on claim_challenges (environment, token_id, issued_at);',
+    );
   }
 
   override down(): void {
@@ -73,6 +75,8 @@ export class Migration20261128500000_chip_signals extends Migration {
     this.addSql('drop table signal_settings;');
     this.addSql('drop table tap_reopenings;');
     this.addSql('drop table chip_signals;');
-    this.addSql('alter table chips drop column chip_type, drop column burst_started_at, drop column burst_taps;');
+    this.addSql(
+      'alter table chips drop column chip_type, drop column burst_started_at, drop column burst_taps;',
+    );
   }
 }

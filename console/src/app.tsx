@@ -14,6 +14,7 @@ import { ResetPassword } from './pages/reset-password.tsx';
 import { Security } from './pages/security.tsx';
 import { SignIn } from './pages/sign-in.tsx';
 import { SignUp } from './pages/sign-up.tsx';
+import { Signals } from './pages/signals.tsx';
 import { SsoSettings } from './pages/sso-settings.tsx';
 import { Team } from './pages/team.tsx';
 import { Webhooks } from './pages/webhooks.tsx';
@@ -129,6 +130,8 @@ export function App() {
           environment={environment}
           onSessionEnded={onSessionEnded}
         />
+      ) : path === '/signals' ? (
+        <Signals key={environment} user={user} environment={environment} onSessionEnded={onSessionEnded} />
       ) : path === '/settings/developers' ? (
         <Developers user={user} environment={environment} onSessionEnded={onSessionEnded} />
       ) : path === '/settings/developers/logs' ? (

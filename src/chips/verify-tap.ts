@@ -22,6 +22,28 @@ const CHIP_WITH_KEYS = `
   from chips c
   left join chip_keys k on k.company_id = c.company_id and k.environment = c.environment
   where c.company_id = ? and c.environment = ? and c.chip_uid = ?`;
+const ACCEPTED_COUNTER = `
+  select sun_counter, sun_counter_ref from chips where company_id = ? and environment = ? and id = ?`;
+
+/**
+ * A refused counter accepted earlier under the caller's own reference (a workflow's retry): read after the
+ * refusal, not from the statement's snapshot, so a concurrent acceptance by the same caller has committed by now.
+ */
+async function acceptedBySameCaller(
+  em: EntityManager,
+  scope: TenantScope,
+  chipId: number,
+  counter: number,
+  reference: string | undefined,
+): Promise<boolean> {
+  if (reference === undefined) return false;
+  const [current] = await em.execute<{ sun_counter: number | null; sun_counter_ref: string | null }[]>(
+    ACCEPTED_COUNTER,
+    [scope.companyId, scope.environment, chipId],
+  );
+  return current?.sun_counter === counter && current.sun_counter_ref === reference;
+}
+
 interface ChipWithKeys {
   id: number;
   chip_type: string;
@@ -120,11 +142,10 @@ export async function verifyTap(
     tamper ? JSON.stringify(tamper) : null,
   ]);
   const chipType = chip.chip_type;
-  const sameCaller =
-    input.reference !== undefined &&
-    recorded?.sun_counter === result.counter &&
-    recorded.sun_counter_ref === input.reference;
-  if (recorded?.accepted || sameCaller) {
+  if (
+    recorded?.accepted ||
+    (await acceptedBySameCaller(em, scope, chip.id, result.counter, input.reference))
+  ) {
     return {
       authentic: true,
       chipId: chip.id,

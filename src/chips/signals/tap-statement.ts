@@ -7,7 +7,7 @@ const BURST_RESTARTS = `c.burst_started_at is null
 
 /**
  * Records one genuine SUN reading of a chip, in one statement: the counter is accepted when greater than the
- * last accepted one (the row is locked first, so of two concurrent readings with one counter exactly one wins),
+ * last accepted one (one conditional UPDATE, so of two concurrent readings with one counter exactly one wins),
  * else the reading is a presentation of a used URL and is counted in tap_reopenings. The signals the reading
  * raises (docs/signals.md) are upserted by (chip, type, occurrence), so an ongoing occurrence only updates its
  * evidence; a newly raised one the company is notified of queues asset.suspicious_activity in the outbox.
@@ -27,22 +27,24 @@ export const RECORD_TAP = `
            coalesce(s.notify, ${NOTIFY_DEFAULT}) as notify
       from input i left join signal_settings s on s.company_id = i.company_id
   ),
+  -- Read without a lock, for a refused reading only (its evidence); the UPDATE below is the one lock, taken as
+  -- late as possible, and its previous_* columns give the accepted reading's predecessor as locked.
   prior as (
     select c.id, c.chip_uid, c.sun_counter, c.sun_counter_ref, c.last_verified_at
       from chips c join input i
         on c.company_id = i.company_id and c.environment = i.environment and c.id = i.chip_id
-       for update of c
   ),
   accepted as (
     update chips c
-       set sun_counter = i.counter, sun_counter_ref = i.ref, verification_count = c.verification_count + 1,
+       set previous_counter = c.sun_counter, previous_verified_at = c.last_verified_at,
+           sun_counter = i.counter, sun_counter_ref = i.ref, verification_count = c.verification_count + 1,
            last_verified_at = i.now, updated_at = i.now,
            burst_started_at = case when ${BURST_RESTARTS} then i.now else c.burst_started_at end,
            burst_taps = case when ${BURST_RESTARTS} then 1 else c.burst_taps + 1 end
-      from input i, settings s, prior p
-     where c.id = p.id and (c.sun_counter is null or c.sun_counter < i.counter)
-    returning p.sun_counter as previous_counter, p.last_verified_at as previous_at, c.burst_started_at,
-              c.burst_taps
+      from input i, settings s
+     where c.company_id = i.company_id and c.environment = i.environment and c.id = i.chip_id
+       and (c.sun_counter is null or c.sun_counter < i.counter)
+    returning c.previous_counter, c.previous_verified_at as previous_at, c.burst_started_at, c.burst_taps
   ),
   reopened as (
     insert into tap_reopenings as t (chip_id, counter, openings, first_at, last_at, clients)
@@ -119,11 +121,11 @@ export const RECORD_TAP = `
   )
   select exists (select 1 from accepted) as accepted, p.sun_counter, p.sun_counter_ref, r.openings,
          r.first_at, (select count(*) from notified)::int as notified
-    from prior p left join reopened r on true`;
+    from input i left join prior p on true left join reopened r on true`;
 
 export interface RecordedTap {
   accepted: boolean;
-  /** The chip's accepted counter before this reading (locked, so current). */
+  /** The chip's accepted counter as this statement's snapshot saw it (a refused reading's evidence). */
   sun_counter: number | null;
   sun_counter_ref: string | null;
   /** A used URL's presentations so far, this one included (its first reading counted), and since when. */

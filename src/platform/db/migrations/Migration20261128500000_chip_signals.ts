@@ -13,7 +13,9 @@ export class Migration20261128500000_chip_signals extends Migration {
     this.addSql(`alter table chips
       add column chip_type text not null default 'NTAG 424 DNA',
       add column burst_started_at timestamptz null,
-      add column burst_taps integer not null default 0;`);
+      add column burst_taps integer not null default 0,
+      add column previous_counter integer null,
+      add column previous_verified_at timestamptz null;`);
     this.addSql(`create table chip_signals (
       id uuid primary key default gen_random_uuid(),
       company_id uuid not null references companies(id) on delete cascade,
@@ -76,7 +78,7 @@ export class Migration20261128500000_chip_signals extends Migration {
     this.addSql('drop table tap_reopenings;');
     this.addSql('drop table chip_signals;');
     this.addSql(
-      'alter table chips drop column chip_type, drop column burst_started_at, drop column burst_taps;',
+      'alter table chips drop column chip_type, drop column burst_started_at, drop column burst_taps, drop column previous_counter, drop column previous_verified_at;',
     );
   }
 }

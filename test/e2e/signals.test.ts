@@ -104,6 +104,12 @@ describe('counterfeit signals from the chips’ taps', () => {
     assert.equal(data.signalId, signal!.id);
     assert.equal(data.tokenId, tokenId);
     assert.equal(data.evidence.openings, 5);
+    const erp = await call('GET', `/01/${GTIN}/21/${tokenId}?format=erp`);
+    assert.deepEqual(
+      (erp.body.signals as Json[]).map((s) => [s.type, s.evidence.openings]),
+      [['copied_url_reopened', 6]],
+      'the ERP view carries the passport’s open signals',
+    );
     const perPassport = (await call('GET', `/v1/dpp/signals?tokenId=${tokenId}`)).body.signals as Json[];
     assert.deepEqual(
       perPassport.map((s) => s.id),

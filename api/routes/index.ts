@@ -42,6 +42,7 @@ import { publicPassportRoutes } from './public-passport.ts';
 import { logRecycleRoutes } from './recycling/log-recycle.ts';
 import { requestLogRoutes } from './request-logs/request-logs.ts';
 import { claimRoute } from './resale/claim.ts';
+import { claimChallengeRoute } from './resale/claim-challenge.ts';
 import { releaseRoutes } from './resale/release.ts';
 import { resaleStatusRoute } from './resale/resale-status.ts';
 import { supplyChainEventRoutes } from './supply-chain/events.ts';
@@ -72,6 +73,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...passportRoutes(deps),
     ...releaseRoutes(deps),
     resaleStatusRoute(deps),
+    claimChallengeRoute(deps),
     claimRoute(deps),
     ...logEventRoutes(deps),
     ...supplyChainEventRoutes,

@@ -55,3 +55,30 @@ export const signals = {
   saveSettings: (env: Environment, change: Partial<Omit<SignalSettings, 'updatedAt'>>) =>
     call<SignalSettings>(env, 'PUT', '/v1/dpp/signal-settings', change),
 };
+
+/** The evidence's fields in words (unknown ones show as sent). */
+export const EVIDENCE_LABELS: Record<string, string> = {
+  openings: 'Times the link was opened',
+  firstOpenedAt: 'First opened',
+  lastOpenedAt: 'Last opened',
+  spanSeconds: 'Seconds from first to last opening',
+  distinctClients: 'Different devices',
+  counter: 'Tap counter',
+  lastAcceptedCounter: 'Chip’s latest genuine counter',
+  previousCounter: 'Previous genuine counter',
+  jump: 'Jump',
+  previousVerifiedAt: 'Previous genuine tap',
+  tappedAt: 'Tapped',
+  taps: 'Genuine taps in the window',
+  since: 'Window started',
+  windowSeconds: 'Window (seconds)',
+  lastTapAt: 'Last tap',
+  passportStatus: 'Passport status',
+  permanent: 'Loop ever opened',
+  current: 'Loop now',
+  tampered: 'Tampered',
+  otherAccount: 'Other account (anonymised)',
+  attemptedAt: 'First attempt',
+  lastAttemptAt: 'Last attempt',
+  seen: 'Times observed',
+};

@@ -65,8 +65,8 @@ describe('console: Signals page in Chromium', () => {
     await item.waitFor();
     const text = (await item.textContent()) ?? '';
     assert.match(text, new RegExp(`Chip ${CHIP}, passport ${tokenId}`));
-    assert.match(text, /openings\s*5/);
-    assert.match(text, /distinctClients\s*1/);
+    assert.match(text, /Times the link was opened\s*5/);
+    assert.match(text, /Different devices\s*1/);
     await checkPage(page, 'open');
 
     await item.getByRole('button', { name: 'Mark resolved' }).click();

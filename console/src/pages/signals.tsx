@@ -6,7 +6,7 @@ import { LiveStatus } from '../components/live-status.tsx';
 import { useFailure } from '../hooks/use-failure.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
 import { linkHandler } from '../router.ts';
-import { SIGNAL_LABELS, type Signal, type SignalSettings, signals } from '../signals-api.ts';
+import { EVIDENCE_LABELS, SIGNAL_LABELS, type Signal, type SignalSettings, signals } from '../signals-api.ts';
 
 interface SignalsProps {
   user: SessionUser;
@@ -25,7 +25,7 @@ function Evidence({ evidence }: { evidence: Record<string, unknown> }) {
     <dl className="evidence">
       {Object.entries(evidence).map(([name, value]) => (
         <div key={name}>
-          <dt>{name}</dt>
+          <dt>{EVIDENCE_LABELS[name] ?? name}</dt>
           <dd>
             {/At$|^since$/.test(name)
               ? when(value)

@@ -100,16 +100,17 @@ export async function claimPassport(deps: ClaimPassportDeps, input: ClaimInput):
   );
   const chip = { companyId: resale.company_id, environment: input.environment, chipUid: resale.chip_uid };
   const madeNow =
-    tap.authentic || (tap.reason === 'replayed' && (await openedAfterChallenge(em, chip, tap.counter, challenge)));
+    tap.authentic ||
+    (tap.reason === 'replayed' && (await openedAfterChallenge(em, chip, tap.counter, challenge)));
   if (!madeNow) {
     const beforeChallenge = tap.reason === 'replayed';
     const code = beforeChallenge ? 'tap_before_challenge' : 'tap_not_authentic';
     const detail = beforeChallenge
-        ? 'This tag reading was made before your claim started (a saved or copied link): tap the tag again now, ' +
-          'or open its link on your phone, and claim within the challenge’s window.'
-        : tap.reason === 'uid_mismatch'
-          ? 'The tapped chip is not the one attached to this passport.'
-          : 'The tap is not a genuine signature of this passport’s chip.';
+      ? 'This tag reading was made before your claim started (a saved or copied link): tap the tag again now, ' +
+        'or open its link on your phone, and claim within the challenge’s window.'
+      : tap.reason === 'uid_mismatch'
+        ? 'The tapped chip is not the one attached to this passport.'
+        : 'The tap is not a genuine signature of this passport’s chip.';
     throw new DomainError('rejected', code, detail);
   }
   const request: ClaimRequest = { buyerWallet };

@@ -16,6 +16,7 @@ import { toolboxKeyRoutes } from './bind/toolbox-keys.ts';
 import { chipKeyRoutes } from './chips/chip-keys.ts';
 import { enrollRoute } from './chips/enroll.ts';
 import { inventoryRoute } from './chips/inventory.ts';
+import { signalRoutes } from './chips/signals.ts';
 import { verifyChipRoute } from './chips/verify-chip.ts';
 import { complianceRoutes } from './compliance/compliance.ts';
 import { consoleOverviewRoutes } from './console/overview.ts';
@@ -43,6 +44,7 @@ import { publicPassportRoutes } from './public-passport.ts';
 import { logRecycleRoutes } from './recycling/log-recycle.ts';
 import { requestLogRoutes } from './request-logs/request-logs.ts';
 import { claimRoute } from './resale/claim.ts';
+import { claimChallengeRoute } from './resale/claim-challenge.ts';
 import { releaseRoutes } from './resale/release.ts';
 import { resaleStatusRoute } from './resale/resale-status.ts';
 import { supplyChainEventRoutes } from './supply-chain/events.ts';
@@ -67,12 +69,14 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...teamRoutes(deps),
     enrollRoute,
     verifyChipRoute(deps),
+    ...signalRoutes,
     ...mintRoutes(deps),
     inventoryRoute,
     ...passportRoutes(deps),
     ...levelListRoutes(deps),
     ...releaseRoutes(deps),
     resaleStatusRoute(deps),
+    claimChallengeRoute(deps),
     claimRoute(deps),
     ...logEventRoutes(deps),
     ...supplyChainEventRoutes,

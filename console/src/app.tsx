@@ -17,6 +17,7 @@ import { ResetPassword } from './pages/reset-password.tsx';
 import { Security } from './pages/security.tsx';
 import { SignIn } from './pages/sign-in.tsx';
 import { SignUp } from './pages/sign-up.tsx';
+import { Signals } from './pages/signals.tsx';
 import { SsoSettings } from './pages/sso-settings.tsx';
 import { Team } from './pages/team.tsx';
 import { Transfers } from './pages/transfers.tsx';
@@ -140,6 +141,8 @@ export function App() {
           environment={environment}
           onSessionEnded={onSessionEnded}
         />
+      ) : path === '/signals' ? (
+        <Signals key={environment} user={user} environment={environment} onSessionEnded={onSessionEnded} />
       ) : path === '/settings/developers' ? (
         <Developers environment={environment} onSessionEnded={onSessionEnded} />
       ) : path === '/settings/developers/logs' ? (

@@ -103,6 +103,15 @@ export function Shell({ path, user, environment, onSwitch, onSignedOut, children
                 Passports
               </a>
             </li>
+            <li>
+              <a
+                href="/console/signals"
+                aria-current={path === '/signals' ? 'page' : undefined}
+                onClick={linkHandler('/signals')}
+              >
+                Signals
+              </a>
+            </li>
           </ul>
           <p className="nav-heading">Settings</p>
           <ul>

@@ -4,6 +4,7 @@ import { ownedBy, TENANT_FILTER, type TenantScope } from '../platform/db/tenant-
 import { DomainError } from '../platform/errors.ts';
 import { normalizeChipUid } from '../standards/sun/index.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
+import { raiseEnrolledElsewhere } from './signals/enrolled-elsewhere.ts';
 
 /** Canonical chip UID (14 uppercase hex digits) or a 400-class domain error naming what is wrong. */
 export function canonicalChipUid(input: string): string {
@@ -28,7 +29,7 @@ export async function findChip(em: EntityManager, chipUid: string): Promise<Chip
 export async function enrollChip(
   em: EntityManager,
   scope: TenantScope,
-  input: { chipUid: string; productId: string | null },
+  input: { chipUid: string; productId: string | null; chipType?: string | undefined },
 ): Promise<{ chip: Chip; created: boolean }> {
   const chipUid = canonicalChipUid(input.chipUid);
   const existing = await em.findOne(Chip, { chipUid });
@@ -39,6 +40,7 @@ export async function enrollChip(
         ...ownedBy(scope),
         chipUid,
         productId: input.productId,
+        chipType: input.chipType ?? 'NTAG 424 DNA',
         status: 'INACTIVE',
         sunCounter: null,
         sunCounterRef: null,
@@ -58,6 +60,7 @@ export async function enrollChip(
     if (!(error instanceof UniqueConstraintViolationException)) throw error;
     const ours = await em.fork().findOne(Chip, { chipUid }, { filters: { [TENANT_FILTER]: scope } });
     if (ours) return { chip: ours, created: false };
+    await raiseEnrolledElsewhere(em.fork(), scope, chipUid);
     throw chipEnrolledElsewhere(chipUid);
   }
 }

@@ -16,6 +16,7 @@ export const EVENT_TYPES = [
   'passport.transfer_withdrawn',
   'passport.operator_transferred',
   'registry.registration_refused', // extension: the EU DPP registry refused a registration (docs/registry.md)
+  'asset.suspicious_activity', // extension: a counterfeit signal from the chips' taps (docs/signals.md)
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

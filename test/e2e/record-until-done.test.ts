@@ -7,6 +7,7 @@ import { RETRY_RECORDING_SIGNAL } from '../../src/processes/record-until-done.ts
 import { RESALE_PROGRESS_QUERY } from '../../src/processes/resale.ts';
 import { searchAttributes } from '../../src/processes/search-attributes.ts';
 import type { TestTenant } from '../support/api.ts';
+import { claimWithChallenge } from '../support/fixtures/claim.ts';
 import { enrollAndMint } from '../support/fixtures/mint.ts';
 import { RECYCLING_SITE } from '../support/fixtures/products.ts';
 import { tapUrl } from '../support/fixtures/sun.ts';
@@ -239,10 +240,12 @@ describe('recording after a chain write is never given up', () => {
     const refused = await refuseFirst('asset.transferred', REFUSALS);
 
     // The claim waits for its record; meanwhile the workflow shows why.
-    const claiming = stack.api.call('POST', '/v1/dpp/claim', {
-      key: buyerToken,
-      body: { tokenId, nfcData: tapUrl(chipUid, 2, 'https://id.example/01/x/21/1') },
-    });
+    const claiming = claimWithChallenge(
+      stack.api,
+      buyerToken,
+      tokenId,
+      tapUrl(chipUid, 2, 'https://id.example/01/x/21/1'),
+    );
     const workflowId = `resale:test:${tokenId}`;
     const handle = stack.temporal.client.workflow.getHandle(workflowId);
     const progress = await waitFor(

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { userWalletAddress } from '../../src/accounts/wallets/user-wallet.ts';
 import { StripeGateway } from '../../src/adapters/payments/stripe-gateway.ts';
 import type { TestTenant } from '../support/api.ts';
+import { claimWithChallenge } from '../support/fixtures/claim.ts';
 import { enrollAndMint } from '../support/fixtures/mint.ts';
 import { digitalLinkTap } from '../support/fixtures/sun.ts';
 import { LIVE_TEST_SECRETS } from '../support/secrets.ts';
@@ -143,10 +144,7 @@ describe('resale across environments, with the spec’s payment event, and a ref
     await waitFor('buyer authorized', status, (s) => s === 'AWAITING_CLAIM');
     assert.equal(await stack.chain.chain.reader.claimantOf(tokenId), buyerWallet);
 
-    const claimed = await stack.api.call('POST', '/v1/dpp/claim', {
-      key: buyer,
-      body: { tokenId, nfcData: digitalLinkTap(chipUid, 2) },
-    });
+    const claimed = await claimWithChallenge(stack.api, buyer, tokenId, digitalLinkTap(chipUid, 2));
     assert.equal(claimed.status, 200, claimed.text);
     assert.equal(getAddress(await stack.chain.chain.reader.ownerOf(tokenId)), buyerWallet);
 

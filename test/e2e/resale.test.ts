@@ -4,8 +4,10 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { userWalletAddress } from '../../src/accounts/wallets/user-wallet.ts';
 import { RESALE_PROGRESS_QUERY } from '../../src/processes/resale.ts';
 import type { TestTenant } from '../support/api.ts';
+import { claimWithChallenge } from '../support/fixtures/claim.ts';
 import { enrollAndMint } from '../support/fixtures/mint.ts';
-import { digitalLinkTap } from '../support/fixtures/sun.ts';
+import { GTIN } from '../support/fixtures/products.ts';
+import { digitalLinkTap, tapQuery } from '../support/fixtures/sun.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
 import { paymentSucceeded, postStripeEvent, signedStripeEvent } from '../support/stripe.ts';
@@ -26,7 +28,7 @@ describe('resale: release → signed payment → buyer authorized on chain → c
   const userToken = (email: string) => personToken(stack.api, smtp, email);
 
   const claim = (token: string, tokenId: string, nfcData: string) =>
-    stack.api.call('POST', '/v1/dpp/claim', { key: token, body: { tokenId, nfcData } });
+    claimWithChallenge(stack.api, token, tokenId, nfcData);
   const call = (method: string, path: string, body?: unknown) =>
     stack.api.call(method, path, { key: tenant.testKey, ...(body === undefined ? {} : { body }) });
   const webhook = (signed: { body: string; headers: Record<string, string> }) =>
@@ -125,13 +127,38 @@ describe('resale: release → signed payment → buyer authorized on chain → c
     assert.equal(notTheBuyer.body.code, 'resale_not_found');
     const replayed = await claim(buyer, tokenId, digitalLinkTap(chipUid, 1)); // the mint's tap, seen before
     assert.equal(replayed.status, 422, replayed.text);
-    assert.equal(replayed.body.code, 'tap_replayed');
+    assert.equal(replayed.body.code, 'tap_before_challenge', 'a reading older than the claim’s challenge');
     const foreign = await claim(buyer, tokenId, digitalLinkTap('04ABCDEF0000FF', 50));
     assert.equal(foreign.status, 422, foreign.text);
     assert.equal(foreign.body.code, 'tap_not_authentic');
+    // A tag URL opened before the claim started (captured, or the seller's last tap) cannot claim, even posted
+    // right after a new challenge.
+    const opened = (counter: number) =>
+      stack.api.call('GET', `/01/${GTIN}/21/${tokenId}?${tapQuery(chipUid, counter)}`);
+    assert.equal((await opened(4)).status, 307);
+    const captured = await claim(buyer, tokenId, digitalLinkTap(chipUid, 4));
+    assert.equal(captured.status, 422, captured.text);
+    assert.equal(captured.body.code, 'tap_before_challenge');
+    assert.match(captured.text, /before your claim started/);
     assert.equal(getAddress(await chain.reader.ownerOf(tokenId)), seller, 'nothing moved on chain');
-    const answer = await claim(buyer, tokenId, digitalLinkTap(chipUid, 4));
+    // A phone without Web NFC: challenge, then the tag's URL opened on the phone (the resolver accepts the
+    // counter), then that URL posted within the window: it claims.
+    const challenge = await stack.api.call('POST', '/v1/dpp/claim/challenge', {
+      key: buyer,
+      body: { tokenId },
+    });
+    assert.equal(challenge.status, 201, challenge.text);
+    assert.equal((await opened(5)).status, 307);
+    const answer = await stack.api.call('POST', '/v1/dpp/claim', {
+      key: buyer,
+      body: { tokenId, nfcData: digitalLinkTap(chipUid, 5), challengeId: challenge.body.challengeId },
+    });
     assert.equal(answer.status, 200, answer.text);
+    const twice = await stack.api.call('POST', '/v1/dpp/claim', {
+      key: buyer,
+      body: { tokenId, nfcData: digitalLinkTap(chipUid, 6), challengeId: challenge.body.challengeId },
+    });
+    assert.notEqual(twice.status, 200, 'a challenge claims once');
     const claimed = answer.body as { txHash: string; ownerWallet: string };
     assert.equal(claimed.ownerWallet, buyerWallet);
     assert.equal(

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { warrantyEnd } from '../../src/accounts/settings/company-settings.ts';
 import { userWalletAddress } from '../../src/accounts/wallets/user-wallet.ts';
 import type { TestTenant } from '../support/api.ts';
+import { claimWithChallenge } from '../support/fixtures/claim.ts';
 import { enrollAndMint } from '../support/fixtures/mint.ts';
 import { GTIN } from '../support/fixtures/products.ts';
 import { tapQuery } from '../support/fixtures/sun.ts';
@@ -180,10 +181,7 @@ describe('supply-chain webhooks carry the spec actions; a sale starts the warran
       30_000,
       'buyer authorized',
     );
-    const claimed = await stack.api.call('POST', '/v1/dpp/claim', {
-      key: buyerToken,
-      body: { tokenId, nfcData: tapQuery(chipUid, 2) },
-    });
+    const claimed = await claimWithChallenge(stack.api, buyerToken, tokenId, tapQuery(chipUid, 2));
     assert.equal(claimed.status, 200, claimed.text);
     assert.equal(getAddress(claimed.body.ownerWallet), getAddress(buyerWallet));
 

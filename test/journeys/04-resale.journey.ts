@@ -74,9 +74,16 @@ describe('a product is resold', () => {
     assert.match(released.txHash, /^0x[0-9a-f]{64}$/);
     assert.match(released.paymentCheckoutUrl, /^https:\/\//);
 
+    const challenge = async () =>
+      (await http('POST', '/v1/dpp/claim/challenge', { key: buyer, body: { tokenId: passport.tokenId } }))
+        .body.challengeId as string;
     const unpaid = await http('POST', '/v1/dpp/claim', {
       key: buyer,
-      body: { tokenId: passport.tokenId, nfcData: (await cliTap(passport.chipUid)).nfcData },
+      body: {
+        tokenId: passport.tokenId,
+        nfcData: (await cliTap(passport.chipUid)).nfcData,
+        challengeId: await challenge(),
+      },
     });
     assert.equal(unpaid.status, 409, 'no claim before the payment');
 
@@ -104,9 +111,13 @@ describe('a product is resold', () => {
       async () => (await http('GET', `/v1/dpp/resales/${passport.tokenId}`, { key: brand })).body,
       (body) => body?.status === 'AWAITING_CLAIM',
     );
+    const challengeId = await challenge();
     const { nfcData } = await cliTap(passport.chipUid);
     const claimed = await ok(
-      http('POST', '/v1/dpp/claim', { key: buyer, body: { tokenId: passport.tokenId, nfcData } }),
+      http('POST', '/v1/dpp/claim', {
+        key: buyer,
+        body: { tokenId: passport.tokenId, nfcData, challengeId },
+      }),
       'claim',
     );
     assert.equal(claimed.ownerWallet.toLowerCase(), buyerWallet.toLowerCase());

@@ -47,6 +47,7 @@ const PAGES = [
   'backup.md',
   'exit.md',
   'registry.md',
+  'signals.md',
 ];
 
 // A newcomer pastes the docs' examples into a terminal while npm start runs: each must work as written.

@@ -8,6 +8,13 @@ const enrollBody = z
   .object({
     chipUid: chipUidField,
     productId: z.string().trim().min(1).max(200).nullable().optional(),
+    chipType: z
+      .enum(['NTAG 424 DNA', 'NTAG 424 DNA TT'])
+      .optional()
+      .describe(
+        'NTAG 424 DNA TT (TagTamper): its SUN message carries the tamper loop status at the start of the ' +
+          'SDMENCFileData, and an open loop raises the tamper_open signal (docs/signals.md). Default NTAG 424 DNA.',
+      ),
   })
   .strict();
 
@@ -39,6 +46,7 @@ export const enrollRoute = defineRoute({
     const { chip, created } = await enrollChip(ctx.state.em!, ctx.state.scope!, {
       chipUid: body.chipUid,
       productId: body.productId ?? null,
+      chipType: body.chipType,
     });
     ctx.status = created ? 201 : 200;
     ctx.body = {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { clientHash } from '../../../src/chips/signals/client-hash.ts';
 import { verifyTap } from '../../../src/chips/verify-tap.ts';
+import { verdictKey } from '../../../src/passport/views/tap-verdict.ts';
 import type { AppContext } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
@@ -29,6 +31,7 @@ const verifyChipBody = z
   .strict();
 
 export function verifyChipRoute(deps: RouteDeps) {
+  const clientKey = verdictKey(deps.config.secrets.dataEncryptionKey);
   return defineRoute({
     method: 'post',
     path: '/v1/dpp/verify-chip',
@@ -66,6 +69,7 @@ export function verifyChipRoute(deps: RouteDeps) {
       const verdict = await verifyTap(ctx.state.em!, deps.secretBox, ctx.state.scope!, {
         chipUid: body.chipUid,
         sun,
+        client: clientHash(clientKey, ctx.state.clientAddress),
       });
       ctx.body = verdict.authentic
         ? { success: true, authentic: true, counter: verdict.counter, chipType: verdict.chipType }

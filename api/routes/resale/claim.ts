@@ -12,6 +12,9 @@ const claimBody = z
       .min(1)
       .max(2000)
       .describe('The URL the chip wrote (read with Web NFC), or its query: picc_data/e and cmac/c.'),
+    challengeId: z
+      .uuid({ message: 'challengeId is the id POST /v1/dpp/claim/challenge answered' })
+      .describe('From POST /v1/dpp/claim/challenge: only a tap read after it claims (used once).'),
   })
   .strict();
 
@@ -23,7 +26,9 @@ export function claimRoute(deps: RouteDeps) {
     operationId: 'claim',
     summary: 'Claim a bought passport by tapping its chip: ownership moves on chain to the buyer’s wallet.',
     description:
-      'The caller is the buyer (user token); the resale must be paid. The tap is verified as verify-chip does ' +
+      'The caller is the buyer (user token); the resale must be paid. First POST /v1/dpp/claim/challenge: ' +
+      'only a tap read after that challenge claims (a saved or copied tag URL → 422 tap_before_challenge; ' +
+      'docs/resale.md "A tap made now"). The tap is verified as verify-chip does ' +
       '(its counter accepted once) and must be the passport’s own chip; then the platform relays ' +
       'claimOwnershipFor to the buyer’s invisible wallet (buyers hold no gas). Emits asset.transferred and ' +
       'asset.resold and records CLAIM_OWNERSHIP. Nothing reaches the chain when a check fails.',
@@ -48,8 +53,9 @@ export function claimRoute(deps: RouteDeps) {
       },
       422: {
         description:
-          'tap_replayed (a tap used before: tap again) or tap_not_authentic (not a genuine signature of this ' +
-          'passport’s chip).',
+          'tap_before_challenge (a reading made before the challenge: tap again now), challenge_expired ' +
+          '(unknown, used or expired challenge: ask for a new one) or tap_not_authentic (not a genuine signature ' +
+          'of this passport’s chip).',
       },
     },
     handler: async (ctx: AppContext, { body }) => {

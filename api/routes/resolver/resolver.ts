@@ -46,7 +46,10 @@ function askOf(ctx: AppContext, query: ResolverQuery): { ask: PassportAsk; repre
   const tap = hasSunParameters(ctx.query) && query.accessRole === undefined;
   const linkType = !tap && query.linkType !== undefined ? parseLinkType(query.linkType) : undefined;
   const representation = negotiate(ctx, linkType === 'linkset' ? 'linkset' : query.format);
-  if (tap) return { ask: { kind: 'tap', query: ctx.querystring }, representation };
+  if (tap) {
+    const ask = { kind: 'tap', query: ctx.querystring, clientAddress: ctx.state.clientAddress } as const;
+    return { ask, representation };
+  }
   if (query.linkType !== undefined && linkType !== 'linkset') {
     return { ask: { kind: 'link', linkType, asked: query.linkType }, representation };
   }

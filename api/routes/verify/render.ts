@@ -5,6 +5,7 @@ import { chainSection, historySection } from './history-render.ts';
 import { type OwnerFacts, ownerActions } from './owner-render.ts';
 import type { PageBrand } from './page-brand.ts';
 import { esc, languageSwitch, type PageText, pageText, withLanguage } from './page-text.ts';
+import { reopenNotice } from './reopen-notice.ts';
 
 export { esc };
 
@@ -308,6 +309,7 @@ ${masthead(text, brand, view.selfPath)}
 <main id="main" data-gtin="${esc(model.gtin)}" data-serial="${esc(model.serial)}" data-env="${esc(model.environment)}" data-lang="${esc(model.language)}"${view.explicitLanguage ? ' data-lang-explicit="true"' : ''}>
 ${testBanner(model.environment, m.testBanner)}
 ${verdictSection(text, model)}
+${reopenNotice(text, model.verdict)}
 ${closed ? '' : `<p id="nfc-unavailable" class="hint">${esc(m.nfc.tapHint)}</p>`}
 ${statusNotice(text, model)}
 ${closed ? '' : scanSection(text)}

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { clientHash } from '../../../src/chips/signals/client-hash.ts';
 import { negotiateLanguage, PAGE_LANGUAGES } from '../../../src/passport/views/i18n/languages.ts';
 import { verifyPagePath } from '../../../src/passport/views/linkset.ts';
 import { findPassport, passportBatch, passportGtin } from '../../../src/passport/views/lookup.ts';
-import { hasSunParameters, verifyPassportTap } from '../../../src/passport/views/tap.ts';
+import { checkPassportTap, hasSunParameters, reopenedClaim } from '../../../src/passport/views/tap.ts';
 import { signVerdict } from '../../../src/passport/views/tap-verdict.ts';
 import { verdictText } from '../../../src/passport/views/verdict-text.ts';
 import { normalizeGtin } from '../../../src/standards/gs1/gtin.ts';
@@ -127,7 +128,14 @@ export function tapRoute(routeDeps: RouteDeps) {
           `No passport for GTIN ${item.gtin} and serial ${item.serial}.`,
         );
       }
-      const verdict = await verifyPassportTap(em, deps.secretBox, passport, item.query);
+      const client = clientHash(deps.verdictKey, ctx.state.clientAddress);
+      const { verdict, reopenings } = await checkPassportTap(
+        em,
+        deps.secretBox,
+        passport,
+        item.query,
+        client,
+      );
       const checkedAt = Math.floor(Date.now() / 1000);
       const after = await findPassport(em, environment, passport.tokenId);
       const token = signVerdict(deps.verdictKey, {
@@ -135,6 +143,7 @@ export function tapRoute(routeDeps: RouteDeps) {
         environment,
         tokenId: passport.tokenId,
         checkedAt,
+        reopened: reopenedClaim(reopenings),
       });
       ctx.body = {
         success: true,

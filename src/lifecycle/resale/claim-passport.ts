@@ -9,6 +9,7 @@ import type { SecretBox } from '../../platform/secret-box.ts';
 import { CLAIM_UPDATE, type ClaimRequest, type ClaimResult } from '../../processes/resale.ts';
 import { workflowIds } from '../../processes/workflow-ids.ts';
 import { parseSunMessage, sunPayloadOf } from '../../standards/sun/index.ts';
+import { openedAfterChallenge, useClaimChallenge } from './claim-challenge.ts';
 
 export interface ClaimPassportDeps {
   /** Unscoped: the buyer reaches the seller's resale and the brand's chip. */
@@ -25,9 +26,11 @@ export interface ClaimInput {
   tokenId: string;
   /** The tapped SUN URL or its query (picc_data/e and cmac/c), as the chip wrote it. */
   nfcData: string;
+  /** From POST /v1/dpp/claim/challenge: only a tap read after it claims. */
+  challengeId: string;
 }
 
-interface OpenResale {
+export interface OpenResale {
   id: string;
   company_id: string;
   status: string;
@@ -50,14 +53,15 @@ const OPEN_RESALE_FOR_BUYER = `
  * verify-chip does), then the resale workflow relays claimOwnershipFor on chain for the buyer's wallet.
  * Nothing reaches the chain unless the resale is paid, the tap is genuine and new, and the chip is the token's.
  */
-export async function claimPassport(deps: ClaimPassportDeps, input: ClaimInput): Promise<ClaimResult> {
-  const { em, box } = deps;
-  const workflows = requireWorkflows(deps.workflows);
-  const buyerWallet = userWalletAddress(deps.walletMasterSecret, input.buyerEmail);
+/** The buyer's open resale of the token, or 404 (another buyer's, or none, look the same). */
+export async function openResaleForBuyer(
+  em: EntityManager,
+  input: { environment: Environment; tokenId: string; buyerWallet: string },
+): Promise<OpenResale> {
   const [resale] = await em.execute<OpenResale[]>(OPEN_RESALE_FOR_BUYER, [
     input.environment,
     input.tokenId,
-    buyerWallet,
+    input.buyerWallet,
   ]);
   if (!resale) {
     throw new DomainError(
@@ -66,6 +70,14 @@ export async function claimPassport(deps: ClaimPassportDeps, input: ClaimInput):
       `No resale of passport ${input.tokenId} awaits your claim.`,
     );
   }
+  return resale;
+}
+
+export async function claimPassport(deps: ClaimPassportDeps, input: ClaimInput): Promise<ClaimResult> {
+  const { em, box } = deps;
+  const workflows = requireWorkflows(deps.workflows);
+  const buyerWallet = userWalletAddress(deps.walletMasterSecret, input.buyerEmail);
+  const resale = await openResaleForBuyer(em, { ...input, buyerWallet });
   if (resale.status !== 'AWAITING_CLAIM') {
     throw new DomainError(
       'conflict',
@@ -75,6 +87,7 @@ export async function claimPassport(deps: ClaimPassportDeps, input: ClaimInput):
   }
   const parsed = parseSunMessage(input.nfcData);
   if (!parsed.ok) throw new DomainError('invalid', 'malformed_sun_payload', parsed.message);
+  const challenge = await useClaimChallenge(em, input);
   const tap = await verifyTap(
     em,
     box,
@@ -85,14 +98,19 @@ export async function claimPassport(deps: ClaimPassportDeps, input: ClaimInput):
       reference: `claim:${resale.id}`,
     },
   );
-  if (!tap.authentic) {
-    const code = tap.reason === 'replayed' ? 'tap_replayed' : 'tap_not_authentic';
-    const detail =
-      tap.reason === 'replayed'
-        ? 'This tap was already used: tap the chip again.'
-        : tap.reason === 'uid_mismatch'
-          ? 'The tapped chip is not the one attached to this passport.'
-          : 'The tap is not a genuine signature of this passport’s chip.';
+  const chip = { companyId: resale.company_id, environment: input.environment, chipUid: resale.chip_uid };
+  const madeNow =
+    tap.authentic ||
+    (tap.reason === 'replayed' && (await openedAfterChallenge(em, chip, tap.counter, challenge)));
+  if (!madeNow) {
+    const beforeChallenge = tap.reason === 'replayed';
+    const code = beforeChallenge ? 'tap_before_challenge' : 'tap_not_authentic';
+    const detail = beforeChallenge
+      ? 'This tag reading was made before your claim started (a saved or copied link): tap the tag again now, ' +
+        'or open its link on your phone, and claim within the challenge’s window.'
+      : tap.reason === 'uid_mismatch'
+        ? 'The tapped chip is not the one attached to this passport.'
+        : 'The tap is not a genuine signature of this passport’s chip.';
     throw new DomainError('rejected', code, detail);
   }
   const request: ClaimRequest = { buyerWallet };

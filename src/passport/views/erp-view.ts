@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { formatEther } from 'ethers';
 import { readCompanySettings } from '../../accounts/settings/company-settings.ts';
+import { listSignals } from '../../chips/signals/list-signals.ts';
 import { Chip, Passport } from '../../platform/db/entities/index.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { NTAG_424_DNA } from '../../standards/sun/index.ts';
@@ -18,6 +19,8 @@ import { registryIdOf } from '../registry/registration-read.ts';
 import { chainOfCustody } from '../timeline/chain-of-custody.ts';
 import { tokenEvents } from '../timeline/list-events.ts';
 import { erpBackup } from './erp-backup.ts';
+
+const ERP_SIGNALS = 50;
 
 /** Names this representation in its `context` member. */
 export const ERP_CONTEXT = 'ERP_INTEGRATION';
@@ -66,7 +69,8 @@ export function dppToken(passport: Passport) {
 export async function erpDocument(em: EntityManager, tokenId: string, publicBaseUrl: string) {
   const passport = await em.findOne(Passport, { tokenId });
   if (!passport) throw new DomainError('not_found', 'passport_not_found', `No passport ${tokenId}.`);
-  const [chip, events, settings, latest, productGroup, registryRegistrationId] = await Promise.all([
+  const scope = { companyId: passport.companyId, environment: passport.environment };
+  const [chip, events, settings, latest, productGroup, registryRegistrationId, signals] = await Promise.all([
     em.findOne(Chip, { id: passport.chipId }),
     tokenEvents(em, tokenId),
     readCompanySettings(em, { companyId: passport.companyId, environment: passport.environment }),
@@ -77,6 +81,7 @@ export async function erpDocument(em: EntityManager, tokenId: string, publicBase
       [passport.id],
     ),
     registryIdOf(em, passport.environment, passport.serviceUid),
+    listSignals(em, scope, { tokenId, status: 'open', limit: ERP_SIGNALS }),
   ]);
   const entries: ProductGroupEntry[] = productGroupEntries(productGroup[0]?.own);
   const verified = (chip?.verificationCount ?? 0) > 0;
@@ -104,12 +109,14 @@ export async function erpDocument(em: EntityManager, tokenId: string, publicBase
     events,
     hardware: {
       chipUid: passport.chipUid,
-      chipType: NTAG_424_DNA,
+      chipType: chip?.chipType ?? NTAG_424_DNA,
       status: verified ? 'AUTHENTIC' : 'UNVERIFIED',
       verified,
       counter: chip?.sunCounter ?? null,
     },
     dppHeader,
+    // The passport's open counterfeit signals, newest first, when it has any (docs/signals.md).
+    ...(signals.signals.length > 0 ? { signals: signals.signals } : {}),
     // The brand's own view (only its API key reads format=erp): every field (docs/disclosure.md).
     ...(entries.length > 0 ? { productGroupData: disclosedProductGroupData(entries, ROLES) } : {}),
     // Once a backup provider is configured (docs/backup.md).

@@ -31,7 +31,8 @@ export interface TimelineEntry {
 export type PageVerdict =
   | { kind: 'none' }
   | { kind: 'expired' }
-  | { kind: 'authentic' | 'replayed' | 'forged' | 'unverifiable'; checkedAt: Date };
+  | { kind: 'authentic' | 'replayed' | 'forged' | 'unverifiable'; checkedAt: Date; reopened?: Reopened };
+type Reopened = { openings: number; since: Date };
 
 /** Everything the verification page shows, from the passport, its events and the tap verdict if any. */
 export interface VerifyPageModel {
@@ -118,7 +119,11 @@ function text(value: unknown): string | null {
 export function pageVerdict(read: ReadVerdict | undefined): PageVerdict {
   if (!read) return { kind: 'none' };
   if (!read.ok) return read.reason === 'expired' ? { kind: 'expired' } : { kind: 'none' };
-  return { kind: read.claims.verdict, checkedAt: new Date(read.claims.checkedAt * 1000) };
+  const reopened = read.claims.reopened;
+  const more = reopened
+    ? { reopened: { openings: reopened.openings, since: new Date(reopened.since * 1000) } }
+    : {};
+  return { kind: read.claims.verdict, checkedAt: new Date(read.claims.checkedAt * 1000), ...more };
 }
 
 export interface PageOptions {

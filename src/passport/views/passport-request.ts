@@ -18,7 +18,7 @@ export type PassportAsk =
   /** The consumer verification page (a browser). */
   | { kind: 'page' }
   /** A tapped chip's URL: its SUN parameters are in `query` (the raw query string). */
-  | { kind: 'tap'; query: string }
+  | { kind: 'tap'; query: string; clientAddress?: string | undefined }
   /** One GS1 link type: `linkType` as parsed (undefined: not one we know), `asked` as written. */
   | { kind: 'link'; linkType: LinkType | undefined; asked: string };
 

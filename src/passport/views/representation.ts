@@ -1,3 +1,4 @@
+import { clientHash } from '../../chips/signals/client-hash.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { digitalLink } from '../../standards/gs1/digital-link.ts';
 import { storedCredentialIfCurrent } from '../credentials/passport-credential.ts';
@@ -8,7 +9,7 @@ import { passportLinks, verifyPagePath } from './linkset.ts';
 import { findPassport, findPassportWithHistory, type PassportRecord, passportBatch } from './lookup.ts';
 import type { PassportAnswer, PassportRequest, RepresentationDeps, RequestSide } from './passport-request.ts';
 import { publicDocument } from './public-view.ts';
-import { verifyPassportTap } from './tap.ts';
+import { checkPassportTap, reopenedClaim } from './tap.ts';
 import { signVerdict } from './tap-verdict.ts';
 
 /**
@@ -90,12 +91,14 @@ async function loaded(
   switch (ask.kind) {
     case 'tap': {
       // A tapped chip's URL: verify the tap, then show the verdict on the verification page.
-      const verdict = await verifyPassportTap(em, deps.secretBox, passport, ask.query);
+      const client = clientHash(deps.verdictKey, ask.clientAddress);
+      const { verdict, reopenings } = await checkPassportTap(em, deps.secretBox, passport, ask.query, client);
       const token = signVerdict(deps.verdictKey, {
         verdict,
         environment,
         tokenId: passport.tokenId,
         checkedAt: Math.floor(Date.now() / 1000),
+        reopened: reopenedClaim(reopenings),
       });
       const page = verifyPagePath(environment, item.gtin, passport.tokenId);
       return { kind: 'redirect', to: 'tap-verdict', location: `${page}?tap=${token}` };

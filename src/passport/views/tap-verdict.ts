@@ -18,6 +18,8 @@ export interface VerdictClaims {
   tokenId: string;
   /** Unix seconds. */
   checkedAt: number;
+  /** A used URL opened again: how many times it has been read in all, and since when (Unix seconds). */
+  reopened?: { openings: number; since: number } | undefined;
 }
 
 const DEV_SECRET = 'dpp-development-only-data-key';
@@ -45,7 +47,13 @@ function mac(key: Buffer, payload: string): Buffer {
 /** `<payload>.<mac>`, both base64url: what the verification page's `tap` parameter carries. */
 export function signVerdict(key: Buffer, claims: VerdictClaims): string {
   const payload = Buffer.from(
-    JSON.stringify([CODES[claims.verdict], claims.environment, claims.tokenId, claims.checkedAt]),
+    JSON.stringify([
+      CODES[claims.verdict],
+      claims.environment,
+      claims.tokenId,
+      claims.checkedAt,
+      ...(claims.reopened ? [claims.reopened.openings, claims.reopened.since] : []),
+    ]),
   ).toString('base64url');
   return `${payload}.${mac(key, payload).toString('base64url')}`;
 }
@@ -72,8 +80,10 @@ export function readVerdict(
   } catch {
     return { ok: false, reason: 'invalid' };
   }
-  if (!Array.isArray(fields) || fields.length !== 4) return { ok: false, reason: 'invalid' };
-  const [code, environment, tokenId, checkedAt] = fields as unknown[];
+  if (!Array.isArray(fields) || (fields.length !== 4 && fields.length !== 6)) {
+    return { ok: false, reason: 'invalid' };
+  }
+  const [code, environment, tokenId, checkedAt, openings, since] = fields as unknown[];
   const verdict = VERDICT_OF[String(code)];
   if (!verdict || environment !== expected.environment || tokenId !== expected.tokenId) {
     return { ok: false, reason: 'invalid' };
@@ -81,8 +91,10 @@ export function readVerdict(
   if (typeof checkedAt !== 'number') return { ok: false, reason: 'invalid' };
   const age = expected.now.getTime() / 1000 - checkedAt;
   if (age > VERDICT_TTL_SECONDS || age < -60) return { ok: false, reason: 'expired' };
+  const reopened =
+    typeof openings === 'number' && typeof since === 'number' ? { reopened: { openings, since } } : {};
   return {
     ok: true,
-    claims: { verdict, environment: expected.environment, tokenId: expected.tokenId, checkedAt },
+    claims: { verdict, environment: expected.environment, tokenId: expected.tokenId, checkedAt, ...reopened },
   };
 }

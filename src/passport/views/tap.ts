@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { verifyTap } from '../../chips/verify-tap.ts';
+import { type Reopenings, verifyTap } from '../../chips/verify-tap.ts';
 import { DomainError } from '../../platform/errors.ts';
 import type { SecretBox } from '../../platform/secret-box.ts';
 import { parseSunMessage, SUN_PARAM_NAMES, sunPayloadOf } from '../../standards/sun/index.ts';
 import type { PassportRecord } from './lookup.ts';
-import type { TapVerdict } from './tap-verdict.ts';
+import type { TapVerdict, VerdictClaims } from './tap-verdict.ts';
 
 /** True when a query carries a chip's SUN signature (picc_data or e, and cmac or c). */
 export function hasSunParameters(query: Record<string, unknown>): boolean {
@@ -24,9 +24,27 @@ export async function verifyPassportTap(
   box: SecretBox,
   passport: Pick<PassportRecord, 'companyId' | 'environment' | 'chipUid'>,
   query: string,
+  client?: string,
 ): Promise<TapVerdict> {
+  return (await checkPassportTap(em, box, passport, query, client)).verdict;
+}
+
+/** What a tap tells the consumer: the verdict and, for a used URL opened again, how often since when. */
+export interface TapOutcome {
+  verdict: TapVerdict;
+  reopenings?: Reopenings;
+}
+
+/** verifyPassportTap with the reopenings of a used URL (the verification page's notice). */
+export async function checkPassportTap(
+  em: EntityManager,
+  box: SecretBox,
+  passport: Pick<PassportRecord, 'companyId' | 'environment' | 'chipUid'>,
+  query: string,
+  client?: string,
+): Promise<TapOutcome> {
   const parsed = parseSunMessage(query);
-  if (!parsed.ok) return 'forged';
+  if (!parsed.ok) return { verdict: 'forged' };
   try {
     const result = await verifyTap(
       em,
@@ -35,18 +53,29 @@ export async function verifyPassportTap(
       {
         chipUid: passport.chipUid,
         sun: sunPayloadOf(parsed),
+        client,
       },
     );
-    if (result.authentic) return 'authentic';
-    return result.reason === 'replayed' ? 'replayed' : 'forged';
+    if (result.authentic) return { verdict: 'authentic' };
+    if (result.reason !== 'replayed') return { verdict: 'forged' };
+    return result.reopenings
+      ? { verdict: 'replayed', reopenings: result.reopenings }
+      : { verdict: 'replayed' };
   } catch (error) {
     if (error instanceof DomainError && error.code === 'malformed_sun_payload') {
-      return 'forged';
+      return { verdict: 'forged' };
     }
     // A live passport whose company has no SUN keys: nothing to check the signature with.
     if (error instanceof DomainError && error.code === 'chip_keys_not_configured') {
-      return 'unverifiable';
+      return { verdict: 'unverifiable' };
     }
     throw error;
   }
+}
+
+/** The reopenings as the verdict token carries them (Unix seconds). */
+export function reopenedClaim(reopenings: Reopenings | undefined): VerdictClaims['reopened'] {
+  return reopenings
+    ? { openings: reopenings.openings, since: Math.floor(reopenings.since.getTime() / 1000) }
+    : undefined;
 }

@@ -13,6 +13,7 @@ export {
   type SunPayload,
   sunPayloadOf,
 } from './sun-url.ts';
+export { type LoopState, type TagTamperStatus, tagTamperStatus } from './tag-tamper.ts';
 export {
   type SunFailure,
   type SunFailureReason,

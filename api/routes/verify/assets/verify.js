@@ -119,7 +119,7 @@ async function scan() {
   }
 }
 
-// The buyer's claim (docs/resale.md): sign in, then a fresh tap of the product's own tag.
+// The buyer's claim (docs/resale.md): sign in, ask for a challenge, then a tap of the product's own tag made after it.
 async function claim(event) {
   event.preventDefault();
   const form = event.target;
@@ -142,6 +142,20 @@ async function claim(event) {
       return;
     }
     const { token } = await login.json();
+    const auth = { ...json, authorization: `Bearer ${token}` };
+    // The server's challenge first: only a tap read after it can claim (a link captured earlier cannot).
+    const challenged = await fetch('/v1/dpp/claim/challenge', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ tokenId: main.dataset.serial }),
+    });
+    const challenge = await challenged.json();
+    if (!challenged.ok) {
+      sayClaim(
+        fill(texts.owner.claimRefused, { reason: challenge.detail || challenge.title || challenged.status }),
+      );
+      return;
+    }
     const nfcData = await readTag(
       () => sayClaim(texts.owner.claimHold),
       () => sayClaim(texts.nfc.readError),
@@ -153,8 +167,8 @@ async function claim(event) {
     sayClaim(texts.owner.claimSending);
     const claimed = await fetch('/v1/dpp/claim', {
       method: 'POST',
-      headers: { ...json, authorization: `Bearer ${token}` },
-      body: JSON.stringify({ tokenId: main.dataset.serial, nfcData }),
+      headers: auth,
+      body: JSON.stringify({ tokenId: main.dataset.serial, nfcData, challengeId: challenge.challengeId }),
     });
     const answer = await claimed.json();
     if (!claimed.ok) {

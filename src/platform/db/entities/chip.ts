@@ -19,6 +19,11 @@ export const Chip = defineEntity({
     sunCounterRef: p.string().length(200).nullable(),
     verificationCount: p.integer().default(0),
     lastVerifiedAt: p.datetime().nullable(),
+    /** 'NTAG 424 DNA' or 'NTAG 424 DNA TT' (TagTamper: its SDMENCFileData starts with the tamper status). */
+    chipType: p.string().default('NTAG 424 DNA'),
+    /** The current burst window of genuine taps (docs/signals.md): when it started and how many taps so far. */
+    burstStartedAt: p.datetime().nullable(),
+    burstTaps: p.integer().default(0),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()

@@ -55,6 +55,7 @@ import { Migration20261127940000_recovery_codes } from './Migration2026112794000
 import { Migration20261128100000_spreadsheet_import_jobs } from './Migration20261128100000_spreadsheet_import_jobs.ts';
 import { Migration20261128300000_dpp_levels_by_company } from './Migration20261128300000_dpp_levels_by_company.ts';
 import { Migration20261128400000_company_branding } from './Migration20261128400000_company_branding.ts';
+import { Migration20261128500000_chip_signals } from './Migration20261128500000_chip_signals.ts';
 import { Migration20261128700000_user_operations } from './Migration20261128700000_user_operations.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
@@ -154,5 +155,6 @@ export const migrations: MigrationObject[] = [
     class: Migration20261128300000_dpp_levels_by_company,
   },
   { name: 'Migration20261128400000_company_branding', class: Migration20261128400000_company_branding },
+  { name: 'Migration20261128500000_chip_signals', class: Migration20261128500000_chip_signals },
   { name: 'Migration20261128700000_user_operations', class: Migration20261128700000_user_operations },
 ];

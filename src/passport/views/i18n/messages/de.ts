@@ -96,6 +96,12 @@ export const de: Messages = {
     archived:
       'Der Hersteller hat diesen Pass geschlossen; er bleibt unverändert als Nachweis erhalten, einschließlich aller früheren Fassungen.',
   },
+  reopened: {
+    title: 'Der Link dieses Tags wurde schon geöffnet.',
+    body: 'Dieser Link wurde seit {since} {count}-mal geöffnet: Das Produkt in Ihrer Hand trägt möglicherweise nicht das Original-Tag.',
+    advice:
+      'Ein echtes Tag schreibt bei jedem Antippen einen neuen Link. Halten Sie Ihr Telefon noch einmal an das Tag selbst (nicht an einen gespeicherten Link, ein Foto oder einen gedruckten Code). Zeigt auch ein neues Antippen diesen Hinweis oder trägt das Produkt nur einen gedruckten Code, verlassen Sie sich nicht darauf: Fragen Sie den Verkäufer oder melden Sie es der Marke.',
+  },
   facts: {
     manufacturer: 'Hersteller',
     gtin: 'GTIN',

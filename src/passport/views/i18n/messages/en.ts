@@ -93,6 +93,13 @@ export const en = {
     archived:
       'The manufacturer closed this passport; it is kept unchanged as a record, every earlier version included.',
   },
+  /** Under a "Replayed" verdict whose link was opened many times (api/routes/verify/reopen-notice.ts). */
+  reopened: {
+    title: 'This tag’s link has been opened before.',
+    body: 'This link was opened {count} times since {since}: the product in your hand may not carry the original tag.',
+    advice:
+      'A genuine tag writes a new link on every tap. Tap the tag itself again with your phone (not a saved link, a photo or a printed code). If a fresh tap also shows this, or the product has only a printed code, do not rely on it: ask the seller, or report it to the brand.',
+  },
   facts: {
     manufacturer: 'Manufacturer',
     gtin: 'GTIN',

@@ -94,6 +94,12 @@ export const es: Messages = {
     archived:
       'El fabricante ha cerrado este pasaporte; se conserva sin cambios como registro, con todas sus versiones anteriores.',
   },
+  reopened: {
+    title: 'El enlace de esta etiqueta ya se había abierto.',
+    body: 'Este enlace se ha abierto {count} veces desde el {since}: es posible que el producto que tiene en la mano no lleve la etiqueta original.',
+    advice:
+      'Una etiqueta auténtica escribe un enlace nuevo en cada lectura. Acerque de nuevo el teléfono a la propia etiqueta (no a un enlace guardado, una foto o un código impreso). Si una lectura nueva también muestra este aviso, o el producto solo tiene un código impreso, no confíe en él: pregunte al vendedor o informe a la marca.',
+  },
   facts: {
     manufacturer: 'Fabricante',
     gtin: 'GTIN',

@@ -94,6 +94,12 @@ export const fr: Messages = {
     archived:
       'Le fabricant a clos ce passeport ; il est conservé tel quel comme trace, avec toutes ses versions antérieures.',
   },
+  reopened: {
+    title: 'Le lien de cette étiquette a déjà été ouvert.',
+    body: 'Ce lien a été ouvert {count} fois depuis le {since} : le produit que vous tenez ne porte peut-être pas l’étiquette d’origine.',
+    advice:
+      'Une étiquette authentique écrit un nouveau lien à chaque lecture. Approchez à nouveau votre téléphone de l’étiquette elle-même (pas d’un lien enregistré, d’une photo ou d’un code imprimé). Si une nouvelle lecture affiche encore ce message, ou si le produit n’a qu’un code imprimé, ne vous y fiez pas : demandez au vendeur ou signalez-le à la marque.',
+  },
   facts: {
     manufacturer: 'Fabricant',
     gtin: 'GTIN',

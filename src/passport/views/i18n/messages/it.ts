@@ -95,6 +95,12 @@ export const it: Messages = {
     archived:
       'Il produttore ha chiuso questo passaporto; è conservato invariato come registro, con tutte le versioni precedenti.',
   },
+  reopened: {
+    title: 'Il link di questa etichetta è già stato aperto.',
+    body: 'Questo link è stato aperto {count} volte dal {since}: il prodotto che hai in mano potrebbe non avere l’etichetta originale.',
+    advice:
+      'Un’etichetta autentica scrive un nuovo link a ogni lettura. Avvicina di nuovo il telefono all’etichetta stessa (non a un link salvato, una foto o un codice stampato). Se anche una nuova lettura mostra questo avviso, o il prodotto ha solo un codice stampato, non fidarti: chiedi al venditore o segnalalo al marchio.',
+  },
   facts: {
     manufacturer: 'Produttore',
     gtin: 'GTIN',

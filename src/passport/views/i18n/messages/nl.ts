@@ -96,6 +96,12 @@ export const nl: Messages = {
     archived:
       'De fabrikant heeft dit paspoort gesloten; het blijft ongewijzigd bewaard als verslag, met alle eerdere versies.',
   },
+  reopened: {
+    title: 'De link van deze tag is al eerder geopend.',
+    body: 'Deze link is sinds {since} {count} keer geopend: het product in uw hand draagt mogelijk niet de originele tag.',
+    advice:
+      'Een echte tag schrijft bij elke tik een nieuwe link. Houd uw telefoon opnieuw bij de tag zelf (niet bij een opgeslagen link, een foto of een gedrukte code). Toont ook een nieuwe tik deze melding, of heeft het product alleen een gedrukte code, vertrouw er dan niet op: vraag het de verkoper of meld het aan het merk.',
+  },
   facts: {
     manufacturer: 'Fabrikant',
     gtin: 'GTIN',

@@ -96,6 +96,12 @@ export const pl: Messages = {
     archived:
       'Producent zamknął ten paszport; jest przechowywany bez zmian jako zapis, wraz ze wszystkimi wcześniejszymi wersjami.',
   },
+  reopened: {
+    title: 'Link tej etykiety był już otwierany.',
+    body: 'Ten link otwarto {count} razy od {since}: produkt, który trzymasz, może nie mieć oryginalnej etykiety.',
+    advice:
+      'Oryginalna etykieta zapisuje nowy link przy każdym zbliżeniu. Przyłóż telefon ponownie do samej etykiety (nie do zapisanego linku, zdjęcia ani wydrukowanego kodu). Jeśli także nowe zbliżenie pokazuje tę informację albo produkt ma tylko wydrukowany kod, nie polegaj na nim: zapytaj sprzedawcę lub zgłoś to marce.',
+  },
   facts: {
     manufacturer: 'Producent',
     gtin: 'GTIN',

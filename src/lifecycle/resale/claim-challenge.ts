@@ -50,7 +50,7 @@ export interface OpenChallenge {
 }
 
 /** Uses the buyer's challenge (once): refused when unknown, someone else's, used or expired. */
-export async function useClaimChallenge(
+export async function consumeClaimChallenge(
   em: EntityManager,
   input: { environment: Environment; tokenId: string; buyerEmail: string; challengeId: string },
 ): Promise<OpenChallenge> {

@@ -9,7 +9,7 @@ import type { SecretBox } from '../../platform/secret-box.ts';
 import { CLAIM_UPDATE, type ClaimRequest, type ClaimResult } from '../../processes/resale.ts';
 import { workflowIds } from '../../processes/workflow-ids.ts';
 import { parseSunMessage, sunPayloadOf } from '../../standards/sun/index.ts';
-import { openedAfterChallenge, useClaimChallenge } from './claim-challenge.ts';
+import { openedAfterChallenge, consumeClaimChallenge } from './claim-challenge.ts';
 
 export interface ClaimPassportDeps {
   /** Unscoped: the buyer reaches the seller's resale and the brand's chip. */
@@ -87,7 +87,7 @@ export async function claimPassport(deps: ClaimPassportDeps, input: ClaimInput):
   }
   const parsed = parseSunMessage(input.nfcData);
   if (!parsed.ok) throw new DomainError('invalid', 'malformed_sun_payload', parsed.message);
-  const challenge = await useClaimChallenge(em, input);
+  const challenge = await consumeClaimChallenge(em, input);
   const tap = await verifyTap(
     em,
     box,

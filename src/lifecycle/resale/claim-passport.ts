@@ -9,7 +9,7 @@ import type { SecretBox } from '../../platform/secret-box.ts';
 import { CLAIM_UPDATE, type ClaimRequest, type ClaimResult } from '../../processes/resale.ts';
 import { workflowIds } from '../../processes/workflow-ids.ts';
 import { parseSunMessage, sunPayloadOf } from '../../standards/sun/index.ts';
-import { openedAfterChallenge, consumeClaimChallenge } from './claim-challenge.ts';
+import { consumeClaimChallenge, openedAfterChallenge } from './claim-challenge.ts';
 
 export interface ClaimPassportDeps {
   /** Unscoped: the buyer reaches the seller's resale and the brand's chip. */

@@ -11,12 +11,13 @@ import {
 import { startRealisticChain } from '../test/support/realistic-chain.ts';
 import { startTestStack, type TestStack } from '../test/support/stack.ts';
 import { startWorkerProcess, type WorkerProcess } from '../test/support/worker-process.ts';
+import { sized } from './quick.ts';
 
-const MINTS = Number(process.env.BENCH_CHAIN_MINTS ?? 200);
+const MINTS = Number(process.env.BENCH_CHAIN_MINTS ?? sized(200, 30));
 const WORKERS = 2;
-/** Mints leave in bursts (a factory line scanning a tray), one every block. */
-const BURST = 20;
-const BURST_EVERY_MS = 2_000;
+/** Mints leave in bursts (a factory line scanning a tray), one every block (2 s blocks; 1 s in a quick run). */
+const BURST = sized(20, 3);
+const BURST_EVERY_MS = sized(2_000, 1_000);
 const GWEI = 1_000_000_000n;
 const chipOf = (i: number) => `04CB${i.toString(16).toUpperCase().padStart(10, '0')}`;
 
@@ -36,7 +37,7 @@ function percentile(sorted: number[], p: number): number {
  * the node's and chain_transactions' view of the signer's nonces.
  */
 export async function benchChain(): Promise<void> {
-  const chain = await startRealisticChain({ blockTime: 2 });
+  const chain = await startRealisticChain({ blockTime: BURST_EVERY_MS / 1000 });
   const stack: TestStack = await startTestStack({
     chain,
     apiClient: 'native',
@@ -189,7 +190,7 @@ export async function benchChain(): Promise<void> {
     const sum = (key: string) => totals.reduce((total, line) => total + Number(line[key] ?? 0), 0);
 
     console.log(
-      `\nchain: ${MINTS} mints from ${WORKERS} worker processes, 2 s blocks, CHAIN_CONFIRMATIONS=2, two RPC endpoints`,
+      `\nchain: ${MINTS} mints from ${WORKERS} worker processes, ${BURST_EVERY_MS / 1000} s blocks, CHAIN_CONFIRMATIONS=2, two RPC endpoints`,
     );
     console.log(`worker processes ${startedWorkers}`);
     console.log(`passports requested ${MINTS}`);

@@ -4,11 +4,12 @@ import { enrollAndMint } from '../test/support/fixtures/mint.ts';
 import { GTIN, OTHER_GTIN } from '../test/support/fixtures/products.ts';
 import { startTestStack } from '../test/support/stack.ts';
 import { scaledSizes, seedVolume } from '../test/support/volume-seed.ts';
+import { sized } from './quick.ts';
 import { report } from './setup.ts';
 
-const ITEMS = Number(process.env.BENCH_LEVEL_ITEMS ?? 1_000_000);
-const MODELS = Number(process.env.BENCH_LEVEL_MODELS ?? 1_000);
-const READS = Number(process.env.BENCH_LEVEL_REQUESTS ?? 60);
+const ITEMS = Number(process.env.BENCH_LEVEL_ITEMS ?? sized(1_000_000, 2_000));
+const MODELS = Number(process.env.BENCH_LEVEL_MODELS ?? sized(1_000, 10));
+const READS = Number(process.env.BENCH_LEVEL_REQUESTS ?? sized(60, 5));
 const TARGET = 2;
 const LOT = 'L1';
 

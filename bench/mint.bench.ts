@@ -10,15 +10,16 @@ import { startWorkerProcess } from '../test/support/worker-process.ts';
 import { workerTuning } from '../worker/worker.ts';
 import { cpuPerOperation, sampleProcesses, sampleThreads } from './cpu.ts';
 import { noopActivities } from './noop/noop-activities.ts';
+import { sized } from './quick.ts';
 import { measuredPhase, rate, report } from './setup.ts';
 import { mintStepTimeline } from './step-timeline.ts';
 
 const NOOP_TASK_QUEUE = 'bench-noop';
 
-const CONCURRENCY = 50;
-const WARMUP = 10;
+const CONCURRENCY = sized(50, 10);
+const WARMUP = sized(10, 2);
 /** Both sides are measured this many times, alternating; the figures are the medians (the machine is noisy). */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? sized(3, 1));
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 const uidOf = (prefix: number, i: number) =>
   `04${prefix.toString(16).padStart(2, '0')}${i.toString(16).padStart(10, '0')}`.toUpperCase();

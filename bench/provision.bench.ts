@@ -1,9 +1,10 @@
 import { newServiceInternalId } from '../src/passport/record/service-id.ts';
 import { startTestApi } from '../test/support/api.ts';
+import { sized } from './quick.ts';
 import { rate, report } from './setup.ts';
 
-const ITEMS = 10_000;
-const ROUNDS = 5;
+const ITEMS = sized(10_000, 500);
+const ROUNDS = sized(5, 1);
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -7,12 +7,13 @@ import { GTIN } from '../test/support/fixtures/products.ts';
 import { startTestStack } from '../test/support/stack.ts';
 import { sampleThreads } from './cpu.ts';
 import { type LoadResult, runLoad } from './http-load.ts';
+import { sized } from './quick.ts';
 import { report } from './setup.ts';
 
 const CONNECTIONS = 64;
-const PASSPORTS = 16;
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PASSPORTS = sized(16, 2);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? sized(5, 1));
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? sized(3, 1));
 const TARGETS = { public: 0.8, vc: 0.5 } as const;
 
 const API_MAIN = fileURLToPath(new URL('../api/main.ts', import.meta.url));

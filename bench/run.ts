@@ -3,6 +3,7 @@ import { benchChain } from './chain.bench.ts';
 import { benchLevels } from './levels.bench.ts';
 import { benchMint } from './mint.bench.ts';
 import { benchProvision } from './provision.bench.ts';
+import { QUICK } from './quick.ts';
 import { benchRequestLog } from './request-log.bench.ts';
 import { benchResolver } from './resolver.bench.ts';
 import { prepareBenchDatabase } from './setup.ts';
@@ -27,14 +28,22 @@ const onRequest: Record<string, () => Promise<void>> = {
   // `npm run bench -- request-log`: what the request log adds to a request.
   'request-log': benchRequestLog,
 };
-const selected = process.argv.slice(2);
+// Flags (--quick: bench/quick.ts) are not bench names.
+const selected = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+// A quick run (CI) runs every bench, the on-request ones too, unless some are named.
+const everything = QUICK && selected.length === 0;
 const cleanup = await prepareBenchDatabase();
+const timed = async (name: string, run: () => Promise<void>) => {
+  const started = performance.now();
+  await run();
+  console.log(`  (${name}: ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+};
 try {
   for (const [name, run] of Object.entries(benches)) {
-    if (selected.length === 0 || selected.includes(name)) await run();
+    if (selected.length === 0 || selected.includes(name)) await timed(name, run);
   }
   for (const [name, run] of Object.entries(onRequest)) {
-    if (selected.includes(name)) await run();
+    if (everything || selected.includes(name)) await timed(name, run);
   }
 } finally {
   await cleanup();

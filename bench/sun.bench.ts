@@ -1,9 +1,12 @@
 import { FACTORY_DEFAULT_KEY, generateSun, verifySun } from '../src/standards/sun/index.ts';
 import { startTestApi } from '../test/support/api.ts';
+import { sized } from './quick.ts';
 import { rate, report } from './setup.ts';
 
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 const CLIENTS = 16;
+const TAPS = sized(30_000, 2_000);
+const HTTP_TAPS = sized(3_000, 200);
 
 /** Taps per second of `verifySun` on this thread (one core), best of three passes. */
 function pureRate(taps: ReturnType<typeof generateSun>[]): number {
@@ -37,8 +40,8 @@ async function concurrently(count: number, work: (i: number) => Promise<unknown>
  */
 export async function benchSun(): Promise<void> {
   const uid = '04BE0000000001';
-  const plain = Array.from({ length: 30_000 }, (_, i) => generateSun({ uid, counter: i + 1, keys }));
-  const withData = Array.from({ length: 30_000 }, (_, i) =>
+  const plain = Array.from({ length: TAPS }, (_, i) => generateSun({ uid, counter: i + 1, keys }));
+  const withData = Array.from({ length: TAPS }, (_, i) =>
     generateSun({ uid, counter: i + 1, keys, fileData: Buffer.from('0123456789ABCDEF') }),
   );
   const pure = pureRate(plain);
@@ -48,7 +51,7 @@ export async function benchSun(): Promise<void> {
   try {
     const tenant = await api.createTenant('Bench');
     await api.call('POST', '/v1/dpp/enroll', { key: tenant.testKey, body: { chipUid: uid } });
-    const httpTaps = plain.slice(0, 3_000);
+    const httpTaps = plain.slice(0, HTTP_TAPS);
     const http = await concurrently(httpTaps.length, (i) =>
       api.call('POST', '/v1/dpp/verify-chip', {
         key: tenant.testKey,
@@ -57,7 +60,7 @@ export async function benchSun(): Promise<void> {
     );
     // The floor of verify-chip: accepting a counter is one conditional UPDATE of the chip's row.
     const connection = api.db.orm.em.getConnection();
-    const updates = await concurrently(3_000, (i) =>
+    const updates = await concurrently(HTTP_TAPS, (i) =>
       connection.execute(
         `update chips set sun_counter = ?, verification_count = verification_count + 1, last_verified_at = now()
          where chip_uid = ? and (sun_counter is null or sun_counter < ?) returning id`,

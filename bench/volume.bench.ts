@@ -6,11 +6,12 @@ import { enrollAndMint } from '../test/support/fixtures/mint.ts';
 import { GTIN } from '../test/support/fixtures/products.ts';
 import { startTestStack } from '../test/support/stack.ts';
 import { type SeededVolume, scaledSizes, seedVolume, type VolumeSizes } from '../test/support/volume-seed.ts';
+import { sized } from './quick.ts';
 import { report } from './setup.ts';
 
-const SCALE = Number(process.env.BENCH_VOLUME_SCALE ?? 1);
-const READS = Number(process.env.BENCH_VOLUME_REQUESTS ?? 60);
-const WRITES = Number(process.env.BENCH_VOLUME_WRITES ?? 20);
+const SCALE = Number(process.env.BENCH_VOLUME_SCALE ?? sized(1, 0.002));
+const READS = Number(process.env.BENCH_VOLUME_REQUESTS ?? sized(60, 5));
+const WRITES = Number(process.env.BENCH_VOLUME_WRITES ?? sized(20, 3));
 /** BENCH_VOLUME_BEFORE=1: measure without issue 26's indexes (the figures before the fix). */
 const BEFORE = process.env.BENCH_VOLUME_BEFORE === '1';
 const TARGET = 2;

@@ -3,9 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { postWebhook } from '../src/webhooks/http-post.ts';
 import { deliveryHeaders, envelopeBody } from '../src/webhooks/signing.ts';
 import { startTestStack } from '../test/support/stack.ts';
+import { sized } from './quick.ts';
 import { rate, report } from './setup.ts';
 
-const EVENTS = 1_000;
+const EVENTS = sized(1_000, 100);
 /** The worker's default activity slots: at most this many delivery attempts run at once. */
 const CONCURRENCY = 100;
 

@@ -52,6 +52,7 @@ import { Migration20261127920000_passport_text_search } from './Migration2026112
 import { Migration20261127920001_spreadsheet_imports } from './Migration20261127920001_spreadsheet_imports.ts';
 import { Migration20261127930000_request_logs } from './Migration20261127930000_request_logs.ts';
 import { Migration20261127940000_recovery_codes } from './Migration20261127940000_recovery_codes.ts';
+import { Migration20261128600000_usage_count_slots } from './Migration20261128600000_usage_count_slots.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -141,4 +142,5 @@ export const migrations: MigrationObject[] = [
     name: 'Migration20261127940000_recovery_codes',
     class: Migration20261127940000_recovery_codes,
   },
+  { name: 'Migration20261128600000_usage_count_slots', class: Migration20261128600000_usage_count_slots },
 ];

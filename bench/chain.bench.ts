@@ -12,6 +12,7 @@ import { startRealisticChain } from '../test/support/realistic-chain.ts';
 import { startTestStack, type TestStack } from '../test/support/stack.ts';
 import { startWorkerProcess, type WorkerProcess } from '../test/support/worker-process.ts';
 import { sized } from './quick.ts';
+import { collected, recordFigure } from './report/figures.ts';
 
 const MINTS = Number(process.env.BENCH_CHAIN_MINTS ?? sized(200, 30));
 const WORKERS = 2;
@@ -162,17 +163,34 @@ export async function benchChain(): Promise<void> {
     let batchedPassports = 0;
     let batches = 0;
     let singles = 0;
+    const bySize = new Map<number, { gas: bigint; transactions: number }>();
     for (const [hash, count] of ledger.mintsByTransaction) {
+      const gas = await gasOf(hash);
+      const size = bySize.get(count) ?? { gas: 0n, transactions: 0 };
+      bySize.set(count, { gas: size.gas + gas, transactions: size.transactions + 1 });
       if (count > 1) {
         batches++;
         batchedPassports += count;
-        batchGas += await gasOf(hash);
+        batchGas += gas;
       } else singles++;
+    }
+    collected.singleMintGas = Number(singleGas);
+    for (const [batchSize, { gas, transactions }] of [...bySize].sort(([a], [b]) => a - b)) {
+      collected.gas.push({ batchSize, transactions, gasPerPassport: Number(gas) / batchSize / transactions });
     }
     direct.destroy();
     const ratio =
       batchedPassports === 0 ? Number.NaN : Number(batchGas) / batchedPassports / Number(singleGas);
 
+    recordFigure({
+      bench: 'chain',
+      name: `gas per passport in a batch ÷ a single mint (batches of ${(batchedPassports / Math.max(batches, 1)).toFixed(0)} on average; target at 100)`,
+      ours: batchedPassports ? Number(batchGas) / batchedPassports : Number.NaN,
+      baseline: Number(singleGas),
+      unit: 'gas',
+      ratio,
+      target: '≤ 0.2 at 100',
+    });
     await stopWorkers();
     const nonceErrors =
       totals.length === WORKERS

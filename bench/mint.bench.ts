@@ -11,6 +11,7 @@ import { workerTuning } from '../worker/worker.ts';
 import { cpuPerOperation, sampleProcesses, sampleThreads } from './cpu.ts';
 import { noopActivities } from './noop/noop-activities.ts';
 import { sized } from './quick.ts';
+import { atLeast, recordFigure } from './report/figures.ts';
 import { measuredPhase, rate, report } from './setup.ts';
 import { mintStepTimeline } from './step-timeline.ts';
 
@@ -187,6 +188,25 @@ export async function benchMint(): Promise<void> {
     const failed = [...warmup.filter((a) => a.status !== 201), ...rounds.flatMap((r) => r.failed)];
     const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     const totals = await workerTotals();
+    const mintRate = median(rounds.map((r) => r.workflows));
+    recordFigure({
+      bench: 'mint',
+      name: `mint ÷ no-op workflow of the same shape (${CONCURRENCY} concurrent)`,
+      ours: mintRate,
+      baseline: median(rounds.map((r) => r.noop)),
+      unit: 'mints/s',
+      ratio: median(rounds.map((r) => r.workflows / r.noop)),
+      ...atLeast(0.8),
+    });
+    recordFigure({
+      bench: 'mint',
+      name: `mint ÷ raw ethers (${CONCURRENCY} concurrent; the engine's floor)`,
+      ours: mintRate,
+      baseline: median(rounds.map((r) => r.raw)),
+      unit: 'mints/s',
+      ratio: median(rounds.map((r) => r.workflows / r.raw)),
+      target: null,
+    });
     report(
       `mint: ${CONCURRENCY} concurrent, median of ${ROUNDS} rounds (after ${WARMUP} warm-up mints on each side)`,
       {

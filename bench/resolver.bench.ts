@@ -8,6 +8,7 @@ import { startTestStack } from '../test/support/stack.ts';
 import { sampleThreads } from './cpu.ts';
 import { type LoadResult, runLoad } from './http-load.ts';
 import { sized } from './quick.ts';
+import { atLeast, recordFigure } from './report/figures.ts';
 import { report } from './setup.ts';
 
 const CONNECTIONS = 64;
@@ -131,6 +132,14 @@ export async function benchResolver(): Promise<void> {
       const p99 = (side: 'api' | 'bare') => median(results[side].map((r) => r.p99));
       const p50 = (side: 'api' | 'bare') => median(results[side].map((r) => r.p50));
       const ratio = perSecond('api') / perSecond('bare');
+      recordFigure({
+        bench: 'resolver',
+        name: `resolver format=${format} ÷ bare node:http + pg (${CONNECTIONS} connections)`,
+        ours: perSecond('api'),
+        baseline: perSecond('bare'),
+        unit: 'requests/s',
+        ...atLeast(TARGETS[format]),
+      });
       report(
         `resolver: format=${format}, ${CONNECTIONS} connections, ${SECONDS} s × ${ROUNDS} rounds, medians`,
         {

@@ -4,6 +4,7 @@ import { benchLevels } from './levels.bench.ts';
 import { benchMint } from './mint.bench.ts';
 import { benchProvision } from './provision.bench.ts';
 import { QUICK } from './quick.ts';
+import { runContext, writeBenchmarksPage } from './report/page.ts';
 import { benchRequestLog } from './request-log.bench.ts';
 import { benchResolver } from './resolver.bench.ts';
 import { prepareBenchDatabase } from './setup.ts';
@@ -28,10 +29,12 @@ const onRequest: Record<string, () => Promise<void>> = {
   // `npm run bench -- request-log`: what the request log adds to a request.
   'request-log': benchRequestLog,
 };
-// Flags (--quick: bench/quick.ts) are not bench names.
+// Flags (--quick: bench/quick.ts; --report: bench/report/page.ts) are not bench names.
 const selected = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
-// A quick run (CI) runs every bench, the on-request ones too, unless some are named.
-const everything = QUICK && selected.length === 0;
+const REPORT = process.argv.includes('--report');
+// A quick run (CI) and a report run every bench, the on-request ones too, unless some are named.
+const everything = (QUICK || REPORT) && selected.length === 0;
+const context = runContext();
 const cleanup = await prepareBenchDatabase();
 const timed = async (name: string, run: () => Promise<void>) => {
   const started = performance.now();
@@ -45,6 +48,7 @@ try {
   for (const [name, run] of Object.entries(onRequest)) {
     if (everything || selected.includes(name)) await timed(name, run);
   }
+  if (REPORT) console.log(`\nwrote ${writeBenchmarksPage(context)}`);
 } finally {
   await cleanup();
 }

@@ -1,6 +1,7 @@
 import { FACTORY_DEFAULT_KEY, generateSun, verifySun } from '../src/standards/sun/index.ts';
 import { startTestApi } from '../test/support/api.ts';
 import { sized } from './quick.ts';
+import { atLeast, recordFigure } from './report/figures.ts';
 import { rate, report } from './setup.ts';
 
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
@@ -67,6 +68,22 @@ export async function benchSun(): Promise<void> {
         [1_000_000 + i, uid, 1_000_000 + i],
       ),
     );
+    recordFigure({
+      bench: 'sun',
+      name: 'verifySun, one core ÷ the 50,000 taps/s target',
+      ours: pure,
+      baseline: 50_000,
+      unit: 'taps/s',
+      ...atLeast(1),
+    });
+    recordFigure({
+      bench: 'sun',
+      name: `verify-chip over HTTP ÷ conditional counter UPDATE (${CLIENTS} clients)`,
+      ours: http,
+      baseline: updates,
+      unit: 'taps/s',
+      ...atLeast(0.5),
+    });
     report('SUN verification', {
       'verifySun taps/s, one core (target ≥ 50,000)': pure,
       'verifySun with SDMENCFileData taps/s (target ≥ 50,000)': pureWithData,

@@ -33,7 +33,8 @@ export function barChart(options: {
   const plotWidth = 300;
   const rowHeight = 26;
   const top = 34;
-  const width = Math.max(labelWidth + plotWidth + 90, 720);
+  const footer = `${options.unit}. Black tick: the target; green ✓ met, red ✗ missed, grey: no target (or not at this size).`;
+  const width = Math.max(labelWidth + plotWidth + 90, footer.length * 6.6 + 20);
   const height = top + options.rows.length * rowHeight + 30;
   const finite = options.rows.flatMap((row) => [row.value, row.target ?? 0]).filter(Number.isFinite);
   const max = Math.max(1, ...finite) * 1.05;
@@ -56,9 +57,7 @@ export function barChart(options: {
       body.push(`<line x1="${tx}" y1="${y}" x2="${tx}" y2="${y + 22}" stroke="#1f2328" stroke-width="2"/>`);
     }
   }
-  body.push(
-    `<text x="10" y="${height - 8}" ${FONT} fill="#57606a">${xmlText(options.unit)}. Black tick: the target; green ✓ met, red ✗ missed, grey: no target (or not at this size).</text>`,
-  );
+  body.push(`<text x="10" y="${height - 8}" ${FONT} fill="#57606a">${xmlText(footer)}</text>`);
   return frame(width, height, options.title, options.desc, body);
 }
 

@@ -1,8 +1,21 @@
-// The resolver bench's baseline: a bare node:http server with a pg pool that reads the same passport row and
-// writes the same JSON as GET /01/{gtin}/21/{serial}?format=public, and for format=vc the stored credential.
-// No framework, no middleware, no validation, no logging. Run as its own process: node bench/bare-resolver.ts.
+// The resolver bench's baseline: a bare node:http server with a pg pool. No framework, no middleware, no
+// validation, no logging. Run as its own process: node bench/bare-resolver.ts.
+// What it reads and writes is derived from the service's own code, so the baseline cannot drift from what the
+// service serves (as it did when the public view gained `dppHeader` and `productGroupData`): format=public runs
+// the service's statement (PUBLIC_FACTS) and renders the row with the service's pure view (publicDocument);
+// format=vc runs the service's stored-credential statement and writes the stored bytes. What is left out is
+// exactly what the bench measures: the API process's framework, middleware, routing and negotiation.
 import { createServer } from 'node:http';
 import pg from 'pg';
+import {
+  PUBLIC_FACTS,
+  type PublicFactsRow,
+  publicFactsOf,
+  STORED_CREDENTIAL,
+} from '../src/passport/views/fast-lookups.ts';
+import { namesPassport } from '../src/passport/views/item-key.ts';
+import { publicDocument } from '../src/passport/views/public-view.ts';
+import type { Environment } from '../src/platform/config/config.ts';
 
 const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
@@ -10,57 +23,35 @@ const pool = new pg.Pool({
 });
 const base = process.env.PUBLIC_BASE_URL ?? 'http://localhost:3000';
 const PATH = /^\/01\/(\d{14})\/21\/(\d+)$/;
-const PUBLIC_ROW = `select p.token_id, p.gtin, p.status, p.revoked_at, p.metadata_cache->>'name' as name,
-  p.contract_address, c.verification_count
-  from passports p join chips c on c.id = p.chip_id
-  where p.environment = $1 and p.token_id = $2`;
-const CREDENTIAL_ROW = `select pc.credential from passports p join passport_credentials pc on pc.passport_id = p.id
-  where p.environment = $1 and p.token_id = $2`;
-const CONTEXT = {
-  schema: 'https://schema.org/',
-  gs1: 'https://gs1.org/voc/',
-  idpp: 'urn:dpp-service:vocab:idpp:',
-  name: 'schema:name',
-  status: 'idpp:status',
-  smartContract: 'idpp:smartContract',
-  chipType: 'idpp:chipType',
-  verificationCount: 'idpp:verificationCount',
-};
 
 const server = createServer(async (req, res) => {
   const url = new URL(req.url ?? '/', 'http://bare');
   const match = PATH.exec(url.pathname);
-  const environment = req.headers['x-service-env'] === 'test' ? 'test' : 'live';
+  const environment: Environment = req.headers['x-service-env'] === 'test' ? 'test' : 'live';
   try {
     if (!match) throw new Error('not found');
     const [, gtin, serial] = match as unknown as [string, string, string];
     if (url.searchParams.get('format') === 'vc') {
-      const { rows } = await pool.query(CREDENTIAL_ROW, [environment, serial]);
-      if (!rows[0]) throw new Error('not found');
+      const { rows } = await pool.query({
+        name: 'vc',
+        text: STORED_CREDENTIAL,
+        values: [environment, serial],
+      });
+      const row = rows[0];
+      if (!row?.credential || !namesPassport(row, { gtin, serial })) throw new Error('not found');
       res.writeHead(200, { 'content-type': 'application/ld+json' });
-      res.end(rows[0].credential);
+      res.end(row.credential);
       return;
     }
-    const { rows } = await pool.query(PUBLIC_ROW, [environment, serial]);
-    const row = rows[0];
-    if (!row || row.gtin !== gtin) throw new Error('not found');
-    const body = JSON.stringify({
-      '@context': CONTEXT,
-      '@type': 'gs1:Product',
-      '@id': `${base}${environment === 'test' ? '/test' : ''}/01/${gtin}/21/${serial}`,
-      name: row.name,
-      'gs1:gtin': gtin,
-      'gs1:serialNumber': row.token_id,
-      status: row.status === 'RECYCLED' ? 'RECYCLED' : row.revoked_at ? 'REVOKED' : row.status,
-      smartContract: row.contract_address,
-      'idpp:hardware': {
-        chipType: 'NTAG 424 DNA',
-        status: row.verification_count > 0 ? 'AUTHENTIC' : 'UNVERIFIED',
-        verificationCount: row.verification_count,
-      },
+    const { rows } = await pool.query<PublicFactsRow>({
+      name: 'public',
+      text: PUBLIC_FACTS,
+      values: [environment, serial],
     });
+    const facts = rows[0] && publicFactsOf(rows[0]);
+    if (!facts || !namesPassport(facts, { gtin, serial })) throw new Error('not found');
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(body);
+    res.end(JSON.stringify(publicDocument(facts, base, environment)));
   } catch {
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end('{"status":404}');

@@ -11,12 +11,14 @@ import {
 import { startRealisticChain } from '../test/support/realistic-chain.ts';
 import { startTestStack, type TestStack } from '../test/support/stack.ts';
 import { startWorkerProcess, type WorkerProcess } from '../test/support/worker-process.ts';
+import { sized } from './quick.ts';
+import { collected, recordFigure } from './report/figures.ts';
 
-const MINTS = Number(process.env.BENCH_CHAIN_MINTS ?? 200);
+const MINTS = Number(process.env.BENCH_CHAIN_MINTS ?? sized(200, 30));
 const WORKERS = 2;
-/** Mints leave in bursts (a factory line scanning a tray), one every block. */
-const BURST = 20;
-const BURST_EVERY_MS = 2_000;
+/** Mints leave in bursts (a factory line scanning a tray), one every block (2 s blocks; 1 s in a quick run). */
+const BURST = sized(20, 3);
+const BURST_EVERY_MS = sized(2_000, 1_000);
 const GWEI = 1_000_000_000n;
 const chipOf = (i: number) => `04CB${i.toString(16).toUpperCase().padStart(10, '0')}`;
 
@@ -36,7 +38,7 @@ function percentile(sorted: number[], p: number): number {
  * the node's and chain_transactions' view of the signer's nonces.
  */
 export async function benchChain(): Promise<void> {
-  const chain = await startRealisticChain({ blockTime: 2 });
+  const chain = await startRealisticChain({ blockTime: BURST_EVERY_MS / 1000 });
   const stack: TestStack = await startTestStack({
     chain,
     apiClient: 'native',
@@ -161,17 +163,34 @@ export async function benchChain(): Promise<void> {
     let batchedPassports = 0;
     let batches = 0;
     let singles = 0;
+    const bySize = new Map<number, { gas: bigint; transactions: number }>();
     for (const [hash, count] of ledger.mintsByTransaction) {
+      const gas = await gasOf(hash);
+      const size = bySize.get(count) ?? { gas: 0n, transactions: 0 };
+      bySize.set(count, { gas: size.gas + gas, transactions: size.transactions + 1 });
       if (count > 1) {
         batches++;
         batchedPassports += count;
-        batchGas += await gasOf(hash);
+        batchGas += gas;
       } else singles++;
+    }
+    collected.singleMintGas = Number(singleGas);
+    for (const [batchSize, { gas, transactions }] of [...bySize].sort(([a], [b]) => a - b)) {
+      collected.gas.push({ batchSize, transactions, gasPerPassport: Number(gas) / batchSize / transactions });
     }
     direct.destroy();
     const ratio =
       batchedPassports === 0 ? Number.NaN : Number(batchGas) / batchedPassports / Number(singleGas);
 
+    recordFigure({
+      bench: 'chain',
+      name: `gas per passport in a batch ÷ a single mint (batches of ${(batchedPassports / Math.max(batches, 1)).toFixed(0)} on average; target at 100)`,
+      ours: batchedPassports ? Number(batchGas) / batchedPassports : Number.NaN,
+      baseline: Number(singleGas),
+      unit: 'gas',
+      ratio,
+      target: '≤ 0.2 at 100',
+    });
     await stopWorkers();
     const nonceErrors =
       totals.length === WORKERS
@@ -189,7 +208,7 @@ export async function benchChain(): Promise<void> {
     const sum = (key: string) => totals.reduce((total, line) => total + Number(line[key] ?? 0), 0);
 
     console.log(
-      `\nchain: ${MINTS} mints from ${WORKERS} worker processes, 2 s blocks, CHAIN_CONFIRMATIONS=2, two RPC endpoints`,
+      `\nchain: ${MINTS} mints from ${WORKERS} worker processes, ${BURST_EVERY_MS / 1000} s blocks, CHAIN_CONFIRMATIONS=2, two RPC endpoints`,
     );
     console.log(`worker processes ${startedWorkers}`);
     console.log(`passports requested ${MINTS}`);

@@ -4,11 +4,13 @@ import { enrollAndMint } from '../test/support/fixtures/mint.ts';
 import { GTIN, OTHER_GTIN } from '../test/support/fixtures/products.ts';
 import { startTestStack } from '../test/support/stack.ts';
 import { scaledSizes, seedVolume } from '../test/support/volume-seed.ts';
+import { sized } from './quick.ts';
+import { atMost, recordFigure } from './report/figures.ts';
 import { report } from './setup.ts';
 
-const ITEMS = Number(process.env.BENCH_LEVEL_ITEMS ?? 1_000_000);
-const MODELS = Number(process.env.BENCH_LEVEL_MODELS ?? 1_000);
-const READS = Number(process.env.BENCH_LEVEL_REQUESTS ?? 60);
+const ITEMS = Number(process.env.BENCH_LEVEL_ITEMS ?? sized(1_000_000, 2_000));
+const MODELS = Number(process.env.BENCH_LEVEL_MODELS ?? sized(1_000, 10));
+const READS = Number(process.env.BENCH_LEVEL_REQUESTS ?? sized(60, 5));
 const TARGET = 2;
 const LOT = 'L1';
 
@@ -121,6 +123,15 @@ export async function benchLevels(): Promise<void> {
       rows[name] = `${p50(times.plain).toFixed(1)}  ${p50(times.merged).toFixed(1)}  ${ratio.toFixed(2)}`;
       console.log(`  ${name.padEnd(28)} ${rows[name]}`);
     }
+    recordFigure({
+      bench: 'levels',
+      name: `an item's merged view ÷ an item without levels, worst p50 (${counts!.items} items)`,
+      ours: worst,
+      baseline: 1,
+      unit: 'ratio of p50s',
+      ratio: worst,
+      ...atMost(TARGET),
+    });
     report(
       `levels: an item under a model and batch among ${counts!.items} items and ${counts!.levels} levels vs an ` +
         `item with no model; ${READS} public reads each; plain p50 ms, merged p50 ms, ratio`,

@@ -10,15 +10,17 @@ import { startWorkerProcess } from '../test/support/worker-process.ts';
 import { workerTuning } from '../worker/worker.ts';
 import { cpuPerOperation, sampleProcesses, sampleThreads } from './cpu.ts';
 import { noopActivities } from './noop/noop-activities.ts';
+import { sized } from './quick.ts';
+import { atLeast, recordFigure } from './report/figures.ts';
 import { measuredPhase, rate, report } from './setup.ts';
 import { mintStepTimeline } from './step-timeline.ts';
 
 const NOOP_TASK_QUEUE = 'bench-noop';
 
-const CONCURRENCY = 50;
-const WARMUP = 10;
+const CONCURRENCY = sized(50, 10);
+const WARMUP = sized(10, 2);
 /** Both sides are measured this many times, alternating; the figures are the medians (the machine is noisy). */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? sized(3, 1));
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 const uidOf = (prefix: number, i: number) =>
   `04${prefix.toString(16).padStart(2, '0')}${i.toString(16).padStart(10, '0')}`.toUpperCase();
@@ -186,6 +188,25 @@ export async function benchMint(): Promise<void> {
     const failed = [...warmup.filter((a) => a.status !== 201), ...rounds.flatMap((r) => r.failed)];
     const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     const totals = await workerTotals();
+    const mintRate = median(rounds.map((r) => r.workflows));
+    recordFigure({
+      bench: 'mint',
+      name: `mint ÷ no-op workflow of the same shape (${CONCURRENCY} concurrent)`,
+      ours: mintRate,
+      baseline: median(rounds.map((r) => r.noop)),
+      unit: 'mints/s',
+      ratio: median(rounds.map((r) => r.workflows / r.noop)),
+      ...atLeast(0.8),
+    });
+    recordFigure({
+      bench: 'mint',
+      name: `mint ÷ raw ethers (${CONCURRENCY} concurrent; the engine's floor)`,
+      ours: mintRate,
+      baseline: median(rounds.map((r) => r.raw)),
+      unit: 'mints/s',
+      ratio: median(rounds.map((r) => r.workflows / r.raw)),
+      target: null,
+    });
     report(
       `mint: ${CONCURRENCY} concurrent, median of ${ROUNDS} rounds (after ${WARMUP} warm-up mints on each side)`,
       {

@@ -1,9 +1,11 @@
 import { newServiceInternalId } from '../src/passport/record/service-id.ts';
 import { startTestApi } from '../test/support/api.ts';
+import { sized } from './quick.ts';
+import { atLeast, recordFigure } from './report/figures.ts';
 import { rate, report } from './setup.ts';
 
-const ITEMS = 10_000;
-const ROUNDS = 5;
+const ITEMS = sized(10_000, 500);
+const ROUNDS = sized(5, 1);
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -68,6 +70,14 @@ export async function benchProvision(): Promise<void> {
     }
     const http = rate(ITEMS, median(httpMs));
     const raw = rate(ITEMS, median(rawMs));
+    recordFigure({
+      bench: 'provision',
+      name: `bulk provision over HTTP ÷ raw multi-row INSERT (${ITEMS} items)`,
+      ours: http,
+      baseline: raw,
+      unit: 'items/s',
+      ...atLeast(0.8),
+    });
     report(`provision: bulk of ${ITEMS} items, median of ${ROUNDS}`, {
       'raw multi-row INSERT rows/s (baseline)': raw,
       'raw INSERT … SELECT jsonb rows/s (ours, raw)': rate(ITEMS, median(jsonMs)),

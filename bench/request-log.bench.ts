@@ -1,8 +1,9 @@
 import { startTestApi } from '../test/support/api.ts';
+import { sized } from './quick.ts';
 import { report } from './setup.ts';
 
-const REQUESTS = 500;
-const ROUNDS = 6;
+const REQUESTS = sized(500, 20);
+const ROUNDS = sized(6, 2);
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

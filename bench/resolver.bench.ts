@@ -7,12 +7,14 @@ import { GTIN } from '../test/support/fixtures/products.ts';
 import { startTestStack } from '../test/support/stack.ts';
 import { sampleThreads } from './cpu.ts';
 import { type LoadResult, runLoad } from './http-load.ts';
+import { sized } from './quick.ts';
+import { atLeast, recordFigure } from './report/figures.ts';
 import { report } from './setup.ts';
 
 const CONNECTIONS = 64;
-const PASSPORTS = 16;
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PASSPORTS = sized(16, 2);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? sized(5, 1));
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? sized(3, 1));
 const TARGETS = { public: 0.8, vc: 0.5 } as const;
 
 const API_MAIN = fileURLToPath(new URL('../api/main.ts', import.meta.url));
@@ -130,6 +132,14 @@ export async function benchResolver(): Promise<void> {
       const p99 = (side: 'api' | 'bare') => median(results[side].map((r) => r.p99));
       const p50 = (side: 'api' | 'bare') => median(results[side].map((r) => r.p50));
       const ratio = perSecond('api') / perSecond('bare');
+      recordFigure({
+        bench: 'resolver',
+        name: `resolver format=${format} ÷ bare node:http + pg (${CONNECTIONS} connections)`,
+        ours: perSecond('api'),
+        baseline: perSecond('bare'),
+        unit: 'requests/s',
+        ...atLeast(TARGETS[format]),
+      });
       report(
         `resolver: format=${format}, ${CONNECTIONS} connections, ${SECONDS} s × ${ROUNDS} rounds, medians`,
         {

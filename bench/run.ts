@@ -4,6 +4,8 @@ import { benchClaimGas } from './claim-gas.bench.ts';
 import { benchLevels } from './levels.bench.ts';
 import { benchMint } from './mint.bench.ts';
 import { benchProvision } from './provision.bench.ts';
+import { QUICK } from './quick.ts';
+import { runContext, writeBenchmarksPage } from './report/page.ts';
 import { benchRequestLog } from './request-log.bench.ts';
 import { benchResolver } from './resolver.bench.ts';
 import { prepareBenchDatabase } from './setup.ts';
@@ -30,15 +32,26 @@ const onRequest: Record<string, () => Promise<void>> = {
   // `npm run bench -- claim-gas`: a claim relayed by the platform against the buyer's sponsored user operation.
   'claim-gas': benchClaimGas,
 };
-const selected = process.argv.slice(2);
+// Flags (--quick: bench/quick.ts; --report: bench/report/page.ts) are not bench names.
+const selected = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+const REPORT = process.argv.includes('--report');
+// A quick run (CI) and a report run every bench, the on-request ones too, unless some are named.
+const everything = (QUICK || REPORT) && selected.length === 0;
+const context = runContext();
 const cleanup = await prepareBenchDatabase();
+const timed = async (name: string, run: () => Promise<void>) => {
+  const started = performance.now();
+  await run();
+  console.log(`  (${name}: ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+};
 try {
   for (const [name, run] of Object.entries(benches)) {
-    if (selected.length === 0 || selected.includes(name)) await run();
+    if (selected.length === 0 || selected.includes(name)) await timed(name, run);
   }
   for (const [name, run] of Object.entries(onRequest)) {
-    if (selected.includes(name)) await run();
+    if (everything || selected.includes(name)) await timed(name, run);
   }
+  if (REPORT) console.log(`\nwrote ${writeBenchmarksPage(context)}`);
 } finally {
   await cleanup();
 }

@@ -1,4 +1,5 @@
 import { resolveTestDatabaseServer } from '../scripts/test-database.ts';
+import { collected } from './report/figures.ts';
 
 /** Points the test helpers at a PostgreSQL server exactly as `npm test` does, for the benchmarks. */
 export async function prepareBenchDatabase(): Promise<() => Promise<void>> {
@@ -16,9 +17,11 @@ export function rate(count: number, ms: number): number {
 
 export function report(name: string, rows: Record<string, string | number>): void {
   console.log(`\n${name}`);
-  for (const [key, value] of Object.entries(rows)) {
-    console.log(`  ${key.padEnd(44)} ${typeof value === 'number' ? value.toFixed(2) : value}`);
-  }
+  const shown = Object.entries(rows).map(
+    ([key, value]) => [key, typeof value === 'number' ? value.toFixed(2) : value] as [string, string],
+  );
+  for (const [key, value] of shown) console.log(`  ${key.padEnd(44)} ${value}`);
+  collected.tables.push({ title: name, rows: shown });
 }
 
 /**

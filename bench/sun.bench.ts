@@ -1,9 +1,13 @@
 import { FACTORY_DEFAULT_KEY, generateSun, verifySun } from '../src/standards/sun/index.ts';
 import { startTestApi } from '../test/support/api.ts';
+import { sized } from './quick.ts';
+import { atLeast, recordFigure } from './report/figures.ts';
 import { rate, report } from './setup.ts';
 
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
 const CLIENTS = 16;
+const TAPS = sized(30_000, 2_000);
+const HTTP_TAPS = sized(3_000, 200);
 
 /** Taps per second of `verifySun` on this thread (one core), best of three passes. */
 function pureRate(taps: ReturnType<typeof generateSun>[]): number {
@@ -37,8 +41,8 @@ async function concurrently(count: number, work: (i: number) => Promise<unknown>
  */
 export async function benchSun(): Promise<void> {
   const uid = '04BE0000000001';
-  const plain = Array.from({ length: 30_000 }, (_, i) => generateSun({ uid, counter: i + 1, keys }));
-  const withData = Array.from({ length: 30_000 }, (_, i) =>
+  const plain = Array.from({ length: TAPS }, (_, i) => generateSun({ uid, counter: i + 1, keys }));
+  const withData = Array.from({ length: TAPS }, (_, i) =>
     generateSun({ uid, counter: i + 1, keys, fileData: Buffer.from('0123456789ABCDEF') }),
   );
   const pure = pureRate(plain);
@@ -48,7 +52,7 @@ export async function benchSun(): Promise<void> {
   try {
     const tenant = await api.createTenant('Bench');
     await api.call('POST', '/v1/dpp/enroll', { key: tenant.testKey, body: { chipUid: uid } });
-    const httpTaps = plain.slice(0, 3_000);
+    const httpTaps = plain.slice(0, HTTP_TAPS);
     const http = await concurrently(httpTaps.length, (i) =>
       api.call('POST', '/v1/dpp/verify-chip', {
         key: tenant.testKey,
@@ -57,13 +61,29 @@ export async function benchSun(): Promise<void> {
     );
     // The floor of verify-chip: accepting a counter is one conditional UPDATE of the chip's row.
     const connection = api.db.orm.em.getConnection();
-    const updates = await concurrently(3_000, (i) =>
+    const updates = await concurrently(HTTP_TAPS, (i) =>
       connection.execute(
         `update chips set sun_counter = ?, verification_count = verification_count + 1, last_verified_at = now()
          where chip_uid = ? and (sun_counter is null or sun_counter < ?) returning id`,
         [1_000_000 + i, uid, 1_000_000 + i],
       ),
     );
+    recordFigure({
+      bench: 'sun',
+      name: 'verifySun, one core ÷ the 50,000 taps/s target',
+      ours: pure,
+      baseline: 50_000,
+      unit: 'taps/s',
+      ...atLeast(1),
+    });
+    recordFigure({
+      bench: 'sun',
+      name: `verify-chip over HTTP ÷ conditional counter UPDATE (${CLIENTS} clients)`,
+      ours: http,
+      baseline: updates,
+      unit: 'taps/s',
+      ...atLeast(0.5),
+    });
     report('SUN verification', {
       'verifySun taps/s, one core (target ≥ 50,000)': pure,
       'verifySun with SDMENCFileData taps/s (target ≥ 50,000)': pureWithData,

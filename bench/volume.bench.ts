@@ -6,11 +6,13 @@ import { enrollAndMint } from '../test/support/fixtures/mint.ts';
 import { GTIN } from '../test/support/fixtures/products.ts';
 import { startTestStack } from '../test/support/stack.ts';
 import { type SeededVolume, scaledSizes, seedVolume, type VolumeSizes } from '../test/support/volume-seed.ts';
+import { sized } from './quick.ts';
+import { atMost, collected, recordFigure } from './report/figures.ts';
 import { report } from './setup.ts';
 
-const SCALE = Number(process.env.BENCH_VOLUME_SCALE ?? 1);
-const READS = Number(process.env.BENCH_VOLUME_REQUESTS ?? 60);
-const WRITES = Number(process.env.BENCH_VOLUME_WRITES ?? 20);
+const SCALE = Number(process.env.BENCH_VOLUME_SCALE ?? sized(1, 0.002));
+const READS = Number(process.env.BENCH_VOLUME_REQUESTS ?? sized(60, 5));
+const WRITES = Number(process.env.BENCH_VOLUME_WRITES ?? sized(20, 3));
 /** BENCH_VOLUME_BEFORE=1: measure without issue 26's indexes (the figures before the fix). */
 const BEFORE = process.env.BENCH_VOLUME_BEFORE === '1';
 const TARGET = 2;
@@ -129,6 +131,15 @@ export async function benchVolume(): Promise<void> {
           );
         }
       }
+      // The request log keeps at most REQUEST_LOG_MAX_ROWS (10,000) entries per company and environment: full.
+      const logged = Math.min(10_000, sizes.passports);
+      await conn.execute(
+        `insert into request_logs (company_id, environment, created_at, method, path, status, duration_ms, request_id)
+         select ?, 'test', now() - interval '1 second' * i, 'GET', '/v1/dpp/inventory', 200, 5, 'seeded-' || i
+         from generate_series(1, ?) i`,
+        [scope.companyId, logged],
+      );
+      console.log(`  seeded ${logged} request log entries`);
       await conn.execute('analyze');
       console.log(`  seeding took ${((performance.now() - started) / 1000).toFixed(0)} s in all`);
       await sideFromSeed(conn, sides.volume, seeded, scope.companyId, sizes.events);
@@ -159,6 +170,9 @@ export async function benchVolume(): Promise<void> {
       ['resolver format=linkset', (s) => dl(s, '?format=linkset')],
       ['verification page', (s) => `/verify/01/${GTIN}/21/${s.token}`, { accept: 'text/html' }],
       ['AAS resolve', (s) => `/v1/aas/resolve/${s.token}`],
+      // The console's Passports search (a fragment of a token id: the trigram index) and Developers › Logs.
+      ['console search (q)', (s) => `/v1/dpp/passports?q=${s.seededToken.slice(-7)}&limit=100`],
+      ['request log, first page', () => '/v1/request-logs?limit=100'],
     ];
     const rows: Record<string, string> = {};
     let worst = 0;
@@ -171,6 +185,13 @@ export async function benchVolume(): Promise<void> {
       const e = stats(times.empty);
       const ratio = v.p50 / e.p50;
       worst = Math.max(worst, ratio);
+      collected.growth.push({
+        name,
+        points: [
+          { passports: SMALL.passports, p50Ms: e.p50 },
+          { passports: sizes.passports, p50Ms: v.p50 },
+        ],
+      });
       rows[name] =
         `${e.p50.toFixed(1)} / ${e.p99.toFixed(1)}  ${v.p50.toFixed(1)} / ${v.p99.toFixed(1)}  ` +
         `${ratio.toFixed(2)}${ratio <= TARGET ? '' : '  > 2'}`;
@@ -272,6 +293,15 @@ export async function benchVolume(): Promise<void> {
       }
     }
     record('mint (POST, workflow + recording)', mintTimes);
+    recordFigure({
+      bench: 'volume',
+      name: `every list at ${sizes.passports} passports ÷ at one page, worst p50`,
+      ours: worst,
+      baseline: 1,
+      unit: 'ratio of p50s',
+      ratio: worst,
+      ...atMost(TARGET),
+    });
     report(
       `volume: ${sizes.passports} passports vs an empty company${BEFORE ? ' (WITHOUT the issue-26 indexes)' : ''}; ` +
         `${READS} reads / ${WRITES} writes each; empty p50 / p99 ms, volume p50 / p99 ms, ratio of p50s`,

@@ -32,6 +32,8 @@ export async function sendAttempt(
   sender: WebhookSender,
   input: AttemptInput,
   context: AttemptContext,
+  /** Called once the POST is over (before its outcome is recorded); the dispatcher frees a sending slot. */
+  posted: () => void = () => {},
 ): Promise<AttemptOutcome> {
   const { delivery, deliveryId, attempt } = input;
   const { endpoint, event } = context;
@@ -97,6 +99,7 @@ export async function sendAttempt(
     sentHeaders = null;
   }
 
+  posted();
   const { statusCode } = response;
   // Only a 2xx succeeds: any other answer, 410 Gone included, is a failed attempt that the spec retries.
   const succeeded = statusCode !== null && statusCode >= 200 && statusCode < 300;

@@ -17,10 +17,16 @@ export interface FirstAttemptSender extends FirstAttemptClaims {
 }
 
 /**
- * Attempts in flight at once per process, as many as the worker's activity slots (what the workflow path
+ * POSTs in flight at once per process, as many as the worker's activity slots (what the workflow path
  * allowed): enough that a few slow receivers do not hold the others up.
  */
-const MAX_IN_FLIGHT = 100;
+const MAX_SENDING = 100;
+/**
+ * Attempts posted whose outcome is still being recorded: a POST's slot is free as soon as its answer is in, so
+ * the next POST does not wait for a database write (issue 39: deliveries at the wire's rate); this bounds how
+ * far the records may trail when the database is the slower side.
+ */
+const MAX_RECORDING = 200;
 /** An in-flight claim older than this was left by a process that stopped (attempts time out long before). */
 const STALE_CLAIM = '2 minutes';
 
@@ -65,13 +71,16 @@ export function firstAttemptSender(options: {
   const logger = options.logger.child({ component: 'webhook-first-attempts' });
   const environments = Object.keys(options.senders) as Environment[];
   const queue: ClaimedFirstAttempt[] = [];
+  /** Attempts started and not finished (recorded, and retried or dead-lettered where they must be). */
   let inFlight = 0;
+  /** Of those, the ones whose POST is not over yet. */
+  let sending = 0;
   let idle: (() => void)[] = [];
 
   const retryLater = (delivery: DeliveryRef) =>
     startDeliveryWorkflow(options.gateway, delivery, 'dispatch', { firstAttemptMade: true });
 
-  async function attempt({ delivery, context }: ClaimedFirstAttempt): Promise<void> {
+  async function attempt({ delivery, context }: ClaimedFirstAttempt, posted: () => void): Promise<void> {
     const em = scopedEntityManager(options.orm.em, {
       companyId: delivery.companyId,
       environment: delivery.environment,
@@ -81,22 +90,32 @@ export function firstAttemptSender(options: {
       options.senders[delivery.environment]!,
       { delivery, deliveryId: delivery.id, attempt: 1, nextAttemptInMs: ATTEMPT_DELAYS_MS[1] },
       context,
+      posted,
     );
     if (outcome.result === 'failed') await retryLater(delivery);
     if (outcome.result === 'undeliverable') await deadLetterRow(em, delivery, delivery.id);
   }
 
   function pump(): void {
-    while (inFlight < MAX_IN_FLIGHT && queue.length > 0) {
+    while (sending < MAX_SENDING && inFlight - sending < MAX_RECORDING && queue.length > 0) {
       const next = queue.shift()!;
       inFlight++;
-      attempt(next)
+      sending++;
+      let postOver = false;
+      const posted = () => {
+        if (postOver) return;
+        postOver = true;
+        sending--;
+        pump();
+      };
+      attempt(next, posted)
         .catch((error) =>
           // The claim (or the recorded failure) stays: the sweep hands the delivery to a retry workflow.
           logger.warn({ err: error, deliveryId: next.delivery.id }, 'first webhook attempt did not finish'),
         )
         .finally(() => {
           inFlight--;
+          posted();
           pump();
           if (inFlight === 0 && queue.length === 0) {
             for (const resolve of idle) resolve();

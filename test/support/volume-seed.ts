@@ -170,6 +170,20 @@ export async function seedVolume(
      from generate_series(1, ?) i`,
     [c, env, sizes.apiKeys],
   );
+  // The platform's other brands: a month of hourly usage counts of ten companies over their eight slots each
+  // (Migration20261128600000_usage_count_slots), so usage_counts has the size it has in production, not only
+  // this company's few hours (the meter's plan is judged at volume: test/integration/query-plans.test.ts).
+  await step(
+    'hourly usage counts of 10 other companies',
+    `with others as (
+       insert into companies (id, name) select gen_random_uuid(), '${tag}-other ' || i from generate_series(1, 10) i
+       returning id
+     )
+     insert into usage_counts (company_id, environment, hour, slot, mints)
+     select o.id, ?, date_bin('1 hour', now(), timestamptz '2000-01-01 00:00:00+00') - interval '1 hour' * h, s, 3
+     from others o, generate_series(0, 719) h, generate_series(0, 7) s`,
+    [env],
+  );
   await step(
     'analyze',
     'analyze chips, asset_twins, passports, supply_chain_events, outbox_events, webhook_deliveries, webhook_attempts, resales, usage_reports, usage_counts, users, api_keys',

@@ -79,31 +79,29 @@ export const PUBLIC_FACTS = `select p.token_id, p.gtin, p.metadata_cache->'custo
   left join company_settings cs on cs.company_id = p.company_id and cs.environment = p.environment
   where p.environment = $1 and p.token_id = $2`;
 
-export async function findPublicFacts(
-  em: EntityManager,
-  environment: Environment,
-  tokenId: string,
-): Promise<PublicFacts | undefined> {
-  const [row] = await poolQuery<{
-    token_id: string;
-    gtin: string | null;
-    batch: string | null;
-    name: string | null;
-    status: string;
-    revoked_at: string | null;
-    dpp_status: string | null;
-    retain_until: string | null;
-    contract_address: string;
-    verification_count: number;
-    service_uid: string;
-    economic_operator_id: string | null;
-    facility_id: string | null;
-    last_updated: string;
-    pinned_specifications: unknown;
-    product_group_data: unknown;
-    levels: unknown;
-  }>(em, 'dpp-public-facts', PUBLIC_FACTS, [environment, tokenId]);
-  if (!row) return undefined;
+/** A row of {@link PUBLIC_FACTS} as the `pg` driver answers it. */
+export interface PublicFactsRow {
+  token_id: string;
+  gtin: string | null;
+  batch: string | null;
+  name: string | null;
+  status: string;
+  revoked_at: string | null;
+  dpp_status: string | null;
+  retain_until: string | null;
+  contract_address: string;
+  verification_count: number;
+  service_uid: string;
+  economic_operator_id: string | null;
+  facility_id: string | null;
+  last_updated: string;
+  pinned_specifications: unknown;
+  product_group_data: unknown;
+  levels: unknown;
+}
+
+/** The facts of a {@link PUBLIC_FACTS} row (also what the resolver bench's bare baseline serves from). */
+export function publicFactsOf(row: PublicFactsRow): PublicFacts {
   return {
     tokenId: row.token_id,
     gtin: row.gtin,
@@ -123,6 +121,15 @@ export async function findPublicFacts(
     productGroupData: productGroupEntries(row.product_group_data),
     levels: itemLevelsOf(row.levels),
   };
+}
+
+export async function findPublicFacts(
+  em: EntityManager,
+  environment: Environment,
+  tokenId: string,
+): Promise<PublicFacts | undefined> {
+  const [row] = await poolQuery<PublicFactsRow>(em, 'dpp-public-facts', PUBLIC_FACTS, [environment, tokenId]);
+  return row ? publicFactsOf(row) : undefined;
 }
 
 /** The stored credential of a passport with the stamp of its current inputs (format=vc's fast path). */

@@ -56,6 +56,7 @@ import { Migration20261128100000_spreadsheet_import_jobs } from './Migration2026
 import { Migration20261128300000_dpp_levels_by_company } from './Migration20261128300000_dpp_levels_by_company.ts';
 import { Migration20261128400000_company_branding } from './Migration20261128400000_company_branding.ts';
 import { Migration20261128500000_chip_signals } from './Migration20261128500000_chip_signals.ts';
+import { Migration20261128500001_record_tap_function } from './Migration20261128500001_record_tap_function.ts';
 import { Migration20261128600000_usage_count_slots } from './Migration20261128600000_usage_count_slots.ts';
 import { Migration20261128700000_user_operations } from './Migration20261128700000_user_operations.ts';
 
@@ -157,6 +158,7 @@ export const migrations: MigrationObject[] = [
   },
   { name: 'Migration20261128400000_company_branding', class: Migration20261128400000_company_branding },
   { name: 'Migration20261128500000_chip_signals', class: Migration20261128500000_chip_signals },
+  { name: 'Migration20261128500001_record_tap_function', class: Migration20261128500001_record_tap_function },
   { name: 'Migration20261128600000_usage_count_slots', class: Migration20261128600000_usage_count_slots },
   { name: 'Migration20261128700000_user_operations', class: Migration20261128700000_user_operations },
 ];

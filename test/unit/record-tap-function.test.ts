@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'vitest';
+import {
+  DEFAULT_SIGNAL_SETTINGS as D,
+  SEVERITY_OF,
+  SUSPICIOUS_ACTIVITY_EVENT,
+} from '../../src/chips/signals/signal-types.ts';
+
+/**
+ * The tap's statement lives in the record_tap function with the signal settings' defaults written in: a default
+ * or a severity changed in signal-types.ts without a migration that replaces the function would make the API
+ * show one threshold and the taps apply another.
+ */
+describe('record_tap function', () => {
+  const source = readFileSync(
+    new URL(
+      '../../src/platform/db/migrations/Migration20261128500001_record_tap_function.ts',
+      import.meta.url,
+    ),
+    'utf8',
+  );
+  test('carries the defaults, severities and event type of signal-types.ts', () => {
+    for (const written of [
+      `coalesce(s.reopen_threshold, ${D.reopenThreshold})`,
+      `coalesce(s.counter_jump_threshold, ${D.counterJumpThreshold})`,
+      `coalesce(s.burst_taps, ${D.burstTaps})`,
+      `coalesce(s.burst_window_seconds, ${D.burstWindowSeconds})`,
+      `coalesce(s.notify, '${JSON.stringify(D.notify)}'::jsonb)`,
+      `'${SUSPICIOUS_ACTIVITY_EVENT}'`,
+      ...(
+        [
+          'copied_url_reopened',
+          'counter_jump',
+          'verification_burst',
+          'tap_after_end_of_life',
+          'tamper_open',
+        ] as const
+      ).map((type) => `'${type}', '${SEVERITY_OF[type]}'`),
+    ]) {
+      assert.ok(source.includes(written), `the function is written with ${written}`);
+    }
+  });
+});

@@ -115,6 +115,14 @@ describe('counterfeit signals from the chips’ taps', () => {
       perPassport.map((s) => s.id),
       [signal!.id],
     );
+    // A cursor that is not one the API gave (the fuzzer's `0|…`, a day February does not have): 400, never 500.
+    for (const after of [
+      '0|00000000-0000-0000-0000-000000000000',
+      `2026-02-31T00:00:00.000Z|${signal!.id}`,
+    ]) {
+      const refused = await call('GET', `/v1/dpp/signals?after=${encodeURIComponent(after)}`);
+      assert.equal(refused.status, 400, `${after}: ${refused.text}`);
+    }
   }, 120_000);
 
   test('a counter jump, a burst and taps after revocation: each once, with evidence', async () => {

@@ -7,6 +7,12 @@ import type { AppContext, Principal } from '../../context.ts';
 import { requireRight } from '../../middleware/require-right.ts';
 import { defineRoute } from '../../route.ts';
 
+/** An ISO instant that names a real moment (2026-02-31 does not): PostgreSQL reads it the same way. */
+function isInstant(text: string): boolean {
+  const date = new Date(text);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 19) === text.slice(0, 19);
+}
+
 const signal = z.object({
   id: z.string(),
   type: z.enum(SIGNAL_TYPES),
@@ -53,7 +59,11 @@ const listSignalsRoute = defineRoute({
     after: z
       .string()
       .max(100)
-      .regex(/^[^|]+\|[0-9a-f-]{36}$/, 'after is a nextCursor')
+      .regex(
+        /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z\|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+        'after is a nextCursor',
+      )
+      .refine((cursor) => isInstant(cursor.split('|')[0]!), 'after is a nextCursor')
       .optional(),
   }),
   responses: {

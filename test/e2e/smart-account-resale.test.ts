@@ -4,6 +4,7 @@ import { afterAll, beforeAll, test } from 'vitest';
 import { entryPointArtifact } from '../../src/adapters/bundler/account-contracts.ts';
 import { paymasterDeposit } from '../../src/adapters/bundler/sponsor-paymaster.ts';
 import type { TestTenant } from '../support/api.ts';
+import { claimWithChallenge } from '../support/fixtures/claim.ts';
 import { enrollAndMint } from '../support/fixtures/mint.ts';
 import { digitalLinkTap } from '../support/fixtures/sun.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
@@ -61,10 +62,8 @@ async function sell(
     async () => (await call('GET', `/v1/dpp/resales/${tokenId}`)).body,
     (body) => body.status === 'AWAITING_CLAIM',
   );
-  const claimed = await stack.api.call('POST', '/v1/dpp/claim', {
-    key: token,
-    body: { tokenId, nfcData: digitalLinkTap(chipUid, tap) },
-  });
+  // The page's order (docs/resale.md, "A tap made now"): a challenge, then the tap read after it.
+  const claimed = await claimWithChallenge(stack.api, token, tokenId, digitalLinkTap(chipUid, tap));
   assert.equal(claimed.status, 200, claimed.text);
   return claimed.body as { txHash: string; ownerWallet: string };
 }

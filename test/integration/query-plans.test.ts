@@ -201,6 +201,13 @@ const NOT_HOT: Record<string, string> = {
     'and _to_idx, at most 500',
   listBackupPeers:
     'the providers allowed to push backup copies to this instance (an operator’s CLI listing; a handful of rows)',
+  // The next two are keyset pages on their own indexes but not yet EXPLAINed at volume here (closing note s4).
+  listLevels:
+    'a company’s model and batch passports (one per GTIN or GTIN and lot, far fewer than items), keyset by id on ' +
+    'dpp_levels_company_idx / dpp_levels_company_id_idx, at most 100 a page',
+  listSignals:
+    'a company’s counterfeit signals (one per occurrence, not per tap), keyset by (raised_at, id) on ' +
+    'chip_signals_company_raised, at most 200 a page',
 };
 
 function sourceFiles(dir: string): string[] {

@@ -17,7 +17,10 @@ function adminUrl(): string {
 /** A fresh, migrated database for one test file; dropped afterwards. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `dpp_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  await adminQuery(adminUrl(), `create database ${name}`);
+  // A copy of the run's migrated template (test/support/prebuilt.ts) when there is one; migrations are idempotent,
+  // so migrate() then finds nothing pending unless the file runs outside the global setup.
+  const template = process.env.TEST_DATABASE_TEMPLATE;
+  await adminQuery(adminUrl(), `create database ${name}${template ? ` template ${template}` : ''}`);
   const url = withDatabase(adminUrl(), name);
   const orm = await openOrm(url, 5);
   await migrate(orm);

@@ -3,6 +3,7 @@ import { obtainStripeMock, startStripeMock } from '../../scripts/dev/stripe-mock
 import { obtainTemporalCli, obtainTemporalTestServer } from '../../scripts/dev/temporal-binaries.ts';
 import { resolveTestDatabaseServer } from '../../scripts/test-database.ts';
 import { ensureChromium } from './chromium-install.ts';
+import { prebuildTemplateDatabase, prebuildWorkflowBundles } from './prebuilt.ts';
 
 /**
  * Once per run, before any test file:
@@ -10,20 +11,26 @@ import { ensureChromium } from './chromium-install.ts';
  * - the official Temporal servers (scripts/dev/temporal-binaries.ts: cached, downloaded or built once);
  * - Debian's Chromium for the browser tests;
  * - stripe-mock (stateless, so one serves every file);
- * - the web console's build (scripts/console-build.ts: only when console/ changed, about 2 s).
- * Test files read them from TEST_DATABASE_URL, TEMPORAL_CLI_PATH, TEMPORAL_TEST_SERVER_PATH, STRIPE_API_BASE.
+ * - the web console's build (scripts/console-build.ts: only when console/ changed, about 2 s);
+ * - the workflow bundles and a migrated template database (test/support/prebuilt.ts).
+ * Test files read them from TEST_DATABASE_URL, TEMPORAL_CLI_PATH, TEMPORAL_TEST_SERVER_PATH, STRIPE_API_BASE,
+ * TEST_WORKFLOW_BUNDLES and TEST_DATABASE_TEMPLATE.
  */
 export default async function setup(): Promise<() => Promise<void>> {
   const log = (line: string) => console.log(line);
-  const [database, cli, testServer, chromium, stripeMock] = await Promise.all([
+  const [database, cli, testServer, chromium, stripeMock, , bundles] = await Promise.all([
     resolveTestDatabaseServer(log),
     process.env.TEMPORAL_ADDRESS ? undefined : obtainTemporalCli({ log }),
     process.env.TEMPORAL_ADDRESS ? undefined : obtainTemporalTestServer({ log }),
     ensureChromium(),
     obtainStripeMock(log).then((path) => startStripeMock(path)),
-    // The last: its result is not needed here; the build lands in console/dist, where the API serves it from.
+    // Its result is not needed here; the build lands in console/dist, where the API serves it from.
     ensureConsoleBuilt(log),
+    prebuildWorkflowBundles(),
   ]);
+  const template = await prebuildTemplateDatabase(database.adminUrl);
+  process.env.TEST_WORKFLOW_BUNDLES = bundles.dir;
+  process.env.TEST_DATABASE_TEMPLATE = template.name;
   log(chromium);
   process.env.STRIPE_API_BASE = stripeMock.url;
   process.env.TEST_DATABASE_URL = database.adminUrl;
@@ -36,6 +43,8 @@ export default async function setup(): Promise<() => Promise<void>> {
   }
   return async () => {
     await stripeMock.stop();
+    await template.remove();
+    await bundles.remove();
     await database.embedded?.stop();
   };
 }

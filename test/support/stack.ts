@@ -1,11 +1,6 @@
 import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import {
-  bundleWorkflowCode,
-  DefaultLogger,
-  Worker,
-  type WorkflowBundleWithSourceMap,
-} from '@temporalio/worker';
+import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { parseEther } from 'ethers';
 import { createActivities, type EnvironmentDeps } from '../../activities/index.ts';
 import { webhookSenderFor } from '../../activities/webhooks/webhook-activities.ts';
@@ -20,17 +15,15 @@ import { clientInterceptors } from '../../src/adapters/temporal/connection.ts';
 import { startRegistryDispatcher } from '../../src/lifecycle/registry/dispatcher.ts';
 import { createLogger } from '../../src/platform/logging/logger.ts';
 import { currentTracing } from '../../src/platform/observability/tracing.ts';
-import {
-  workerObservability,
-  workflowInterceptorModules,
-} from '../../src/platform/observability/worker-observability.ts';
+import { workerObservability } from '../../src/platform/observability/worker-observability.ts';
 import { SecretBox } from '../../src/platform/secret-box.ts';
 import { taskQueueFor } from '../../src/processes/task-queues.ts';
 import { type OutboxDispatcher, startOutboxDispatcher } from '../../src/webhooks/dispatcher.ts';
 import { firstAttemptSender } from '../../src/webhooks/first-attempts.ts';
-import { workerTuning, workflowsPath } from '../../worker/worker.ts';
+import { workerTuning } from '../../worker/worker.ts';
 import { startTestChain, type TestChain } from './anvil.ts';
 import { startTestApi, type TestApi } from './api.ts';
+import { workflowBundle } from './prebuilt.ts';
 import { startTestAccounts, type TestAccounts } from './smart-accounts.ts';
 import { createTestWorkflowEnvironment, type TestServerMode } from './temporal.ts';
 
@@ -60,16 +53,9 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
-
-/** The production workflow code, bundled once per test process. */
+/** The production workflow code, bundled once per test run (test/support/prebuilt.ts). */
 export function productionWorkflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({
-    workflowsPath,
-    workflowInterceptorModules,
-    logger: new DefaultLogger('WARN'),
-  });
-  return bundle;
+  return workflowBundle('production');
 }
 
 /**

@@ -2,16 +2,11 @@ import { Context } from '@temporalio/activity';
 import { WorkflowFailedError, type WorkflowHandle, type WorkflowStartOptions } from '@temporalio/client';
 import { ApplicationFailure, TemporalFailure, type Workflow } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import {
-  bundleWorkflowCode,
-  DefaultLogger,
-  Worker,
-  type WorkflowBundleWithSourceMap,
-} from '@temporalio/worker';
+import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterEach, beforeAll, beforeEach } from 'vitest';
 import type { Activities } from '../../activities/index.ts';
 import { searchAttributes } from '../../src/processes/search-attributes.ts';
-import { workflowsPath } from '../../worker/worker.ts';
+import { workflowBundle } from '../support/prebuilt.ts';
 import { createTestWorkflowEnvironment } from '../support/temporal.ts';
 
 /**
@@ -66,7 +61,7 @@ export function workflowHarness(): WorkflowHarness {
   let bundle: WorkflowBundleWithSourceMap | undefined;
   let queues = 0;
   beforeAll(async () => {
-    bundle = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
+    bundle = await workflowBundle('plain');
   });
   beforeEach(async () => {
     env = await createTestWorkflowEnvironment('time-skipping');

@@ -12,8 +12,13 @@ const CURRENT_LIST = `select coalesce(max(status_list), 1) as list from passport
   where environment = ? and status_list_index is not null`;
 const LIST_COUNT = `select count(*)::int as count from passports
   where environment = ? and status_list = ? and status_list_index is not null`;
+// An index another passport holds is skipped here (no row updated) rather than by the unique index's error.
 const TAKE = `update passports set status_list = ?, status_list_index = ?
-  where id = ? and status_list_index is null returning status_list, status_list_index`;
+  where id = ? and status_list_index is null
+    and not exists (select 1 from passports taken
+                    where taken.environment = passports.environment and taken.status_list = ?
+                      and taken.status_list_index = ?)
+  returning status_list, status_list_index`;
 const READ = 'select status_list, status_list_index from passports where id = ?';
 
 /**
@@ -29,6 +34,7 @@ export async function ensureStatusEntry(
     statusList: number | null;
     statusListIndex: number | null;
   },
+  draw: (size: number) => number = randomInt,
 ): Promise<StatusEntry> {
   if (passport.statusList !== null && passport.statusListIndex !== null) {
     return { list: passport.statusList, index: passport.statusListIndex };
@@ -43,19 +49,27 @@ export async function ensureStatusEntry(
   ]);
   const list = count >= STATUS_LIST_CAPACITY ? current + 1 : current;
   for (let attempt = 0; attempt < 64; attempt++) {
+    const index = draw(STATUS_LIST_SIZE);
     try {
-      const [taken] = await connection.execute<{ status_list: number; status_list_index: number }[]>(TAKE, [
+      // em.execute, not the connection's: only it turns PostgreSQL's unique violation (two passports drawing the
+      // same free index at once) into UniqueConstraintViolationException.
+      const [taken] = await em.execute<{ status_list: number; status_list_index: number }[]>(TAKE, [
         list,
-        randomInt(STATUS_LIST_SIZE),
+        index,
         passport.id,
+        list,
+        index,
       ]);
-      const row =
-        taken ??
-        (
-          await connection.execute<{ status_list: number; status_list_index: number }[]>(READ, [passport.id])
-        )[0];
+      if (taken) return { list: taken.status_list, index: taken.status_list_index };
+      const [row] = await em.execute<{ status_list: number | null; status_list_index: number | null }[]>(
+        READ,
+        [passport.id],
+      );
       if (!row) throw new Error(`passport ${passport.id} vanished while its status entry was drawn`);
-      return { list: row.status_list, index: row.status_list_index };
+      // Drawn meanwhile by another request for the same passport; else the index was taken: draw again.
+      if (row.status_list !== null && row.status_list_index !== null) {
+        return { list: row.status_list, index: row.status_list_index };
+      }
     } catch (error) {
       if (!(error instanceof UniqueConstraintViolationException)) throw error;
     }

@@ -619,8 +619,7 @@ contract DigitalProductPassport is IERC721, IERC721Metadata, IERC721Errors, Acce
     }
 
     function _exists(uint256 tokenId) private view returns (bool) {
-        (uint256 record,) = _find(tokenId);
-        return record != 0;
+        return _entry(tokenId) != 0 || _inRange(tokenId);
     }
 
     /// A token's record (data contract | mint block << 160, as `_records` holds it) and the byte offset of its

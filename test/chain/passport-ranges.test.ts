@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { chipHash } from '../../src/adapters/chain/chip-hash.ts';
 import { decodeRevert } from '../../src/adapters/chain/errors.ts';
 import { assertReverts, startTestChain, type TestChain } from '../support/anvil.ts';
-import { ADMIN_ROLE, grantRole, MINTER_ROLE, rawPassport } from '../support/passport-contract.ts';
+import { rawMinterAndAdmin, rawPassport } from '../support/passport-contract.ts';
 
 // mintRange: passports of one owner under consecutive ids, with one ERC-2309 ConsecutiveTransfer, the owner,
 // deposit and base URI written once and no index entry per token. These tests pin that every token of a range
@@ -26,10 +26,7 @@ const balance = (address: string) => t.chain.provider.getBalance(address);
 
 beforeAll(async () => {
   t = await startTestChain();
-  await grantRole(t, MINTER_ROLE, t.others[8]!.address);
-  await grantRole(t, ADMIN_ROLE, t.others[6]!.address);
-  minter = connect(t.others[8]!.privateKey);
-  admin = connect(t.others[6]!.privateKey);
+  ({ minter, admin } = await rawMinterAndAdmin(t));
 });
 afterAll(() => t.stop());
 

@@ -1,6 +1,7 @@
 // `npm run bench`: each benchmark prints its figures next to a baseline measured in the same run.
 import { benchChain } from './chain.bench.ts';
 import { benchClaimGas } from './claim-gas.bench.ts';
+import { benchGas } from './gas.bench.ts';
 import { benchLevels } from './levels.bench.ts';
 import { benchMint } from './mint.bench.ts';
 import { benchProvision } from './provision.bench.ts';
@@ -31,6 +32,8 @@ const onRequest: Record<string, () => Promise<void>> = {
   'request-log': benchRequestLog,
   // `npm run bench -- claim-gas`: a claim relayed by the platform against the buyer's sponsored user operation.
   'claim-gas': benchClaimGas,
+  // `npm run bench -- gas`: exact gas per passport of batches of 1, 10 and 100 on a fresh contract.
+  gas: benchGas,
 };
 // Flags (--quick: bench/quick.ts; --report: bench/report/page.ts) are not bench names.
 const selected = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));

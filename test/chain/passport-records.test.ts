@@ -5,10 +5,8 @@ import { chipHash } from '../../src/adapters/chain/chip-hash.ts';
 import { decodeRevert } from '../../src/adapters/chain/errors.ts';
 import { assertReverts, startTestChain, type TestChain } from '../support/anvil.ts';
 import {
-  ADMIN_ROLE,
-  grantRole,
-  MINTER_ROLE,
   type MintOrder,
+  rawMinterAndAdmin,
   rawPassport,
   sendMintBatch,
 } from '../support/passport-contract.ts';
@@ -29,10 +27,7 @@ const connect = (privateKey: string) => rawPassport(t, privateKey);
 
 beforeAll(async () => {
   t = await startTestChain();
-  await grantRole(t, MINTER_ROLE, t.others[8]!.address);
-  await grantRole(t, ADMIN_ROLE, t.others[6]!.address);
-  minter = connect(t.others[8]!.privateKey);
-  admin = connect(t.others[6]!.privateKey);
+  ({ minter, admin } = await rawMinterAndAdmin(t));
 });
 afterAll(() => t.stop());
 

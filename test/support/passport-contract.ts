@@ -34,6 +34,13 @@ export async function grantRole(t: TestChain, role: string, account: string): Pr
   await (await rawPassport(t, t.platform.privateKey).getFunction('grantRole')(role, account)).wait();
 }
 
+/** others[8] granted MINTER_ROLE and others[6] DEFAULT_ADMIN_ROLE, each as a raw sender. */
+export async function rawMinterAndAdmin(t: TestChain): Promise<{ minter: Contract; admin: Contract }> {
+  await grantRole(t, MINTER_ROLE, t.others[8]!.address);
+  await grantRole(t, ADMIN_ROLE, t.others[6]!.address);
+  return { minter: rawPassport(t, t.others[8]!.privateKey), admin: rawPassport(t, t.others[6]!.privateKey) };
+}
+
 /** What the orders' deposits add up to: the value `mintBatch` wants. */
 export const depositsOf = (orders: readonly MintOrder[]) =>
   orders.reduce((total, o) => total + o.deposit, 0n);

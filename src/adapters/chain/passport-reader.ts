@@ -47,7 +47,7 @@ export class PassportReader {
     });
     const log = logs[0];
     const event = log && this.abi.events([log])[0];
-    if (!log || !event) throw new Error(`token ${tokenId} has no Minted event in block ${block}`);
+    if (!log || !event) return this.#findRangeMint(tokenId, block);
     return {
       tokenId,
       chipHash: event.args.chipHash as string,
@@ -57,6 +57,32 @@ export class PassportReader {
       txHash: log.transactionHash,
       blockNumber: block,
     };
+  }
+
+  /** The mint of a token minted in a range (mintRange): its block's RangeMinted event that covers it. */
+  async #findRangeMint(tokenId: string, block: number): Promise<MintRecord> {
+    const id = BigInt(tokenId);
+    const logs = await this.provider.getLogs({
+      address: this.contractAddress,
+      fromBlock: block,
+      toBlock: block,
+      topics: [this.abi.interface.getEvent('RangeMinted')!.topicHash],
+    });
+    for (const log of logs) {
+      const event = this.abi.events([log])[0];
+      if (!event || id < (event.args.firstTokenId as bigint) || id > (event.args.lastTokenId as bigint))
+        continue;
+      return {
+        tokenId,
+        chipHash: (await this.#read('chipHashOf', [id]))[0] as string,
+        owner: event.args.owner as string,
+        metadataUri: `${event.args.baseUri as string}${tokenId}`,
+        deposit: event.args.deposit as bigint,
+        txHash: log.transactionHash,
+        blockNumber: block,
+      };
+    }
+    throw new Error(`token ${tokenId} has no Minted or RangeMinted event in block ${block}`);
   }
 
   /**

@@ -7,7 +7,9 @@ import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
 import {IERC721Metadata} from "@openzeppelin/contracts/token/ERC721/extensions/IERC721Metadata.sol";
 import {ERC721Utils} from "@openzeppelin/contracts/token/ERC721/utils/ERC721Utils.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
+import {Strings} from "@openzeppelin/contracts/utils/Strings.sol";
 import {IERC165} from "@openzeppelin/contracts/utils/introspection/IERC165.sol";
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 
 /// @title Digital Product Passport
 /// @notice One ERC-721 token per physical item, bound to the hash of its NFC chip UID.
@@ -22,6 +24,11 @@ import {IERC165} from "@openzeppelin/contracts/utils/introspection/IERC165.sol";
 /// slot). The owner is stored only once a token moved; balances, counters and the record's slot (data
 /// address and mint block) are written once per transaction. A `mintBatch` of n passports therefore pays
 /// the per-transaction part once, where n single mints pay it n times. A single mint is a record of one.
+///
+/// `mintRange` goes further for passports of one owner under consecutive ids: no index entry per passport
+/// (one range entry and one bit per range instead), one ERC-2309 `ConsecutiveTransfer` and one `RangeMinted`
+/// for the range, the owner, deposit and base URI written once (tokenURI = base URI + token id). What stays per
+/// passport is the floor of the guarantees: the chip's slot (22,100 gas) and its 32-byte hash in the record.
 contract DigitalProductPassport is IERC721, IERC721Metadata, IERC721Errors, AccessControl, ReentrancyGuard {
     bytes32 public constant MINTER_ROLE = keccak256("MINTER_ROLE");
 
@@ -40,6 +47,12 @@ contract DigitalProductPassport is IERC721, IERC721Metadata, IERC721Errors, Acce
     /// (2), URI bytes.
     uint256 private constant OWNER_PER_PASSPORT = 1;
     uint256 private constant DEPOSIT_PER_PASSPORT = 2;
+    /// A range record (mintRange): STOP, flags, owner (20), deposit (12), count (2), the chip hashes (32 each,
+    /// in token order), then the base URI up to the end of the code.
+    uint256 private constant RANGE = 4;
+    uint256 private constant RANGE_HEADER = 36;
+    /// The longest range: its first token is then at most 255 ids below any of its tokens (two bitmap words).
+    uint256 private constant MAX_RANGE = 256;
     /// EIP-170: the largest contract code.
     uint256 private constant MAX_RECORD_SIZE = 24_576;
     /// init code that returns the bytes following it as the new contract's code (10 bytes):
@@ -68,6 +81,11 @@ contract DigitalProductPassport is IERC721, IERC721Metadata, IERC721Errors, Acce
     mapping(uint256 tokenId => address) private _claimants;
     /// tokenId / 256 → bit (tokenId % 256) set once recycled (the deposit is then paid out).
     mapping(uint256 word => uint256) private _recycled;
+    /// tokenId / 256 → bit (tokenId % 256) set at the first token of each range.
+    mapping(uint256 word => uint256) private _rangeStarts;
+    /// First token of a range → its data contract (160 bits) | mint block (64) << 160 | number of tokens (16) << 224
+    /// (the `_records` layout plus the count; a range takes no record number).
+    mapping(uint256 firstTokenId => uint256) private _ranges;
 
     event Minted(
         uint256 indexed tokenId, address indexed owner, bytes32 indexed chipHash, string metadataUri, uint256 deposit
@@ -77,6 +95,15 @@ contract DigitalProductPassport is IERC721, IERC721Metadata, IERC721Errors, Acce
     event ClaimRevoked(uint256 indexed tokenId, address indexed account);
     event OwnershipClaimed(uint256 indexed tokenId, address indexed from, address indexed to);
     event Recycled(uint256 indexed tokenId, address indexed rewardReceiver, uint256 amount);
+    /// ERC-2309: tokens fromTokenId..toTokenId (inclusive) moved together (here: minted to `toAddress`).
+    event ConsecutiveTransfer(
+        uint256 indexed fromTokenId, uint256 toTokenId, address indexed fromAddress, address indexed toAddress
+    );
+    /// A `mintRange`: tokens firstTokenId..lastTokenId to `owner`, each with `deposit` locked; a token's URI is
+    /// `baseUri` followed by its id in decimal, its chip hash is `chipHashOf`.
+    event RangeMinted(
+        uint256 indexed firstTokenId, uint256 lastTokenId, address indexed owner, string baseUri, uint256 deposit
+    );
     /// A passport version with no token of its own (a model or batch passport): its subject and its hashes.
     event VersionAnchored(bytes32 indexed subject, bytes32 dataHash, bytes32 publicDataHash);
 
@@ -102,6 +129,8 @@ contract DigitalProductPassport is IERC721, IERC721Metadata, IERC721Errors, Acce
     /// The passports of one transaction do not fit in one record (24,576 bytes): send fewer at once.
     error MintDataTooLarge(uint256 size);
     error RecordNotWritten();
+    /// A range must hold 1 to 256 tokens, all above every token id minted so far and within 64 bits.
+    error InvalidRange(uint256 firstTokenId, uint256 count);
 
     modifier onlyMinterOrAdmin() {
         if (!hasRole(MINTER_ROLE, msg.sender) && !hasRole(DEFAULT_ADMIN_ROLE, msg.sender)) {
@@ -111,13 +140,13 @@ contract DigitalProductPassport is IERC721, IERC721Metadata, IERC721Errors, Acce
     }
 
     modifier activeToken(uint256 tokenId) {
-        if (_entry(tokenId) == 0) revert UnknownToken(tokenId);
+        if (!_exists(tokenId)) revert UnknownToken(tokenId);
         if (_isRecycled(tokenId)) revert TokenIsRecycled(tokenId);
         _;
     }
 
     modifier existingToken(uint256 tokenId) {
-        if (_entry(tokenId) == 0) revert UnknownToken(tokenId);
+        if (!_exists(tokenId)) revert UnknownToken(tokenId);
         _;
     }
 
@@ -178,6 +207,47 @@ contract DigitalProductPassport is IERC721, IERC721Metadata, IERC721Errors, Acce
         _closeRecord(draft, count);
     }
 
+    /// @notice Mints one passport per chip hash to `to` under the consecutive ids `firstTokenId`, ... (at most
+    /// 256, all above every id minted so far), each with `deposit` locked (`msg.value` = deposit x count), all
+    /// or none. Emits one ERC-2309 `ConsecutiveTransfer` and one `RangeMinted` (no per-token Transfer/Minted).
+    function mintRange(
+        address to,
+        uint256 firstTokenId,
+        bytes32[] calldata chipHashes,
+        uint256 deposit,
+        string calldata baseUri
+    ) external payable onlyRole(MINTER_ROLE) {
+        uint256 count = chipHashes.length;
+        if (to == address(0)) revert ERC721InvalidReceiver(address(0));
+        if (bytes(baseUri).length == 0) revert EmptyMetadataUri();
+        if (_deposit96(deposit) * count != msg.value) revert DepositMismatch(deposit * count, msg.value);
+        Draft memory draft = _openRecord(RANGE_HEADER + 32 * count + bytes(baseUri).length, RANGE, to, deposit);
+        if (count == 0 || count > MAX_RANGE || firstTokenId <= draft.lastTokenId) {
+            revert InvalidRange(firstTokenId, count);
+        }
+        uint256 last = firstTokenId + count - 1;
+        if (last > type(uint64).max) revert InvalidRange(firstTokenId, count);
+        uint256 cursor = _put(draft.cursor, count << 240, 2);
+        assembly ("memory-safe") {
+            calldatacopy(cursor, chipHashes.offset, mul(count, 32))
+            calldatacopy(add(cursor, mul(count, 32)), baseUri.offset, baseUri.length)
+        }
+        for (uint256 i = 0; i < count; ++i) {
+            bytes32 chipHash = chipHashes[i];
+            if (chipHash == bytes32(0)) revert InvalidChipHash();
+            uint256 existing = _tokenOfChip[chipHash];
+            if (existing != 0) revert ChipAlreadyMinted(chipHash, existing);
+            _tokenOfChip[chipHash] = firstTokenId + i;
+        }
+        _ranges[firstTokenId] = uint256(uint160(_deploy(draft.code))) | (block.number << 160) | (count << 224);
+        _rangeStarts[firstTokenId >> 8] |= 1 << (firstTokenId & 0xff);
+        _balances[to] += count;
+        draft.lastTokenId = last;
+        _count(draft, count, draft.recordNo - 1);
+        emit ConsecutiveTransfer(firstTokenId, last, address(0), to);
+        emit RangeMinted(firstTokenId, last, to, baseUri, deposit);
+    }
+
     /// A record being written: counters read once, its number, its code in memory and the write cursor.
     struct Draft {
         uint256 counters;
@@ -223,6 +293,8 @@ contract DigitalProductPassport is IERC721, IERC721Metadata, IERC721Errors, Acce
         uint256 shift = (tokenId % ENTRIES_PER_SLOT) * ENTRY_BITS;
         uint256 word = _index[slot];
         if ((word >> shift) & 0xffffffffffff != 0) revert TokenAlreadyMinted(tokenId);
+        // ranges lie above every id minted before them: only an id below the highest can be in one
+        if (tokenId <= uint64(draft.counters) && _inRange(tokenId)) revert TokenAlreadyMinted(tokenId);
         if (chipHash == bytes32(0)) revert InvalidChipHash();
         if (bytes(metadataUri).length == 0) revert EmptyMetadataUri();
         uint256 existing = _tokenOfChip[chipHash];
@@ -284,15 +356,21 @@ contract DigitalProductPassport is IERC721, IERC721Metadata, IERC721Errors, Acce
 
     /// Deploys the record as a data contract and stores its address and block under the next record number.
     function _closeRecord(Draft memory draft, uint256 count) private {
-        bytes memory code = draft.code;
-        address data;
+        _records[draft.recordNo] = uint256(uint160(_deploy(draft.code))) | (block.number << 160);
+        _count(draft, count, draft.recordNo);
+    }
+
+    function _deploy(bytes memory code) private returns (address data) {
         assembly ("memory-safe") {
             data := create(0, add(code, 32), mload(code))
         }
         if (data == address(0)) revert RecordNotWritten();
-        _records[draft.recordNo] = uint256(uint160(data)) | (block.number << 160);
+    }
+
+    /// Stores the counters after `count` more passports (`draft.lastTokenId` the highest id now).
+    function _count(Draft memory draft, uint256 count, uint256 recordCount) private {
         uint256 minted = uint64(draft.counters >> 64) + count;
-        _counters = draft.lastTokenId | (minted << 64) | (draft.recordNo << 128);
+        _counters = draft.lastTokenId | (minted << 64) | (recordCount << 128);
     }
 
     // ---- supply chain, claims, recycling ----
@@ -390,7 +468,8 @@ contract DigitalProductPassport is IERC721, IERC721Metadata, IERC721Errors, Acce
 
     /// @notice Block of the mint: its Minted event (and transaction) can be read from that one block.
     function mintBlockOf(uint256 tokenId) external view existingToken(tokenId) returns (uint256) {
-        return _records[_entry(tokenId) >> 16] >> 160;
+        (uint256 record,) = _find(tokenId);
+        return uint64(record >> 160);
     }
 
     function totalMinted() external view returns (uint256) {
@@ -414,6 +493,10 @@ contract DigitalProductPassport is IERC721, IERC721Metadata, IERC721Errors, Acce
     function tokenURI(uint256 tokenId) external view returns (string memory) {
         _requireOwned(tokenId);
         (address data, uint256 offset, uint256 flags) = _locate(tokenId);
+        if (flags & RANGE != 0) {
+            uint256 start = RANGE_HEADER + 32 * (_word(data, RANGE_HEADER - 2) >> 240);
+            return string.concat(string(_code(data, start, data.code.length - start)), Strings.toString(tokenId));
+        }
         offset += 32 + _perPassportFields(flags);
         uint256 length = _word(data, offset) >> 240;
         return string(_code(data, offset + 2, length));
@@ -485,7 +568,7 @@ contract DigitalProductPassport is IERC721, IERC721Metadata, IERC721Errors, Acce
     /// transfer clears the token's approval and its pending claim (granted against the previous owner); a
     /// recycled token cannot move any more.
     function _transfer(address from, address to, uint256 tokenId, address spender) private {
-        if (_entry(tokenId) == 0) revert ERC721NonexistentToken(tokenId);
+        if (!_exists(tokenId)) revert ERC721NonexistentToken(tokenId);
         if (_isRecycled(tokenId)) revert TokenIsRecycled(tokenId);
         address owner = _ownerOf(tokenId);
         if (
@@ -504,7 +587,7 @@ contract DigitalProductPassport is IERC721, IERC721Metadata, IERC721Errors, Acce
     }
 
     function _requireOwned(uint256 tokenId) private view returns (address) {
-        if (_entry(tokenId) == 0) revert ERC721NonexistentToken(tokenId);
+        if (!_exists(tokenId)) revert ERC721NonexistentToken(tokenId);
         return _ownerOf(tokenId);
     }
 
@@ -535,11 +618,48 @@ contract DigitalProductPassport is IERC721, IERC721Metadata, IERC721Errors, Acce
         return (_index[tokenId / ENTRIES_PER_SLOT] >> ((tokenId % ENTRIES_PER_SLOT) * ENTRY_BITS)) & 0xffffffffffff;
     }
 
+    function _exists(uint256 tokenId) private view returns (bool) {
+        return _entry(tokenId) != 0 || _inRange(tokenId);
+    }
+
+    /// A token's record (data contract | mint block << 160, as `_records` holds it) and the byte offset of its
+    /// passport there (from its index entry, else its range); record zero: no such token.
+    function _find(uint256 tokenId) private view returns (uint256 record, uint256 offset) {
+        uint256 entry = _entry(tokenId);
+        if (entry != 0) return (_records[entry >> 16], entry & 0xffff);
+        (uint256 first, uint256 range) = _rangeOf(tokenId);
+        if (range == 0) return (0, 0);
+        return (range, RANGE_HEADER + 32 * (tokenId - first));
+    }
+
+    function _inRange(uint256 tokenId) private view returns (bool) {
+        (, uint256 range) = _rangeOf(tokenId);
+        return range != 0;
+    }
+
+    /// The range holding a token: its first token and its `_ranges` value, or zeros. Ranges never overlap and
+    /// hold at most 256 tokens, so the token's range is the last one starting at or below it, in the token's
+    /// bitmap word or the one before.
+    function _rangeOf(uint256 tokenId) private view returns (uint256 first, uint256 range) {
+        if (tokenId == 0 || tokenId > type(uint64).max) return (0, 0);
+        uint256 word = tokenId >> 8;
+        uint256 bits = _rangeStarts[word] & (type(uint256).max >> (255 - (tokenId & 0xff)));
+        if (bits == 0) {
+            if (word == 0) return (0, 0);
+            word -= 1;
+            bits = _rangeStarts[word];
+            if (bits == 0) return (0, 0);
+        }
+        first = (word << 8) | Math.log2(bits);
+        range = _ranges[first];
+        if (tokenId - first >= range >> 224) return (0, 0);
+    }
+
     /// The data contract of an existing token, the byte offset of its passport there and the record's flags.
     function _locate(uint256 tokenId) private view returns (address data, uint256 offset, uint256 flags) {
-        uint256 entry = _entry(tokenId);
-        data = address(uint160(_records[entry >> 16]));
-        offset = entry & 0xffff;
+        uint256 record;
+        (record, offset) = _find(tokenId);
+        data = address(uint160(record));
         flags = _word(data, 1) >> 248;
     }
 

@@ -1,6 +1,7 @@
 import { contentSpecifications } from '../../../src/passport/content/content-specification.ts';
 import type { PublicLevel } from '../../../src/passport/views/level-view.ts';
-import { esc, fact, type PageAssets, pageHead, productGroupCards, testBanner } from './render.ts';
+import { productGroupCards } from './product-group-render.ts';
+import { esc, fact, type PageAssets, pageHead, testBanner } from './render.ts';
 
 /** What a model's or batch's page shows: its public view and the addresses it links to. */
 export interface LevelPageModel {

@@ -1,4 +1,9 @@
-import { countryName, languageName, materialName } from '../../../src/passport/views/i18n/messages.ts';
+import {
+  countryName,
+  languageName,
+  localAddress,
+  materialName,
+} from '../../../src/passport/views/i18n/messages.ts';
 import type { PageVerdict, VerifyPageModel } from '../../../src/passport/views/page-model.ts';
 import { chainSection, historySection } from './history-render.ts';
 import { type OwnerFacts, ownerActions } from './owner-render.ts';
@@ -118,7 +123,7 @@ function productSection(text: PageText, model: VerifyPageModel): string {
   ${fallback}
   <dl class="facts">
     ${fact(m.status.label, `<span id="status" class="badge badge--${esc(model.status.toLowerCase())}" data-status="${esc(model.status)}">${esc(status)}</span>`)}
-    ${fact(m.facts.manufacturer, esc(model.manufacturer) + (model.manufacturerAddress ? `<br><span class="meta">${esc(model.manufacturerAddress)}</span>` : ''))}
+    ${fact(m.facts.manufacturer, esc(model.manufacturer) + (model.manufacturerAddress ? `<br><span class="meta">${esc(localAddress(text.language, model.manufacturerAddress))}</span>` : ''))}
     ${fact(m.facts.gtin, `<span class="mono">${esc(model.gtin)}</span>`)}
     ${fact(m.facts.serial, `<span class="mono">${esc(model.serial)}</span>`)}
     ${fact(m.facts.batch, model.batch && esc(model.batch))}
@@ -245,7 +250,7 @@ ${statusNotice(text, model)}
 ${closed ? '' : scanSection(text)}
 ${productSection(text, shown)}
 ${ownerActions(text, model, brand, view.owner)}
-${productGroupCards(model.productGroups ?? [], { model: m.facts.fromModel, batch: m.facts.fromBatch })}
+${productGroupCards(text, model.productGroups ?? [])}
 ${historySection(text, model)}
 ${chainSection(text, model)}
 <footer class="footer">

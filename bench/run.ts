@@ -3,6 +3,7 @@ import { benchChain } from './chain.bench.ts';
 import { benchClaimGas } from './claim-gas.bench.ts';
 import { benchLevels } from './levels.bench.ts';
 import { benchMint } from './mint.bench.ts';
+import { benchPage } from './page.bench.ts';
 import { benchProvision } from './provision.bench.ts';
 import { QUICK } from './quick.ts';
 import { runContext, writeBenchmarksPage } from './report/page.ts';
@@ -31,6 +32,8 @@ const onRequest: Record<string, () => Promise<void>> = {
   'request-log': benchRequestLog,
   // `npm run bench -- claim-gas`: a claim relayed by the platform against the buyer's sponsored user operation.
   'claim-gas': benchClaimGas,
+  // `npm run bench -- page`: the verification page's first paint on a throttled phone (headless Chromium).
+  page: benchPage,
 };
 // Flags (--quick: bench/quick.ts; --report: bench/report/page.ts) are not bench names.
 const selected = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));

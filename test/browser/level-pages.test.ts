@@ -132,6 +132,7 @@ describe('model and batch passport pages in Chromium: readable, accessible, link
         (await page.textContent('#granularity'))!,
         /Chargenpass — gilt für jedes Exemplar der Charge LOT-7/,
       );
+      assert.equal(await page.textContent('#product-title'), `Produkt ${GTIN}, Charge ${LOT}`);
       assert.equal(await page.textContent('#product-group-0-title'), 'EU-Batteriepass');
       const terms = await page.locator('#product-group-0 dt').allTextContents();
       assert.ok(terms.includes('Allgemeine Produktinformationen'), terms.join(' | '));

@@ -51,7 +51,7 @@ export function levelPageRoutes(routeDeps: RouteDeps) {
         },
         model: model && {
           page: `${base}${levelPagePath(model)}`,
-          name: (await publicLevel(orm.em.fork(), model)).name,
+          view: await publicLevel(orm.em.fork(), model),
         },
         selfPath: ctx.path,
         explicitLanguage: explicit,

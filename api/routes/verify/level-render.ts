@@ -1,3 +1,4 @@
+import { fill } from '../../../src/passport/views/i18n/messages.ts';
 import type { PublicLevel } from '../../../src/passport/views/level-view.ts';
 import { esc, languageSwitch, type PageText, withLanguage } from './page-text.ts';
 import { productGroupCards } from './product-group-render.ts';
@@ -7,12 +8,23 @@ import { fact, type PageAssets, pageHead, testBanner } from './render.ts';
 export interface LevelPageModel {
   view: PublicLevel;
   links: { linkset: string; dpp: string; publicJson: string; digitalLink: string };
-  /** A batch's model passport: its page and Digital Link. */
-  model: { page: string; name: string } | undefined;
+  /** A batch's model passport: its page and public view. */
+  model: { page: string; view: PublicLevel } | undefined;
   /** This page's path, for the language switch. */
   selfPath: string;
   /** The language was chosen with `?lang=`: the link to the model's page keeps it. */
   explicitLanguage: boolean;
+}
+
+/** The level's product name; without one in its data, one made of its GTIN (and maker), in the page's language. */
+function levelName(text: PageText, view: PublicLevel): string {
+  const words = text.m.level;
+  const { gtin, lot } = view.level;
+  if (!view.naming) return view.name;
+  const { product: named, manufacturer } = view.naming;
+  const product =
+    named ?? fill(manufacturer ? words.productBy : words.product, { gtin, manufacturer: manufacturer ?? '' });
+  return lot === null ? product : fill(words.withBatch, { product, lot });
 }
 
 /**
@@ -26,7 +38,8 @@ export function renderLevelPage(
 ): string {
   const { m } = text;
   const words = m.level;
-  const { level, name, sections } = page.view;
+  const { level, sections } = page.view;
+  const name = levelName(text, page.view);
   const isModel = level.granularity === 'model';
   const kind = isModel ? words.model : words.batch;
   const scope = isModel ? esc(words.modelScope) : text.html(words.batchScope, { lot: esc(level.lot ?? '') });
@@ -37,7 +50,7 @@ export function renderLevelPage(
   const keep = page.explicitLanguage ? text.language : undefined;
   const modelLink = page.model
     ? `<p id="part-of">${text.html(words.partOfModel, {
-        link: `<a id="model-link" href="${esc(withLanguage(page.model.page, keep))}">${text.html(words.modelOf, { name: esc(page.model.name) })}</a>`,
+        link: `<a id="model-link" href="${esc(withLanguage(page.model.page, keep))}">${text.html(words.modelOf, { name: esc(levelName(text, page.model.view)) })}</a>`,
       })}</p>`
     : '';
   const status = (m.status as Record<string, string>)[level.dppStatus.toUpperCase()] ?? level.dppStatus;

@@ -196,6 +196,9 @@ export const de: Messages = {
     aas: 'Verwaltungsschale (AAS)',
   },
   level: {
+    product: 'Produkt {gtin}',
+    productBy: 'Produkt {gtin} ({manufacturer})',
+    withBatch: '{product}, Charge {lot}',
     model: 'Modellpass',
     batch: 'Chargenpass',
     modelScope: 'gilt für jedes Exemplar dieses Produkts',

@@ -192,6 +192,9 @@ export const en = {
   },
   /** The model and batch passports' pages (api/routes/verify/level-render.ts). */
   level: {
+    product: 'Product {gtin}',
+    productBy: 'Product {gtin} ({manufacturer})',
+    withBatch: '{product}, batch {lot}',
     model: 'Model passport',
     batch: 'Batch passport',
     modelScope: 'shared by every item of this product',

@@ -193,6 +193,9 @@ export const es: Messages = {
     aas: 'Asset administration shell (AAS)',
   },
   level: {
+    product: 'Producto {gtin}',
+    productBy: 'Producto {gtin} ({manufacturer})',
+    withBatch: '{product}, lote {lot}',
     model: 'Pasaporte del modelo',
     batch: 'Pasaporte del lote',
     modelScope: 'común a todas las unidades de este producto',

@@ -194,6 +194,9 @@ export const fr: Messages = {
     aas: 'Coque d’administration d’actif (AAS)',
   },
   level: {
+    product: 'Produit {gtin}',
+    productBy: 'Produit {gtin} ({manufacturer})',
+    withBatch: '{product}, lot {lot}',
     model: 'Passeport du modèle',
     batch: 'Passeport du lot',
     modelScope: 'commun à tous les exemplaires de ce produit',

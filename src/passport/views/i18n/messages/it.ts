@@ -195,6 +195,9 @@ export const it: Messages = {
     aas: 'Asset administration shell (AAS)',
   },
   level: {
+    product: 'Prodotto {gtin}',
+    productBy: 'Prodotto {gtin} ({manufacturer})',
+    withBatch: '{product}, lotto {lot}',
     model: 'Passaporto del modello',
     batch: 'Passaporto del lotto',
     modelScope: 'comune a ogni esemplare di questo prodotto',

@@ -194,6 +194,9 @@ export const nl: Messages = {
     aas: 'Asset administration shell (AAS)',
   },
   level: {
+    product: 'Product {gtin}',
+    productBy: 'Product {gtin} ({manufacturer})',
+    withBatch: '{product}, partij {lot}',
     model: 'Modelpaspoort',
     batch: 'Partijpaspoort',
     modelScope: 'gedeeld door elk exemplaar van dit product',

@@ -196,6 +196,9 @@ export const pl: Messages = {
     aas: 'Asset administration shell (AAS)',
   },
   level: {
+    product: 'Produkt {gtin}',
+    productBy: 'Produkt {gtin} ({manufacturer})',
+    withBatch: '{product}, partia {lot}',
     model: 'Paszport modelu',
     batch: 'Paszport partii',
     modelScope: 'wspólny dla każdego egzemplarza tego produktu',

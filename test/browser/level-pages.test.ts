@@ -170,6 +170,14 @@ describe('model and batch passport pages in Chromium: readable, accessible, link
         .locator('.source[data-pointer="/generalProductInformation/warrantyPeriod"]')
         .locator('xpath=../..');
       assert.match((await row.textContent())!, /^Garantiezeit\s*P10Y\s+aus dem Chargenpass$/);
+      // The same batch page on a desktop: one readable column.
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto(`${stack.api.baseUrl}/01/${GTIN}/10/${LOT}`);
+      await accessible(page, 'batch page in German, desktop');
+      await page.screenshot({
+        path: new URL('level-page-batch-de-desktop.png', ARTIFACTS_DIR).pathname,
+        fullPage: true,
+      });
       assert.deepEqual(problems, []);
     } finally {
       await german.close();

@@ -4,6 +4,7 @@ import { benchClaimGas } from './claim-gas.bench.ts';
 import { benchGas } from './gas.bench.ts';
 import { benchLevels } from './levels.bench.ts';
 import { benchMint } from './mint.bench.ts';
+import { benchPage } from './page.bench.ts';
 import { benchProvision } from './provision.bench.ts';
 import { QUICK } from './quick.ts';
 import { runContext, writeBenchmarksPage } from './report/page.ts';
@@ -34,6 +35,8 @@ const onRequest: Record<string, () => Promise<void>> = {
   'claim-gas': benchClaimGas,
   // `npm run bench -- gas`: exact gas per passport of batches of 1, 10 and 100 on a fresh contract.
   gas: benchGas,
+  // `npm run bench -- page`: the verification page's first paint on a throttled phone (headless Chromium).
+  page: benchPage,
 };
 // Flags (--quick: bench/quick.ts; --report: bench/report/page.ts) are not bench names.
 const selected = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));

@@ -112,6 +112,78 @@ describe('model and batch passport pages in Chromium: readable, accessible, link
     assert.deepEqual(problems, [], 'no script errors, nothing loaded from elsewhere');
   });
 
+  test('in the buyer’s language: a German browser reads the batch, its battery card and its model in German', async () => {
+    const german = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+      locale: 'de-DE',
+      extraHTTPHeaders: { 'x-service-env': 'test' },
+    });
+    try {
+      const page = await german.newPage();
+      page.on('request', (request) => {
+        if (!request.url().startsWith(stack.api.baseUrl)) problems.push(`off origin: ${request.url()}`);
+      });
+      await page.goto(`${stack.api.baseUrl}/01/${GTIN}/10/${LOT}`);
+      assert.equal(await page.getAttribute('html', 'lang'), 'de');
+      assert.match(
+        (await page.textContent('#granularity'))!,
+        /Chargenpass — gilt für jedes Exemplar der Charge LOT-7/,
+      );
+      assert.equal(await page.textContent('#product-title'), `Produkt ${GTIN}, Charge ${LOT}`);
+      assert.equal(await page.textContent('#product-group-0-title'), 'EU-Batteriepass');
+      const terms = await page.locator('#product-group-0 dt').allTextContents();
+      assert.ok(terms.includes('Allgemeine Produktinformationen'), terms.join(' | '));
+      assert.ok(terms.includes('Garantiezeit'), terms.join(' | '));
+      assert.ok(
+        !terms.some((term) => /[a-z][A-Z]/.test(term)),
+        `no camelCase key shown: ${terms.join(' | ')}`,
+      );
+      assert.match((await page.textContent('.facts'))!, /Aktiv/);
+      await accessible(page, 'batch page in German');
+      await page.screenshot({
+        path: new URL('level-page-batch-de.png', ARTIFACTS_DIR).pathname,
+        fullPage: true,
+      });
+
+      // The switch: Polish chosen, the link to the model keeps it.
+      await page.click('#lang-switch summary');
+      await page.click('#lang-switch a[lang="pl"]');
+      await page.waitForURL(/lang=pl/);
+      assert.equal(await page.getAttribute('html', 'lang'), 'pl');
+      await page.click('#model-link');
+      await page.waitForURL(new RegExp(`/verify/01/${GTIN}\\?lang=pl$`));
+      assert.match((await page.textContent('#granularity'))!, /Paszport modelu/);
+      assert.equal(await page.textContent('#product-group-0-title'), 'Paszport baterii UE');
+      await accessible(page, 'model page in Polish');
+      await page.screenshot({
+        path: new URL('level-page-model-pl.png', ARTIFACTS_DIR).pathname,
+        fullPage: true,
+      });
+
+      // The item's page: its battery data in German too, each inherited value saying where it comes from.
+      await page.goto(`${stack.api.baseUrl}/01/${GTIN}/21/${tokenId}`);
+      assert.equal(await page.getAttribute('html', 'lang'), 'de');
+      const row = page
+        .locator('.source[data-pointer="/generalProductInformation/warrantyPeriod"]')
+        .locator('xpath=../..');
+      assert.match((await row.textContent())!, /^Garantiezeit\s*P10Y\s+aus dem Chargenpass$/);
+      // The same batch page on a desktop: one readable column.
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto(`${stack.api.baseUrl}/01/${GTIN}/10/${LOT}`);
+      await accessible(page, 'batch page in German, desktop');
+      await page.screenshot({
+        path: new URL('level-page-batch-de-desktop.png', ARTIFACTS_DIR).pathname,
+        fullPage: true,
+      });
+      assert.deepEqual(problems, []);
+    } finally {
+      await german.close();
+    }
+  });
+
   test('an item’s page says which batch and model it is part of and where each value comes from, with links', async () => {
     const page = await openPage(`/01/${GTIN}/21/${tokenId}`);
     assert.match((await page.textContent('#part-of'))!, /Part of batch LOT-7 .*and model/);

@@ -124,6 +124,11 @@ describe('the verification page a brand puts its name on', () => {
       assert.equal(await page.textContent('#product-title'), 'Trail-Jacke', 'the brand’s German name');
       assert.equal(await page.textContent('#verdict-title'), 'Registrierter Pass');
       assert.equal(await page.textContent('#origin'), 'Portugal');
+      assert.match(
+        (await page.textContent('#product'))!,
+        /20457 Hamburg, Deutschland/,
+        'the maker’s country',
+      );
       const materials = (await page.locator('#materials li').allTextContents()).map((t) =>
         t.replace(/\s/g, ' '),
       );
@@ -146,6 +151,7 @@ describe('the verification page a brand puts its name on', () => {
       );
       assert.deepEqual(french, ['Coton : 62 %', 'Laine mérinos : 30 %', 'Élasthanne : 8 %']);
       assert.match((await page.textContent('.facts'))!, /Pays d’origine/);
+      assert.match((await page.textContent('#product'))!, /20457 Hamburg, Allemagne/);
       await pages.check(page, 'french-phone');
       assert.deepEqual(pages.problems, []);
     } finally {

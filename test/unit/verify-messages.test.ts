@@ -5,7 +5,14 @@ import {
   negotiateLanguage,
   PAGE_LANGUAGES,
 } from '../../src/passport/views/i18n/languages.ts';
-import { countryName, materialName, PAGE_MESSAGES } from '../../src/passport/views/i18n/messages.ts';
+import {
+  countryName,
+  fieldLabel,
+  groupTitle,
+  localAddress,
+  materialName,
+  PAGE_MESSAGES,
+} from '../../src/passport/views/i18n/messages.ts';
 import { passportTexts } from '../../src/passport/views/passport-texts.ts';
 
 /** Every message of a file as `path → text`. */
@@ -53,6 +60,27 @@ describe('the verification page’s message files', () => {
     assert.equal(materialName('fr', 'elastane'), 'Élasthanne');
     assert.equal(materialName('pl', 'Merino wool'), 'Wełna merino');
     assert.equal(materialName('de', 'bio_nylon'), 'Bio nylon');
+  });
+
+  test('product-group fields and titles by name in the language; an unknown field readable, never camelCase', () => {
+    assert.equal(fieldLabel('en', 'batteryMassKg'), 'Battery mass (kg)');
+    assert.equal(fieldLabel('de', 'generalProductInformation'), 'Allgemeine Produktinformationen');
+    assert.equal(fieldLabel('fr', 'warrantyPeriod'), 'Durée de garantie');
+    assert.equal(fieldLabel('de', 'stateOfHealthPercent'), 'State of health percent');
+    assert.equal(fieldLabel('it', 'spare_part_count'), 'Spare part count');
+    assert.equal(groupTitle('de', 'battery', 'EU battery passport (Regulation …)'), 'EU-Batteriepass');
+    assert.equal(groupTitle('pl', 'textile', 'Textiles'), 'Textiles', 'a group without words: its own title');
+  });
+
+  test('an address’s trailing country code by name in the language', () => {
+    assert.equal(
+      localAddress('de', 'Hafenstraße 1, 20457 Hamburg, DE'),
+      'Hafenstraße 1, 20457 Hamburg, Deutschland',
+    );
+    assert.equal(localAddress('fr', 'Hamburg, DE'), 'Hamburg, Allemagne');
+    assert.equal(localAddress('en', 'Rua Nova 3\nPorto, PT'), 'Rua Nova 3\nPorto, Portugal');
+    assert.equal(localAddress('de', 'Hamburg, Germany'), 'Hamburg, Germany', 'a name: as given');
+    assert.equal(localAddress('de', 'DE'), 'DE', 'no address, a code alone: as given');
   });
 
   test('the passport’s own texts: the brand’s translation, else its default language (said so)', () => {

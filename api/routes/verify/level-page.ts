@@ -11,6 +11,8 @@ import type { RouteDeps } from '../deps.ts';
 import { publicEnvironment } from '../resolver/http.ts';
 import { batchParam, gtin14, gtinParam } from '../resolver/params.ts';
 import { renderLevelPage } from './level-render.ts';
+import { langQuery, pageLanguage } from './page-language.ts';
+import { pageText } from './page-text.ts';
 import { sendPage } from './send-page.ts';
 import { PAGE_ASSETS } from './static.ts';
 
@@ -20,9 +22,13 @@ import { PAGE_ASSETS } from './static.ts';
  */
 export function levelPageRoutes(routeDeps: RouteDeps) {
   const { config, orm } = routeDeps;
-  const handler = async (ctx: AppContext, params: { gtin: string; batch?: string | undefined }) => {
+  const handler = async (
+    ctx: AppContext,
+    params: { gtin: string; batch?: string | undefined },
+    query: { lang?: string | undefined },
+  ) => {
     const environment = publicEnvironment(ctx);
-    ctx.set('Vary', 'x-service-env');
+    const { language, explicit } = pageLanguage(ctx, query.lang);
     ctx.set('Cache-Control', 'no-store');
     const gtin = gtin14(params.gtin);
     const em = orm.em.fork();
@@ -45,9 +51,12 @@ export function levelPageRoutes(routeDeps: RouteDeps) {
         },
         model: model && {
           page: `${base}${levelPagePath(model)}`,
-          name: (await publicLevel(orm.em.fork(), model)).name,
+          view: await publicLevel(orm.em.fork(), model),
         },
+        selfPath: ctx.path,
+        explicitLanguage: explicit,
       },
+      pageText(language),
       PAGE_ASSETS,
     );
     sendPage(ctx, html, linksetLinkHeader(digitalLink), 'no-cache');
@@ -56,6 +65,7 @@ export function levelPageRoutes(routeDeps: RouteDeps) {
     method: 'get' as const,
     tags: ['gs1'],
     auth: 'none' as const,
+    query: z.object({ lang: langQuery }),
     responses: {
       200: { description: 'The page.', contentType: 'text/html' },
       404: { description: 'passport_not_found' },
@@ -68,7 +78,7 @@ export function levelPageRoutes(routeDeps: RouteDeps) {
       operationId: 'modelPassportPage',
       summary: 'Page of a model passport (HTML): its public data, shared by every item of the product.',
       params: z.object({ gtin: gtinParam }),
-      handler: async (ctx: AppContext, { params }) => handler(ctx, params),
+      handler: async (ctx: AppContext, { params, query }) => handler(ctx, params, query),
     }),
     defineRoute({
       ...common,
@@ -76,7 +86,7 @@ export function levelPageRoutes(routeDeps: RouteDeps) {
       operationId: 'batchPassportPage',
       summary: 'Page of a batch passport (HTML): its public data and a link to its model passport.',
       params: z.object({ gtin: gtinParam, batch: batchParam }),
-      handler: async (ctx: AppContext, { params }) => handler(ctx, params),
+      handler: async (ctx: AppContext, { params, query }) => handler(ctx, params, query),
     }),
   ];
 }

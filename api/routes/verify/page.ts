@@ -3,11 +3,6 @@ import { readBranding } from '../../../src/accounts/branding/branding.ts';
 import { formatDeposit } from '../../../src/lifecycle/recycling/deposit.ts';
 import { PRODUCT_GROUP_DATA_SQL, productGroupEntries } from '../../../src/passport/content/pinned-sql.ts';
 import { ITEM_LEVELS_SQL, itemLevelsOf } from '../../../src/passport/levels/item-levels.ts';
-import {
-  isPageLanguage,
-  negotiateLanguage,
-  PAGE_LANGUAGES,
-} from '../../../src/passport/views/i18n/languages.ts';
 import { findPassportWithHistory, passportGtin } from '../../../src/passport/views/lookup.ts';
 import { itemPageLevels, pageVerdict, verifyPageModel } from '../../../src/passport/views/page-model.ts';
 import { readVerdict } from '../../../src/passport/views/tap-verdict.ts';
@@ -19,6 +14,7 @@ import { publicEnvironment } from '../resolver/http.ts';
 import { gtin14, gtinParam, serialParam } from '../resolver/params.ts';
 import { publicPassportDeps } from '../resolver/public-passport-deps.ts';
 import { pageBrand } from './page-brand.ts';
+import { langQuery, pageLanguage } from './page-language.ts';
 import { renderVerifyPage } from './render.ts';
 import { sendPage } from './send-page.ts';
 import { PAGE_ASSETS } from './static.ts';
@@ -45,13 +41,7 @@ export function verifyPageRoute(routeDeps: RouteDeps) {
     params: z.object({ gtin: gtinParam, serial: serialParam }),
     query: z.object({
       tap: z.string().max(300).optional().describe('Signed tap verdict.'),
-      lang: z
-        .string()
-        .max(35)
-        .optional()
-        .describe(
-          `The page's language, one of ${PAGE_LANGUAGES.join(', ')}; else the best of Accept-Language, else English (docs/verification-page.md).`,
-        ),
+      lang: langQuery,
     }),
     responses: {
       200: { description: 'The page.', contentType: 'text/html' },
@@ -59,10 +49,7 @@ export function verifyPageRoute(routeDeps: RouteDeps) {
     },
     handler: async (ctx: AppContext, { params, query }) => {
       const environment = publicEnvironment(ctx);
-      // The language follows Accept-Language unless ?lang= names one: caches keep one copy per language.
-      ctx.set('Vary', 'Accept-Language, x-service-env');
-      const explicit = isPageLanguage(query.lang) ? query.lang : undefined;
-      const language = negotiateLanguage(explicit, ctx.get('accept-language') || undefined);
+      const { language, explicit } = pageLanguage(ctx, query.lang);
       ctx.set('Cache-Control', 'no-store');
       const gtin = gtin14(params.gtin);
       const found = await findPassportWithHistory(deps.orm.em.fork(), environment, params.serial);
@@ -110,6 +97,7 @@ export function verifyPageRoute(routeDeps: RouteDeps) {
           language,
           brandLanguage: brand.defaultLanguage,
           explorerTemplate: deps.config.chain[environment].explorerTxUrl,
+          imageOrigins: deps.config.page.imageOrigins,
         }),
         ...itemPageLevels(
           { serviceUid: row!.service_uid, environment },
@@ -127,13 +115,15 @@ export function verifyPageRoute(routeDeps: RouteDeps) {
             deposit: BigInt(row!.deposit_wei) > 0n ? formatDeposit(row!.deposit_wei) : null,
           },
           selfPath: query.tap === undefined ? ctx.path : `${ctx.path}?tap=${encodeURIComponent(query.tap)}`,
-          explicitLanguage: explicit !== undefined,
+          explicitLanguage: explicit,
         },
         PAGE_ASSETS,
       );
       // A page with a verdict is about one tap: never stored. Without one it is revalidated on every visit
       // (a revocation shows at once; an unchanged page costs a 304).
-      sendPage(ctx, html, model.links.linkHeader, verdict.kind === 'none' ? 'no-cache' : 'no-store');
+      sendPage(ctx, html, model.links.linkHeader, verdict.kind === 'none' ? 'no-cache' : 'no-store', {
+        imageOrigins: deps.config.page.imageOrigins,
+      });
     },
   });
 }

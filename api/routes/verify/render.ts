@@ -1,10 +1,15 @@
-import { escapePointer } from '../../../src/passport/content/merge-layers.ts';
-import { countryName, languageName, materialName } from '../../../src/passport/views/i18n/messages.ts';
+import {
+  countryName,
+  languageName,
+  localAddress,
+  materialName,
+} from '../../../src/passport/views/i18n/messages.ts';
 import type { PageVerdict, VerifyPageModel } from '../../../src/passport/views/page-model.ts';
 import { chainSection, historySection } from './history-render.ts';
 import { type OwnerFacts, ownerActions } from './owner-render.ts';
 import type { PageBrand } from './page-brand.ts';
 import { esc, languageSwitch, type PageText, pageText, withLanguage } from './page-text.ts';
+import { productGroupCards } from './product-group-render.ts';
 import { reopenNotice } from './reopen-notice.ts';
 
 export { esc };
@@ -118,7 +123,7 @@ function productSection(text: PageText, model: VerifyPageModel): string {
   ${fallback}
   <dl class="facts">
     ${fact(m.status.label, `<span id="status" class="badge badge--${esc(model.status.toLowerCase())}" data-status="${esc(model.status)}">${esc(status)}</span>`)}
-    ${fact(m.facts.manufacturer, esc(model.manufacturer) + (model.manufacturerAddress ? `<br><span class="meta">${esc(model.manufacturerAddress)}</span>` : ''))}
+    ${fact(m.facts.manufacturer, esc(model.manufacturer) + (model.manufacturerAddress ? `<br><span class="meta">${esc(localAddress(text.language, model.manufacturerAddress))}</span>` : ''))}
     ${fact(m.facts.gtin, `<span class="mono">${esc(model.gtin)}</span>`)}
     ${fact(m.facts.serial, `<span class="mono">${esc(model.serial)}</span>`)}
     ${fact(m.facts.batch, model.batch && esc(model.batch))}
@@ -146,76 +151,6 @@ function partOf(text: PageText, model: VerifyPageModel): string {
     return `<a id="part-of-${level.granularity}" href="${esc(level.href)}">${esc(name)}</a> (${esc(kind)})`;
   });
   return `<p id="part-of">${text.html(f.partOf, { levels: links.join(` ${esc(f.and)} `) })}</p>`;
-}
-
-/** `batteryMassKg` → `Battery mass kg`: a field name as a label. */
-function label(name: string): string {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-/** What a value inherited from a level says beside it. */
-export interface FromLevel {
-  model: string;
-  batch: string;
-}
-const FROM_LEVEL: FromLevel = { model: 'from the model passport', batch: 'from the batch passport' };
-
-/**
- * Product-group data as nested definition lists (field names as labels, values as text); a value a model or
- * batch passport gave (`inherited`, RFC 6901 pointer → level) says so beside it.
- */
-export function dataList(
-  value: Record<string, unknown>,
-  inherited: Readonly<Record<string, 'model' | 'batch'>> = {},
-  pointer = '',
-  from: FromLevel = FROM_LEVEL,
-): string {
-  const rendered = (item: unknown, at: string): string => {
-    if (Array.isArray(item)) {
-      return item.every((entry) => typeof entry !== 'object' || entry === null)
-        ? esc(item.join(', '))
-        : `<ol class="data-list">${item.map((entry) => `<li>${rendered(entry, '')}</li>`).join('')}</ol>`;
-    }
-    if (typeof item === 'object' && item !== null) {
-      return dataList(item as Record<string, unknown>, at === '' ? {} : inherited, at, from);
-    }
-    return esc(String(item));
-  };
-  const note = (at: string) => {
-    const level = at === '' ? undefined : inherited[at];
-    return level
-      ? ` <span class="source" data-from="${level}" data-pointer="${esc(at)}">${esc(from[level])}</span>`
-      : '';
-  };
-  return `<dl class="facts">${Object.entries(value)
-    .map(([name, item]) => {
-      const at = `${pointer}/${escapePointer(name)}`;
-      return `<div class="facts__row"><dt>${esc(label(name))}</dt><dd>${rendered(item, at)}${note(at)}</dd></div>`;
-    })
-    .join('')}</dl>`;
-}
-
-/** Product-group data, one card per content specification (its title, then its fields). */
-export function productGroupCards(
-  groups: readonly {
-    title: string;
-    data: Record<string, unknown>;
-    inherited?: Record<string, 'model' | 'batch'>;
-  }[],
-  from: FromLevel = FROM_LEVEL,
-): string {
-  return groups
-    .map(
-      (
-        group,
-        index,
-      ) => `<section id="product-group-${index}" class="card" aria-labelledby="product-group-${index}-title">
-  <h2 id="product-group-${index}-title">${esc(group.title)}</h2>
-  ${dataList(group.data, group.inherited, '', from)}
-</section>`,
-    )
-    .join('\n');
 }
 
 function scanSection(text: PageText): string {
@@ -315,7 +250,7 @@ ${statusNotice(text, model)}
 ${closed ? '' : scanSection(text)}
 ${productSection(text, shown)}
 ${ownerActions(text, model, brand, view.owner)}
-${productGroupCards(model.productGroups ?? [], { model: m.facts.fromModel, batch: m.facts.fromBatch })}
+${productGroupCards(text, model.productGroups ?? [])}
 ${historySection(text, model)}
 ${chainSection(text, model)}
 <footer class="footer">

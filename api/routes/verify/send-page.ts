@@ -3,22 +3,31 @@ import { etagOf, noneMatch } from '../resolver/http.ts';
 
 /**
  * Strict CSP: everything from our origin, no inline script or style, no framing, no plugins; fetches only to
- * us (the tap check). The page runs and renders without any third party.
+ * us (the tap check). Images also from the allowed image origins (VERIFY_IMAGE_HOSTS), none by default. The page
+ * runs and renders without any third party.
  */
-export const PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export function pageCsp(imageOrigins: readonly string[] = []): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    ["img-src 'self'", ...imageOrigins].join(' '),
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 /** Sends a page with our security headers, its `Link` header and an ETag (a matching If-None-Match: 304). */
-export function sendPage(ctx: AppContext, html: string, link: string, cacheControl: string): void {
-  ctx.set('Content-Security-Policy', PAGE_CSP);
+export function sendPage(
+  ctx: AppContext,
+  html: string,
+  link: string,
+  cacheControl: string,
+  options: { imageOrigins?: readonly string[] } = {},
+): void {
+  ctx.set('Content-Security-Policy', pageCsp(options.imageOrigins));
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Referrer-Policy', 'no-referrer');
   ctx.set('Link', link);

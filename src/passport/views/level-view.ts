@@ -16,6 +16,8 @@ export interface PublicLevel {
   sections: Record<string, Data>;
   /** Its product name, or one made of the GTIN (and manufacturer), with the batch's lot. */
   name: string;
+  /** What `name` is made of: the data's product name (none: `name` was made up) and its manufacturer. */
+  naming?: { product: string | null; manufacturer: string | null };
 }
 
 const NAME_FIELDS = ['productName', 'modelName', 'tradeName', 'name'];
@@ -54,12 +56,12 @@ export async function publicLevel(em: EntityManager, level: LevelPassport): Prom
       sections[key] = value as Data;
     }
   }
-  const manufacturer = firstString(sections, ['manufacturerName']);
+  const manufacturer = firstString(sections, ['manufacturerName'])?.trim() ?? null;
+  const named = firstString(sections, NAME_FIELDS) ?? null;
   const product =
-    firstString(sections, NAME_FIELDS) ??
-    (manufacturer ? `Product ${level.gtin} (${manufacturer.trim()})` : `Product ${level.gtin}`);
+    named ?? (manufacturer ? `Product ${level.gtin} (${manufacturer})` : `Product ${level.gtin}`);
   const name = level.lot === null ? product : `${product}, batch ${level.lot}`;
-  return { level, header, sections, name };
+  return { level, header, sections, name, naming: { product: named, manufacturer } };
 }
 
 /**

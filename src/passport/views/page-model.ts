@@ -1,7 +1,6 @@
 import { explorerTxUrl } from '../../adapters/chain/explorer.ts';
 import type { Environment } from '../../platform/config/config.ts';
 import { digitalLink } from '../../standards/gs1/digital-link.ts';
-import { parseIpfsUrl } from '../../standards/ipfs/json.ts';
 import { contentSpecifications } from '../content/content-specification.ts';
 import { escapePointer, sourcesOf } from '../content/merge-layers.ts';
 import type { ProductGroupEntry } from '../content/pinned-sql.ts';
@@ -12,6 +11,7 @@ import type { PageLanguage } from './i18n/languages.ts';
 import { levelPagePath } from './level-links.ts';
 import { linksetLinkHeader } from './linkset.ts';
 import { type PassportRecord, type ProvenanceEvent, passportBatch, passportGtin } from './lookup.ts';
+import { pageImage } from './page-image.ts';
 import { passportTexts } from './passport-texts.ts';
 import { type PublicStatus, publicStatus } from './status.ts';
 import type { ReadVerdict } from './tap-verdict.ts';
@@ -75,6 +75,8 @@ export interface VerifyPageModel {
 }
 
 export interface PageProductGroup {
+  /** The content specification's id; `title` is its English title, the page's fallback. */
+  specification: string;
   title: string;
   data: Record<string, unknown>;
   inherited?: Record<string, 'model' | 'batch'>;
@@ -101,7 +103,7 @@ export function itemPageLevels(
         const granularity = granularityOf.get(from);
         if (granularity) inherited[pointer.slice(prefix.length)] = granularity;
       }
-      return { title: contentSpecifications.get(id)?.title ?? id, data, inherited };
+      return { specification: id, title: contentSpecifications.get(id)?.title ?? id, data, inherited };
     }),
     partOf: levels.map((level) => ({
       granularity: level.granularity,
@@ -133,6 +135,8 @@ export interface PageOptions {
   brandLanguage: string;
   /** CHAIN_EXPLORER_URL_* of the passport's environment. */
   explorerTemplate: string | undefined;
+  /** Origins a product image may come from besides ours (VERIFY_IMAGE_HOSTS). */
+  imageOrigins: readonly string[];
 }
 
 export function verifyPageModel(
@@ -146,8 +150,6 @@ export function verifyPageModel(
   const custom = passport.metadata.custom_dpp_data ?? {};
   const gtin = passportGtin(passport);
   const composition = custom.material_composition;
-  const image = text(passport.metadata.image);
-  const cid = image ? parseIpfsUrl(image) : undefined;
   const conformity = text(custom.conformity_url);
   const self = digitalLink(publicBaseUrl, passport.environment, gtin, passport.tokenId);
   return {
@@ -159,8 +161,7 @@ export function verifyPageModel(
     name: texts.name ?? `Product ${passport.tokenId}`,
     description: texts.description,
     care: texts.care,
-    // Only images we serve ourselves (IPFS through our gateway): the page loads nothing from elsewhere.
-    imagePath: cid ? `/ipfs/${cid}` : null,
+    imagePath: pageImage(text(passport.metadata.image), options.imageOrigins),
     manufacturer: text(custom.manufacturer_name) ?? passport.companyName,
     manufacturerAddress: text(custom.manufacturer_address),
     originCountry: text(custom.originCountry),

@@ -1,6 +1,7 @@
 import { type BackupConfig, backupConfig, backupSettingsProblem } from './backup-env.ts';
 import { type CredentialsConfig, credentialsConfig } from './credentials-env.ts';
 import { type EnvSettings, envSchema } from './env.ts';
+import { type PageConfig, pageConfig } from './page-env.ts';
 import { type PaymentsConfig, paymentsConfig } from './payments-env.ts';
 import { type RegistryConfig, registryConfig } from './registry-env.ts';
 import { type RequestLogConfig, requestLogConfig } from './request-log-env.ts';
@@ -133,6 +134,8 @@ export interface Config {
   registry: RegistryConfig;
   /** Developers › Logs: what is logged and how long it is kept (src/platform/config/request-log-env.ts). */
   requestLog: RequestLogConfig;
+  /** The consumer verification page (VERIFY_IMAGE_HOSTS). */
+  page: PageConfig;
 }
 
 export class ConfigError extends Error {
@@ -369,5 +372,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
     backup: backupConfig(e),
     registry: registryConfig(e, backupConfig(e).provider),
     requestLog: requestLogConfig(e),
+    page: pageConfig(e),
   };
 }

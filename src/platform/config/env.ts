@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { backupEnvShape } from './backup-env.ts';
 import { credentialsEnvShape } from './credentials-env.ts';
+import { pageEnvShape } from './page-env.ts';
 import { paymentsEnvShape } from './payments-env.ts';
 import { registryEnvShape } from './registry-env.ts';
 import { requestLogEnvShape } from './request-log-env.ts';
@@ -168,6 +169,7 @@ export const envSchema = z.object({
   ...backupEnvShape,
   ...registryEnvShape,
   ...requestLogEnvShape,
+  ...pageEnvShape,
 });
 
 export type EnvSettings = z.infer<typeof envSchema>;

@@ -30,12 +30,7 @@ export function materialKey(name: string): string {
 /** A material's name in the language; a key the vocabulary lacks is shown readably (`bio_nylon` → `Bio nylon`). */
 export function materialName(language: PageLanguage, name: string): string {
   const known = (PAGE_MESSAGES[language].materials as Record<string, string>)[materialKey(name)];
-  if (known) return known;
-  const words = name
-    .replace(/[_-]+/g, ' ')
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .trim();
-  return words.charAt(0).toLocaleUpperCase(language) + words.slice(1).toLocaleLowerCase(language);
+  return known ?? readableName(language, name);
 }
 
 /** An ISO 3166 country code's name in the language (`PT` → `Portugal`); anything else as given. */
@@ -57,4 +52,36 @@ export function languageName(language: PageLanguage, code: string): string {
   } catch {
     return code;
   }
+}
+
+/** `stateOfHealthPercent`, `state_of_health` → `State of health percent`: a name we have no word for, readable. */
+export function readableName(language: PageLanguage, name: string): string {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .trim()
+    .toLocaleLowerCase(language);
+  return words.charAt(0).toLocaleUpperCase(language) + words.slice(1);
+}
+
+/** A product-group field's name in the language (the vocabulary of `productData.fields`), else readable. */
+export function fieldLabel(language: PageLanguage, name: string): string {
+  const known = (PAGE_MESSAGES[language].productData.fields as Record<string, string>)[name];
+  return known ?? readableName(language, name);
+}
+
+/** A product group's card title (`battery` → "EU battery passport"), else the specification's own, else readable. */
+export function groupTitle(language: PageLanguage, group: string | undefined, fallback: string): string {
+  const known =
+    group === undefined
+      ? undefined
+      : (PAGE_MESSAGES[language].productData.titles as Record<string, string>)[group];
+  return known ?? fallback;
+}
+
+/** `Hafenstraße 1, Hamburg, DE` → `…, Hamburg, Deutschland`: an address's trailing country code by name. */
+export function localAddress(language: PageLanguage, address: string): string {
+  const match = /^([\s\S]*[,\n]\s*)([A-Z]{2})\s*$/.exec(address);
+  if (!match) return address;
+  return `${match[1]}${countryName(language, match[2]!)}`;
 }

@@ -1,3 +1,4 @@
+import { deProductData } from '../fields/de.ts';
 import type { Messages } from './en.ts';
 
 /** Deutsch. Keys and `{placeholders}` as in en.ts. */
@@ -194,6 +195,26 @@ export const de: Messages = {
     linkset: 'GS1-Linkset',
     aas: 'Verwaltungsschale (AAS)',
   },
+  level: {
+    product: 'Produkt {gtin}',
+    productBy: 'Produkt {gtin} ({manufacturer})',
+    withBatch: '{product}, Charge {lot}',
+    model: 'Modellpass',
+    batch: 'Chargenpass',
+    modelScope: 'gilt für jedes Exemplar dieses Produkts',
+    batchScope: 'gilt für jedes Exemplar der Charge {lot}',
+    partOfModel: 'Teil des {link}.',
+    modelOf: 'Modellpasses von {name}',
+    passportId: 'Pass-ID',
+    modelItems:
+      'Jedes Exemplar dieses Produkts hat unter seiner aufgedruckten Seriennummer einen eigenen Pass; er zeigt die Angaben dieses Modells zusammen mit seinen eigenen.',
+    batchItems:
+      'Jedes Exemplar dieser Charge hat unter seiner aufgedruckten Seriennummer einen eigenen Pass; er zeigt die Angaben dieser Charge zusammen mit seinen eigenen.',
+    document: 'Passdokument (EN 18222, JSON)',
+    publicView: 'Öffentliche Ansicht (JSON-LD)',
+    digitalLink: 'GS1 Digital Link',
+  },
+  productData: deProductData,
   materials: {
     cotton: 'Baumwolle',
     organic_cotton: 'Bio-Baumwolle',

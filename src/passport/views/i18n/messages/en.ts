@@ -1,3 +1,4 @@
+import { enProductData } from '../fields/en.ts';
 /**
  * The verification page's fixed texts in English, the reference every other language file follows (same keys,
  * same `{placeholders}`; test/unit/verify-messages.test.ts checks). Translators: change only the quoted texts;
@@ -189,6 +190,28 @@ export const en = {
     linkset: 'GS1 linkset',
     aas: 'Asset administration shell',
   },
+  /** The model and batch passports' pages (api/routes/verify/level-render.ts). */
+  level: {
+    product: 'Product {gtin}',
+    productBy: 'Product {gtin} ({manufacturer})',
+    withBatch: '{product}, batch {lot}',
+    model: 'Model passport',
+    batch: 'Batch passport',
+    modelScope: 'shared by every item of this product',
+    batchScope: 'shared by every item of batch {lot}',
+    partOfModel: 'Part of the {link}.',
+    modelOf: 'model passport of {name}',
+    passportId: 'Passport id',
+    modelItems:
+      'Each item of this product has its own passport at the serial number printed on it; it shows this model’s data together with its own.',
+    batchItems:
+      'Each item of this batch has its own passport at the serial number printed on it; it shows this batch’s data together with its own.',
+    document: 'Passport document (EN 18222, JSON)',
+    publicView: 'Public view (JSON-LD)',
+    digitalLink: 'GS1 Digital Link',
+  },
+  /** Product-group data: card titles and field names (../fields/en.ts). */
+  productData: enProductData,
   /** Material names for the composition's keys (lower case, words joined by `_`); others are shown as given. */
   materials: {
     cotton: 'Cotton',

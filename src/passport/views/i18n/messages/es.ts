@@ -1,3 +1,4 @@
+import { esProductData } from '../fields/es.ts';
 import type { Messages } from './en.ts';
 
 /** Español. Keys and `{placeholders}` as in en.ts. */
@@ -191,6 +192,26 @@ export const es: Messages = {
     linkset: 'Linkset de GS1',
     aas: 'Asset administration shell (AAS)',
   },
+  level: {
+    product: 'Producto {gtin}',
+    productBy: 'Producto {gtin} ({manufacturer})',
+    withBatch: '{product}, lote {lot}',
+    model: 'Pasaporte del modelo',
+    batch: 'Pasaporte del lote',
+    modelScope: 'común a todas las unidades de este producto',
+    batchScope: 'común a todas las unidades del lote {lot}',
+    partOfModel: 'Forma parte del {link}.',
+    modelOf: 'pasaporte del modelo {name}',
+    passportId: 'ID del pasaporte',
+    modelItems:
+      'Cada unidad de este producto tiene su propio pasaporte en el número de serie impreso en ella; muestra los datos de este modelo junto con los suyos.',
+    batchItems:
+      'Cada unidad de este lote tiene su propio pasaporte en el número de serie impreso en ella; muestra los datos de este lote junto con los suyos.',
+    document: 'Documento del pasaporte (EN 18222, JSON)',
+    publicView: 'Vista pública (JSON-LD)',
+    digitalLink: 'GS1 Digital Link',
+  },
+  productData: esProductData,
   materials: {
     cotton: 'Algodón',
     organic_cotton: 'Algodón orgánico',

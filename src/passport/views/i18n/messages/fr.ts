@@ -1,3 +1,4 @@
+import { frProductData } from '../fields/fr.ts';
 import type { Messages } from './en.ts';
 
 /** Français. Keys and `{placeholders}` as in en.ts. */
@@ -192,6 +193,26 @@ export const fr: Messages = {
     linkset: 'Linkset GS1',
     aas: 'Coque d’administration d’actif (AAS)',
   },
+  level: {
+    product: 'Produit {gtin}',
+    productBy: 'Produit {gtin} ({manufacturer})',
+    withBatch: '{product}, lot {lot}',
+    model: 'Passeport du modèle',
+    batch: 'Passeport du lot',
+    modelScope: 'commun à tous les exemplaires de ce produit',
+    batchScope: 'commun à tous les exemplaires du lot {lot}',
+    partOfModel: 'Fait partie du {link}.',
+    modelOf: 'passeport du modèle {name}',
+    passportId: 'Identifiant du passeport',
+    modelItems:
+      'Chaque exemplaire de ce produit a son propre passeport, au numéro de série imprimé dessus ; il montre les données de ce modèle avec les siennes.',
+    batchItems:
+      'Chaque exemplaire de ce lot a son propre passeport, au numéro de série imprimé dessus ; il montre les données de ce lot avec les siennes.',
+    document: 'Document du passeport (EN 18222, JSON)',
+    publicView: 'Vue publique (JSON-LD)',
+    digitalLink: 'GS1 Digital Link',
+  },
+  productData: frProductData,
   materials: {
     cotton: 'Coton',
     organic_cotton: 'Coton biologique',

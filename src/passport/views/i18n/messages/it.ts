@@ -1,3 +1,4 @@
+import { itProductData } from '../fields/it.ts';
 import type { Messages } from './en.ts';
 
 /** Italiano. Keys and `{placeholders}` as in en.ts. */
@@ -193,6 +194,26 @@ export const it: Messages = {
     linkset: 'Linkset GS1',
     aas: 'Asset administration shell (AAS)',
   },
+  level: {
+    product: 'Prodotto {gtin}',
+    productBy: 'Prodotto {gtin} ({manufacturer})',
+    withBatch: '{product}, lotto {lot}',
+    model: 'Passaporto del modello',
+    batch: 'Passaporto del lotto',
+    modelScope: 'comune a ogni esemplare di questo prodotto',
+    batchScope: 'comune a ogni esemplare del lotto {lot}',
+    partOfModel: 'Fa parte del {link}.',
+    modelOf: 'passaporto del modello {name}',
+    passportId: 'ID del passaporto',
+    modelItems:
+      'Ogni esemplare di questo prodotto ha un proprio passaporto al numero di serie stampato su di esso; mostra i dati di questo modello insieme ai propri.',
+    batchItems:
+      'Ogni esemplare di questo lotto ha un proprio passaporto al numero di serie stampato su di esso; mostra i dati di questo lotto insieme ai propri.',
+    document: 'Documento del passaporto (EN 18222, JSON)',
+    publicView: 'Vista pubblica (JSON-LD)',
+    digitalLink: 'GS1 Digital Link',
+  },
+  productData: itProductData,
   materials: {
     cotton: 'Cotone',
     organic_cotton: 'Cotone biologico',

@@ -1,3 +1,4 @@
+import { nlProductData } from '../fields/nl.ts';
 import type { Messages } from './en.ts';
 
 /** Nederlands. Keys and `{placeholders}` as in en.ts. */
@@ -192,6 +193,26 @@ export const nl: Messages = {
     linkset: 'GS1-linkset',
     aas: 'Asset administration shell (AAS)',
   },
+  level: {
+    product: 'Product {gtin}',
+    productBy: 'Product {gtin} ({manufacturer})',
+    withBatch: '{product}, partij {lot}',
+    model: 'Modelpaspoort',
+    batch: 'Partijpaspoort',
+    modelScope: 'gedeeld door elk exemplaar van dit product',
+    batchScope: 'gedeeld door elk exemplaar van partij {lot}',
+    partOfModel: 'Onderdeel van het {link}.',
+    modelOf: 'modelpaspoort van {name}',
+    passportId: 'Paspoort-ID',
+    modelItems:
+      'Elk exemplaar van dit product heeft een eigen paspoort onder het serienummer dat erop staat; het toont de gegevens van dit model samen met de eigen gegevens.',
+    batchItems:
+      'Elk exemplaar van deze partij heeft een eigen paspoort onder het serienummer dat erop staat; het toont de gegevens van deze partij samen met de eigen gegevens.',
+    document: 'Paspoortdocument (EN 18222, JSON)',
+    publicView: 'Openbare weergave (JSON-LD)',
+    digitalLink: 'GS1 Digital Link',
+  },
+  productData: nlProductData,
   materials: {
     cotton: 'Katoen',
     organic_cotton: 'Biologisch katoen',

@@ -1,3 +1,4 @@
+import { plProductData } from '../fields/pl.ts';
 import type { Messages } from './en.ts';
 
 /** Polski. Keys and `{placeholders}` as in en.ts. */
@@ -194,6 +195,26 @@ export const pl: Messages = {
     linkset: 'Linkset GS1',
     aas: 'Asset administration shell (AAS)',
   },
+  level: {
+    product: 'Produkt {gtin}',
+    productBy: 'Produkt {gtin} ({manufacturer})',
+    withBatch: '{product}, partia {lot}',
+    model: 'Paszport modelu',
+    batch: 'Paszport partii',
+    modelScope: 'wspólny dla każdego egzemplarza tego produktu',
+    batchScope: 'wspólny dla każdego egzemplarza partii {lot}',
+    partOfModel: 'Należy do: {link}.',
+    modelOf: 'paszport modelu {name}',
+    passportId: 'Identyfikator paszportu',
+    modelItems:
+      'Każdy egzemplarz tego produktu ma własny paszport pod wydrukowanym na nim numerem seryjnym; pokazuje on dane tego modelu razem z własnymi.',
+    batchItems:
+      'Każdy egzemplarz tej partii ma własny paszport pod wydrukowanym na nim numerem seryjnym; pokazuje on dane tej partii razem z własnymi.',
+    document: 'Dokument paszportu (EN 18222, JSON)',
+    publicView: 'Widok publiczny (JSON-LD)',
+    digitalLink: 'GS1 Digital Link',
+  },
+  productData: plProductData,
   materials: {
     cotton: 'Bawełna',
     organic_cotton: 'Bawełna organiczna',

@@ -11,19 +11,14 @@ export function brandLogoPath(hash: string): string {
   return `/verify/brand/logo/${hash}`;
 }
 
-/** The stylesheet with a brand's colours (the page's CSP takes no inline style): computed from its query alone. */
-export function brandThemePath(brandColor: string | null, linkColor: string | null): string | null {
-  if (!brandColor && !linkColor) return null;
-  const query = new URLSearchParams();
-  if (brandColor) query.set('brand', brandColor.slice(1));
-  if (linkColor) query.set('link', linkColor.slice(1));
-  return `/verify/brand/theme.css?${query}`;
+/** The brand's colours as CSS custom properties (`#rrggbb` each), or none. */
+export function brandThemeCss(brandColor: string | null, linkColor: string | null): string | null {
+  const rules = [
+    brandColor && `--brand: ${brandColor}; --on-brand: ${textOn(brandColor)};`,
+    linkColor && `--link: ${linkColor};`,
+  ].filter(Boolean);
+  return rules.length === 0 ? null : `:root { ${rules.join(' ')} }\n`;
 }
-
-const hex = z
-  .string()
-  .regex(/^[0-9a-f]{6}$/)
-  .optional();
 
 export function brandAssetRoutes(deps: RouteDeps) {
   return [
@@ -48,26 +43,6 @@ export function brandAssetRoutes(deps: RouteDeps) {
         ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
         ctx.type = logo.type;
         ctx.body = logo.bytes;
-      },
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/verify/brand/theme.css',
-      operationId: 'brandTheme',
-      summary: 'The verification page’s brand colours as a stylesheet (header background and text, links).',
-      tags: ['gs1'],
-      auth: 'none',
-      query: z.object({ brand: hex, link: hex }),
-      responses: { 200: { description: 'The stylesheet.', contentType: 'text/css' } },
-      handler: async (ctx: AppContext, { query }) => {
-        const rules = [
-          query.brand && `--brand: #${query.brand}; --on-brand: ${textOn(`#${query.brand}`)};`,
-          query.link && `--link: #${query.link};`,
-        ].filter(Boolean);
-        ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-        ctx.set('X-Content-Type-Options', 'nosniff');
-        ctx.type = 'text/css; charset=utf-8';
-        ctx.body = `:root { ${rules.join(' ')} }\n`;
       },
     }),
   ];

@@ -34,7 +34,7 @@ function levelName(text: PageText, view: PublicLevel): string {
 export function renderLevelPage(
   page: LevelPageModel,
   text: PageText,
-  assets: Pick<PageAssets, 'css' | 'icon'>,
+  assets: Pick<PageAssets, 'styles' | 'icon'>,
 ): string {
   const { m } = text;
   const words = m.level;

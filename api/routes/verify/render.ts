@@ -171,7 +171,8 @@ function scriptTexts(text: PageText): string {
 }
 
 export interface PageAssets {
-  css: string;
+  /** The page's stylesheet itself: inlined, so the first paint waits for no second request (sendPage hashes it). */
+  styles: string;
   js: string;
   icon: string;
 }
@@ -184,8 +185,13 @@ export function testBanner(
   return environment === 'test' ? `<p class="test-banner" role="note">${esc(words)}</p>` : '';
 }
 
-/** A page's start up to its own `<link>`s: language, viewport, title, our icon and stylesheet. */
-export function pageHead(title: string, assets: Pick<PageAssets, 'css' | 'icon'>, language = 'en'): string {
+/** A page's start up to its own `<link>`s: language, viewport, title, our icon and styles (with the brand's colours). */
+export function pageHead(
+  title: string,
+  assets: Pick<PageAssets, 'styles' | 'icon'>,
+  language = 'en',
+  themeCss: string | null = null,
+): string {
   return `<!doctype html>
 <html lang="${esc(language)}">
 <head>
@@ -194,7 +200,7 @@ export function pageHead(title: string, assets: Pick<PageAssets, 'css' | 'icon'>
 <meta name="color-scheme" content="light">
 <title>${esc(title)}</title>
 <link rel="icon" type="image/svg+xml" href="${esc(assets.icon)}">
-<link rel="stylesheet" href="${esc(assets.css)}">`;
+<style>${assets.styles}${themeCss ?? ''}</style>`;
 }
 
 /** Everything one rendering of the page needs beyond the passport's model. */
@@ -231,8 +237,7 @@ export function renderVerifyPage(view: VerifyPageView, assets: PageAssets): stri
   const shown = { ...model, partOf: levels };
   // A revoked or recycled passport's tag proves nothing any more: no invitation to check it.
   const closed = model.status === 'REVOKED' || model.status === 'RECYCLED';
-  const theme = brand.themeUrl ? `\n<link rel="stylesheet" href="${esc(brand.themeUrl)}">` : '';
-  return `${pageHead(m.pageTitle.replace('{product}', model.name), assets, model.language)}${theme}
+  return `${pageHead(m.pageTitle.replace('{product}', model.name), assets, model.language, brand.themeCss)}
 <link rel="alternate" type="application/ld+json" href="${esc(model.links.vc)}" title="Verifiable credential">
 <link rel="linkset" type="application/linkset+json" href="${esc(model.links.linkset)}">
 <link rel="alternate" type="application/json" href="${esc(model.links.aas)}" title="Asset administration shell">

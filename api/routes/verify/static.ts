@@ -22,7 +22,7 @@ const assets = new Map(
 
 /** The page's asset URLs, versioned by content so they can be cached for good. */
 export const PAGE_ASSETS: PageAssets = {
-  css: `/verify/assets/verify.css?v=${assets.get('verify.css')!.version}`,
+  styles: assets.get('verify.css')!.content.toString('utf8'),
   js: `/verify/assets/verify.js?v=${assets.get('verify.js')!.version}`,
   icon: `/verify/assets/icon.svg?v=${assets.get('icon.svg')!.version}`,
 };

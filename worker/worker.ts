@@ -8,7 +8,7 @@ import { ENVIRONMENTS } from '../src/platform/config/config.ts';
 import { currentTracing } from '../src/platform/observability/tracing.ts';
 import {
   workerObservability,
-  workflowInterceptorModules,
+  workflowInterceptorModulesFor,
 } from '../src/platform/observability/worker-observability.ts';
 import { taskQueueFor } from '../src/processes/task-queues.ts';
 
@@ -37,9 +37,14 @@ export interface WorkerSetup {
  */
 export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
   const { bundleWorkflowCode } = await import('@temporalio/worker');
+  const tracing = currentTracing();
   const workflowBundle =
     setup.options?.workflowBundle ??
-    (await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, logger: bundlerLogger() }));
+    (await bundleWorkflowCode({
+      workflowsPath,
+      workflowInterceptorModules: workflowInterceptorModulesFor(tracing),
+      logger: bundlerLogger(),
+    }));
   const served = ENVIRONMENTS.filter((environment) => setup.environments[environment]);
   return Promise.all(
     served.map((environment) =>
@@ -49,7 +54,7 @@ export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
         taskQueue: taskQueueFor(setup.taskQueuePrefix, environment),
         workflowBundle,
         activities: createActivities(setup.environments[environment]!),
-        ...workerObservability(currentTracing()),
+        ...workerObservability(tracing),
         ...workerTuning,
         ...setup.options,
       }),

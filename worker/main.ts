@@ -1,4 +1,5 @@
 // Production entry point of the worker (docker-compose `worker` service). `npm start` runs it in-process.
+import './threadpool.ts';
 import { writeFile } from 'node:fs/promises';
 import { openPassportChains } from '../src/adapters/chain/environment-chains.ts';
 import { createContentStore } from '../src/adapters/ipfs/create.ts';

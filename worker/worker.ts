@@ -8,18 +8,28 @@ import { ENVIRONMENTS } from '../src/platform/config/config.ts';
 import { currentTracing } from '../src/platform/observability/tracing.ts';
 import {
   workerObservability,
-  workflowInterceptorModules,
+  workflowInterceptorModulesFor,
 } from '../src/platform/observability/worker-observability.ts';
 import { taskQueueFor } from '../src/processes/task-queues.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
 /**
- * Settings every worker of ours runs with (tests included). Two workflow threads: each workflow activation
- * runs inside a V8 context with a deadlock watchdog that costs a thread start per call, so one thread is
- * what limits a busy worker (measured with `npm run bench -- mint`).
+ * Settings every worker of ours runs with (tests included), measured with `npm run bench -- mint`:
+ * - two workflow threads: each workflow activation runs inside a V8 context with a deadlock watchdog that
+ *   costs a thread start per call, so one thread is what limits a busy worker;
+ * - workflow task slots for 100: a mint's first and last workflow tasks hold their slot while their local
+ *   activity runs (prepareMint, recordMint: database, IPFS), so the SDK's 40 left a burst of mints queued
+ *   for a slot before their first step;
+ * - pollers that scale with the backlog: the SDK's fixed ten (two of them for new workflows) took a burst of
+ *   new workflows off the queue one round trip at a time.
  */
-export const workerTuning = { workflowThreadPoolSize: 2 } satisfies Partial<WorkerOptions>;
+export const workerTuning = {
+  workflowThreadPoolSize: 2,
+  maxConcurrentWorkflowTaskExecutions: 100,
+  workflowTaskPollerBehavior: { type: 'autoscaling' },
+  activityTaskPollerBehavior: { type: 'autoscaling' },
+} satisfies Partial<WorkerOptions>;
 
 export interface WorkerSetup {
   connection: NativeConnection;
@@ -37,9 +47,14 @@ export interface WorkerSetup {
  */
 export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
   const { bundleWorkflowCode } = await import('@temporalio/worker');
+  const tracing = currentTracing();
   const workflowBundle =
     setup.options?.workflowBundle ??
-    (await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, logger: bundlerLogger() }));
+    (await bundleWorkflowCode({
+      workflowsPath,
+      workflowInterceptorModules: workflowInterceptorModulesFor(tracing),
+      logger: bundlerLogger(),
+    }));
   const served = ENVIRONMENTS.filter((environment) => setup.environments[environment]);
   return Promise.all(
     served.map((environment) =>
@@ -49,7 +64,7 @@ export async function createWorkers(setup: WorkerSetup): Promise<Worker[]> {
         taskQueue: taskQueueFor(setup.taskQueuePrefix, environment),
         workflowBundle,
         activities: createActivities(setup.environments[environment]!),
-        ...workerObservability(currentTracing()),
+        ...workerObservability(tracing),
         ...workerTuning,
         ...setup.options,
       }),

@@ -27,13 +27,16 @@ export function mintActivities(deps: EnvironmentDeps) {
      */
     async prepareMint(input: MintInput) {
       assertRecordable(input.product);
-      await authorizeMintTap(scoped(input.scope), deps.secretBox, input);
+      // The chain lookup does not depend on the tap: both round trips at once (a refused tap wins).
+      const [, onChain] = await Promise.all([
+        authorizeMintTap(scoped(input.scope), deps.secretBox, input),
+        deps.chain.reader.findMintByChip(input.chipUid),
+      ]);
       const ownerWallet = companyCustodyAddress(
         deps.custodyMasterSecret,
         input.scope.companyId,
         deps.environment,
       );
-      const onChain = await deps.chain.reader.findMintByChip(input.chipUid);
       if (onChain) {
         // Minted by an earlier run that never recorded it: that token and the metadata it points to stand.
         const metadataUrl = await deps.chain.reader.tokenURI(onChain.tokenId);

@@ -86,7 +86,7 @@ export async function recordMint(
   try {
     return await em.transactional(async (tx) => {
       const passport = await insertMint(tx, scope, minted);
-      await recordPassportVersion(tx, passport.id, publicBaseUrl);
+      await recordPassportVersion(tx, passport.id, publicBaseUrl, { inserted: true });
       return passport;
     });
   } catch (error) {

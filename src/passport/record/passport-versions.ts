@@ -298,16 +298,18 @@ function unchangedSince(
  * transaction of the write that changed the content, after the write: it locks the passport row, so two
  * writers of one passport get consecutive numbers (and `unique (passport_id, number)` backs that up). The
  * version's time is now (its header's `lastUpdated`); its hashes are over the document with that time in it.
- * Answers the latest version (new or not); undefined only if there is no such passport.
+ * Answers the latest version (new or not); undefined only if there is no such passport. `inserted`: the
+ * passport row was inserted by this transaction (a mint), so it has no version yet and none is looked up.
  */
 export async function recordPassportVersion(
   em: EntityManager,
   passportId: number,
   publicBaseUrl: string,
+  options: { inserted?: boolean } = {},
 ): Promise<PassportVersion | undefined> {
   const facts = await loadPassportContent(em, passportId, { lock: true });
   if (!facts) return undefined;
-  const latest = await latestPassportVersion(em, passportId);
+  const latest = options.inserted ? undefined : await latestPassportVersion(em, passportId);
   if (latest && unchangedSince(facts, publicBaseUrl, latest)) return latest;
   // Never before the latest version, even if this clock is behind the one that wrote it.
   const now = new Date(Math.max(Date.now(), (latest?.createdAt.getTime() ?? 0) + 1));

@@ -20,15 +20,27 @@ import type { MetricsSinks, WorkflowOutcome } from './workflow-interceptors.ts';
 
 const require = createRequire(import.meta.url);
 
+const METRICS_INTERCEPTORS = fileURLToPath(new URL('./workflow-interceptors.ts', import.meta.url));
+const TRACING_INTERCEPTORS = require.resolve(
+  '@temporalio/interceptors-opentelemetry/lib/workflow-interceptors',
+);
+
 /**
  * Workflow interceptor modules bundled with the workflow code: ours (how each workflow ends, for
  * dpp_workflows_finished_total and dpp_mints_total) and the SDK's OpenTelemetry one (a span per workflow run
  * and per activity it schedules, the trace context passed on in Temporal headers).
  */
-export const workflowInterceptorModules = [
-  fileURLToPath(new URL('./workflow-interceptors.ts', import.meta.url)),
-  require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'),
-];
+export const workflowInterceptorModules = [METRICS_INTERCEPTORS, TRACING_INTERCEPTORS];
+
+/**
+ * The modules a worker bundles: the OpenTelemetry one only when this process exports traces. Each workflow
+ * run evaluates its bundle's modules afresh (the SDK isolates module state per run) and that interceptor loads
+ * the OpenTelemetry SDK and makes its spans in the sandbox: most of a mint's workflow-thread CPU, for spans
+ * that would be dropped (measured with `npm run bench -- mint`).
+ */
+export function workflowInterceptorModulesFor(tracing: Tracing | undefined): string[] {
+  return tracing ? workflowInterceptorModules : [METRICS_INTERCEPTORS];
+}
 
 const MINT_WORKFLOW = 'mintPassport';
 const MINT_OUTCOME = {

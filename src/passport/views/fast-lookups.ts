@@ -1,5 +1,6 @@
 import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { Environment } from '../../platform/config/config.ts';
+import { CoalescedReads } from '../../platform/db/coalesced-reads.ts';
 import {
   PINNED_SPECIFICATIONS_SQL,
   PRODUCT_GROUP_DATA_SQL,
@@ -36,9 +37,23 @@ export const INPUTS_STAMP_SQL = `concat_ws('|', p.xmin, c.xmin, co.xmin, p.statu
 async function poolQuery<T>(em: EntityManager, name: string, sql: string, params: unknown[]): Promise<T[]> {
   // Asked every time, not kept: the ORM replaces its pool when it reconnects.
   const pool = await (em.getConnection() as PostgreSqlConnection).getNativeClient();
-  // A named statement is parsed and planned once per connection, not on every request.
-  return (await pool.query({ name, text: sql, values: params })).rows as T[];
+  // A named statement is parsed and planned once per connection, not on every request. Requests for the
+  // same passport that wait for a connection together share the read (CoalescedReads: each still sees every
+  // write committed before it arrived).
+  let reads = coalescedReads.get(pool);
+  if (!reads) {
+    reads = new CoalescedReads();
+    coalescedReads.set(pool, reads);
+  }
+  return (await reads.read(pool, `${name}\u0000${params.join('\u0000')}`, {
+    name,
+    text: sql,
+    values: params,
+  })) as T[];
 }
+
+/** One per pool: a process may hold several databases' pools (tests do). */
+const coalescedReads = new WeakMap<object, CoalescedReads>();
 
 /** What format=public shows, read alone (the hot path of consumer scans). */
 export interface PublicFacts {
@@ -123,13 +138,22 @@ export function publicFactsOf(row: PublicFactsRow): PublicFacts {
   };
 }
 
+const factsOfRow = new WeakMap<PublicFactsRow, PublicFacts>();
+
 export async function findPublicFacts(
   em: EntityManager,
   environment: Environment,
   tokenId: string,
 ): Promise<PublicFacts | undefined> {
   const [row] = await poolQuery<PublicFactsRow>(em, 'dpp-public-facts', PUBLIC_FACTS, [environment, tokenId]);
-  return row ? publicFactsOf(row) : undefined;
+  if (!row) return undefined;
+  // A shared read's callers share its facts too (read only, as the row).
+  let facts = factsOfRow.get(row);
+  if (!facts) {
+    facts = publicFactsOf(row);
+    factsOfRow.set(row, facts);
+  }
+  return facts;
 }
 
 /** The stored credential of a passport with the stamp of its current inputs (format=vc's fast path). */

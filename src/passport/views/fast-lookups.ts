@@ -1,4 +1,5 @@
 import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { QueryConfig } from 'pg';
 import type { Environment } from '../../platform/config/config.ts';
 import { CoalescedReads } from '../../platform/db/coalesced-reads.ts';
 import {
@@ -15,6 +16,7 @@ import {
   itemLevelsOf,
 } from '../levels/item-levels.ts';
 import { pgTimestamp } from '../record/pg-values.ts';
+import { FactsByContent, RAW_JSON_TYPES } from './facts-by-content.ts';
 
 /**
  * Everything a passport credential is built from that can change, as one text: the row versions (xmin: the
@@ -34,7 +36,13 @@ export const INPUTS_STAMP_SQL = `concat_ws('|', p.xmin, c.xmin, co.xmin, p.statu
  * ORM's query layer, which costs more CPU per statement than the statement itself, and use named (prepared)
  * statements. `$n` placeholders.
  */
-async function poolQuery<T>(em: EntityManager, name: string, sql: string, params: unknown[]): Promise<T[]> {
+async function poolQuery<T>(
+  em: EntityManager,
+  name: string,
+  sql: string,
+  params: unknown[],
+  types?: QueryConfig['types'],
+): Promise<T[]> {
   // Asked every time, not kept: the ORM replaces its pool when it reconnects.
   const pool = await (em.getConnection() as PostgreSqlConnection).getNativeClient();
   // A named statement is parsed and planned once per connection, not on every request. Requests for the
@@ -49,6 +57,7 @@ async function poolQuery<T>(em: EntityManager, name: string, sql: string, params
     name,
     text: sql,
     values: params,
+    ...(types ? { types } : {}),
   })) as T[];
 }
 
@@ -138,22 +147,23 @@ export function publicFactsOf(row: PublicFactsRow): PublicFacts {
   };
 }
 
-const factsOfRow = new WeakMap<PublicFactsRow, PublicFacts>();
+/** The facts of the passports read lately, by row content: an unchanged row gives the same facts object. */
+const factsByContent = new FactsByContent<PublicFacts>(5_000);
 
 export async function findPublicFacts(
   em: EntityManager,
   environment: Environment,
   tokenId: string,
 ): Promise<PublicFacts | undefined> {
-  const [row] = await poolQuery<PublicFactsRow>(em, 'dpp-public-facts', PUBLIC_FACTS, [environment, tokenId]);
-  if (!row) return undefined;
-  // A shared read's callers share its facts too (read only, as the row).
-  let facts = factsOfRow.get(row);
-  if (!facts) {
-    facts = publicFactsOf(row);
-    factsOfRow.set(row, facts);
-  }
-  return facts;
+  const [row] = await poolQuery<PublicFactsRow>(
+    em,
+    'dpp-public-facts',
+    PUBLIC_FACTS,
+    [environment, tokenId],
+    RAW_JSON_TYPES,
+  );
+  // The same facts for the same row (read only): what is made of them can be kept with them (representation.ts).
+  return row && factsByContent.of(`${environment}\u0000${tokenId}`, row, () => publicFactsOf(row));
 }
 
 /** The stored credential of a passport with the stamp of its current inputs (format=vc's fast path). */

@@ -49,7 +49,7 @@ async function publicFacts(
   return renderedPublicDocument(facts, deps.publicBaseUrl, environment);
 }
 
-/** The public document of facts read once for several requests (a shared read), written and hashed once. */
+/** The public document of the same facts (a shared read, or a row unchanged since: fast-lookups.ts), written and hashed once. */
 const rendered = new WeakMap<PublicFacts, { base: string; document: PassportAnswer }>();
 
 function renderedPublicDocument(facts: PublicFacts, base: string, environment: Environment): PassportAnswer {

@@ -108,7 +108,7 @@ export function createApp(deps: AppDeps): Koa<AppState, AppContext> {
   app.use(requestId(deps.logger));
   app.use(httpObservability());
   app.use(clientAddress(new TrustedProxies(deps.config.trustedProxies)));
-  app.use(requestLog());
+  app.use(requestLog(deps.logger));
   app.use(companyRequestLog(deps.orm, deps.logger, deps.config.requestLog));
   app.use(problemHandler());
   app.use(oldHostRedirect(() => deps.orm.em, deps.config.publicBaseUrl));

@@ -1,8 +1,7 @@
-import Router from '@koa/router';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Next } from 'koa';
 import type { UserTokenKeys } from '../src/accounts/identity/user-token.ts';
-import type { AppContext, AppState } from './context.ts';
+import type { AppContext } from './context.ts';
 import { authenticateApiKey } from './middleware/api-key-auth.ts';
 import {
   authenticateConsoleSession,
@@ -16,6 +15,7 @@ import { requireEnvironment } from './middleware/service-environment.ts';
 import { authenticateUser } from './middleware/user-auth.ts';
 import { Problem } from './problem.ts';
 import type { RouteSpec } from './route.ts';
+import { SegmentRouter } from './segment-router.ts';
 import { checkInput, type InputLimits, validate } from './validation.ts';
 
 export interface RouterDeps {
@@ -106,10 +106,9 @@ async function admit(route: RouteSpec, ctx: AppContext, deps: RouterDeps): Promi
  * each first through the shared input gate (`checkInput`: no NUL or unpaired surrogates in any string or key,
  * bounded nesting and object size) and then through its schema; then the handler.
  */
-export function buildRouter(routes: RouteSpec[], deps: RouterDeps): Router<AppState, AppContext> {
-  const router = new Router<AppState, AppContext>();
+export function buildRouter(routes: RouteSpec[], deps: RouterDeps): SegmentRouter {
   const limits = deps.inputLimits;
-  for (const route of routes) {
+  return new SegmentRouter(routes, (router, route) => {
     router[route.method](route.path, async (ctx: AppContext, _next: Next) => {
       await admit(route, ctx, deps);
       const params = route.params
@@ -134,11 +133,10 @@ export function buildRouter(routes: RouteSpec[], deps: RouterDeps): Router<AppSt
       }
       await route.handler(ctx, { body, query, params });
     });
-  }
-  return router;
+  });
 }
 
 /** Sets 405 and Allow for a known path with an unsupported method; the problem handler writes the body. */
-export function methodNotAllowed(router: Router<AppState, AppContext>) {
+export function methodNotAllowed(router: SegmentRouter) {
   return router.allowedMethods();
 }

@@ -374,4 +374,21 @@ describe('GS1 Digital Link resolver: /01/{gtin}/21/{serial}', () => {
     const tampered = await get(`/verify/01/${GTIN}/21/${tokenId}?tap=${token.slice(0, -2)}xx`);
     assert.match(tampered.text, /data-verdict="none"/);
   });
+
+  test('format=public shows a change at once, also to requests that arrive while many read it together', async () => {
+    const publicView = () => get(`${path}?format=public`);
+    const before = await publicView();
+    const count = before.body['idpp:hardware'].verificationCount as number;
+    // Many phones read the passport at once (their reads of it share statements) while the chip is tapped.
+    const crowd = Array.from({ length: 40 }, () => publicView());
+    const tap = await get(`${path}?${tapQuery(chipUid, 10)}`);
+    assert.equal(tap.status, 307, tap.text);
+    const after = await publicView();
+    assert.equal(after.body['idpp:hardware'].verificationCount, count + 1, 'the tap is counted at once');
+    assert.notEqual(after.headers.get('etag'), before.headers.get('etag'));
+    for (const answer of await Promise.all(crowd)) {
+      assert.equal(answer.status, 200, answer.text);
+      assert.ok([count, count + 1].includes(answer.body['idpp:hardware'].verificationCount));
+    }
+  });
 });

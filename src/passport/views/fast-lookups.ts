@@ -1,5 +1,7 @@
 import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { QueryConfig } from 'pg';
 import type { Environment } from '../../platform/config/config.ts';
+import { CoalescedReads } from '../../platform/db/coalesced-reads.ts';
 import {
   PINNED_SPECIFICATIONS_SQL,
   PRODUCT_GROUP_DATA_SQL,
@@ -14,6 +16,7 @@ import {
   itemLevelsOf,
 } from '../levels/item-levels.ts';
 import { pgTimestamp } from '../record/pg-values.ts';
+import { FactsByContent, RAW_JSON_TYPES } from './facts-by-content.ts';
 
 /**
  * Everything a passport credential is built from that can change, as one text: the row versions (xmin: the
@@ -33,12 +36,33 @@ export const INPUTS_STAMP_SQL = `concat_ws('|', p.xmin, c.xmin, co.xmin, p.statu
  * ORM's query layer, which costs more CPU per statement than the statement itself, and use named (prepared)
  * statements. `$n` placeholders.
  */
-async function poolQuery<T>(em: EntityManager, name: string, sql: string, params: unknown[]): Promise<T[]> {
+async function poolQuery<T>(
+  em: EntityManager,
+  name: string,
+  sql: string,
+  params: unknown[],
+  types?: QueryConfig['types'],
+): Promise<T[]> {
   // Asked every time, not kept: the ORM replaces its pool when it reconnects.
   const pool = await (em.getConnection() as PostgreSqlConnection).getNativeClient();
-  // A named statement is parsed and planned once per connection, not on every request.
-  return (await pool.query({ name, text: sql, values: params })).rows as T[];
+  // A named statement is parsed and planned once per connection, not on every request. Requests for the
+  // same passport that wait for a connection together share the read (CoalescedReads: each still sees every
+  // write committed before it arrived).
+  let reads = coalescedReads.get(pool);
+  if (!reads) {
+    reads = new CoalescedReads();
+    coalescedReads.set(pool, reads);
+  }
+  return (await reads.read(pool, `${name}\u0000${params.join('\u0000')}`, {
+    name,
+    text: sql,
+    values: params,
+    ...(types ? { types } : {}),
+  })) as T[];
 }
+
+/** One per pool: a process may hold several databases' pools (tests do). */
+const coalescedReads = new WeakMap<object, CoalescedReads>();
 
 /** What format=public shows, read alone (the hot path of consumer scans). */
 export interface PublicFacts {
@@ -123,13 +147,23 @@ export function publicFactsOf(row: PublicFactsRow): PublicFacts {
   };
 }
 
+/** The facts of the passports read lately, by row content: an unchanged row gives the same facts object. */
+const factsByContent = new FactsByContent<PublicFacts>(5_000);
+
 export async function findPublicFacts(
   em: EntityManager,
   environment: Environment,
   tokenId: string,
 ): Promise<PublicFacts | undefined> {
-  const [row] = await poolQuery<PublicFactsRow>(em, 'dpp-public-facts', PUBLIC_FACTS, [environment, tokenId]);
-  return row ? publicFactsOf(row) : undefined;
+  const [row] = await poolQuery<PublicFactsRow>(
+    em,
+    'dpp-public-facts',
+    PUBLIC_FACTS,
+    [environment, tokenId],
+    RAW_JSON_TYPES,
+  );
+  // The same facts for the same row (read only): what is made of them can be kept with them (representation.ts).
+  return row && factsByContent.of(`${environment}\u0000${tokenId}`, row, () => publicFactsOf(row));
 }
 
 /** The stored credential of a passport with the stamp of its current inputs (format=vc's fast path). */

@@ -1,8 +1,10 @@
 import { clientHash } from '../../chips/signals/client-hash.ts';
+import type { Environment } from '../../platform/config/config.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { digitalLink } from '../../standards/gs1/digital-link.ts';
 import { storedCredentialIfCurrent } from '../credentials/passport-credential.ts';
-import { findPublicFacts, findStoredCredential } from './fast-lookups.ts';
+import { etagOf } from './etag.ts';
+import { findPublicFacts, findStoredCredential, type PublicFacts } from './fast-lookups.ts';
 import { formatDocument } from './format-document.ts';
 import { type ItemKey, namesPassport, passportNotFound } from './item-key.ts';
 import { passportLinks, verifyPagePath } from './linkset.ts';
@@ -44,7 +46,19 @@ async function publicFacts(
   const facts = await findPublicFacts(deps.orm.em, environment, item.serial);
   if (!facts || !namesPassport(facts, item)) throw passportNotFound(item);
   side.found(digitalLink(deps.publicBaseUrl, environment, item.gtin, facts.tokenId));
-  return { kind: 'document', body: JSON.stringify(publicDocument(facts, deps.publicBaseUrl, environment)) };
+  return renderedPublicDocument(facts, deps.publicBaseUrl, environment);
+}
+
+/** The public document of the same facts (a shared read, or a row unchanged since: fast-lookups.ts), written and hashed once. */
+const rendered = new WeakMap<PublicFacts, { base: string; document: PassportAnswer }>();
+
+function renderedPublicDocument(facts: PublicFacts, base: string, environment: Environment): PassportAnswer {
+  const done = rendered.get(facts);
+  if (done?.base === base) return done.document;
+  const body = JSON.stringify(publicDocument(facts, base, environment));
+  const document: PassportAnswer = { kind: 'document', body, etag: etagOf(body) };
+  rendered.set(facts, { base, document });
+  return document;
 }
 
 /** format=vc as stored, when it is current; undefined when it must be built (and maybe signed) again. */

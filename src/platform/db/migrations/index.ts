@@ -60,6 +60,7 @@ import { Migration20261128500001_record_tap_function } from './Migration20261128
 import { Migration20261128600000_usage_count_slots } from './Migration20261128600000_usage_count_slots.ts';
 import { Migration20261128700000_user_operations } from './Migration20261128700000_user_operations.ts';
 import { Migration20261129200000_record_tap_by_uid } from './Migration20261129200000_record_tap_by_uid.ts';
+import { Migration20261129200001_challenge_purpose } from './Migration20261129200001_challenge_purpose.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -163,4 +164,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261128600000_usage_count_slots', class: Migration20261128600000_usage_count_slots },
   { name: 'Migration20261128700000_user_operations', class: Migration20261128700000_user_operations },
   { name: 'Migration20261129200000_record_tap_by_uid', class: Migration20261129200000_record_tap_by_uid },
+  { name: 'Migration20261129200001_challenge_purpose', class: Migration20261129200001_challenge_purpose },
 ];

@@ -9,6 +9,7 @@ import type { AppContext } from '../../context.ts';
 import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
+import { challengeBody, issuedChallenge } from './claim-challenge.ts';
 
 const releasedResponse = z.object({
   success: z.literal(true),
@@ -35,19 +36,11 @@ function releaseChallengeRoute(deps: RouteDeps) {
       'POST /v1/dpp/release with that URL as nfcData and the challengeId (docs/resale.md "A tap made now").',
     tags: ['dpp'],
     auth: 'user',
-    body: z.object({ tokenId: z.string().regex(/^[1-9]\d{0,77}$/, 'token ids are decimal digits') }).strict(),
+    body: challengeBody,
     responses: {
       404: { description: 'token_not_found: the caller’s wallet holds no passport with this tokenId.' },
       409: { description: 'token_recycled.' },
-      201: {
-        description: 'The challenge.',
-        schema: z.object({
-          success: z.literal(true),
-          challengeId: z.string(),
-          issuedAt: z.string(),
-          expiresAt: z.string(),
-        }),
-      },
+      201: issuedChallenge,
     },
     handler: async (ctx: AppContext, { body }) => {
       const principal = ctx.state.principal as { email: string };

@@ -61,6 +61,7 @@ import { Migration20261128600000_usage_count_slots } from './Migration2026112860
 import { Migration20261128700000_user_operations } from './Migration20261128700000_user_operations.ts';
 import { Migration20261129200000_record_tap_by_uid } from './Migration20261129200000_record_tap_by_uid.ts';
 import { Migration20261129200001_challenge_purpose } from './Migration20261129200001_challenge_purpose.ts';
+import { Migration20261129200002_chip_signals_open } from './Migration20261129200002_chip_signals_open.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -165,4 +166,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261128700000_user_operations', class: Migration20261128700000_user_operations },
   { name: 'Migration20261129200000_record_tap_by_uid', class: Migration20261129200000_record_tap_by_uid },
   { name: 'Migration20261129200001_challenge_purpose', class: Migration20261129200001_challenge_purpose },
+  { name: 'Migration20261129200002_chip_signals_open', class: Migration20261129200002_chip_signals_open },
 ];

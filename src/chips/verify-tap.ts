@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { FileReadKeyDiversification } from '../platform/db/entities/chip-keys.ts';
 import type { TenantScope } from '../platform/db/tenant-scope.ts';
 import { DomainError } from '../platform/errors.ts';
 import type { SecretBox } from '../platform/secret-box.ts';
@@ -10,46 +9,27 @@ import {
   tagTamperStatus,
   verifyTapInEitherMode,
 } from '../standards/sun/index.ts';
-import { openSunKeys, type SealedSunKeys } from './chip-keys.ts';
+import { type CompanySunKeys, companySunKeys } from './company-sun-keys.ts';
 import { canonicalChipUid } from './enroll.ts';
 import { RECORD_TAP, type RecordedTap } from './signals/tap-statement.ts';
 
 export const NTAG_424_DNA_TT = 'NTAG 424 DNA TT';
 
 // Raw statements bypass the ORM's tenant filter, so each one names company and environment itself.
-const CHIP_WITH_KEYS = `
-  select c.id, c.chip_type, k.meta_read_key, k.file_read_key, k.file_read_key_diversification
-  from chips c
-  left join chip_keys k on k.company_id = c.company_id and k.environment = c.environment
-  where c.company_id = ? and c.environment = ? and c.chip_uid = ?`;
-const ACCEPTED_COUNTER = `
-  select sun_counter, sun_counter_ref from chips where company_id = ? and environment = ? and id = ?`;
+const CHIP_ENROLLED = 'select 1 from chips where company_id = ? and environment = ? and chip_uid = ?';
 
-/**
- * A refused counter accepted earlier under the caller's own reference (a workflow's retry): read after the
- * refusal, not from the statement's snapshot, so a concurrent acceptance by the same caller has committed by now.
- */
-async function acceptedBySameCaller(
-  em: EntityManager,
-  scope: TenantScope,
-  chipId: number,
-  counter: number,
-  reference: string | undefined,
-): Promise<boolean> {
-  if (reference === undefined) return false;
-  const [current] = await em.execute<{ sun_counter: number | null; sun_counter_ref: string | null }[]>(
-    ACCEPTED_COUNTER,
-    [scope.companyId, scope.environment, chipId],
+function chipNotFound(chipUid: string): DomainError {
+  return new DomainError(
+    'not_found',
+    'chip_not_found',
+    `Chip ${chipUid} is not enrolled in this environment.`,
   );
-  return current?.sun_counter === counter && current.sun_counter_ref === reference;
 }
 
-interface ChipWithKeys {
-  id: number;
-  chip_type: string;
-  meta_read_key: Uint8Array | null;
-  file_read_key: Uint8Array | null;
-  file_read_key_diversification: FileReadKeyDiversification | null;
+/** An unknown chip answers 404 before anything else its reading could answer (refused paths only). */
+async function requireEnrolled(em: EntityManager, scope: TenantScope, chipUid: string): Promise<void> {
+  const [chip] = await em.execute(CHIP_ENROLLED, [scope.companyId, scope.environment, chipUid]);
+  if (!chip) throw chipNotFound(chipUid);
 }
 
 /** A used URL presented again: how many times it has been read in all (its first reading included), since when. */
@@ -78,8 +58,8 @@ export type TapVerification =
     };
 
 /**
- * Verifies one tap of an enrolled chip and, when genuine, records it in one statement (RECORD_TAP): its read
- * counter is accepted when greater than the last accepted one, else it is a replay and counted as a reopening
+ * Verifies one tap of an enrolled chip with the company's keys (kept in memory: company-sun-keys.ts) and, when
+ * genuine, records it in one round trip (RECORD_TAP, which finds the chip by its UID): its read counter is accepted when greater than the last accepted one, else it is a replay and counted as a reopening
  * of a used URL; the counterfeit signals the reading raises are written by that same statement. `client` is a
  * keyed hash of who presented the tap (clientHash), never a raw address.
  */
@@ -97,74 +77,81 @@ export async function verifyTap(
   },
 ): Promise<TapVerification> {
   const chipUid = canonicalChipUid(input.chipUid);
-  const [chip] = await em.execute<ChipWithKeys[]>(CHIP_WITH_KEYS, [
-    scope.companyId,
-    scope.environment,
-    chipUid,
-  ]);
-  if (!chip)
-    throw new DomainError(
-      'not_found',
-      'chip_not_found',
-      `Chip ${chipUid} is not enrolled in this environment.`,
-    );
-  const sealed: SealedSunKeys | null =
-    chip.meta_read_key && chip.file_read_key
-      ? {
-          metaReadKey: chip.meta_read_key,
-          fileReadKey: chip.file_read_key,
-          fileReadKeyDiversification: chip.file_read_key_diversification,
-        }
-      : null;
-  const keys = openSunKeys(box, scope, sealed);
-  const result = verifyTapInEitherMode({ ...input.sun, keys, expectedUid: chipUid });
-  if (!result.ok) {
-    if (result.reason === 'malformed')
-      throw new DomainError('invalid', 'malformed_sun_payload', result.message);
+  let company: CompanySunKeys & { fresh: boolean };
+  try {
+    company = await companySunKeys(em, box, scope);
+  } catch (error) {
+    await requireEnrolled(em, scope, chipUid);
+    throw error;
+  }
+  for (let attempt = 0; ; attempt++) {
+    let result = verifyTapInEitherMode({ ...input.sun, keys: company.keys, expectedUid: chipUid });
+    if (!result.ok && !company.fresh) {
+      // Keys kept in memory may predate the company's new ones: a reading they refuse is checked with the stored.
+      const stored = await companySunKeys(em, box, scope, { fresh: true });
+      if (stored.version !== company.version) {
+        company = stored;
+        result = verifyTapInEitherMode({ ...input.sun, keys: company.keys, expectedUid: chipUid });
+      }
+    }
+    if (!result.ok) {
+      await requireEnrolled(em, scope, chipUid);
+      if (result.reason === 'malformed')
+        throw new DomainError('invalid', 'malformed_sun_payload', result.message);
+      return {
+        authentic: false,
+        chipUid,
+        reason: result.reason,
+        message: result.message,
+        counter: null,
+        chipType: NTAG_424_DNA,
+      };
+    }
+    const tamper = tagTamperStatus(result.fileData);
+    const [recorded] = await em.execute<RecordedTap[]>(RECORD_TAP, [
+      scope.companyId,
+      scope.environment,
+      chipUid,
+      result.counter,
+      input.reference ?? null,
+      input.at ?? new Date(),
+      input.client ?? null,
+      tamper ? JSON.stringify(tamper) : null,
+      company.version,
+    ]);
+    if (!recorded) throw chipNotFound(chipUid);
+    if (recorded.keys_changed) {
+      if (attempt >= 2)
+        throw new DomainError(
+          'conflict',
+          'chip_keys_changed',
+          'The SUN keys changed during the tap: tap again.',
+        );
+      company = await companySunKeys(em, box, scope, { fresh: true });
+      continue;
+    }
+    const chipType = recorded.chip_type;
+    if (recorded.accepted) {
+      return {
+        authentic: true,
+        chipId: recorded.chip_id,
+        chipUid,
+        counter: result.counter,
+        chipType,
+        ...(tamper && chipType === NTAG_424_DNA_TT ? { tamper } : {}),
+      };
+    }
     return {
       authentic: false,
       chipUid,
-      reason: result.reason,
-      message: result.message,
-      counter: null,
-      chipType: NTAG_424_DNA,
-    };
-  }
-  const tamper = chip.chip_type === NTAG_424_DNA_TT ? tagTamperStatus(result.fileData) : null;
-  const [recorded] = await em.execute<RecordedTap[]>(RECORD_TAP, [
-    scope.companyId,
-    scope.environment,
-    chip.id,
-    result.counter,
-    input.reference ?? null,
-    input.at ?? new Date(),
-    input.client ?? null,
-    tamper ? JSON.stringify(tamper) : null,
-  ]);
-  const chipType = chip.chip_type;
-  if (
-    recorded?.accepted ||
-    (await acceptedBySameCaller(em, scope, chip.id, result.counter, input.reference))
-  ) {
-    return {
-      authentic: true,
-      chipId: chip.id,
-      chipUid,
+      reason: 'replayed',
+      message: `SUN read counter ${result.counter} was already used; tap the chip again for a fresh signature.`,
       counter: result.counter,
       chipType,
-      ...(tamper ? { tamper } : {}),
+      // For the page and verify-chip: a workflow's reading (with a reference) is no copied URL someone opened.
+      ...(input.reference === undefined && recorded.openings && recorded.first_at
+        ? { reopenings: { openings: recorded.openings, since: new Date(recorded.first_at) } }
+        : {}),
     };
   }
-  return {
-    authentic: false,
-    chipUid,
-    reason: 'replayed',
-    message: `SUN read counter ${result.counter} was already used; tap the chip again for a fresh signature.`,
-    counter: result.counter,
-    chipType,
-    // For the page and verify-chip: a workflow's reading (with a reference) is no copied URL someone opened.
-    ...(input.reference === undefined && recorded?.openings && recorded.first_at
-      ? { reopenings: { openings: recorded.openings, since: new Date(recorded.first_at) } }
-      : {}),
-  };
 }

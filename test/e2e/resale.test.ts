@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { getAddress } from 'ethers';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { userWalletAddress } from '../../src/accounts/wallets/user-wallet.ts';
 import { RESALE_PROGRESS_QUERY } from '../../src/processes/resale.ts';
 import type { TestTenant } from '../support/api.ts';
-import { claimWithChallenge } from '../support/fixtures/claim.ts';
+import { claimWithChallenge, releaseWithChallenge } from '../support/fixtures/claim.ts';
 import { enrollAndMint } from '../support/fixtures/mint.ts';
 import { GTIN } from '../support/fixtures/products.ts';
 import { digitalLinkTap, tapQuery } from '../support/fixtures/sun.ts';
@@ -243,16 +244,32 @@ describe('resale: release → signed payment → buyer authorized on chain → c
     assert.equal(resell.status, 422);
     assert.equal(resell.body.code, 'not_token_owner');
 
-    // The new owner resells it with their own credential (their invisible wallet holds it); nobody else can.
-    const byStranger = await stack.api.call('POST', '/v1/dpp/release', {
-      key: stranger,
-      body: { tokenId, price: { amount: 9900, currency: 'eur' }, buyerEmail: 'next@example.com' },
-    });
+    // The new owner resells it with their own credential (their invisible wallet holds it) and, as a claim, a
+    // tap made after a challenge; nobody else can.
+    const terms = { tokenId, price: { amount: 9900, currency: 'eur' }, buyerEmail: 'next@example.com' };
+    const byStranger = await stack.api.call('POST', '/v1/dpp/release', { key: stranger, body: terms });
     assert.equal(byStranger.status, 404, byStranger.text);
-    const byOwner = await stack.api.call('POST', '/v1/dpp/release', {
-      key: buyer,
-      body: { tokenId, price: { amount: 9900, currency: 'eur' }, buyerEmail: 'next@example.com' },
+    const strangerChallenge = await stack.api.call('POST', '/v1/dpp/release/challenge', {
+      key: stranger,
+      body: { tokenId },
     });
+    assert.equal(strangerChallenge.status, 404, strangerChallenge.text);
+    const noTap = await stack.api.call('POST', '/v1/dpp/release', { key: buyer, body: terms });
+    assert.equal(noTap.status, 400, noTap.text);
+    assert.equal(noTap.body.code, 'tap_required');
+    // The claim's own tag URL (read before this release started) cannot release, nor an unknown challenge.
+    const stale = await releaseWithChallenge(stack.api, buyer, terms, digitalLinkTap(chipUid, 5));
+    assert.equal(stale.status, 422, stale.text);
+    assert.equal(stale.body.code, 'tap_before_challenge');
+    assert.match(stale.text, /before your release started/);
+    const unknown = await stack.api.call('POST', '/v1/dpp/release', {
+      key: buyer,
+      body: { ...terms, nfcData: digitalLinkTap(chipUid, 7), challengeId: randomUUID() },
+    });
+    assert.equal(unknown.status, 422, unknown.text);
+    assert.equal(unknown.body.code, 'challenge_expired');
+    assert.equal(await chain.reader.claimantOf(tokenId), null, 'nothing delegated');
+    const byOwner = await releaseWithChallenge(stack.api, buyer, terms, digitalLinkTap(chipUid, 7));
     assert.equal(byOwner.status, 201, byOwner.text);
     assert.match(byOwner.body.paymentCheckoutUrl, /^https:\/\//);
     assert.equal(

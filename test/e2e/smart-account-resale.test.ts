@@ -4,7 +4,7 @@ import { afterAll, beforeAll, test } from 'vitest';
 import { entryPointArtifact } from '../../src/adapters/bundler/account-contracts.ts';
 import { paymasterDeposit } from '../../src/adapters/bundler/sponsor-paymaster.ts';
 import type { TestTenant } from '../support/api.ts';
-import { claimWithChallenge } from '../support/fixtures/claim.ts';
+import { claimWithChallenge, releaseWithChallenge } from '../support/fixtures/claim.ts';
 import { enrollAndMint } from '../support/fixtures/mint.ts';
 import { digitalLinkTap } from '../support/fixtures/sun.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
@@ -49,10 +49,11 @@ async function sell(
 ) {
   const { email, token } = buyer;
   const { tap, event } = payment;
-  const released = await stack.api.call('POST', '/v1/dpp/release', {
-    key: payment.sellerKey ?? tenant.testKey,
-    body: { tokenId, price: { amount: 12900, currency: 'EUR' }, buyerEmail: email },
-  });
+  const terms = { tokenId, price: { amount: 12900, currency: 'EUR' }, buyerEmail: email };
+  // An owner releases with a tap made now (the tap before the buyer's); the brand from its custody.
+  const released = payment.sellerKey
+    ? await releaseWithChallenge(stack.api, payment.sellerKey, terms, digitalLinkTap(chipUid, tap - 1))
+    : await stack.api.call('POST', '/v1/dpp/release', { key: tenant.testKey, body: terms });
   assert.equal(released.status, 201, released.text);
   const { address } = await walletOf(token);
   const paid = paymentSucceeded(event, { tokenId, buyerWallet: address, resaleId: released.body.resaleId });
@@ -124,7 +125,7 @@ test('a first claim deploys the smart account in one sponsored operation; a resa
     tokenId,
     chipUid,
     { email: 'bob@example.com', token: bob },
-    { tap: 3, event: 'evt_paid_bob', sellerKey: alice },
+    { tap: 4, event: 'evt_paid_bob', sellerKey: alice },
   );
   assert.equal(getAddress(await reader.ownerOf(tokenId)), bobWallet.address);
   const claim = (await reader.tokenEvents('OwnershipClaimed', tokenId, 0)).at(-1)!;

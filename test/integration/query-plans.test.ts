@@ -7,10 +7,12 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { currentUsage, PERIOD_USAGE, periodUsageParams } from '../../src/accounts/billing/usage.ts';
 import { listApiKeys } from '../../src/accounts/keys/api-keys.ts';
 import { listInventory } from '../../src/chips/inventory.ts';
+import { listSignals, SIGNALS_MAX_PAGE } from '../../src/chips/signals/list-signals.ts';
 import { latestResaleOfToken } from '../../src/lifecycle/resale/resale-records.ts';
 import { findAasPassport, listAasPassports } from '../../src/passport/aas/aas-passports.ts';
 import { listShells } from '../../src/passport/aas/aas-shells.ts';
 import { listSubmodels } from '../../src/passport/aas/aas-submodels.ts';
+import { listLevels } from '../../src/passport/levels/list-levels.ts';
 import { listPassports } from '../../src/passport/record/search-passports.ts';
 import { listSupplyChainEvents, tokenEvents } from '../../src/passport/timeline/list-events.ts';
 import { PUBLIC_FACTS, STORED_CREDENTIAL } from '../../src/passport/views/fast-lookups.ts';
@@ -20,6 +22,7 @@ import { scopedEntityManager, type TenantScope } from '../../src/platform/db/ten
 import { listDeadLetters, listEndpointDeliveries } from '../../src/webhooks/delivery-queries.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { GTIN, OTHER_GTIN } from '../support/fixtures/products.ts';
+import { BATCHED_GTIN, seedLevelsAndSignals } from '../support/levels-signals-seed.ts';
 import { type SeededVolume, scaledSizes, seedVolume } from '../support/volume-seed.ts';
 
 /**
@@ -42,6 +45,8 @@ const TENANT_TABLES = new Set([
   'usage_counts',
   'users',
   'api_keys',
+  'dpp_levels',
+  'chip_signals',
 ]);
 /** The largest sort a page may do (the lists' largest page is 100 items here). */
 const MAX_SORT_ROWS = 1_000;
@@ -86,7 +91,7 @@ type Run = (ctx: {
  * seeded ones (a rare GTIN on every 500th, a common one on the rest; 1,000 batches; every 50th revoked, every
  * 500th recycled).
  */
-const searched = { passportId: 0, chipUid: '', tokenId: '' };
+const searched = { passportId: 0, chipUid: '', tokenId: '', levelId: 0, signalCursor: '' };
 
 /** Every hot statement: the code that sends it, as the API calls it. */
 const HOT: Record<string, Run> = {
@@ -173,6 +178,25 @@ const HOT: Record<string, Run> = {
       { em: scoped, environment: scope.environment, publicBaseUrl: 'https://dpp.example' },
       { limit: 100, cursor: Buffer.from(`${seeded.tokens[1]!}.1`).toString('base64url') },
     ),
+  // The console's Models & batches list (GET /v1/dpp/levels).
+  'listLevels: first page': ({ scoped, scope }) => listLevels(scoped, scope, { limit: 100 }),
+  'listLevels: middle page by cursor': ({ scoped, scope }) =>
+    listLevels(scoped, scope, { limit: 100, after: searched.levelId }),
+  'listLevels: batches, middle page': ({ scoped, scope }) =>
+    listLevels(scoped, scope, { limit: 100, granularity: 'batch', after: searched.levelId }),
+  'listLevels: one GTIN’s model and lots': ({ scoped, scope }) =>
+    listLevels(scoped, scope, { limit: 100, gtin: BATCHED_GTIN }),
+  // The console's Signals page and GET /v1/dpp/signals.
+  'listSignals: all, first page': ({ scoped, scope }) =>
+    listSignals(scoped, scope, { status: 'all', limit: SIGNALS_MAX_PAGE }),
+  'listSignals: open ones (a tenth)': ({ scoped, scope }) =>
+    listSignals(scoped, scope, { status: 'open', limit: SIGNALS_MAX_PAGE }),
+  'listSignals: open ones, middle page by cursor': ({ scoped, scope }) =>
+    listSignals(scoped, scope, { status: 'open', limit: SIGNALS_MAX_PAGE, after: searched.signalCursor }),
+  'listSignals: resolved ones': ({ scoped, scope }) =>
+    listSignals(scoped, scope, { status: 'resolved', limit: SIGNALS_MAX_PAGE }),
+  'listSignals: one passport': ({ scoped, scope, seeded }) =>
+    listSignals(scoped, scope, { status: 'all', tokenId: seeded.tokens[1]!, limit: SIGNALS_MAX_PAGE }),
 };
 
 /** `list…` functions that are not hot at volume, and why. */
@@ -201,13 +225,6 @@ const NOT_HOT: Record<string, string> = {
     'and _to_idx, at most 500',
   listBackupPeers:
     'the providers allowed to push backup copies to this instance (an operator’s CLI listing; a handful of rows)',
-  // The next two are keyset pages on their own indexes but not yet EXPLAINed at volume here (closing note s4).
-  listLevels:
-    'a company’s model and batch passports (one per GTIN or GTIN and lot, far fewer than items), keyset by id on ' +
-    'dpp_levels_company_idx / dpp_levels_company_id_idx, at most 100 a page',
-  listSignals:
-    'a company’s counterfeit signals (one per occurrence, not per tap), keyset by (raised_at, id) on ' +
-    'chip_signals_company_raised, at most 200 a page',
 };
 
 function sourceFiles(dir: string): string[] {
@@ -270,6 +287,7 @@ describe('hot statements at volume (EXPLAIN on 200,000 passports)', () => {
       [big.environment, seeded.tokens[1]!],
     );
     Object.assign(searched, { passportId: middle!.id, chipUid: middle!.chip_uid, tokenId: middle!.token_id });
+    Object.assign(searched, await seedLevelsAndSignals(conn, big));
   });
   afterAll(async () => {
     await orm?.close(true);

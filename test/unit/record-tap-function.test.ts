@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'vitest';
 import {
   DEFAULT_SIGNAL_SETTINGS as D,
@@ -13,13 +13,14 @@ import {
  * show one threshold and the taps apply another.
  */
 describe('record_tap function', () => {
-  const source = readFileSync(
-    new URL(
-      '../../src/platform/db/migrations/Migration20261128500001_record_tap_function.ts',
-      import.meta.url,
-    ),
-    'utf8',
-  );
+  // The function as the newest migration that (re)creates it defines it.
+  const migrations = new URL('../../src/platform/db/migrations/', import.meta.url);
+  const source = readdirSync(migrations)
+    .filter((name) => name.startsWith('Migration'))
+    .sort()
+    .map((name) => readFileSync(new URL(name, migrations), 'utf8'))
+    .filter((text) => text.includes('create or replace function record_tap('))
+    .at(-1)!;
   test('carries the defaults, severities and event type of signal-types.ts', () => {
     for (const written of [
       `coalesce(s.reopen_threshold, ${D.reopenThreshold})`,

@@ -9,6 +9,22 @@ import type { AppContext } from '../../context.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
 
+/** The body of a challenge request (a claim's or an owner's release's). */
+export const challengeBody = z
+  .object({ tokenId: z.string().regex(/^[1-9]\d{0,77}$/, 'token ids are decimal digits') })
+  .strict();
+
+/** The answer of a challenge request. */
+export const issuedChallenge = {
+  description: 'The challenge.',
+  schema: z.object({
+    success: z.literal(true),
+    challengeId: z.string(),
+    issuedAt: z.string(),
+    expiresAt: z.string(),
+  }),
+};
+
 /** The claim's first step: a challenge, so that only a tap made after it can claim. */
 export function claimChallengeRoute(deps: RouteDeps) {
   return defineRoute({
@@ -23,18 +39,10 @@ export function claimChallengeRoute(deps: RouteDeps) {
       'cannot claim (docs/resale.md "A tap made now").',
     tags: ['dpp'],
     auth: 'user',
-    body: z.object({ tokenId: z.string().regex(/^[1-9]\d{0,77}$/, 'token ids are decimal digits') }).strict(),
+    body: challengeBody,
     responses: {
       404: { description: 'resale_not_found: no open resale of this token names the caller’s wallet.' },
-      201: {
-        description: 'The challenge.',
-        schema: z.object({
-          success: z.literal(true),
-          challengeId: z.string(),
-          issuedAt: z.string(),
-          expiresAt: z.string(),
-        }),
-      },
+      201: issuedChallenge,
     },
     handler: async (ctx: AppContext, { body }) => {
       const principal = ctx.state.principal as { email: string };

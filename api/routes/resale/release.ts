@@ -1,10 +1,15 @@
 import { z } from 'zod';
+import {
+  CLAIM_CHALLENGE_SECONDS,
+  issueClaimChallenge,
+} from '../../../src/lifecycle/resale/claim-challenge.ts';
 import { releasePassport } from '../../../src/lifecycle/resale/release-passport.ts';
-import { releaseBody } from '../../../src/lifecycle/resale/release-request.ts';
+import { ownedPassport, releaseBody } from '../../../src/lifecycle/resale/release-request.ts';
 import type { AppContext } from '../../context.ts';
 import { IDEMPOTENCY_DOC, respondIdempotently } from '../../idempotency.ts';
 import { defineRoute } from '../../route.ts';
 import type { RouteDeps } from '../deps.ts';
+import { challengeBody, issuedChallenge } from './claim-challenge.ts';
 
 const releasedResponse = z.object({
   success: z.literal(true),
@@ -18,8 +23,53 @@ const releasedResponse = z.object({
   checkoutExpiresAt: z.string(),
 });
 
+/** An owner's release starts with a challenge, so that only a tap made after it can release. */
+function releaseChallengeRoute(deps: RouteDeps) {
+  return defineRoute({
+    method: 'post',
+    path: '/v1/dpp/release/challenge',
+    operationId: 'releaseChallenge',
+    summary: 'Start an owner’s release for resale: a challenge that only a tap made after it answers.',
+    description:
+      `The passport’s owner (user token). Valid ${CLAIM_CHALLENGE_SECONDS / 60} minutes, used once, for a release ` +
+      'only. Then tap the tag (or, on a phone without Web NFC, open the tag’s URL within the window) and post ' +
+      'POST /v1/dpp/release with that URL as nfcData and the challengeId (docs/resale.md "A tap made now").',
+    tags: ['dpp'],
+    auth: 'user',
+    body: challengeBody,
+    responses: {
+      404: { description: 'token_not_found: the caller’s wallet holds no passport with this tokenId.' },
+      409: { description: 'token_recycled.' },
+      201: issuedChallenge,
+    },
+    handler: async (ctx: AppContext, { body }) => {
+      const principal = ctx.state.principal as { email: string };
+      const environment = ctx.state.environment!;
+      const em = deps.orm.em.fork();
+      const walletMasterSecret = deps.config.identity.walletMasterSecret;
+      const passport = await ownedPassport(
+        em,
+        environment,
+        principal.email,
+        body.tokenId,
+        walletMasterSecret,
+      );
+      const challenge = await issueClaimChallenge(em, {
+        environment,
+        tokenId: body.tokenId,
+        companyId: passport.company_id,
+        buyerEmail: principal.email,
+        purpose: 'release',
+      });
+      ctx.status = 201;
+      ctx.body = { success: true, ...challenge };
+    },
+  });
+}
+
 export function releaseRoutes(deps: RouteDeps) {
   return [
+    releaseChallengeRoute(deps),
     defineRoute({
       method: 'post',
       path: '/v1/dpp/release',
@@ -36,7 +86,11 @@ export function releaseRoutes(deps: RouteDeps) {
         'configured for the environment → 503 payments_not_configured. The Checkout Session is opened before ' +
         'the chain step, so a release Stripe refuses sends nothing to the chain: 422 payment_provider_rejected ' +
         '(or 503 payments_misconfigured when Stripe refuses the platform’s own credentials), in our words, ' +
-        `never Stripe’s.${IDEMPOTENCY_DOC}`,
+        'never Stripe’s. An owner (user token: their invisible wallet holds the passport) releases with a tap ' +
+        'made now, as a claim does: first POST /v1/dpp/release/challenge, then send the tag’s URL read after it ' +
+        'as nfcData with the challengeId (none → 400 tap_required; a saved or copied tag URL → 422 ' +
+        'tap_before_challenge; an unknown, used or expired challenge → 422 challenge_expired; docs/resale.md ' +
+        `"A tap made now"). A brand (API key) releases from its custody without a tap.${IDEMPOTENCY_DOC}`,
       tags: ['dpp'],
       auth: 'apiKeyOrUser',
       idempotent: true,
@@ -46,10 +100,12 @@ export function releaseRoutes(deps: RouteDeps) {
           description: 'token_not_found: no passport with this tokenId in this company and environment.',
         },
         409: { description: 'resale_in_progress (the token is already released) or token_recycled.' },
+        400: { description: 'tap_required: an owner’s release names no challengeId and nfcData.' },
         422: {
           description:
-            'not_token_owner (the token is no longer held by the company) or payment_provider_rejected (Stripe ' +
-            'refused the checkout; nothing was sent to the chain).',
+            'not_token_owner (the token is no longer held by the company), payment_provider_rejected (Stripe ' +
+            'refused the checkout; nothing was sent to the chain), or for an owner’s release challenge_expired, ' +
+            'tap_before_challenge or tap_not_authentic (nothing happened).',
         },
         503: {
           description:
@@ -68,6 +124,7 @@ export function releaseRoutes(deps: RouteDeps) {
               config: deps.config,
               payments: deps.payments,
               workflows: deps.workflows,
+              box: deps.secretBox,
             },
             {
               scope: ctx.state.scope!,

@@ -5,15 +5,22 @@
  * raises (docs/signals.md) are upserted by (chip, type, occurrence), so an ongoing occurrence only updates its
  * evidence; a newly raised one the company is notified of queues asset.suspicious_activity in the outbox.
  *
- * The statement is the PL/pgSQL function record_tap (migration 20261128500001, with the settings' defaults of
- * signal-types.ts written in), so its plan is kept per session instead of planned on every tap.
+ * The statement is the PL/pgSQL function record_tap (migrations 20261128500001 and 20261129200000, with the
+ * settings' defaults of signal-types.ts written in), so its plan is kept per session instead of planned on every
+ * tap. It finds the chip by its UID (no row: not enrolled), and records nothing when the company's chip_keys row
+ * is no longer the version the caller verified with (keys_changed).
  *
- * Parameters: company, environment, chip id, counter, reference, time, client hash, tamper status (json).
+ * Parameters: company, environment, chip UID, counter, reference, time, client hash, tamper status (json; used
+ * for a TT chip only), version of the keys verified with (chip_keys.xmin, null for none).
  */
 export const RECORD_TAP =
-  'select * from record_tap(?::uuid, ?::text, ?::int, ?::int, ?::text, ?::timestamptz, ?::text, ?::jsonb)';
+  'select * from record_tap(?::uuid, ?::text, ?::text, ?::int, ?::text, ?::timestamptz, ?::text, ?::jsonb, ?::text)';
 
 export interface RecordedTap {
+  chip_id: number;
+  chip_type: string;
+  keys_changed: boolean;
+  /** Accepted now, or earlier by the same reference (a workflow's retry, read again after the refusal). */
   accepted: boolean;
   /** The chip's accepted counter as this statement's snapshot saw it (a refused reading's evidence). */
   sun_counter: number | null;

@@ -2,14 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { userWalletAddress } from '../../accounts/wallets/user-wallet.ts';
 import { requireWorkflows, type WorkflowGateway } from '../../adapters/temporal/start.ts';
-import { verifyTap } from '../../chips/verify-tap.ts';
 import type { Environment } from '../../platform/config/config.ts';
 import { DomainError } from '../../platform/errors.ts';
 import type { SecretBox } from '../../platform/secret-box.ts';
 import { CLAIM_UPDATE, type ClaimRequest, type ClaimResult } from '../../processes/resale.ts';
 import { workflowIds } from '../../processes/workflow-ids.ts';
-import { parseSunMessage, sunPayloadOf } from '../../standards/sun/index.ts';
-import { consumeClaimChallenge, openedAfterChallenge } from './claim-challenge.ts';
+import { requireTapMadeNow } from './tap-made-now.ts';
 
 export interface ClaimPassportDeps {
   /** Unscoped: the buyer reaches the seller's resale and the brand's chip. */
@@ -85,34 +83,16 @@ export async function claimPassport(deps: ClaimPassportDeps, input: ClaimInput):
       'The payment for this resale has not been confirmed yet; claim once it is.',
     );
   }
-  const parsed = parseSunMessage(input.nfcData);
-  if (!parsed.ok) throw new DomainError('invalid', 'malformed_sun_payload', parsed.message);
-  const challenge = await consumeClaimChallenge(em, input);
-  const tap = await verifyTap(
-    em,
-    box,
-    { companyId: resale.company_id, environment: input.environment },
-    {
-      chipUid: resale.chip_uid,
-      sun: sunPayloadOf(parsed),
-      reference: `claim:${resale.id}`,
-    },
-  );
-  const chip = { companyId: resale.company_id, environment: input.environment, chipUid: resale.chip_uid };
-  const madeNow =
-    tap.authentic ||
-    (tap.reason === 'replayed' && (await openedAfterChallenge(em, chip, tap.counter, challenge)));
-  if (!madeNow) {
-    const beforeChallenge = tap.reason === 'replayed';
-    const code = beforeChallenge ? 'tap_before_challenge' : 'tap_not_authentic';
-    const detail = beforeChallenge
-      ? 'This tag reading was made before your claim started (a saved or copied link): tap the tag again now, ' +
-        'or open its link on your phone, and claim within the challenge’s window.'
-      : tap.reason === 'uid_mismatch'
-        ? 'The tapped chip is not the one attached to this passport.'
-        : 'The tap is not a genuine signature of this passport’s chip.';
-    throw new DomainError('rejected', code, detail);
-  }
+  await requireTapMadeNow(em, box, {
+    purpose: 'claim',
+    environment: input.environment,
+    tokenId: input.tokenId,
+    email: input.buyerEmail,
+    challengeId: input.challengeId,
+    nfcData: input.nfcData,
+    chip: { companyId: resale.company_id, chipUid: resale.chip_uid },
+    reference: `claim:${resale.id}`,
+  });
   const request: ClaimRequest = { buyerWallet };
   try {
     return await workflows.client.workflow

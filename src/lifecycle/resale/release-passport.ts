@@ -5,6 +5,7 @@ import { requireWorkflows, startOrJoin, type WorkflowGateway } from '../../adapt
 import type { Config } from '../../platform/config/config.ts';
 import type { TenantScope } from '../../platform/db/tenant-scope.ts';
 import { DomainError } from '../../platform/errors.ts';
+import type { SecretBox } from '../../platform/secret-box.ts';
 import {
   RESALE_PROGRESS_QUERY,
   RESALE_WORKFLOW,
@@ -13,9 +14,15 @@ import {
 } from '../../processes/resale.ts';
 import type { ResaleTerms } from '../../processes/resale-terms.ts';
 import { workflowIds } from '../../processes/workflow-ids.ts';
-import { brandReleaseTerms, ownerReleaseTerms, type ReleaseRequest } from './release-request.ts';
+import {
+  brandReleaseTerms,
+  ownedPassport,
+  ownerReleaseTerms,
+  type ReleaseRequest,
+} from './release-request.ts';
 import { resaleFailureToDomainError } from './resale-failures.ts';
 import { insertResale, updateResale } from './resale-records.ts';
+import { requireTapMadeNow } from './tap-made-now.ts';
 
 export interface ReleasePassportDeps {
   /** Bound to the caller's company and environment. */
@@ -25,6 +32,8 @@ export interface ReleasePassportDeps {
   config: Pick<Config, 'publicBaseUrl' | 'secrets' | 'identity' | 'mint'>;
   payments: Pick<StripeGateway, 'forEnvironment'>;
   workflows: WorkflowGateway | undefined;
+  /** Opens the SUN keys of the owner's tap. */
+  box: SecretBox;
 }
 
 /** Who releases: the brand (its custodial wallet holds the token) or a consumer (their invisible wallet). */
@@ -52,10 +61,7 @@ export async function releasePassport(
   const { scope, releaser, request } = input;
   const terms =
     releaser.kind === 'user'
-      ? await ownerReleaseTerms(deps.unscopedEm(), scope.environment, releaser, request, {
-          walletMasterSecret: config.identity.walletMasterSecret,
-          publicBaseUrl: config.publicBaseUrl,
-        })
+      ? await ownerRelease(deps, scope, releaser, request)
       : await brandReleaseTerms(em, scope, request, {
           custodyMasterSecret: config.secrets.custodyMasterSecret,
           walletMasterSecret: config.identity.walletMasterSecret,
@@ -73,6 +79,53 @@ export async function releasePassport(
     tokenId: terms.tokenId,
     opened: await checkoutWithin(handle, config.mint.waitMs),
   };
+}
+
+/**
+ * An owner's release: the passport is theirs, and they hold it now — a tap of its chip made after their release
+ * challenge (requireTapMadeNow, the claim's rule), checked after payments are known configured so a tap is not
+ * spent on a release that cannot open.
+ */
+async function ownerRelease(
+  deps: ReleasePassportDeps,
+  scope: TenantScope,
+  owner: { userId: number; email: string },
+  request: ReleaseRequest,
+): Promise<ResaleTerms> {
+  const { config } = deps;
+  const unscoped = deps.unscopedEm();
+  const walletMasterSecret = config.identity.walletMasterSecret;
+  const passport = await ownedPassport(
+    unscoped,
+    scope.environment,
+    owner.email,
+    request.tokenId,
+    walletMasterSecret,
+  );
+  const terms = ownerReleaseTerms(passport, scope.environment, owner, request, {
+    walletMasterSecret,
+    publicBaseUrl: config.publicBaseUrl,
+  });
+  deps.payments.forEnvironment(scope.environment);
+  if (!request.challengeId || !request.nfcData || !passport.chip_uid) {
+    throw new DomainError(
+      'invalid',
+      'tap_required',
+      'An owner releases with a tap made now: POST /v1/dpp/release/challenge, then tap the tag and send its ' +
+        'URL as nfcData with the challengeId.',
+    );
+  }
+  await requireTapMadeNow(unscoped, deps.box, {
+    purpose: 'release',
+    environment: scope.environment,
+    tokenId: request.tokenId,
+    email: owner.email,
+    challengeId: request.challengeId,
+    nfcData: request.nfcData,
+    chip: { companyId: passport.company_id, chipUid: passport.chip_uid },
+    reference: `release:${terms.resaleId}`,
+  });
+  return terms;
 }
 
 async function startResale(

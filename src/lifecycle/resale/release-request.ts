@@ -40,6 +40,21 @@ export const releaseBody = z
       .max(2000)
       .optional()
       .describe('Where Checkout sends the buyer back (default: the passport page).'),
+    challengeId: z
+      .uuid({ message: 'challengeId is the id POST /v1/dpp/release/challenge answered' })
+      .optional()
+      .describe(
+        'An owner’s release (user token) only: from POST /v1/dpp/release/challenge; the tap in nfcData must be ' +
+          'read after it (used once).',
+      ),
+    nfcData: z
+      .string()
+      .min(1)
+      .max(2000)
+      .optional()
+      .describe(
+        'An owner’s release only: the URL the chip wrote (read with Web NFC), or its query: picc_data/e and cmac/c.',
+      ),
   })
   .strict();
 
@@ -91,31 +106,50 @@ export async function brandReleaseTerms(
   };
 }
 
+export interface OwnedPassport {
+  company_id: string;
+  token_id: string;
+  gtin: string | null;
+  status: string;
+  chip_uid: string | null;
+}
+
+/**
+ * The passport (of whichever brand) the person's invisible wallet holds, not recycled. Anyone else's token is
+ * a 404, as if it did not exist.
+ */
+export async function ownedPassport(
+  em: EntityManager,
+  environment: Environment,
+  ownerEmail: string,
+  tokenId: string,
+  walletMasterSecret: string | undefined,
+): Promise<OwnedPassport> {
+  const wallet = userWalletAddress(walletMasterSecret, ownerEmail);
+  const [passport] = await em.execute<OwnedPassport[]>(
+    `select company_id, token_id, gtin, status, chip_uid from passports
+     where environment = ? and token_id = ? and lower(owner_wallet) = lower(?)`,
+    [environment, tokenId, wallet],
+  );
+  if (!passport) throw new DomainError('not_found', 'token_not_found', `You hold no passport ${tokenId}.`);
+  if (passport.status === 'RECYCLED') {
+    throw new DomainError('conflict', 'token_recycled', `Passport ${tokenId} is recycled.`);
+  }
+  return passport;
+}
+
 /**
  * The terms of a consumer's release: the passport (of whichever brand) is held by the caller's invisible
- * wallet. Anyone else's token is a 404, as if it did not exist; the brand stays the passport's company.
+ * wallet (ownedPassport); the brand stays the passport's company.
  */
-export async function ownerReleaseTerms(
-  em: EntityManager,
+export function ownerReleaseTerms(
+  passport: OwnedPassport,
   environment: Environment,
   owner: { userId: number; email: string },
   request: ReleaseRequest,
   settings: { walletMasterSecret: string | undefined; publicBaseUrl: string },
-): Promise<ResaleTerms> {
+): ResaleTerms {
   const wallet = userWalletAddress(settings.walletMasterSecret, owner.email);
-  const [passport] = await em.execute<
-    { company_id: string; token_id: string; gtin: string | null; status: string }[]
-  >(
-    `select company_id, token_id, gtin, status from passports
-     where environment = ? and token_id = ? and lower(owner_wallet) = lower(?)`,
-    [environment, request.tokenId, wallet],
-  );
-  if (!passport) {
-    throw new DomainError('not_found', 'token_not_found', `You hold no passport ${request.tokenId}.`);
-  }
-  if (passport.status === 'RECYCLED') {
-    throw new DomainError('conflict', 'token_recycled', `Passport ${request.tokenId} is recycled.`);
-  }
   return {
     resaleId: newResaleId(),
     scope: { companyId: passport.company_id, environment },

@@ -59,6 +59,7 @@ import { Migration20261128500000_chip_signals } from './Migration20261128500000_
 import { Migration20261128500001_record_tap_function } from './Migration20261128500001_record_tap_function.ts';
 import { Migration20261128600000_usage_count_slots } from './Migration20261128600000_usage_count_slots.ts';
 import { Migration20261128700000_user_operations } from './Migration20261128700000_user_operations.ts';
+import { Migration20261129300000_user_operation_tx_hashes } from './Migration20261129300000_user_operation_tx_hashes.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -161,4 +162,8 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261128500001_record_tap_function', class: Migration20261128500001_record_tap_function },
   { name: 'Migration20261128600000_usage_count_slots', class: Migration20261128600000_usage_count_slots },
   { name: 'Migration20261128700000_user_operations', class: Migration20261128700000_user_operations },
+  {
+    name: 'Migration20261129300000_user_operation_tx_hashes',
+    class: Migration20261129300000_user_operation_tx_hashes,
+  },
 ];

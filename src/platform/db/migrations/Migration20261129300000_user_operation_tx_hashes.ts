@@ -12,9 +12,12 @@ export class Migration20261129300000_user_operation_tx_hashes extends Migration 
     this.addSql(
       `create index user_operations_final on user_operations (chain_id, block_number) where state in ('included', 'reverted');`,
     );
+    // Whether a person's smart account exists yet (the console's passport page).
+    this.addSql('create index user_operations_sender on user_operations (sender);');
   }
 
   override down(): void {
+    this.addSql('drop index user_operations_sender;');
     this.addSql('drop index user_operations_final;');
     this.addSql('alter table user_operations drop column tx_hashes;');
   }

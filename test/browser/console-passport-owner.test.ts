@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { getAddress } from 'ethers';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { freePort } from '../../src/platform/runtime/ports.ts';
@@ -10,11 +9,11 @@ import { launchChromium } from '../support/browser.ts';
 import { addConsoleUser, consoleChecks } from '../support/console-browser.ts';
 import { claimWithChallenge } from '../support/fixtures/claim.ts';
 import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { paidResaleAwaitingClaim } from '../support/fixtures/paid-resale.ts';
 import { digitalLinkTap } from '../support/fixtures/sun.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { paymentSucceeded, postStripeEvent } from '../support/stripe.ts';
-import { waitFor } from '../support/wait-for.ts';
+import { postStripeEvent } from '../support/stripe.ts';
 
 const OWNER = 'owner@holders.example';
 const UNSOLD_CHIP = '04D0000000A001';
@@ -48,24 +47,14 @@ describe('console: who holds a passport', () => {
     tokens.sold = await enrollAndMint(call, SOLD_CHIP);
     // The sold one: released to a person, paid, claimed with a tap (their account's first operation).
     const token = await personToken(stack.api, smtp, 'ada@holders.example');
-    buyerAccount = getAddress((await stack.api.call('GET', '/v1/auth/wallet', { key: token })).body.address);
-    const released = await call('POST', '/v1/dpp/release', {
+    ({ buyerWallet: buyerAccount } = await paidResaleAwaitingClaim(stack.api, {
       tokenId: tokens.sold,
-      price: { amount: 12900, currency: 'EUR' },
+      sellerKey: tenant.testKey,
+      readerKey: tenant.testKey,
       buyerEmail: 'ada@holders.example',
-    });
-    assert.equal(released.status, 201, released.text);
-    const paid = paymentSucceeded('evt_paid_holder', {
-      tokenId: tokens.sold,
-      buyerWallet: buyerAccount,
-      resaleId: released.body.resaleId,
-    });
-    assert.equal((await postStripeEvent(stack.api, paid)).body.outcome, 'applied');
-    await waitFor(
-      'buyer authorized',
-      async () => (await call('GET', `/v1/dpp/resales/${tokens.sold}`)).body,
-      (body) => body.status === 'AWAITING_CLAIM',
-    );
+      buyerToken: token,
+      eventId: 'evt_paid_holder',
+    }));
     const claimed = await claimWithChallenge(stack.api, token, tokens.sold!, digitalLinkTap(SOLD_CHIP, 2));
     assert.equal(claimed.status, 200, claimed.text);
     await addConsoleUser(stack.api, tenant.companyId, OWNER, 'owner');

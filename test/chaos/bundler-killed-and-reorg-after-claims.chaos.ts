@@ -10,11 +10,11 @@ import type { TestTenant } from '../support/api.ts';
 import { sleep, waitUntil } from '../support/chain-load.ts';
 import { claimWithChallenge } from '../support/fixtures/claim.ts';
 import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { paidResaleAwaitingClaim } from '../support/fixtures/paid-resale.ts';
 import { digitalLinkTap } from '../support/fixtures/sun.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { paymentSucceeded, postStripeEvent } from '../support/stripe.ts';
-import { waitFor } from '../support/wait-for.ts';
+import { postStripeEvent } from '../support/stripe.ts';
 
 interface OperationRow {
   state: string;
@@ -55,27 +55,16 @@ describe('sponsored claims: the bundler killed before inclusion, a reorg after i
     const tokenId = await enrollAndMint(call, chipUid);
     const email = `buyer-${++mail}@example.com`;
     const token = await personToken(stack.api, smtp, email);
-    const wallet = await stack.api.call('GET', '/v1/auth/wallet', { key: token });
-    const account = getAddress(wallet.body.address as string);
-    const released = await call('POST', '/v1/dpp/release', {
+    const { resaleId, buyerWallet: account } = await paidResaleAwaitingClaim(stack.api, {
       tokenId,
-      price: { amount: 12900, currency: 'EUR' },
+      sellerKey: tenant.testKey,
+      readerKey: tenant.testKey,
       buyerEmail: email,
+      buyerToken: token,
+      eventId: `evt_paid_chaos_${mail}`,
     });
-    assert.equal(released.status, 201, released.text);
-    const paid = paymentSucceeded(`evt_paid_chaos_${mail}`, {
-      tokenId,
-      buyerWallet: account,
-      resaleId: released.body.resaleId,
-    });
-    assert.equal((await webhook(paid)).body.outcome, 'applied');
-    await waitFor(
-      'buyer authorized',
-      async () => (await call('GET', `/v1/dpp/resales/${tokenId}`)).body,
-      (body) => body.status === 'AWAITING_CLAIM',
-    );
     const claim = () => claimWithChallenge(stack.api, token, tokenId, digitalLinkTap(chipUid, 2));
-    return { tokenId, account, resaleId: released.body.resaleId as string, claim };
+    return { tokenId, account, resaleId, claim };
   }
 
   const operationOf = async (resaleId: string) => {

@@ -6,11 +6,11 @@ import { paymasterDeposit } from '../../src/adapters/bundler/sponsor-paymaster.t
 import type { TestTenant } from '../support/api.ts';
 import { claimWithChallenge } from '../support/fixtures/claim.ts';
 import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { paidResaleAwaitingClaim } from '../support/fixtures/paid-resale.ts';
 import { digitalLinkTap } from '../support/fixtures/sun.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { paymentSucceeded, postStripeEvent } from '../support/stripe.ts';
-import { waitFor } from '../support/wait-for.ts';
+import { postStripeEvent } from '../support/stripe.ts';
 import { verifiedCompanyAccount } from './fixtures/connect-accounts.ts';
 import { personToken } from './fixtures/people.ts';
 
@@ -48,22 +48,16 @@ async function sell(
   payment: { tap: number; event: string; sellerKey?: string },
 ) {
   const { email, token } = buyer;
-  const { tap, event } = payment;
-  const released = await stack.api.call('POST', '/v1/dpp/release', {
-    key: payment.sellerKey ?? tenant.testKey,
-    body: { tokenId, price: { amount: 12900, currency: 'EUR' }, buyerEmail: email },
+  await paidResaleAwaitingClaim(stack.api, {
+    tokenId,
+    sellerKey: payment.sellerKey ?? tenant.testKey,
+    readerKey: tenant.testKey,
+    buyerEmail: email,
+    buyerToken: token,
+    eventId: payment.event,
   });
-  assert.equal(released.status, 201, released.text);
-  const { address } = await walletOf(token);
-  const paid = paymentSucceeded(event, { tokenId, buyerWallet: address, resaleId: released.body.resaleId });
-  assert.equal((await webhook(paid)).body.outcome, 'applied');
-  await waitFor(
-    'buyer authorized',
-    async () => (await call('GET', `/v1/dpp/resales/${tokenId}`)).body,
-    (body) => body.status === 'AWAITING_CLAIM',
-  );
   // The page's order (docs/resale.md, "A tap made now"): a challenge, then the tap read after it.
-  const claimed = await claimWithChallenge(stack.api, token, tokenId, digitalLinkTap(chipUid, tap));
+  const claimed = await claimWithChallenge(stack.api, token, tokenId, digitalLinkTap(chipUid, payment.tap));
   assert.equal(claimed.status, 200, claimed.text);
   return claimed.body as { txHash: string; ownerWallet: string };
 }

@@ -11,6 +11,7 @@ import { httpPublicReader } from '../src/lifecycle/backup/push-parts.ts';
 import { startBackupPusher } from '../src/lifecycle/backup/pusher.ts';
 import { startImportSweep } from '../src/lifecycle/provision/spreadsheet-import-sweep.ts';
 import { startRegistryDispatcher } from '../src/lifecycle/registry/dispatcher.ts';
+import { claimRequestOf } from '../src/lifecycle/resale/sponsored-claim.ts';
 import { startLevelAnchorSweep } from '../src/passport/levels/level-anchor-sweep.ts';
 import { type Config, ENVIRONMENTS } from '../src/platform/config/config.ts';
 import { startKeyPurge } from '../src/platform/idempotency/purge.ts';
@@ -44,7 +45,19 @@ export async function startWorkerRole(parts: {
   const { config, logger } = parts;
   await registerSearchAttributes(parts.clientConnection, config.temporal.namespace, logger);
   // Smart accounts (docs/smart-accounts.md): the configured bundler, or a local alto in front of npm start's anvil.
-  const accounts = await openEnvironmentAccounts(config, parts.chains, parts.database.orm);
+  // Their monitor sends a claim a reorg took back again, signed again with the buyer's re-derived key if need be.
+  const accounts = await openEnvironmentAccounts(config, parts.chains, parts.database.orm, {
+    logger,
+    requestFor: (environment, record) =>
+      claimRequestOf(
+        {
+          em: parts.database.orm.em.fork(),
+          reader: parts.chains[environment].reader,
+          walletMasterSecret: config.identity.walletMasterSecret,
+        },
+        record,
+      ),
+  });
   if (accounts.alto) logger.info({ bundler: accounts.alto.url }, 'alto bundler started for the local chain');
   const environments = environmentDeps({
     ...parts,

@@ -31,6 +31,13 @@ export interface TimelineEntry {
   reason: string | null;
 }
 
+export interface OwnerWallet {
+  address: string;
+  kind: 'company-custody' | 'smart-account' | 'personal-wallet' | 'other';
+  /** A smart account: created on chain yet; null for the other kinds. */
+  deployed: boolean | null;
+}
+
 export interface PassportDetails extends PassportSummary {
   /** Its EN 18222 id: its document, product data and completeness (/v1/dpps/{id}…). */
   digitalProductPassportId: string;
@@ -39,6 +46,8 @@ export interface PassportDetails extends PassportSummary {
   revokedAt: string | null;
   revocationReason: string | null;
   ownerWallet: string;
+  /** Who holds it: the company's custody wallet, a buyer's smart account (created on chain yet?), … */
+  owner: OwnerWallet;
   contractAddress: string;
   transactionHash: string;
   mintBlock: number;

@@ -4,13 +4,13 @@ import { afterAll, beforeAll, test } from 'vitest';
 import { entryPointArtifact } from '../../src/adapters/bundler/account-contracts.ts';
 import { paymasterDeposit } from '../../src/adapters/bundler/sponsor-paymaster.ts';
 import type { TestTenant } from '../support/api.ts';
-import { claimWithChallenge, releaseWithChallenge } from '../support/fixtures/claim.ts';
+import { claimWithChallenge } from '../support/fixtures/claim.ts';
 import { enrollAndMint } from '../support/fixtures/mint.ts';
+import { paidResaleAwaitingClaim } from '../support/fixtures/paid-resale.ts';
 import { digitalLinkTap } from '../support/fixtures/sun.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { startTestStack, type TestStack } from '../support/stack.ts';
-import { paymentSucceeded, postStripeEvent } from '../support/stripe.ts';
-import { waitFor } from '../support/wait-for.ts';
+import { postStripeEvent } from '../support/stripe.ts';
 import { verifiedCompanyAccount } from './fixtures/connect-accounts.ts';
 import { personToken } from './fixtures/people.ts';
 
@@ -48,23 +48,18 @@ async function sell(
   payment: { tap: number; event: string; sellerKey?: string },
 ) {
   const { email, token } = buyer;
-  const { tap, event } = payment;
-  const terms = { tokenId, price: { amount: 12900, currency: 'EUR' }, buyerEmail: email };
   // An owner releases with a tap made now (the tap before the buyer's); the brand from its custody.
-  const released = payment.sellerKey
-    ? await releaseWithChallenge(stack.api, payment.sellerKey, terms, digitalLinkTap(chipUid, tap - 1))
-    : await stack.api.call('POST', '/v1/dpp/release', { key: tenant.testKey, body: terms });
-  assert.equal(released.status, 201, released.text);
-  const { address } = await walletOf(token);
-  const paid = paymentSucceeded(event, { tokenId, buyerWallet: address, resaleId: released.body.resaleId });
-  assert.equal((await webhook(paid)).body.outcome, 'applied');
-  await waitFor(
-    'buyer authorized',
-    async () => (await call('GET', `/v1/dpp/resales/${tokenId}`)).body,
-    (body) => body.status === 'AWAITING_CLAIM',
-  );
+  await paidResaleAwaitingClaim(stack.api, {
+    tokenId,
+    sellerKey: payment.sellerKey ?? tenant.testKey,
+    ...(payment.sellerKey ? { sellerTap: digitalLinkTap(chipUid, payment.tap - 1) } : {}),
+    readerKey: tenant.testKey,
+    buyerEmail: email,
+    buyerToken: token,
+    eventId: payment.event,
+  });
   // The page's order (docs/resale.md, "A tap made now"): a challenge, then the tap read after it.
-  const claimed = await claimWithChallenge(stack.api, token, tokenId, digitalLinkTap(chipUid, tap));
+  const claimed = await claimWithChallenge(stack.api, token, tokenId, digitalLinkTap(chipUid, payment.tap));
   assert.equal(claimed.status, 200, claimed.text);
   return claimed.body as { txHash: string; ownerWallet: string };
 }

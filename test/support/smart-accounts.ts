@@ -4,6 +4,14 @@ import { type AltoInstance, startAlto } from '../../src/adapters/bundler/alto.ts
 import { BundlerClient } from '../../src/adapters/bundler/bundler-client.ts';
 import type { OperationContext } from '../../src/adapters/bundler/smart-account-operation.ts';
 import { deployPaymaster, fundPaymaster } from '../../src/adapters/bundler/sponsor-paymaster.ts';
+import { SponsoredOperations } from '../../src/adapters/bundler/sponsored-operations.ts';
+import { startUserOperationMonitor } from '../../src/adapters/bundler/user-operation-monitor.ts';
+import { UserOperationStore } from '../../src/adapters/bundler/user-operation-store.ts';
+import type { PassportReader } from '../../src/adapters/chain/passport-reader.ts';
+import { reorgRecordReconciler } from '../../src/adapters/chain/reorg-records.ts';
+import { claimRequestOf } from '../../src/lifecycle/resale/sponsored-claim.ts';
+import type { Orm } from '../../src/platform/db/orm.ts';
+import { createLogger } from '../../src/platform/logging/logger.ts';
 import type { TestChain } from './anvil.ts';
 
 export const TEST_PAYMASTER_DEPOSIT = parseEther('1');
@@ -58,4 +66,34 @@ export async function startTestAccounts(chain: TestChain): Promise<TestAccounts>
     stop: () => accounts.alto.stop(),
   };
   return accounts;
+}
+
+/**
+ * What the worker process runs over the test environment's accounts: sponsored operations recorded in `orm`'s
+ * user_operations (reorged claims reconciled in the records), and the user operation monitor (every 200 ms)
+ * that sends again what a reorg took back, signing it again with the buyer's re-derived key if need be.
+ */
+export function sponsoredOperationsOf(
+  accounts: TestAccounts,
+  parts: { orm: Orm; reader: PassportReader; walletMasterSecret: string | undefined },
+): { operations: SponsoredOperations; monitor: { stop(): Promise<void> } } {
+  const store = new UserOperationStore(parts.orm, accounts.chainId);
+  const operations = new SponsoredOperations({
+    ctx: accounts,
+    store,
+    pollIntervalMs: 100,
+    reconcile: reorgRecordReconciler(parts.orm),
+  });
+  const monitor = startUserOperationMonitor({
+    operations,
+    store,
+    logger: createLogger('silent'),
+    everyMs: 200,
+    requestFor: (record) =>
+      claimRequestOf(
+        { em: parts.orm.em.fork(), reader: parts.reader, walletMasterSecret: parts.walletMasterSecret },
+        record,
+      ),
+  });
+  return { operations, monitor };
 }

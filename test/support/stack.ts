@@ -5,8 +5,6 @@ import { parseEther } from 'ethers';
 import { createActivities, type EnvironmentDeps } from '../../activities/index.ts';
 import { webhookSenderFor } from '../../activities/webhooks/webhook-activities.ts';
 import { type RegistryEmulator, startRegistryEmulator } from '../../scripts/dev/registry-emulator.ts';
-import { SponsoredOperations } from '../../src/adapters/bundler/sponsored-operations.ts';
-import { UserOperationStore } from '../../src/adapters/bundler/user-operation-store.ts';
 import { reorgRecordReconciler } from '../../src/adapters/chain/reorg-records.ts';
 import { EmbeddedContentStore } from '../../src/adapters/ipfs/store.ts';
 import { StripeGateway } from '../../src/adapters/payments/stripe-gateway.ts';
@@ -24,7 +22,7 @@ import { workerTuning } from '../../worker/worker.ts';
 import { startTestChain, type TestChain } from './anvil.ts';
 import { startTestApi, type TestApi } from './api.ts';
 import { workflowBundle } from './prebuilt.ts';
-import { startTestAccounts, type TestAccounts } from './smart-accounts.ts';
+import { sponsoredOperationsOf, startTestAccounts, type TestAccounts } from './smart-accounts.ts';
 import { createTestWorkflowEnvironment, type TestServerMode } from './temporal.ts';
 
 export const TEST_DEPOSIT = '0.001';
@@ -110,27 +108,31 @@ export async function startTestStack(
       },
     }),
   );
+  // The worker's writes go through the transaction manager on the API's database, as in production.
+  const chainOfWorker = chain.connect(chain.platform.privateKey, {
+    transactions: { orm: api.db.orm, reconcile: reorgRecordReconciler(api.db.orm) },
+  });
+  const sponsored =
+    accounts &&
+    sponsoredOperationsOf(accounts, {
+      orm: api.db.orm,
+      reader: chainOfWorker.reader,
+      walletMasterSecret: api.config.identity.walletMasterSecret,
+    });
   const deps: EnvironmentDeps = {
     environment: 'test',
     orm: api.db.orm,
     logger: createLogger('silent'),
     secretBox: new SecretBox(api.config.secrets.dataEncryptionKey),
     contentStore: new EmbeddedContentStore(api.config.ipfs.storeDir),
-    // The worker's writes go through the transaction manager on the API's database, as in production.
-    chain: chain.connect(chain.platform.privateKey, {
-      transactions: { orm: api.db.orm, reconcile: reorgRecordReconciler(api.db.orm) },
-    }),
+    chain: chainOfWorker,
     depositWei: parseEther(TEST_DEPOSIT),
     publicBaseUrl: api.config.publicBaseUrl,
     custodyMasterSecret: api.config.secrets.custodyMasterSecret,
     payments: new StripeGateway(api.config.payments),
-    ...(accounts && {
+    ...(sponsored && {
       smartAccounts: {
-        operations: new SponsoredOperations({
-          ctx: accounts,
-          store: new UserOperationStore(api.db.orm, accounts.chainId),
-          pollIntervalMs: 100,
-        }),
+        operations: sponsored.operations,
         walletMasterSecret: api.config.identity.walletMasterSecret,
       },
     }),
@@ -208,6 +210,7 @@ export async function startTestStack(
       await registryDispatcher?.stop();
       await dispatcher?.stop();
       for (const worker of workers) await worker.stop().catch(() => {});
+      await sponsored?.monitor.stop();
       await api.close();
       await temporal.teardown();
       await registry?.stop();

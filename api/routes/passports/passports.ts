@@ -80,6 +80,23 @@ const overview = summary.extend({
   revokedAt: z.string().nullable(),
   revocationReason: z.string().nullable(),
   ownerWallet: z.string(),
+  owner: z
+    .object({
+      address: z.string().describe('ownerWallet, checksummed.'),
+      kind: z
+        .enum(['company-custody', 'smart-account', 'personal-wallet', 'other'])
+        .describe(
+          'company-custody: the company’s own custody wallet (not sold); smart-account: the buyer’s ERC-4337 ' +
+            'account; personal-wallet: the buyer’s wallet from before smart accounts; other: not one of ours.',
+        ),
+      deployed: z
+        .boolean()
+        .nullable()
+        .describe(
+          'A smart account: created on chain yet (by its first sponsored operation). Null otherwise.',
+        ),
+    })
+    .describe('Who holds the passport (docs/smart-accounts.md, "In the console").'),
   contractAddress: z.string(),
   transactionHash: z.string(),
   mintBlock: z.number().int(),
@@ -169,7 +186,10 @@ export function passportRoutes(deps: RouteDeps) {
         await requireRight(ctx, 'read', 'see passports');
         ctx.body = {
           success: true,
-          passport: await passportOverview(ctx.state.em!, params.tokenId, deps.config.publicBaseUrl),
+          passport: await passportOverview(ctx.state.em!, params.tokenId, deps.config.publicBaseUrl, {
+            custodyMasterSecret: deps.config.secrets.custodyMasterSecret,
+            walletMasterSecret: deps.config.identity.walletMasterSecret,
+          }),
         };
       },
     }),

@@ -4,6 +4,7 @@ import { CompletenessPanel } from '../components/completeness-panel.tsx';
 import { ErrorAlert } from '../components/error-alert.tsx';
 import { ItemLevelLinks } from '../components/item-level-links.tsx';
 import { LiveStatus } from '../components/live-status.tsx';
+import { OwnerWalletFact } from '../components/owner-wallet.tsx';
 import { PassportRecords } from '../components/passport-records.tsx';
 import { StatusBadge } from '../components/status-badge.tsx';
 import { useFailure } from '../hooks/use-failure.ts';
@@ -183,10 +184,7 @@ export function Passport({ tokenId, user, environment, onSessionEnded }: Passpor
             <dd>
               <code className="wrap">{passport.contractAddress}</code>
             </dd>
-            <dt>Owner wallet</dt>
-            <dd>
-              <code className="wrap">{passport.ownerWallet}</code>
-            </dd>
+            <OwnerWalletFact owner={passport.owner} />
             <dt>Digital Link</dt>
             <dd>
               <code className="wrap">{passport.links.digitalLink}</code>

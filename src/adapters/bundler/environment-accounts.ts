@@ -1,14 +1,17 @@
 import { keccak256, parseEther, toUtf8Bytes, Wallet } from 'ethers';
 import { type Config, ENVIRONMENTS, type Environment } from '../../platform/config/config.ts';
 import type { Orm } from '../../platform/db/orm.ts';
+import type { Logger } from '../../platform/logging/logger.ts';
 import type { PassportChains } from '../chain/environment-chains.ts';
+import { reorgRecordReconciler } from '../chain/reorg-records.ts';
 import { ENTRY_POINT_ADDRESS, ensureAccountInfrastructure } from './account-contracts.ts';
 import { type AltoInstance, startAlto } from './alto.ts';
 import { BundlerClient } from './bundler-client.ts';
 import type { OperationContext } from './smart-account-operation.ts';
 import { ensurePaymaster, fundPaymaster } from './sponsor-paymaster.ts';
-import { SponsoredOperations } from './sponsored-operations.ts';
-import { UserOperationStore } from './user-operation-store.ts';
+import { SponsoredOperations, type SponsoredRequest } from './sponsored-operations.ts';
+import { startUserOperationMonitor } from './user-operation-monitor.ts';
+import { type UserOperationRecord, UserOperationStore } from './user-operation-store.ts';
 
 export interface EnvironmentAccounts {
   operations: Partial<Record<Environment, SponsoredOperations>>;
@@ -34,8 +37,16 @@ export async function openEnvironmentAccounts(
   config: Config,
   chains: PassportChains,
   orm: Orm,
+  watch?: {
+    logger: Logger;
+    requestFor?: (
+      environment: Environment,
+      record: UserOperationRecord,
+    ) => Promise<SponsoredRequest | undefined>;
+  },
 ): Promise<EnvironmentAccounts> {
   const operations: EnvironmentAccounts['operations'] = {};
+  const monitors: { stop(): Promise<void> }[] = [];
   let alto: AltoInstance | undefined;
   try {
     for (const environment of ENVIRONMENTS) {
@@ -73,17 +84,40 @@ export async function openEnvironmentAccounts(
         ctx = { ...base, bundler: new BundlerClient(alto.url, ENTRY_POINT_ADDRESS), paymaster, sponsorKey };
       }
       if (!ctx) continue;
-      operations[environment] = new SponsoredOperations({
+      const store = new UserOperationStore(orm, chainId);
+      const sponsored = new SponsoredOperations({
         ctx,
-        store: new UserOperationStore(orm, chainId),
+        store,
         budget: config.chain.sponsorBudget,
         confirmations: settings.rpcUrl ? config.chain.confirmations : 1,
         pollIntervalMs: settings.rpcUrl ? 1_000 : 200,
+        reconcile: reorgRecordReconciler(orm),
       });
+      operations[environment] = sponsored;
+      if (watch) {
+        const requestFor = watch.requestFor;
+        monitors.push(
+          startUserOperationMonitor({
+            operations: sponsored,
+            store,
+            logger: watch.logger,
+            everyMs: settings.rpcUrl ? 5_000 : 1_000,
+            ...(requestFor && { requestFor: (record) => requestFor(environment, record) }),
+          }),
+        );
+      }
     }
   } catch (error) {
+    for (const monitor of monitors) await monitor.stop();
     await alto?.stop();
     throw error;
   }
-  return { operations, alto, close: async () => alto?.stop() };
+  return {
+    operations,
+    alto,
+    close: async () => {
+      for (const monitor of monitors) await monitor.stop();
+      await alto?.stop();
+    },
+  };
 }

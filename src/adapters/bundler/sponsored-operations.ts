@@ -1,4 +1,5 @@
 import { type BaseWallet, Contract, Interface } from 'ethers';
+import type { ReorgChange } from '../chain/transaction-types.ts';
 import { entryPointArtifact } from './account-contracts.ts';
 import { BundlerRpcError } from './bundler-client.ts';
 import { type OperationContext, prepareSponsoredOperation } from './smart-account-operation.ts';
@@ -69,6 +70,7 @@ export class SponsoredOperations {
   readonly #pollMs: number;
   readonly #timeoutMs: number;
   readonly #confirmations: number;
+  readonly #reconcile: ((change: ReorgChange) => Promise<void>) | undefined;
 
   constructor(options: {
     ctx: OperationContext;
@@ -77,6 +79,8 @@ export class SponsoredOperations {
     pollIntervalMs?: number;
     timeoutMs?: number;
     confirmations?: number;
+    /** Points the records that named a reorged transaction of an operation at the one it ran in again. */
+    reconcile?: (change: ReorgChange) => Promise<void>;
   }) {
     this.ctx = options.ctx;
     this.#store = options.store;
@@ -84,6 +88,7 @@ export class SponsoredOperations {
     this.#pollMs = options.pollIntervalMs ?? 500;
     this.#timeoutMs = options.timeoutMs ?? 120_000;
     this.#confirmations = options.confirmations ?? 1;
+    this.#reconcile = options.reconcile;
   }
 
   async execute(request: SponsoredRequest): Promise<SponsoredOutcome> {
@@ -153,12 +158,17 @@ export class SponsoredOperations {
     );
   }
 
-  async #send(record: UserOperationRecord, request: SponsoredRequest): Promise<UserOperationRecord> {
+  /** Sends the operation again; refused and with `request` (the owner's key), signs it again under its nonce. */
+  async #send(
+    record: UserOperationRecord,
+    request: SponsoredRequest | undefined,
+  ): Promise<UserOperationRecord> {
     try {
       await this.ctx.bundler.sendUserOperation(record.operation);
     } catch (error) {
       if (!(error instanceof BundlerRpcError)) throw error; // unreachable: try again on the next round
       if (/already|known|duplicate/i.test(error.message)) return record;
+      if (!request) throw error;
       // Expired sponsorship, fees below the bundler's floor, a changed estimate: sign it again under the same nonce.
       await this.#store.markError(record.id, error.message);
       const operation = await prepareSponsoredOperation(this.ctx, {
@@ -176,43 +186,62 @@ export class SponsoredOperations {
     return { ...record, state: 'sent' };
   }
 
+  /**
+   * One look at an operation against the chain: its outcome once included deep enough (recorded, and the records
+   * naming an earlier, reorged transaction of it reconciled); otherwise the record, marked reorged when its block
+   * left the chain or dropped when the bundler forgot it, and then sent again. Without `request` (the monitor,
+   * which holds no owner key) an operation the bundler refuses stays as it is, its error recorded.
+   */
+  async advance(
+    start: UserOperationRecord,
+    request?: SponsoredRequest,
+  ): Promise<{ record: UserOperationRecord; outcome?: SponsoredOutcome }> {
+    let record = start;
+    const found = await this.#findOnChain(record);
+    if (found) {
+      const head = await this.ctx.provider.getBlockNumber();
+      if (head - found.blockNumber + 1 >= this.#confirmations) {
+        const state = found.success ? 'included' : 'reverted';
+        if (record.state !== state || record.blockHash !== found.blockHash) {
+          const fromHashes = record.txHashes.filter((hash) => hash !== found.txHash);
+          if (fromHashes.length > 0 && this.#reconcile) await this.#reconcile({ fromHashes, ...found });
+          await this.#store.markFinal(record.id, { state, ...found });
+          record = { ...record, state, txHash: found.txHash, blockHash: found.blockHash };
+          record.blockNumber = found.blockNumber;
+        }
+        if (!found.success) throw new SponsoredCallReverted(found.userOpHash, found.txHash);
+        const { userOpHash, txHash, blockNumber, actualGasCost } = found;
+        return { record, outcome: { userOpHash, sender: record.sender, txHash, blockNumber, actualGasCost } };
+      }
+    } else if (record.state === 'included' || record.state === 'reverted') {
+      if (!(await this.#store.markLost(record, 'reorged', `block ${record.blockNumber} left the chain`)))
+        return { record: (await this.#store.find(record.idempotencyKey)) ?? record };
+      record = { ...record, state: 'reorged', txHash: null, blockNumber: null, blockHash: null };
+    } else if (record.state === 'sent' && !(await this.#nonceUsed(record))) {
+      const known = await this.ctx.bundler.getUserOperationByHash(record.userOpHash).catch(() => undefined);
+      if (known === null) {
+        if (!(await this.#store.markLost(record, 'dropped', 'the bundler no longer knows the operation')))
+          return { record: (await this.#store.find(record.idempotencyKey)) ?? record };
+        record = { ...record, state: 'dropped' };
+      }
+    }
+    if (record.state === 'signed' || record.state === 'dropped' || record.state === 'reorged') {
+      try {
+        record = await this.#send(record, request);
+      } catch (error) {
+        await this.#store.markError(record.id, (error as Error).message);
+      }
+    }
+    return { record };
+  }
+
   async #drive(start: UserOperationRecord, request: SponsoredRequest): Promise<SponsoredOutcome> {
     let record = start;
     const deadline = Date.now() + this.#timeoutMs;
     for (;;) {
-      const found = await this.#findOnChain(record);
-      if (found) {
-        const head = await this.ctx.provider.getBlockNumber();
-        if (head - found.blockNumber + 1 >= this.#confirmations) {
-          const state = found.success ? 'included' : 'reverted';
-          if (record.state !== state || record.blockHash !== found.blockHash)
-            await this.#store.markFinal(record.id, { state, ...found });
-          if (!found.success) throw new SponsoredCallReverted(found.userOpHash, found.txHash);
-          return {
-            userOpHash: found.userOpHash,
-            sender: record.sender,
-            txHash: found.txHash,
-            blockNumber: found.blockNumber,
-            actualGasCost: found.actualGasCost,
-          };
-        }
-      } else if (record.state === 'included' || record.state === 'reverted') {
-        await this.#store.markLost(record.id, 'reorged', `block ${record.blockNumber} left the chain`);
-        record = { ...record, state: 'reorged' };
-      } else if (record.state === 'sent' && !(await this.#nonceUsed(record))) {
-        const known = await this.ctx.bundler.getUserOperationByHash(record.userOpHash).catch(() => undefined);
-        if (known === null) {
-          await this.#store.markLost(record.id, 'dropped', 'the bundler no longer knows the operation');
-          record = { ...record, state: 'dropped' };
-        }
-      }
-      if (record.state === 'signed' || record.state === 'dropped' || record.state === 'reorged') {
-        try {
-          record = await this.#send(record, request);
-        } catch (error) {
-          await this.#store.markError(record.id, (error as Error).message);
-        }
-      }
+      const step = await this.advance(record, request);
+      if (step.outcome) return step.outcome;
+      record = step.record;
       if (Date.now() > deadline)
         throw new Error(
           `user operation ${record.userOpHash} (${request.idempotencyKey}) not included in time`,

@@ -15,6 +15,8 @@ export interface UserOperationRecord {
   userOpHash: string;
   state: UserOperationState;
   txHash: string | null;
+  /** Every transaction it was included in, the reorged ones too. */
+  txHashes: string[];
   blockNumber: number | null;
   blockHash: string | null;
   actualGasCost: bigint | null;
@@ -33,6 +35,7 @@ interface Row {
   user_op_hash: string;
   state: UserOperationState;
   tx_hash: string | null;
+  tx_hashes: string[];
   block_number: string | null;
   block_hash: string | null;
   actual_gas_cost: string | null;
@@ -73,6 +76,7 @@ function toRecord(row: Row): UserOperationRecord {
     userOpHash: row.user_op_hash,
     state: row.state,
     txHash: row.tx_hash,
+    txHashes: row.tx_hashes,
     blockNumber: row.block_number === null ? null : Number(row.block_number),
     blockHash: row.block_hash,
     actualGasCost: row.actual_gas_cost === null ? null : BigInt(row.actual_gas_cost),
@@ -136,7 +140,7 @@ export class UserOperationStore {
   async replace(id: string, operation: UserOperation, userOpHash: string): Promise<void> {
     await this.#orm.em.fork().execute(
       `update user_operations set operation = ?, user_op_hash = ?, user_op_hashes = user_op_hashes || ?::text,
-         state = 'signed', updated_at = now() where id = ?`,
+         state = 'signed', updated_at = now() where id = ? and state in ('signed', 'sent', 'dropped', 'reorged')`,
       [JSON.stringify(serialise(operation)), userOpHash, userOpHash, id],
     );
   }
@@ -161,6 +165,7 @@ export class UserOperationStore {
   ): Promise<void> {
     await this.#orm.em.fork().execute(
       `update user_operations set state = ?, tx_hash = ?, block_number = ?, block_hash = ?, actual_gas_cost = ?,
+         tx_hashes = case when ?::text = any(tx_hashes) then tx_hashes else tx_hashes || ?::text end,
          included_at = now(), updated_at = now() where id = ?`,
       [
         outcome.state,
@@ -168,19 +173,47 @@ export class UserOperationStore {
         outcome.blockNumber,
         outcome.blockHash,
         outcome.actualGasCost.toString(),
+        outcome.txHash,
+        outcome.txHash,
         id,
       ],
     );
   }
 
-  /** dropped: the bundler no longer knows it and the chain never included it; reorged: its block left the chain. */
-  async markLost(id: string, state: 'dropped' | 'reorged', error: string): Promise<void> {
+  /**
+   * dropped: the bundler no longer knows it and the chain never included it; reorged: its block left the chain.
+   * Only from the state the caller saw (for reorged, in that block): a caller working on an older read
+   * (a retried claim's earlier attempt) never takes back what another one recorded since.
+   */
+  async markLost(
+    record: Pick<UserOperationRecord, 'id' | 'state' | 'blockHash'>,
+    state: 'dropped' | 'reorged',
+    error: string,
+  ): Promise<boolean> {
     const counter = state === 'dropped' ? 'drops' : 'reorgs';
-    await this.#orm.em.fork().execute(
+    const changed = await this.#orm.em.fork().execute<{ id: string }[]>(
       `update user_operations set state = ?, ${counter} = ${counter} + 1, last_error = ?, tx_hash = null,
-         block_number = null, block_hash = null, updated_at = now() where id = ?`,
-      [state, error, id],
+         block_number = null, block_hash = null, updated_at = now()
+       where id = ? and state = ? and block_hash is not distinct from ? returning id`,
+      [state, error, record.id, record.state, record.blockHash],
     );
+    return changed.length > 0;
+  }
+
+  /**
+   * What the monitor watches: operations included or reverted at or after `fromBlock` (a reorg may still take
+   * them back) and open ones a reorg took back (no caller waits on them any more; they are followed until included
+   * again).
+   */
+  async watched(fromBlock: number): Promise<UserOperationRecord[]> {
+    const rows = await this.#orm.em.fork().execute<Row[]>(
+      `select * from user_operations where chain_id = ?
+         and ((state in ('included', 'reverted') and block_number >= ?)
+           or (state in ('signed', 'sent', 'dropped', 'reorged') and reorgs > 0))
+       order by id`,
+      [this.#chainId.toString(), fromBlock],
+    );
+    return rows.map(toRecord);
   }
 
   async markError(id: string, error: string): Promise<void> {

@@ -4,6 +4,7 @@ import { DomainError } from '../../platform/errors.ts';
 import { digitalLink } from '../../standards/gs1/digital-link.ts';
 import { tokenEvents } from '../timeline/list-events.ts';
 import { verifyPagePath } from '../views/linkset.ts';
+import { describeOwnerWallet, type OwnerWalletSecrets } from './owner-wallet.ts';
 import { dppIdOf } from './passport-header.ts';
 import { passportStatus } from './search-passports.ts';
 
@@ -26,14 +27,20 @@ export interface TimelineEntry {
  * passport is not found): its facts, its timeline (oldest first), its chip's verified taps and its public
  * addresses (verification page, Digital Link, the W3C credential).
  */
-export async function passportOverview(em: EntityManager, tokenId: string, publicBaseUrl: string) {
+export async function passportOverview(
+  em: EntityManager,
+  tokenId: string,
+  publicBaseUrl: string,
+  secrets: OwnerWalletSecrets,
+) {
   const passport = await em.findOne(Passport, { tokenId });
   if (!passport) {
     throw new DomainError('not_found', 'passport_not_found', `No passport ${tokenId} in this environment.`);
   }
-  const [chip, events] = await Promise.all([
+  const [chip, events, owner] = await Promise.all([
     em.findOne(Chip, { id: passport.chipId }),
     tokenEvents(em, tokenId),
+    describeOwnerWallet(em, passport, secrets),
   ]);
   const metadata = passport.metadataCache as { name?: unknown; custom_dpp_data?: Record<string, unknown> };
   const custom = metadata.custom_dpp_data ?? {};
@@ -90,6 +97,7 @@ export async function passportOverview(em: EntityManager, tokenId: string, publi
     revokedAt: passport.revokedAt?.toISOString() ?? null,
     revocationReason: passport.revocationReason ?? null,
     ownerWallet: passport.ownerWallet,
+    owner,
     contractAddress: passport.contractAddress,
     transactionHash: passport.transactionHash,
     mintBlock: Number(passport.mintBlock),

@@ -53,7 +53,7 @@ describe('disclosure policy of every content specification', () => {
   test('the checker catches a field added without a policy and a policy left without its field', () => {
     const schema = structuredClone(BATTERY_1_0_0.schema);
     schema.properties!.circularity!.properties!.sortingCode = { type: 'string', description: 'New.' };
-    const { ['/circularity/renewableContentSharePercent']: _dropped, ...policy } = BATTERY_1_0_0.policy;
+    const { '/circularity/renewableContentSharePercent': _dropped, ...policy } = BATTERY_1_0_0.policy;
     const problems = policyProblems({
       ...BATTERY_1_0_0,
       schema,

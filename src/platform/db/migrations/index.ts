@@ -59,10 +59,11 @@ import { Migration20261128500000_chip_signals } from './Migration20261128500000_
 import { Migration20261128500001_record_tap_function } from './Migration20261128500001_record_tap_function.ts';
 import { Migration20261128600000_usage_count_slots } from './Migration20261128600000_usage_count_slots.ts';
 import { Migration20261128700000_user_operations } from './Migration20261128700000_user_operations.ts';
-import { Migration20261129700000_search_pending_list } from './Migration20261129700000_search_pending_list.ts';
 import { Migration20261129200000_record_tap_by_uid } from './Migration20261129200000_record_tap_by_uid.ts';
 import { Migration20261129200001_challenge_purpose } from './Migration20261129200001_challenge_purpose.ts';
 import { Migration20261129200002_chip_signals_open } from './Migration20261129200002_chip_signals_open.ts';
+import { Migration20261129300000_user_operation_tx_hashes } from './Migration20261129300000_user_operation_tx_hashes.ts';
+import { Migration20261129700000_search_pending_list } from './Migration20261129700000_search_pending_list.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -168,5 +169,9 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261129200000_record_tap_by_uid', class: Migration20261129200000_record_tap_by_uid },
   { name: 'Migration20261129200001_challenge_purpose', class: Migration20261129200001_challenge_purpose },
   { name: 'Migration20261129200002_chip_signals_open', class: Migration20261129200002_chip_signals_open },
+  {
+    name: 'Migration20261129300000_user_operation_tx_hashes',
+    class: Migration20261129300000_user_operation_tx_hashes,
+  },
   { name: 'Migration20261129700000_search_pending_list', class: Migration20261129700000_search_pending_list },
 ];

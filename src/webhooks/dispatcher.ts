@@ -31,6 +31,7 @@ const CHANNEL = 'outbox_events';
 const LISTEN_RETRY_MS = 5_000;
 const ERROR_BACKOFF_MS = 2_000;
 const SWEEP_INTERVAL_MS = 60_000;
+const FULL_SENDER_WAIT_MS = 20;
 
 /**
  * Runs in the worker process: passes over the outbox (see dispatchOutboxBatch) as soon as an event
@@ -120,7 +121,9 @@ export function startOutboxDispatcher(options: OutboxDispatcherOptions): OutboxD
         await pause(ERROR_BACKOFF_MS, false);
         continue;
       }
-      if (dispatched < batchSize) await pause(pollIntervalMs, true);
+      // A sender that holds all the claims it may frees room as its attempts finish: look again soon.
+      if (options.firstAttempts?.room?.() === 0) await pause(FULL_SENDER_WAIT_MS, false);
+      else if (dispatched < batchSize) await pause(pollIntervalMs, true);
     }
     await listener?.end().catch(() => {});
     await options.firstAttempts?.drain();

@@ -30,6 +30,11 @@ const MAX_SENDING = 100;
  * far the records may trail when the database is the slower side.
  */
 const MAX_RECORDING = 200;
+/**
+ * Claimed attempts this process holds at most (waiting or under way): the dispatcher claims no more until
+ * some finish, so a claim rarely waits here long enough to look abandoned to another process's sweep.
+ */
+const MAX_HELD = 400;
 /** An in-flight claim older than this was left by a process that stopped (attempts time out long before). */
 const STALE_CLAIM = '2 minutes';
 
@@ -85,6 +90,8 @@ export function firstAttemptSender(options: {
   /** Of those, the ones whose POST is not over yet. */
   let sending = 0;
   let idle: (() => void)[] = [];
+  /** Deliveries whose claimed attempt this process holds: its sweep leaves them alone, however old. */
+  const held = new Set<string>();
 
   const retryLater = (delivery: DeliveryRef) =>
     startDeliveryWorkflow(options.gateway, delivery, 'dispatch', { firstAttemptMade: true });
@@ -128,6 +135,7 @@ export function firstAttemptSender(options: {
         logger.warn({ err: error, deliveryId: next.delivery.id }, 'first webhook attempt did not finish'),
       )
       .finally(() => {
+        held.delete(next.delivery.id);
         inFlight--;
         posted();
         pump();
@@ -155,8 +163,10 @@ export function firstAttemptSender(options: {
 
   return {
     environments,
+    room: () => Math.max(0, MAX_HELD - held.size),
     send(claimed) {
       for (const item of claimed) {
+        held.add(item.delivery.id);
         const receiver = receiverOf(item.context.endpoint?.url ?? '');
         const attempts = waiting.get(receiver);
         if (attempts) attempts.push(item);
@@ -172,9 +182,9 @@ export function firstAttemptSender(options: {
     async sweep() {
       if (environments.length === 0) return 0;
       const em = options.orm.em.fork({ disableContextResolution: true });
-      const rows = await em.execute<(Record<string, string> & { in_flight: boolean })[]>(RECOVERABLE, [
-        environments,
-      ]);
+      const rows = (
+        await em.execute<(Record<string, string> & { in_flight: boolean })[]>(RECOVERABLE, [environments])
+      ).filter((row) => !held.has(row.id!));
       for (const row of rows) {
         if (row.in_flight) await em.execute(UNKNOWN_OUTCOME, [row.id, ATTEMPT_DELAYS_MS[1], row.id]);
         await retryLater({

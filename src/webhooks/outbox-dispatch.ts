@@ -18,6 +18,8 @@ export interface FirstAttemptClaims {
   environments: Environment[];
   /** Receives the claimed attempts once their claim has committed; sends them without holding the pass. */
   send(claimed: ClaimedFirstAttempt[]): void;
+  /** How many more claimed attempts it takes now (default: a batch's worth). */
+  room?(): number;
 }
 
 const STARTS_IN_PARALLEL = 32;
@@ -122,12 +124,16 @@ export async function dispatchOutboxBatch(
 ): Promise<number> {
   let done = 0;
   const environments = options.firstAttempts?.environments ?? [];
+  const room = options.firstAttempts?.room?.() ?? options.batchSize;
+  // The sender holds all it may: no claims, and no workflow pass either (it could claim first attempts too).
+  if (environments.length > 0 && room === 0) return 0;
   if (environments.length > 0) {
-    const { dispatched, claimed } = await firstAttemptPass(orm, environments, options.batchSize);
+    const size = Math.min(room, options.batchSize);
+    const { dispatched, claimed } = await firstAttemptPass(orm, environments, size);
     if (claimed.length > 0) options.firstAttempts?.send(claimed);
     if (dispatched.length > 0) await options.hooks?.afterStarts?.(dispatched);
     done = dispatched.length;
-    if (done >= options.batchSize) return done;
+    if (done >= size) return done;
   }
   return done + (await workflowPass(orm, gateway, { ...options, batchSize: options.batchSize - done }));
 }

@@ -41,17 +41,15 @@ const FIRST_ATTEMPT_PASS = `
     update outbox_events set dispatched_at = now()
     where id in (select id from events)
       and id not in (select event_id from outcome where needs_workflow)
-    returning id
   )
-  select ev.id as taken_event_id, exists (select 1 from marked m where m.id = ev.id) as dispatched,
+  select ev.id as taken_event_id, ev.id not in (select event_id from outcome where needs_workflow) as dispatched,
          r.id as delivery_id, r.endpoint_id, r.company_id, r.environment, r.claimed,
          r.needs_workflow, ${ATTEMPT_CONTEXT_COLUMNS}
   from events ev
-  left join (outcome r
-    join outbox_events o on o.id = r.event_id
-    left join webhook_endpoints e on e.id = r.endpoint_id and e.company_id = r.company_id
-      and e.environment = r.environment)
-    on r.event_id = ev.id and r.claimed`;
+  left join outcome r on r.event_id = ev.id and r.claimed
+  left join outbox_events o on o.id = r.event_id
+  left join webhook_endpoints e on e.id = r.endpoint_id and e.company_id = r.company_id
+    and e.environment = r.environment`;
 
 /**
  * The dispatcher's pass over events of the environments it sends first attempts for, in one statement

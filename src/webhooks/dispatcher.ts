@@ -106,6 +106,11 @@ export function startOutboxDispatcher(options: OutboxDispatcherOptions): OutboxD
     while (!stopping) {
       await ensureListener();
       await sweep();
+      // A sender that holds all the claims it may frees room as its attempts finish: look again soon.
+      if (options.firstAttempts?.room?.() === 0) {
+        await pause(FULL_SENDER_WAIT_MS, false);
+        continue;
+      }
       pending = false;
       let dispatched = 0;
       try {
@@ -121,9 +126,10 @@ export function startOutboxDispatcher(options: OutboxDispatcherOptions): OutboxD
         await pause(ERROR_BACKOFF_MS, false);
         continue;
       }
-      // A sender that holds all the claims it may frees room as its attempts finish: look again soon.
-      if (options.firstAttempts?.room?.() === 0) await pause(FULL_SENDER_WAIT_MS, false);
-      else if (dispatched < batchSize) await pause(pollIntervalMs, true);
+      // A pass that the sender's room cut short (less room than a batch) did not empty the outbox: go on.
+      const room = options.firstAttempts?.room?.() ?? batchSize;
+      if (dispatched === 0 || (dispatched < batchSize && room >= batchSize))
+        await pause(pollIntervalMs, true);
     }
     await listener?.end().catch(() => {});
     await options.firstAttempts?.drain();

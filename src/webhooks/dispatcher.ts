@@ -107,7 +107,8 @@ export function startOutboxDispatcher(options: OutboxDispatcherOptions): OutboxD
       await ensureListener();
       await sweep();
       // A sender that holds all the claims it may frees room as its attempts finish: look again soon.
-      if (options.firstAttempts?.room?.() === 0) {
+      const room = options.firstAttempts?.room?.() ?? batchSize;
+      if (room === 0) {
         await pause(FULL_SENDER_WAIT_MS, false);
         continue;
       }
@@ -126,10 +127,9 @@ export function startOutboxDispatcher(options: OutboxDispatcherOptions): OutboxD
         await pause(ERROR_BACKOFF_MS, false);
         continue;
       }
-      // A pass that the sender's room cut short (less room than a batch) did not empty the outbox: go on.
-      const room = options.firstAttempts?.room?.() ?? batchSize;
-      if (dispatched === 0 || (dispatched < batchSize && room >= batchSize))
-        await pause(pollIntervalMs, true);
+      // Fewer events than the pass could take (a batch, or the sender's room when that was less): the outbox
+      // is empty for now. A pass the room cut short goes on at once.
+      if (dispatched < Math.min(batchSize, room)) await pause(pollIntervalMs, true);
     }
     await listener?.end().catch(() => {});
     await options.firstAttempts?.drain();

@@ -3,7 +3,13 @@ import { DomainError } from '../platform/errors.ts';
 import { countWebhookAttempt } from '../platform/observability/metrics.ts';
 import type { SecretBox } from '../platform/secret-box.ts';
 import type { AttemptInput, AttemptOutcome } from '../processes/webhook-delivery.ts';
-import { type AttemptContext, recordAttempt } from './delivery-records.ts';
+import {
+  type AttemptContext,
+  type AttemptRecord,
+  type AttemptResultRow,
+  type DeliveryUpdate,
+  recordAttempts,
+} from './delivery-records.ts';
 import { activeSigningSecrets } from './endpoint-secrets.ts';
 import { postWebhook, privateAnswerExcerpt } from './http-post.ts';
 import {
@@ -21,33 +27,41 @@ export interface WebhookSender {
   resolver?: Resolver | undefined;
 }
 
+/** An attempt made (or a check that stopped it), with the row that records it. */
+export interface AttemptMade {
+  outcome: AttemptOutcome;
+  record: AttemptResultRow;
+}
+
 /**
- * One attempt of one delivery, given the event and endpoint as they are now: a deleted or disabled endpoint
- * stops the delivery without sending; otherwise the envelope is signed with the endpoint's active secrets,
- * POSTed once, and the attempt and the delivery's state are recorded (one statement). HTTP failures are
- * outcomes, not errors. Used by the delivery workflow's activity and by the dispatcher's first attempts.
+ * One attempt of one delivery, given the event and endpoint as they are now, without recording it: a deleted
+ * or disabled endpoint stops the delivery without sending; otherwise the envelope is signed with the
+ * endpoint's active secrets and POSTed once. HTTP failures are outcomes, not errors.
  */
-export async function sendAttempt(
-  em: EntityManager,
+export async function makeAttempt(
   sender: WebhookSender,
   input: AttemptInput,
   context: AttemptContext,
-  /** Called once the POST is over (before its outcome is recorded); the dispatcher frees a sending slot. */
-  posted: () => void = () => {},
-): Promise<AttemptOutcome> {
+): Promise<AttemptMade> {
   const { delivery, deliveryId, attempt } = input;
   const { endpoint, event } = context;
+  const made = (
+    outcome: AttemptOutcome,
+    record: AttemptRecord | null,
+    update: DeliveryUpdate,
+  ): AttemptMade => ({
+    outcome,
+    record: { ref: delivery, deliveryId, attempt: record, update },
+  });
   if (!endpoint || endpoint.deletedAt || !endpoint.enabled) {
     const error = !endpoint || endpoint.deletedAt ? 'endpoint deleted' : 'endpoint disabled';
-    await recordAttempt(em, delivery, deliveryId, null, {
+    return made({ result: 'stopped', attempted: false, statusCode: null, error, durationMs: 0 }, null, {
       status: 'stopped',
       attempt: null,
       statusCode: null,
       error,
       nextAttemptInMs: null,
     });
-    countWebhookAttempt('stopped');
-    return { result: 'stopped', attempted: false, statusCode: null, error, durationMs: 0 };
   }
   const body = envelopeBody({
     eventId: event.id,
@@ -57,15 +71,13 @@ export async function sendAttempt(
   });
   if (Buffer.byteLength(body) > MAX_WEBHOOK_PAYLOAD_BYTES) {
     const error = `payload of ${Buffer.byteLength(body)} bytes exceeds ${MAX_WEBHOOK_PAYLOAD_BYTES}`;
-    await recordAttempt(em, delivery, deliveryId, null, {
+    return made({ result: 'undeliverable', attempted: false, statusCode: null, error, durationMs: 0 }, null, {
       status: 'pending',
       attempt: null,
       statusCode: null,
       error,
       nextAttemptInMs: null,
     });
-    countWebhookAttempt('undeliverable');
-    return { result: 'undeliverable', attempted: false, statusCode: null, error, durationMs: 0 };
   }
 
   const startedAt = new Date();
@@ -99,15 +111,18 @@ export async function sendAttempt(
     sentHeaders = null;
   }
 
-  posted();
   const { statusCode } = response;
   // Only a 2xx succeeds: any other answer, 410 Gone included, is a failed attempt that the spec retries.
   const succeeded = statusCode !== null && statusCode >= 200 && statusCode < 300;
   const error = succeeded ? null : (response.error ?? `receiver answered ${statusCode}`);
-  await recordAttempt(
-    em,
-    delivery,
-    deliveryId,
+  return made(
+    {
+      result: succeeded ? 'succeeded' : 'failed',
+      attempted: true,
+      statusCode,
+      error,
+      durationMs: response.durationMs,
+    },
     {
       attempt,
       startedAt,
@@ -125,7 +140,20 @@ export async function sendAttempt(
       nextAttemptInMs: succeeded ? null : input.nextAttemptInMs,
     },
   );
-  const result = succeeded ? 'succeeded' : 'failed';
-  countWebhookAttempt(result);
-  return { result, attempted: true, statusCode, error, durationMs: response.durationMs };
+}
+
+/**
+ * One attempt (makeAttempt) and its record: the attempt and the delivery's state in one statement. Used by
+ * the delivery workflow's activity; the dispatcher records its first attempts in batches (first-attempts.ts).
+ */
+export async function sendAttempt(
+  em: EntityManager,
+  sender: WebhookSender,
+  input: AttemptInput,
+  context: AttemptContext,
+): Promise<AttemptOutcome> {
+  const { outcome, record } = await makeAttempt(sender, input, context);
+  await recordAttempts(em, [record]);
+  countWebhookAttempt(outcome.result);
+  return outcome;
 }

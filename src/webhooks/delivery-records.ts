@@ -133,63 +133,79 @@ export async function loadAttemptContext(em: EntityManager, ref: DeliveryRef): P
   return attemptContextOf(row);
 }
 
+/** One attempt's outcome (or a check that made none) to record, with the delivery row's new state. */
+export interface AttemptResultRow {
+  ref: DeliveryRef;
+  deliveryId: string;
+  attempt: AttemptRecord | null;
+  update: DeliveryUpdate;
+}
+
+// Each input row records its attempt (once per attempt number: a repeat keeps the first record; a claimed,
+// in-flight attempt gets its outcome) and brings its delivery row up to date, all rows in one statement, so
+// all or nothing. Every row names its delivery's company and environment.
+const RECORD_ATTEMPTS = `
+  with input as (
+    select * from jsonb_to_recordset(?::jsonb) as r(
+      delivery_id uuid, company_id uuid, environment text, attempt int, started_at timestamptz, duration_ms int,
+      status_code int, error text, response_snippet text, request_headers jsonb, status text, counted int,
+      next_in_ms int, last_status_code int, last_error text)
+  ),
+  attempt as (
+    insert into webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_snippet,
+      request_headers)
+    select d.id, i.attempt, i.started_at, i.duration_ms, i.status_code, i.error, i.response_snippet,
+      i.request_headers
+    from input i join webhook_deliveries d
+      on d.id = i.delivery_id and d.company_id = i.company_id and d.environment = i.environment
+    where i.attempt is not null
+    on conflict (delivery_id, attempt) do update set
+      started_at = excluded.started_at, duration_ms = excluded.duration_ms, status_code = excluded.status_code,
+      error = excluded.error, response_snippet = excluded.response_snippet,
+      request_headers = excluded.request_headers, in_flight = false
+    where webhook_attempts.in_flight
+  )
+  update webhook_deliveries d set
+    status = i.status,
+    attempt_count = greatest(d.attempt_count, coalesce(i.counted, 0)),
+    next_attempt_at = case when i.next_in_ms is null then null else now() + i.next_in_ms * interval '1 millisecond' end,
+    last_status_code = coalesce(i.last_status_code, case when i.counted is null then d.last_status_code end),
+    last_error = i.last_error,
+    succeeded_at = case when i.status = 'succeeded' then coalesce(d.succeeded_at, now()) else d.succeeded_at end,
+    updated_at = now()
+  from input i
+  where d.id = i.delivery_id and d.company_id = i.company_id and d.environment = i.environment`;
+
 /**
- * Records one attempt (once per attempt number: a repeat keeps the first record; a claimed, in-flight attempt
- * gets its outcome) and brings the delivery row up to date: one statement, so all or nothing.
+ * Records attempts and brings their deliveries up to date in one statement (see RECORD_ATTEMPTS); the
+ * dispatcher writes a batch of first attempts at once, the delivery workflow one attempt at a time. A
+ * delivery appears at most once per call (its first row counts), in id order so concurrent writers lock rows
+ * in the same order.
  */
-export async function recordAttempt(
-  em: EntityManager,
-  ref: DeliveryRef,
-  deliveryId: string,
-  attempt: AttemptRecord | null,
-  update: DeliveryUpdate,
-): Promise<void> {
-  await em.execute(
-    `with attempt as (
-       insert into webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_snippet,
-         request_headers)
-       select id, ?, ?, ?, ?, ?, ?, ?::jsonb from webhook_deliveries
-       where ?::boolean and id = ? and company_id = ? and environment = ?
-       on conflict (delivery_id, attempt) do update set
-         started_at = excluded.started_at, duration_ms = excluded.duration_ms, status_code = excluded.status_code,
-         error = excluded.error, response_snippet = excluded.response_snippet,
-         request_headers = excluded.request_headers, in_flight = false
-       where webhook_attempts.in_flight
-     )
-     update webhook_deliveries set
-       status = ?,
-       attempt_count = greatest(attempt_count, coalesce(?::int, 0)),
-       next_attempt_at = case when ?::int is null then null else now() + ?::int * interval '1 millisecond' end,
-       last_status_code = coalesce(?::int, case when ?::int is null then last_status_code end),
-       last_error = ?,
-       succeeded_at = case when ? = 'succeeded' then coalesce(succeeded_at, now()) else succeeded_at end,
-       updated_at = now()
-     where id = ? and company_id = ? and environment = ?`,
-    [
-      attempt?.attempt ?? 0,
-      attempt?.startedAt ?? new Date(0),
-      attempt?.durationMs ?? 0,
-      attempt?.statusCode ?? null,
-      attempt?.error == null ? null : storableText(attempt.error),
-      attempt?.responseSnippet ?? null,
-      attempt?.requestHeaders ? JSON.stringify(attempt.requestHeaders) : null,
-      attempt !== null,
-      deliveryId,
-      ref.companyId,
-      ref.environment,
-      update.status,
-      update.attempt,
-      update.nextAttemptInMs,
-      update.nextAttemptInMs,
-      update.statusCode,
-      update.attempt,
-      update.error === null ? null : storableText(update.error),
-      update.status,
-      deliveryId,
-      ref.companyId,
-      ref.environment,
-    ],
-  );
+export async function recordAttempts(em: EntityManager, rows: readonly AttemptResultRow[]): Promise<void> {
+  const unique = new Map<string, AttemptResultRow>();
+  for (const row of rows) if (!unique.has(row.deliveryId)) unique.set(row.deliveryId, row);
+  if (unique.size === 0) return;
+  const input = [...unique.values()]
+    .sort((a, b) => (a.deliveryId < b.deliveryId ? -1 : 1))
+    .map(({ ref, deliveryId, attempt, update }) => ({
+      delivery_id: deliveryId,
+      company_id: ref.companyId,
+      environment: ref.environment,
+      attempt: attempt?.attempt ?? null,
+      started_at: attempt?.startedAt.toISOString() ?? null,
+      duration_ms: attempt?.durationMs ?? null,
+      status_code: attempt?.statusCode ?? null,
+      error: attempt?.error == null ? null : storableText(attempt.error),
+      response_snippet: attempt?.responseSnippet ?? null,
+      request_headers: attempt?.requestHeaders ?? null,
+      status: update.status,
+      counted: update.attempt,
+      next_in_ms: update.nextAttemptInMs,
+      last_status_code: update.statusCode,
+      last_error: update.error === null ? null : storableText(update.error),
+    }));
+  await em.execute(RECORD_ATTEMPTS, [JSON.stringify(input)]);
 }
 
 /** Moves a delivery that used its attempts to the dead-letter queue (no-op once it is there). */

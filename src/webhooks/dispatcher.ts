@@ -31,6 +31,7 @@ const CHANNEL = 'outbox_events';
 const LISTEN_RETRY_MS = 5_000;
 const ERROR_BACKOFF_MS = 2_000;
 const SWEEP_INTERVAL_MS = 60_000;
+const FULL_SENDER_WAIT_MS = 20;
 
 /**
  * Runs in the worker process: passes over the outbox (see dispatchOutboxBatch) as soon as an event
@@ -105,6 +106,12 @@ export function startOutboxDispatcher(options: OutboxDispatcherOptions): OutboxD
     while (!stopping) {
       await ensureListener();
       await sweep();
+      // A sender that holds all the claims it may frees room as its attempts finish: look again soon.
+      const room = options.firstAttempts?.room?.() ?? batchSize;
+      if (room === 0) {
+        await pause(FULL_SENDER_WAIT_MS, false);
+        continue;
+      }
       pending = false;
       let dispatched = 0;
       try {
@@ -120,7 +127,9 @@ export function startOutboxDispatcher(options: OutboxDispatcherOptions): OutboxD
         await pause(ERROR_BACKOFF_MS, false);
         continue;
       }
-      if (dispatched < batchSize) await pause(pollIntervalMs, true);
+      // Fewer events than the pass could take (a batch, or the sender's room when that was less): the outbox
+      // is empty for now. A pass the room cut short goes on at once.
+      if (dispatched < Math.min(batchSize, room)) await pause(pollIntervalMs, true);
     }
     await listener?.end().catch(() => {});
     await options.firstAttempts?.drain();

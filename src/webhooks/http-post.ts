@@ -4,6 +4,7 @@ import {
   resolveVetted,
   type VettedAddress,
 } from '../adapters/http/pinned-request.ts';
+import { receiverAgent } from './receiver-agents.ts';
 
 export interface WebhookPost {
   url: URL;
@@ -50,11 +51,15 @@ export function privateAnswerExcerpt(text: string): string {
   return Array.from(printable).slice(0, MAX_PRIVATE_EXCERPT_CHARS).join('');
 }
 
+/** A kept-alive socket the receiver closed as the request went out: nothing was answered on it. */
+const STALE_SOCKET = /\b(ECONNRESET|EPIPE)\b/;
+
 /**
- * One POST over the shared pinned path (src/adapters/http/pinned-request.ts): never following redirects, over a fresh
- * connection each time (no stale keep-alive socket can fail an attempt), with one deadline from connect to
- * the last byte kept. Never rejects: every outcome, including a network error or the deadline, comes back as
- * a WebhookResponse.
+ * One POST over the shared pinned path (src/adapters/http/pinned-request.ts): never following redirects,
+ * over the receiver's kept-alive connections (receiver-agents.ts), with one deadline from connect to the last
+ * byte kept. A request that meets a reused socket the receiver had just closed (reset before any answer) is
+ * sent once more on a fresh connection, as an HTTP client does for a stale connection. Never rejects: every
+ * outcome, including a network error or the deadline, comes back as a WebhookResponse.
  */
 export async function postWebhook(post: WebhookPost): Promise<WebhookResponse> {
   let address = post.address;
@@ -66,7 +71,8 @@ export async function postWebhook(post: WebhookPost): Promise<WebhookResponse> {
       return { statusCode: null, error: error.message, snippet: null, durationMs: 0 };
     }
   }
-  const response = await pinnedRequest({
+  const addresses = Array.isArray(address) ? address : [address];
+  const request = {
     url: post.url,
     method: 'POST',
     headers: post.headers,
@@ -74,7 +80,13 @@ export async function postWebhook(post: WebhookPost): Promise<WebhookResponse> {
     address,
     timeoutMs: post.timeoutMs,
     maxBodyBytes: post.maxSnippetBytes,
-  });
+  };
+  let response = await pinnedRequest({ ...request, agent: receiverAgent(post.url, addresses) });
+  if (response.reusedSocket && response.statusCode === null && STALE_SOCKET.test(response.error ?? '')) {
+    const spent = response.durationMs;
+    response = await pinnedRequest({ ...request, timeoutMs: Math.max(1, post.timeoutMs - spent) });
+    response = { ...response, durationMs: response.durationMs + spent };
+  }
   return {
     statusCode: response.statusCode,
     error: response.error,

@@ -123,6 +123,11 @@ export interface PinnedRequest {
   /** How much of the response body to keep; the rest is not downloaded. */
   maxBodyBytes: number;
   signal?: AbortSignal | undefined;
+  /**
+   * A keep-alive agent whose sockets may be reused (webhook receivers); its sockets must only ever have been
+   * connected to vetted addresses of this URL's origin. Default: a fresh connection.
+   */
+  agent?: http.Agent | undefined;
 }
 
 export interface PinnedResponse {
@@ -137,6 +142,8 @@ export interface PinnedResponse {
   durationMs: number;
   /** The address the socket was connected to. */
   remoteAddress: string | undefined;
+  /** Whether the request went over a kept-alive socket that an earlier request had used. */
+  reusedSocket: boolean;
 }
 
 function describeError(error: unknown): string {
@@ -146,7 +153,7 @@ function describeError(error: unknown): string {
 }
 
 /**
- * One request to a vetted address, over a fresh connection (no pooled socket, no redirect following). Never
+ * One request to a vetted address, over a fresh connection unless an agent is given (no redirect following). Never
  * rejects: a network error, the deadline or an abort come back as `error` with whatever had arrived.
  */
 export function pinnedRequest(request: PinnedRequest): Promise<PinnedResponse> {
@@ -173,12 +180,13 @@ export function pinnedRequest(request: PinnedRequest): Promise<PinnedResponse> {
         error,
         durationMs: Math.round(performance.now() - started),
         remoteAddress,
+        reusedSocket: outgoing.reusedSocket,
       });
     };
     const body = request.body ?? '';
     const outgoing = transport.request(request.url, {
       method: request.method,
-      agent: false,
+      agent: request.agent ?? false,
       headers: {
         ...request.headers,
         ...(request.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
@@ -186,9 +194,11 @@ export function pinnedRequest(request: PinnedRequest): Promise<PinnedResponse> {
       lookup: pinnedLookup(request.address) as never,
     });
     outgoing.on('socket', (socket) => {
-      socket.once('connect', () => {
-        remoteAddress = socket.remoteAddress;
-      });
+      if (socket.remoteAddress) remoteAddress = socket.remoteAddress;
+      else
+        socket.once('connect', () => {
+          remoteAddress = socket.remoteAddress;
+        });
     });
     const deadline = setTimeout(() => {
       finish(`timed out after ${request.timeoutMs} ms${statusCode === null ? '' : ' reading the response'}`);

@@ -19,7 +19,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `dpp_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   // A copy of the run's migrated template (test/support/prebuilt.ts) when there is one; migrations are idempotent,
   // so migrate() then finds nothing pending unless the file runs outside the global setup.
-  const template = process.env.TEST_DATABASE_TEMPLATE;
+  // A file that points TEST_DATABASE_URL at a server of its own (the database chaos) migrates there.
+  const template =
+    process.env.TEST_DATABASE_TEMPLATE_SERVER === adminUrl() ? process.env.TEST_DATABASE_TEMPLATE : undefined;
   await adminQuery(adminUrl(), `create database ${name}${template ? ` template ${template}` : ''}`);
   const url = withDatabase(adminUrl(), name);
   const orm = await openOrm(url, 5);

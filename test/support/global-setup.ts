@@ -31,6 +31,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   const template = await prebuildTemplateDatabase(database.adminUrl);
   process.env.TEST_WORKFLOW_BUNDLES = bundles.dir;
   process.env.TEST_DATABASE_TEMPLATE = template.name;
+  process.env.TEST_DATABASE_TEMPLATE_SERVER = database.adminUrl;
   log(chromium);
   process.env.STRIPE_API_BASE = stripeMock.url;
   process.env.TEST_DATABASE_URL = database.adminUrl;

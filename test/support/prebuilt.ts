@@ -12,7 +12,8 @@ import { workflowsPath } from '../../worker/worker.ts';
  * What every test file used to build for itself, built once per run by the global setup: the workflow bundles
  * (about 3 s of CPU each) and a migrated template database (each file's database is a copy of it). On a 2-core
  * CI machine with some 150 files that start a stack, doing it per file cost minutes.
- * Files find them through TEST_WORKFLOW_BUNDLES (a directory) and TEST_DATABASE_TEMPLATE (a database name);
+ * Files find them through TEST_WORKFLOW_BUNDLES (a directory) and TEST_DATABASE_TEMPLATE (a database name on the
+ * server TEST_DATABASE_TEMPLATE_SERVER);
  * without them (a file run outside the global setup) each file builds its own as before.
  */
 export type BundleKind = 'production' | 'plain';

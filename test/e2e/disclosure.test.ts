@@ -178,8 +178,10 @@ describe('disclosure: every field of the battery model × every role × every re
     assert.equal(page.status, 200, page.text);
     assert.match(page.text, /id="product-group-0"/);
     const publicValues = readableBy(['public']).flatMap((pointer) => [leafValue(pointer)].flat());
-    for (const value of publicValues.map(String).filter((v) => /^[\w .-]+$/.test(v))) {
-      assert.ok(page.text.includes(value), `public value ${value} on the page`);
+    for (const value of publicValues.filter((v) => /^[\w .-]+$/.test(String(v)))) {
+      // The page writes numbers the reader's way (English here: 2000 → "2,000").
+      const shown = typeof value === 'number' ? value.toLocaleString('en') : String(value);
+      assert.ok(page.text.includes(shown), `public value ${shown} on the page`);
     }
     for (const secret of secretsFor(['public'])) {
       assert.ok(!withoutIdentifiers(page.text).includes(secret), `${secret} on the verification page`);

@@ -48,8 +48,11 @@ describe('the database stops and starts again under the API', () => {
     });
   });
   afterAll(async () => {
-    await http?.close(0);
-    await orm?.close(true).catch(() => {});
+    // Bounded: once, in CI, closing after the restart waited out the 300 s hook timeout (the cause is not known yet).
+    const bounded = (step: Promise<unknown> | undefined) =>
+      Promise.race([step?.catch(() => {}), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
+    await bounded(http?.close(0));
+    await bounded(orm?.close(true));
     await database?.stop().catch(() => {});
     await rm(dataDir, { recursive: true, force: true });
   });

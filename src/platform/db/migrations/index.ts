@@ -64,6 +64,7 @@ import { Migration20261129200001_challenge_purpose } from './Migration2026112920
 import { Migration20261129200002_chip_signals_open } from './Migration20261129200002_chip_signals_open.ts';
 import { Migration20261129300000_user_operation_tx_hashes } from './Migration20261129300000_user_operation_tx_hashes.ts';
 import { Migration20261129700000_search_pending_list } from './Migration20261129700000_search_pending_list.ts';
+import { Migration20261130400000_record_tap_branches } from './Migration20261130400000_record_tap_branches.ts';
 
 /** Committed migrations, in order. Listed explicitly so no file globbing is needed at run time. */
 export const migrations: MigrationObject[] = [
@@ -174,4 +175,5 @@ export const migrations: MigrationObject[] = [
     class: Migration20261129300000_user_operation_tx_hashes,
   },
   { name: 'Migration20261129700000_search_pending_list', class: Migration20261129700000_search_pending_list },
+  { name: 'Migration20261130400000_record_tap_branches', class: Migration20261130400000_record_tap_branches },
 ];

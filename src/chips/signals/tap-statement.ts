@@ -5,9 +5,9 @@
  * raises (docs/signals.md) are upserted by (chip, type, occurrence), so an ongoing occurrence only updates its
  * evidence; a newly raised one the company is notified of queues asset.suspicious_activity in the outbox.
  *
- * The statement is the PL/pgSQL function record_tap (migrations 20261128500001 and 20261129200000, with the
- * settings' defaults of signal-types.ts written in), so its plan is kept per session instead of planned on every
- * tap. It finds the chip by its UID (no row: not enrolled), and records nothing when the company's chip_keys row
+ * The statement is the PL/pgSQL function record_tap (migrations 20261128500001, 20261129200000 and 20261130400000,
+ * with the settings' defaults of signal-types.ts written in), so its plans are kept per session instead of planned
+ * on every tap, and it runs only the statements a reading needs (signals and outbox only when one is raised). It finds the chip by its UID (no row: not enrolled), and records nothing when the company's chip_keys row
  * is no longer the version the caller verified with (keys_changed).
  *
  * Parameters: company, environment, chip UID, counter, reference, time, client hash, tamper status (json; used

@@ -1,41 +1,26 @@
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import { describe, test } from 'vitest';
 import { webhookSenderFor } from '../../activities/webhooks/webhook-activities.ts';
-import type { WorkflowGateway } from '../../src/adapters/temporal/start.ts';
 import { createLogger } from '../../src/platform/logging/logger.ts';
 import { startOutboxDispatcher } from '../../src/webhooks/dispatcher.ts';
 import { firstAttemptSender } from '../../src/webhooks/first-attempts.ts';
-import { startTestStack, type TestStack } from '../support/stack.ts';
-import { createTestEndpoint, type Receiver, startReceiver, waitUntil } from './support.ts';
+import { createTestEndpoint, type Receiver, startReceiver, waitUntil, webhookTestStack } from './support.ts';
 
 const FAST_EVENTS = 900;
 const SLOW_EVENTS = 130;
 const SLOW_ANSWER_MS = 2_000;
 
 describe('a deep outbox (two worker processes, first attempts sent by their dispatchers)', () => {
-  let stack: TestStack;
-  let gateway: WorkflowGateway;
-  const receivers: Receiver[] = [];
-  const sql = <T>(query: string, params: unknown[] = []) =>
-    stack.api.db.orm.em.fork().execute<T[]>(query, params);
+  const { stack, gateway: gatewayOf, receivers, sql } = webhookTestStack();
   const logger = createLogger('silent');
-
-  beforeAll(async () => {
-    stack = await startTestStack({ dispatcher: false, temporal: 'time-skipping' });
-    gateway = { client: stack.temporal.client, taskQueuePrefix: stack.api.config.temporal.taskQueuePrefix };
-  });
-  afterAll(async () => {
-    for (const receiver of receivers) await receiver.close();
-    await stack.close();
-  });
 
   /** A company with one endpoint at `receiver`, and `count` events committed to its outbox at once. */
   async function company(receiver: Receiver, count: number): Promise<string[]> {
     receivers.push(receiver);
-    const { companyId } = await stack.api.createTenant(`Company ${receivers.length}`);
+    const { companyId } = await stack().api.createTenant(`Company ${receivers.length}`);
     await createTestEndpoint(
-      stack.api.db.orm,
-      stack.deps.secretBox,
+      stack().api.db.orm,
+      stack().deps.secretBox,
       { companyId, environment: 'test' },
       receiver.url,
     );
@@ -59,18 +44,19 @@ describe('a deep outbox (two worker processes, first attempts sent by their disp
     const fastEvents = await company(fast, FAST_EVENTS);
 
     const passes: number[][] = [[], []];
+    const gateway = gatewayOf();
     const dispatchers = [0, 1].map((i) =>
       startOutboxDispatcher({
-        orm: stack.api.db.orm,
+        orm: stack().api.db.orm,
         gateway,
         logger,
         pollIntervalMs: 50,
         hooks: { afterStarts: async (ids) => void passes[i]!.push(ids.length) },
         firstAttempts: firstAttemptSender({
-          orm: stack.api.db.orm,
+          orm: stack().api.db.orm,
           gateway,
           logger,
-          senders: { test: webhookSenderFor(stack.deps) },
+          senders: { test: webhookSenderFor(stack().deps) },
         }),
       }),
     );

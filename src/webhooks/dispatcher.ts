@@ -9,6 +9,10 @@ export interface OutboxDispatcherOptions {
   orm: Orm;
   gateway: WorkflowGateway;
   logger: Logger;
+  /**
+   * The most events one pass takes (default 400). After a quiet spell a pass takes FIRST_PASS, and each full
+   * pass doubles the next, so the first deliveries leave soon and a deep outbox goes in few, large statements.
+   */
   batchSize?: number;
   /** Longest wait between passes when no notification arrives. */
   pollIntervalMs?: number;
@@ -31,7 +35,9 @@ const CHANNEL = 'outbox_events';
 const LISTEN_RETRY_MS = 5_000;
 const ERROR_BACKOFF_MS = 2_000;
 const SWEEP_INTERVAL_MS = 60_000;
-const FULL_SENDER_WAIT_MS = 20;
+const FULL_SENDER_WAIT_MS = 5;
+const FIRST_PASS = 25;
+const ROOM_WORTH_A_PASS = 100;
 
 /**
  * Runs in the worker process: passes over the outbox (see dispatchOutboxBatch) as soon as an event
@@ -40,7 +46,8 @@ const FULL_SENDER_WAIT_MS = 20;
  * Several dispatchers may run at once (one per worker process): they share the work, never duplicate it.
  */
 export function startOutboxDispatcher(options: OutboxDispatcherOptions): OutboxDispatcher {
-  const batchSize = options.batchSize ?? 100;
+  const batchSize = options.batchSize ?? 400;
+  const firstPass = Math.min(FIRST_PASS, batchSize);
   const pollIntervalMs = options.pollIntervalMs ?? 1_000;
   const logger = options.logger.child({ component: 'outbox-dispatcher' });
   let stopping = false;
@@ -102,13 +109,16 @@ export function startOutboxDispatcher(options: OutboxDispatcherOptions): OutboxD
     }
   };
 
+  /** The next pass's size: small after a quiet spell, doubled after each full pass up to `batchSize`. */
+  let size = firstPass;
   const loop = (async () => {
     while (!stopping) {
       await ensureListener();
       await sweep();
-      // A sender that holds all the claims it may frees room as its attempts finish: look again soon.
+      // A sender that holds (nearly) all the claims it may frees room as its attempts finish: look again soon
+      // rather than claim a handful at a time.
       const room = options.firstAttempts?.room?.() ?? batchSize;
-      if (room === 0) {
+      if (room < Math.min(size, ROOM_WORTH_A_PASS)) {
         await pause(FULL_SENDER_WAIT_MS, false);
         continue;
       }
@@ -116,7 +126,7 @@ export function startOutboxDispatcher(options: OutboxDispatcherOptions): OutboxD
       let dispatched = 0;
       try {
         dispatched = await dispatchOutboxBatch(options.orm, options.gateway, {
-          batchSize,
+          batchSize: size,
           hooks: options.hooks,
           firstAttempts: options.firstAttempts,
         });
@@ -129,7 +139,10 @@ export function startOutboxDispatcher(options: OutboxDispatcherOptions): OutboxD
       }
       // Fewer events than the pass could take (a batch, or the sender's room when that was less): the outbox
       // is empty for now. A pass the room cut short goes on at once.
-      if (dispatched < Math.min(batchSize, room)) await pause(pollIntervalMs, true);
+      if (dispatched < Math.min(size, room)) {
+        size = firstPass;
+        await pause(pollIntervalMs, true);
+      } else size = Math.min(size * 2, batchSize);
     }
     await listener?.end().catch(() => {});
     await options.firstAttempts?.drain();

@@ -16,8 +16,30 @@ export function sealWebhookSecret(box: SecretBox, endpointId: string, secret: st
   return box.seal(Buffer.from(secret, 'utf8'), context(endpointId));
 }
 
+/** Opened secrets kept per key (a few hundred bytes each): the oldest goes first once this many are kept. */
+const MAX_OPENED = 1_000;
+const opened = new WeakMap<SecretBox, Map<string, string>>();
+
+/**
+ * Opening a sealed secret (AES-GCM with a key prepared anew each time) cost as much CPU as signing a delivery,
+ * and every attempt of every delivery opens its endpoint's: the secret opened once is kept per key, by the
+ * endpoint and its exact sealed bytes (a rotation seals new bytes, so it is never served stale).
+ */
 function open(box: SecretBox, endpointId: string, sealed: Buffer | Uint8Array): string {
-  return box.open(Buffer.from(sealed), context(endpointId)).toString('utf8');
+  let cache = opened.get(box);
+  if (!cache) {
+    cache = new Map();
+    opened.set(box, cache);
+  }
+  const bytes = Buffer.from(sealed);
+  const key = `${endpointId} ${bytes.toString('base64')}`;
+  let secret = cache.get(key);
+  if (secret === undefined) {
+    secret = box.open(bytes, context(endpointId)).toString('utf8');
+    if (cache.size >= MAX_OPENED) cache.delete(cache.keys().next().value!);
+    cache.set(key, secret);
+  }
+  return secret;
 }
 
 type SecretColumns = Pick<WebhookEndpoint, 'id' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>;

@@ -9,7 +9,9 @@ import { type ClaimedFirstAttempt, claimedAttempt, createDeliveries, pgArray } f
 // An event with a delivery that needs a workflow (one an earlier pass of a dispatcher without first attempts
 // left) stays in the outbox for the transactional pass (outbox-dispatch.ts). Every event taken comes back at
 // least once (`taken_event_id`, `dispatched`), with one row per claimed delivery and what its attempt needs
-// (the event, the endpoint as it is now).
+// (the event, the endpoint as it is now), or one row of its own when none of its deliveries was claimed. (Not
+// one join of the events with the outcome: the planner, told each CTE holds one row, looped over both, which
+// grew with the square of the pass.)
 const FIRST_ATTEMPT_PASS = `
   with events as (
     select id from outbox_events where dispatched_at is null and environment = any(?::text[])
@@ -42,14 +44,21 @@ const FIRST_ATTEMPT_PASS = `
     where id in (select id from events)
       and id not in (select event_id from outcome where needs_workflow)
   )
-  select ev.id as taken_event_id, ev.id not in (select event_id from outcome where needs_workflow) as dispatched,
-         r.id as delivery_id, r.endpoint_id, r.company_id, r.environment, r.claimed,
-         r.needs_workflow, ${ATTEMPT_CONTEXT_COLUMNS}
-  from events ev
-  left join outcome r on r.event_id = ev.id and r.claimed
+  select r.event_id as taken_event_id, r.event_id not in (select event_id from outcome where needs_workflow)
+           as dispatched,
+         r.id as delivery_id, r.endpoint_id, r.company_id, r.environment, true as claimed, ${ATTEMPT_CONTEXT_COLUMNS}
+  from outcome r
   left join outbox_events o on o.id = r.event_id
   left join webhook_endpoints e on e.id = r.endpoint_id and e.company_id = r.company_id
-    and e.environment = r.environment`;
+    and e.environment = r.environment
+  where r.claimed
+  union all
+  select ev.id, ev.id not in (select event_id from outcome where needs_workflow),
+         null, null, null, null, false, ${ATTEMPT_CONTEXT_COLUMNS}
+  from events ev
+  left join outbox_events o on false
+  left join webhook_endpoints e on false
+  where ev.id not in (select event_id from outcome where claimed)`;
 
 /**
  * The dispatcher's pass over events of the environments it sends first attempts for, in one statement

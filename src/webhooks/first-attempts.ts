@@ -92,6 +92,7 @@ export function firstAttemptSender(options: {
   let idle: (() => void)[] = [];
   /** Deliveries whose claimed attempt this process holds: its sweep leaves them alone, however old. */
   const held = new Set<string>();
+  let pumpQueued = false;
 
   const retryLater = (delivery: DeliveryRef) =>
     startDeliveryWorkflow(options.gateway, delivery, 'dispatch', { firstAttemptMade: true });
@@ -173,7 +174,15 @@ export function firstAttemptSender(options: {
         else waiting.set(receiver, [item]);
         queued++;
       }
-      pump();
+      // After this turn of the event loop: the dispatcher's next pass is on its way to the database first, so
+      // it runs there while these attempts are signed and sent here.
+      if (!pumpQueued) {
+        pumpQueued = true;
+        setImmediate(() => {
+          pumpQueued = false;
+          pump();
+        });
+      }
     },
     drain() {
       if (inFlight === 0 && queued === 0) return Promise.resolve();

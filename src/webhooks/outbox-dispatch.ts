@@ -23,6 +23,8 @@ export interface FirstAttemptClaims {
 }
 
 const STARTS_IN_PARALLEL = 32;
+/** Most events of one workflow pass: its transaction holds their locks while it starts their workflows. */
+const WORKFLOW_PASS = 100;
 
 async function inParallel<T>(items: T[], limit: number, run: (item: T) => Promise<unknown>): Promise<void> {
   let next = 0;
@@ -135,5 +137,6 @@ export async function dispatchOutboxBatch(
     done = dispatched.length;
     if (done >= size) return done;
   }
-  return done + (await workflowPass(orm, gateway, { ...options, batchSize: options.batchSize - done }));
+  const rest = Math.min(options.batchSize - done, WORKFLOW_PASS);
+  return done + (await workflowPass(orm, gateway, { ...options, batchSize: rest }));
 }

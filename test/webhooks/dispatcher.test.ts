@@ -1,53 +1,45 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, test } from 'vitest';
-import type { WorkflowGateway } from '../../src/adapters/temporal/start.ts';
+import { describe, test } from 'vitest';
 import { scopedEntityManager, type TenantScope } from '../../src/platform/db/tenant-scope.ts';
 import { createLogger } from '../../src/platform/logging/logger.ts';
 import { workflowIds } from '../../src/processes/workflow-ids.ts';
 import { startOutboxDispatcher } from '../../src/webhooks/dispatcher.ts';
 import { deleteEndpoint, updateEndpoint } from '../../src/webhooks/endpoints.ts';
 import { dispatchOutboxBatch } from '../../src/webhooks/outbox-dispatch.ts';
-import { startTestStack, type TestStack } from '../support/stack.ts';
-import { createTestEndpoint, queueEvent, type Receiver, startReceiver, waitUntil } from './support.ts';
+import {
+  createTestEndpoint,
+  queueEvent,
+  type Receiver,
+  startReceiver,
+  waitUntil,
+  webhookTestStack,
+} from './support.ts';
 
 describe('outbox dispatcher', () => {
-  let stack: TestStack;
-  let gateway: WorkflowGateway;
-  const receivers: Receiver[] = [];
-  const sql = <T>(query: string, params: unknown[] = []) =>
-    stack.api.db.orm.em.fork().execute<T[]>(query, params);
+  const { stack, gateway, receivers, sql } = webhookTestStack();
   const logger = createLogger('silent');
-
-  beforeAll(async () => {
-    stack = await startTestStack({ dispatcher: false, temporal: 'time-skipping' });
-    gateway = { client: stack.temporal.client, taskQueuePrefix: stack.api.config.temporal.taskQueuePrefix };
-  });
-  afterAll(async () => {
-    for (const receiver of receivers) await receiver.close();
-    await stack.close();
-  });
 
   async function tenant(): Promise<{ scope: TenantScope; receiver: Receiver }> {
     const receiver = await startReceiver();
     receivers.push(receiver);
-    const { companyId } = await stack.api.createTenant(`Company ${receivers.length}`);
+    const { companyId } = await stack().api.createTenant(`Company ${receivers.length}`);
     return { scope: { companyId, environment: 'test' }, receiver };
   }
   const endpointFor = (
     scope: TenantScope,
     url: string,
     types: Parameters<typeof createTestEndpoint>[4] = [],
-  ) => createTestEndpoint(stack.api.db.orm, stack.deps.secretBox, scope, url, types);
+  ) => createTestEndpoint(stack().api.db.orm, stack().deps.secretBox, scope, url, types);
   const event = (scope: TenantScope, type: 'asset.initialized' | 'asset.minted' = 'asset.initialized') =>
-    queueEvent(stack.api.db.orm, scope, type, { chipUid: '04AABBCCDDEEFF', n: randomUUID() });
+    queueEvent(stack().api.db.orm, scope, type, { chipUid: '04AABBCCDDEEFF', n: randomUUID() });
   const deliveriesOf = (eventIds: string[]) =>
     sql<{ event_id: string; endpoint_id: string }>(
       'select event_id, endpoint_id from webhook_deliveries where event_id in (?) order by event_id, endpoint_id',
       [eventIds],
     );
   const finished = (eventId: string, endpointId: string) =>
-    stack.temporal.client.workflow.getHandle(workflowIds.webhook(eventId, endpointId)).result();
+    stack().temporal.client.workflow.getHandle(workflowIds.webhook(eventId, endpointId)).result();
 
   test('one delivery per subscribed, enabled, live endpoint of the same company and environment', async () => {
     const { scope, receiver } = await tenant();
@@ -55,7 +47,7 @@ describe('outbox dispatcher', () => {
     const mintedOnly = await endpointFor(scope, `${receiver.url}/minted`, ['asset.minted']);
     const disabled = await endpointFor(scope, `${receiver.url}/disabled`);
     const deleted = await endpointFor(scope, `${receiver.url}/deleted`);
-    const em = scopedEntityManager(stack.api.db.orm.em, scope);
+    const em = scopedEntityManager(stack().api.db.orm.em, scope);
     await updateEndpoint(em, { policy: { allowPrivate: true } }, disabled.id, { enabled: false });
     await deleteEndpoint(em, deleted.id);
     await endpointFor({ ...scope, environment: 'live' }, `${receiver.url}/live`);
@@ -71,7 +63,7 @@ describe('outbox dispatcher', () => {
       [testEvent, scope.companyId, JSON.stringify({ endpointId: mintedOnly.id })],
     );
 
-    while ((await dispatchOutboxBatch(stack.api.db.orm, gateway, { batchSize: 2 })) > 0);
+    while ((await dispatchOutboxBatch(stack().api.db.orm, gateway(), { batchSize: 2 })) > 0);
     const rows = await deliveriesOf([initialized, minted, testEvent]);
     const expected = [
       [initialized, all.id],
@@ -109,7 +101,7 @@ describe('outbox dispatcher', () => {
        values (?, ?, 'test', 'asset.transferred', '{}'::jsonb, now() - interval '5 seconds')`,
       [claimed, scope.companyId],
     );
-    while ((await dispatchOutboxBatch(stack.api.db.orm, gateway, { batchSize: 10 })) > 0);
+    while ((await dispatchOutboxBatch(stack().api.db.orm, gateway(), { batchSize: 10 })) > 0);
     assert.deepEqual(
       (await deliveriesOf([claimed])).map((r) => r.endpoint_id),
       [endpoint.id],
@@ -124,7 +116,7 @@ describe('outbox dispatcher', () => {
     const b = await endpointFor(scope, second.url);
     const eventIds = await Promise.all(Array.from({ length: 60 }, () => event(scope)));
 
-    const options = { orm: stack.api.db.orm, gateway, logger, batchSize: 7, pollIntervalMs: 50 };
+    const options = { orm: stack().api.db.orm, gateway: gateway(), logger, batchSize: 7, pollIntervalMs: 50 };
     const taken: string[][] = [[], []];
     const dispatchers = [0, 1].map((i) =>
       startOutboxDispatcher({
@@ -158,7 +150,7 @@ describe('outbox dispatcher', () => {
     const endpoint = await endpointFor(scope, receiver.url);
     const eventIds = [await event(scope), await event(scope), await event(scope)];
     await assert.rejects(
-      dispatchOutboxBatch(stack.api.db.orm, gateway, {
+      dispatchOutboxBatch(stack().api.db.orm, gateway(), {
         batchSize: 10,
         hooks: {
           afterStarts: async () => {
@@ -175,7 +167,7 @@ describe('outbox dispatcher', () => {
     assert.equal(undispatched!.n, 3, 'the events stay in the outbox');
     await receiver.waitFor(3);
 
-    assert.equal(await dispatchOutboxBatch(stack.api.db.orm, gateway, { batchSize: 10 }), 3);
+    assert.equal(await dispatchOutboxBatch(stack().api.db.orm, gateway(), { batchSize: 10 }), 3);
     assert.equal((await deliveriesOf(eventIds)).length, 3);
     for (const eventId of eventIds) assert.equal((await finished(eventId, endpoint.id)).status, 'succeeded');
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -186,8 +178,8 @@ describe('outbox dispatcher', () => {
     const { scope, receiver } = await tenant();
     await endpointFor(scope, receiver.url);
     const dispatcher = startOutboxDispatcher({
-      orm: stack.api.db.orm,
-      gateway,
+      orm: stack().api.db.orm,
+      gateway: gateway(),
       logger,
       pollIntervalMs: 120_000,
     });

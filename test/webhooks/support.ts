@@ -1,12 +1,15 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
+import type { WorkflowGateway } from '../../src/adapters/temporal/start.ts';
 import type { Orm } from '../../src/platform/db/orm.ts';
 import { scopedEntityManager, type TenantScope } from '../../src/platform/db/tenant-scope.ts';
 import type { SecretBox } from '../../src/platform/secret-box.ts';
 import { createEndpoint } from '../../src/webhooks/endpoints.ts';
 import type { EventType } from '../../src/webhooks/event-types.ts';
 import { recordEvent } from '../../src/webhooks/outbox.ts';
+import { startTestStack, type TestStack } from '../support/stack.ts';
 
 export interface ReceivedRequest {
   method: string;
@@ -133,3 +136,33 @@ export const waitUntil = async (check: () => Promise<boolean>, timeoutMs = 20_00
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 };
+
+/**
+ * A test file's stack without the worker process's dispatcher (the file drives dispatching itself) on
+ * time-skipping Temporal, started before its tests and closed after them with every receiver it started.
+ */
+export function webhookTestStack(): {
+  stack(): TestStack;
+  gateway(): WorkflowGateway;
+  receivers: Receiver[];
+  sql<T>(query: string, params?: unknown[]): Promise<T[]>;
+} {
+  let stack: TestStack | undefined;
+  let gateway: WorkflowGateway | undefined;
+  const receivers: Receiver[] = [];
+  beforeAll(async () => {
+    stack = await startTestStack({ dispatcher: false, temporal: 'time-skipping' });
+    gateway = { client: stack.temporal.client, taskQueuePrefix: stack.api.config.temporal.taskQueuePrefix };
+  });
+  afterAll(async () => {
+    for (const receiver of receivers) await receiver.close();
+    await stack?.close();
+  });
+  return {
+    stack: () => stack!,
+    gateway: () => gateway!,
+    receivers,
+    sql: <T>(query: string, params: unknown[] = []) =>
+      stack!.api.db.orm.em.fork().execute<T[]>(query, params),
+  };
+}

@@ -5,22 +5,25 @@ import type { Environment } from '../../platform/config/config.ts';
 import type { TenantScope } from '../../platform/db/tenant-scope.ts';
 
 /** The row a mint is about to insert, as far as its first version's document needs it. */
-export interface MintRow {
-  tokenId: string;
-  chipUid: string;
-  productId: string | null;
-  gtin: string | null;
-  ownerWallet: string;
-  material: string | null;
-  metadataUrl: string;
-  metadata: Record<string, unknown>;
-  erpMaterialId: string | null;
-  erpOrderId: string | null;
-  serviceUid: string;
-  transactionHash: string;
+export interface MintRow
+  extends Pick<
+    PassportContentFacts,
+    | 'tokenId'
+    | 'chipUid'
+    | 'productId'
+    | 'gtin'
+    | 'ownerWallet'
+    | 'material'
+    | 'metadataUrl'
+    | 'metadata'
+    | 'erpMaterialId'
+    | 'erpOrderId'
+    | 'serviceUid'
+    | 'transactionHash'
+    | 'contractAddress'
+  > {
   mintedAt: Date;
   depositWei: string;
-  contractAddress: string;
   /** The MINT event's actor and metadata. */
   platformAddress: string;
   eventMetadata: Record<string, unknown>;

@@ -78,8 +78,10 @@ export function mintActivities(deps: EnvironmentDeps) {
         return mined(existing.tokenId, existing.txHash, metadataUrl)(existing.blockNumber);
       };
       // prepareMint has just looked the chip up, so a first attempt does not ask again: the contract refuses a
-      // second mint of the chip or of the token id, and that refusal adopts the mint on chain (below).
-      if (Context.current().info.attempt > 1) {
+      // second mint of the chip or of the token id, and that refusal adopts the mint on chain (below). Nor does
+      // it look for a transaction under its operation key: no earlier attempt can have sent one.
+      const firstAttempt = Context.current().info.attempt === 1;
+      if (!firstAttempt) {
         const adopted = await adoptExisting();
         if (adopted) return adopted;
       }
@@ -100,6 +102,7 @@ export function mintActivities(deps: EnvironmentDeps) {
               depositWei: deps.depositWei,
             },
             {
+              firstAttempt,
               onSubmitted: async (transactionHash) => {
                 write.submitted(transactionHash);
                 await deps.hooks?.afterMintSubmitted?.(transactionHash);

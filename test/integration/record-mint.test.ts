@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { type MintedPassport, recordMint } from '../../src/lifecycle/mint/record-mint.ts';
 import type { PassportMetadata } from '../../src/passport/record/metadata.ts';
+import { currentPassportVersion } from '../../src/passport/record/passport-versions.ts';
 import { scopedEntityManager, type TenantScope } from '../../src/platform/db/tenant-scope.ts';
 import type { MintProduct } from '../../src/processes/mint.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
@@ -137,6 +138,34 @@ describe('recording a mined mint', () => {
     assert.deepEqual(await one(`select metric from usage_records where reference = ?`, [`test:${uid}`]), {
       metric: 'mint',
     });
+  });
+
+  test('the first version written with the mint is what a read of the passport finds (no second version)', async () => {
+    const uid = '04ABCDEF000004';
+    await api.call('POST', '/v1/dpp/enroll', {
+      key: tenant.testKey,
+      body: { chipUid: uid, productId: 'SKU-4' },
+    });
+    const passport = await recordMint(
+      scopedEntityManager(api.db.orm.em, scope),
+      scope,
+      {
+        ...minted(uid, '0xff'),
+        tokenId: '10',
+        product: { ...minted(uid, '0xff').product, gtin: '04012345678901', material: 'leather' },
+        metadata: { name: 'Boot', attributes: [{ trait_type: 'size', value: 42.5 }], z: 1, a: null },
+      } as unknown as MintedPassport,
+      base(),
+    );
+    const stored = await one('select number, sha256 from passport_versions where passport_id = ?', [
+      passport.id,
+    ]);
+    const read = await currentPassportVersion(api.db.orm.em.fork(), passport.id, base());
+    assert.equal(read?.number, 1, 'a read records no newer version: the document is the same');
+    assert.equal(read?.sha256, stored.sha256);
+    const event = await one(`select id from supply_chain_events where token_id = '10'`);
+    const content = read!.content as { events?: { id: number }[] } & Record<string, unknown>;
+    assert.ok(JSON.stringify(content).includes(`"id":${event.id}`), "the document names the MINT event's id");
   });
 
   test("another tenant's chip is not found and nothing is written", async () => {

@@ -58,16 +58,20 @@ export class PassportWriter {
     return { stats: { sent, nonceErrors, resyncs } };
   }
 
+  /**
+   * `firstAttempt`: the caller's first try of this operation (an activity's attempt 1), so no transaction can
+   * carry its key yet and none is looked up; the manager's store still refuses a second one for the key.
+   */
   async mint(
     request: MintRequest,
-    options: WriteOptions = {},
+    options: WriteOptions & { firstAttempt?: boolean } = {},
   ): Promise<TxResult & { tokenId: string; chipHash: string }> {
     const hash = chipHash(request.chipUid);
     const deposit = request.depositWei ?? 0n;
     if (deposit < 0n) throw new RangeError('depositWei must not be negative');
     const to = getAddress(request.to);
     const key = `${operationKey(options.operationKey)}#mint`;
-    const earlier = await this.transactions.findByOperation(key);
+    const earlier = options.firstAttempt ? undefined : await this.transactions.findByOperation(key);
     const result = earlier
       ? ownEvents(await this.#calls.settle(earlier, options), request.tokenId)
       : request.tokenId === undefined

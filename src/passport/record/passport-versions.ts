@@ -293,34 +293,44 @@ function unchangedSince(
 }
 
 /**
- * Records the passport's current content as a new version when it differs from the latest one (idempotent:
- * calling it again, or after a write that changed nothing published, adds nothing). Call it inside the
- * transaction of the write that changed the content, after the write: it locks the passport row, so two
- * writers of one passport get consecutive numbers (and `unique (passport_id, number)` backs that up). The
- * version's time is now (its header's `lastUpdated`); its hashes are over the document with that time in it.
- * Answers the latest version (new or not); undefined only if there is no such passport. `inserted`: the
- * passport row was inserted by this transaction (a mint), so it has no version yet and none is looked up.
+ * The version `facts` make after `latest` (the first one without it): its document as of now (never before the
+ * latest version, even if this clock is behind the one that wrote it), numbered next, with both hashes.
  */
-export async function recordPassportVersion(
-  em: EntityManager,
-  passportId: number,
+export function nextPassportVersion(
+  facts: PassportContentFacts,
   publicBaseUrl: string,
-  options: { inserted?: boolean } = {},
-): Promise<PassportVersion | undefined> {
-  const facts = await loadPassportContent(em, passportId, { lock: true });
-  if (!facts) return undefined;
-  const latest = options.inserted ? undefined : await latestPassportVersion(em, passportId);
-  if (latest && unchangedSince(facts, publicBaseUrl, latest)) return latest;
-  // Never before the latest version, even if this clock is behind the one that wrote it.
+  latest: Pick<PassportVersion, 'number' | 'createdAt'> | undefined,
+): PassportVersion {
   const now = new Date(Math.max(Date.now(), (latest?.createdAt.getTime() ?? 0) + 1));
   const content = passportDocument(facts, publicBaseUrl, now);
-  const version: PassportVersion = {
+  return {
     number: (latest?.number ?? 0) + 1,
     sha256: documentSha256(content),
     publicSha256: documentSha256(publicPart(content)),
     createdAt: now,
     content,
   };
+}
+
+/**
+ * Records the passport's current content as a new version when it differs from the latest one (idempotent:
+ * calling it again, or after a write that changed nothing published, adds nothing). Call it inside the
+ * transaction of the write that changed the content, after the write: it locks the passport row, so two
+ * writers of one passport get consecutive numbers (and `unique (passport_id, number)` backs that up). The
+ * version's time is now (its header's `lastUpdated`); its hashes are over the document with that time in it.
+ * Answers the latest version (new or not); undefined only if there is no such passport. (A mint writes its
+ * passport's first version in its own insert statement: src/lifecycle/mint/record-mint.ts.)
+ */
+export async function recordPassportVersion(
+  em: EntityManager,
+  passportId: number,
+  publicBaseUrl: string,
+): Promise<PassportVersion | undefined> {
+  const facts = await loadPassportContent(em, passportId, { lock: true });
+  if (!facts) return undefined;
+  const latest = await latestPassportVersion(em, passportId);
+  if (latest && unchangedSince(facts, publicBaseUrl, latest)) return latest;
+  const version = nextPassportVersion(facts, publicBaseUrl, latest);
   await em.execute(
     `insert into passport_versions (company_id, environment, passport_id, number, sha256, public_sha256, content,
        created_at)
@@ -332,8 +342,8 @@ export async function recordPassportVersion(
       version.number,
       version.sha256,
       version.publicSha256,
-      JSON.stringify(content),
-      now,
+      JSON.stringify(version.content),
+      version.createdAt,
     ],
   );
   return version;

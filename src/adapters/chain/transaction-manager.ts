@@ -196,7 +196,7 @@ export class TransactionManager {
     let last: Row | undefined;
     for (;;) {
       try {
-        await this.tick();
+        await this.#monitor.freshTick();
       } catch {
         // An RPC or database hiccup: the next round tries again until the deadline.
       }

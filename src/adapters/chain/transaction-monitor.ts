@@ -80,6 +80,15 @@ export class TransactionMonitor {
     return this.#tick;
   }
 
+  /**
+   * A round that starts after this call. A round already under way may have read the receipts before the
+   * caller's transaction was mined (at once on a dev chain), so the caller waits for it and joins the next.
+   */
+  async freshTick(): Promise<void> {
+    if (this.#tick) await this.#tick.catch(() => {});
+    return this.tick();
+  }
+
   async #round(): Promise<void> {
     const chainId = await this.#chainId();
     await this.#store.sameChain(chainId);

@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
-import { Contract, parseEther, Wallet } from 'ethers';
-import { chipHash } from '../src/adapters/chain/chip-hash.ts';
+import { Contract, Wallet } from 'ethers';
 import { createChainProvider } from '../src/adapters/chain/passport-chain.ts';
 import { bundlerLogger } from '../src/adapters/temporal/runtime.ts';
 import { FACTORY_DEFAULT_KEY, generateSun } from '../src/standards/sun/index.ts';
@@ -11,6 +10,7 @@ import { workerTuning } from '../worker/worker.ts';
 import { cpuPerOperation, sampleProcesses, sampleThreads } from './cpu.ts';
 import { noopActivities } from './noop/noop-activities.ts';
 import { sized } from './quick.ts';
+import { rawMinter } from './raw-minter.ts';
 import { atLeast, recordFigure } from './report/figures.ts';
 import { measuredPhase, rate, report } from './setup.ts';
 import { mintStepTimeline } from './step-timeline.ts';
@@ -87,20 +87,16 @@ export async function benchMint(): Promise<void> {
       new Wallet(stack.chain.platform.privateKey, provider),
     );
     await (await roleGrant.getFunction('grantRole')(minterRole, minter.address)).wait();
-    const raw = new Contract(stack.chain.contractAddress, admin.artifact.abi as never, minter);
-    let nonce = await provider.getTransactionCount(minter.address, 'pending');
+    const rawMint = rawMinter({
+      wallet: minter,
+      provider,
+      contract: new Contract(stack.chain.contractAddress, admin.artifact.abi as never, minter),
+      chainId: (await provider.getNetwork()).chainId,
+      firstNonce: await provider.getTransactionCount(minter.address, 'pending'),
+    });
     const rawMints = (first: number, count: number) =>
       Promise.all(
-        Array.from({ length: count }, async (_, i) => {
-          const tx = await raw.getFunction('mintWithId')(
-            minter.address,
-            1_000_000 + first + i,
-            `ipfs://raw-${first + i}`,
-            chipHash(uidOf(0xb0, first + i)),
-            { value: parseEther('0.001'), nonce: nonce++, gasLimit: 500_000 },
-          );
-          await tx.wait();
-        }),
+        Array.from({ length: count }, (_, i) => rawMint(1_000_000 + first + i, uidOf(0xb0, first + i))),
       );
     const workflowMints = (uids: string[]) =>
       Promise.all(

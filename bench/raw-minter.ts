@@ -1,0 +1,86 @@
+import { type Contract, type JsonRpcProvider, keccak256, parseEther, type Wallet } from 'ethers';
+import { chipHash } from '../src/adapters/chain/chip-hash.ts';
+
+/** A raw mint that is not mined within this long fails the bench (it used to wait forever). */
+export const RAW_MINT_WAIT_MS = Number(process.env.BENCH_RAW_MINT_WAIT_MS ?? 60_000);
+const SEND_ATTEMPTS = 4;
+
+/**
+ * The mint bench's baseline: `mintWithId` signed by a plain ethers wallet that numbers its own nonces, as a
+ * hand-written client would, many in flight at once. A send that fails under load must not leave a gap: the node
+ * would queue every later nonce behind it and their receipts would never come. So each transaction is signed
+ * here (its hash known before it is sent); after a failed send the node is asked what it holds: the transaction
+ * itself (it did arrive: wait for it), its nonce taken by an earlier run (the local count is stale: take the
+ * node's pending count and sign again), or neither (the same signed bytes are sent again, filling the gap). A
+ * transaction not mined within RAW_MINT_WAIT_MS fails the bench with the nonces involved.
+ */
+export function rawMinter(options: {
+  wallet: Wallet;
+  provider: JsonRpcProvider;
+  contract: Contract;
+  chainId: bigint;
+  firstNonce: number;
+}) {
+  const { wallet, provider, contract, chainId } = options;
+  let nextNonce = options.firstNonce;
+  const sign = async (nonce: number, data: string) => {
+    const fees = await provider.getFeeData();
+    const signed = await wallet.signTransaction({
+      type: 2,
+      chainId,
+      to: await contract.getAddress(),
+      data,
+      value: parseEther('0.001'),
+      nonce,
+      gasLimit: 500_000,
+      maxFeePerGas: fees.maxFeePerGas,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    });
+    return { nonce, signed, hash: keccak256(signed) };
+  };
+
+  return async function mint(tokenId: number, chipUid: string): Promise<void> {
+    const data = contract.interface.encodeFunctionData('mintWithId', [
+      wallet.address,
+      tokenId,
+      `ipfs://raw-${tokenId}`,
+      chipHash(chipUid),
+    ]);
+    let tx = await sign(nextNonce++, data);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await provider.broadcastTransaction(tx.signed);
+        break;
+      } catch (error) {
+        if (await provider.getTransaction(tx.hash)) break; // it arrived; the answer was lost
+        const pending = await provider.getTransactionCount(wallet.address, 'pending');
+        if (attempt >= SEND_ATTEMPTS) {
+          throw new Error(
+            `raw ethers baseline: the mint of token ${tokenId} (nonce ${tx.nonce}) was refused ${attempt} times ` +
+              `(node's pending nonce ${pending}): ${(error as Error).message}`,
+          );
+        }
+        const mined = await provider.getTransactionCount(wallet.address, 'latest');
+        if (mined > tx.nonce) {
+          // The nonce was used before this run counted: resync from the node and sign again.
+          nextNonce = Math.max(nextNonce, pending);
+          tx = await sign(nextNonce++, data);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
+    }
+    let receipt: Awaited<ReturnType<JsonRpcProvider['waitForTransaction']>>;
+    try {
+      receipt = await provider.waitForTransaction(tx.hash, 1, RAW_MINT_WAIT_MS);
+    } catch (error) {
+      const pending = await provider.getTransactionCount(wallet.address, 'pending').catch(() => NaN);
+      const mined = await provider.getTransactionCount(wallet.address, 'latest').catch(() => NaN);
+      throw new Error(
+        `raw ethers baseline: the mint of token ${tokenId} (nonce ${tx.nonce}) was not mined within ` +
+          `${RAW_MINT_WAIT_MS / 1000} s (node: ${mined} mined, pending nonce ${pending}; a gap before it?): ` +
+          (error as Error).message,
+      );
+    }
+    if (receipt?.status !== 1) throw new Error(`raw ethers baseline: the mint of token ${tokenId} reverted`);
+  };
+}

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../test/support/browser.ts';
+import { ensureChromium } from '../test/support/chromium-install.ts';
 import { enrollAndMint } from '../test/support/fixtures/mint.ts';
 import { FULL_PRODUCT, GTIN } from '../test/support/fixtures/products.ts';
 import { startTestStack } from '../test/support/stack.ts';
@@ -90,6 +91,7 @@ export async function benchPage(): Promise<void> {
     const tokenId = await enrollAndMint(call, '04EE000000000A', FULL_PRODUCT);
     const pageUrl = `${stack.api.baseUrl}/test/verify/01/${GTIN}/21/${tokenId}`;
     const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
+    await ensureChromium();
     browser = await launchChromium();
     const times = { page: [] as number[], bare: [] as number[] };
     // One warm-up load of each (the server's first render, Chromium's first tab), then alternating loads.

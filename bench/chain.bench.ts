@@ -214,6 +214,7 @@ export async function benchChain(): Promise<void> {
     console.log(`passports requested ${MINTS}`);
     console.log(`passports recorded ${ledger.recorded}`);
     console.log(`duplicate passports ${ledger.duplicates}`);
+    if (ledger.duplicates > 0) throw new Error(`${ledger.duplicates} passports were recorded twice`);
     console.log(`reorged-out passports left recorded ${ledger.reorgedOutLeft}`);
     console.log(`nonce errors ${nonceErrors}`);
     console.log(`gas per passport, batch / single ${ratio.toFixed(3)}`);

@@ -222,7 +222,10 @@ export async function benchMint(): Promise<void> {
         'wall ms p50/p90 of a workflow mint': cpu.steps,
       },
     );
-    if (failed.length > 0) console.log('  first failure:', failed[0]!.status, failed[0]!.text.slice(0, 300));
+    if (failed.length > 0)
+      throw new Error(
+        `${failed.length} mints failed; the first: ${failed[0]!.status} ${failed[0]!.text.slice(0, 300)}`,
+      );
   } finally {
     await stopWorker();
     await stack.close();

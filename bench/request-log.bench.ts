@@ -42,12 +42,18 @@ export async function benchRequestLog(): Promise<void> {
     // Off and on alternate, round by round, so a machine busy with something else weighs on both alike.
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, api, tenant] of apis) {
-        for (const [kind, call] of [
-          ['GET', () => api.call('GET', '/v1/webhooks/endpoints', { key: tenant.testKey })],
-          ['PUT 400', () => api.call('PUT', '/v1/dpp/chip-keys', { key: tenant.testKey, body })],
+        for (const [kind, status, call] of [
+          ['GET', 200, () => api.call('GET', '/v1/webhooks/endpoints', { key: tenant.testKey })],
+          ['PUT 400', 400, () => api.call('PUT', '/v1/dpp/chip-keys', { key: tenant.testKey, body })],
         ] as const) {
           const started = performance.now();
-          for (let i = 0; i < REQUESTS; i++) await call();
+          for (let i = 0; i < REQUESTS; i++) {
+            const answer = await call();
+            if (answer.status !== status)
+              throw new Error(
+                `${kind} answered ${answer.status}, not ${status}: ${answer.text.slice(0, 300)}`,
+              );
+          }
           const series = `${kind} log ${name}`;
           perRequest[series] = [...(perRequest[series] ?? []), (performance.now() - started) / REQUESTS];
         }

@@ -53,12 +53,15 @@ export async function benchSun(): Promise<void> {
     const tenant = await api.createTenant('Bench');
     await api.call('POST', '/v1/dpp/enroll', { key: tenant.testKey, body: { chipUid: uid } });
     const httpTaps = plain.slice(0, HTTP_TAPS);
-    const http = await concurrently(httpTaps.length, (i) =>
-      api.call('POST', '/v1/dpp/verify-chip', {
+    // Every answer must be a verdict (authentic, or a replay of a counter another client's tap overtook).
+    const http = await concurrently(httpTaps.length, async (i) => {
+      const answer = await api.call('POST', '/v1/dpp/verify-chip', {
         key: tenant.testKey,
         body: { chipUid: uid, piccData: httpTaps[i]!.piccData, cmac: httpTaps[i]!.cmac },
-      }),
-    );
+      });
+      if (answer.status !== 200 || (!answer.body.authentic && answer.body.reason !== 'replayed'))
+        throw new Error(`verify-chip answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+    });
     // The floor of verify-chip: accepting a counter is one conditional UPDATE of the chip's row.
     const connection = api.db.orm.em.getConnection();
     const updates = await concurrently(HTTP_TAPS, (i) =>

@@ -111,6 +111,10 @@ export async function benchWebhooks(): Promise<void> {
       'POSTs received by the receiver (service)': requests - EVENTS,
       'duplicate deliveries': requests - EVENTS - received.size,
     });
+    if (requests - EVENTS !== received.size)
+      throw new Error(
+        `${requests - EVENTS - received.size} duplicate deliveries: each event must arrive once`,
+      );
   } finally {
     await stack.close();
     await new Promise<void>((resolve) => receiver.close(() => resolve()));

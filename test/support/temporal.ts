@@ -52,7 +52,19 @@ export async function createTestWorkflowEnvironment(
   }
   if (mode === 'dev-server') {
     const server = await startDevServer({ cliPath: (await obtainTemporalCli()).path, port: 0 });
-    const env = await TestWorkflowEnvironment.createFromExistingServer({ address: server.address });
+    // Once in CI the first connection was reset by a dev server that answered its port but was not ready yet.
+    let env: TestWorkflowEnvironment | undefined;
+    for (let attempt = 1; !env; attempt++) {
+      try {
+        env = await TestWorkflowEnvironment.createFromExistingServer({ address: server.address });
+      } catch (error) {
+        if (attempt >= 5) {
+          await server.stop();
+          throw error;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+      }
+    }
     const teardown = env.teardown.bind(env);
     env.teardown = async () => {
       await teardown();

@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { freePort, isListening } from '../src/platform/runtime/ports.ts';
 import { enrollAndMint } from '../test/support/fixtures/mint.ts';
 import { GTIN } from '../test/support/fixtures/products.ts';
 import { startTestStack } from '../test/support/stack.ts';
-import { sampleThreads } from './cpu.ts';
 import { type LoadResult, runLoad } from './http-load.ts';
 import { sized } from './quick.ts';
 import { atLeast, recordFigure } from './report/figures.ts';
+import { type Server, startServer } from './server-process.ts';
 import { report } from './setup.ts';
 
 const CONNECTIONS = 64;
@@ -19,40 +17,6 @@ const TARGETS = { public: 0.8, vc: 0.5 } as const;
 
 const API_MAIN = fileURLToPath(new URL('../api/main.ts', import.meta.url));
 const BARE = fileURLToPath(new URL('./bare-resolver.ts', import.meta.url));
-
-interface Server {
-  url: string;
-  /** CPU (user + system) the server process has used so far, in ms. */
-  cpuMs(): number;
-  stop(): Promise<void>;
-}
-
-async function startServer(
-  script: string,
-  env: Record<string, string>,
-  execArgv: string[] = [],
-): Promise<Server> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [...execArgv, script], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: String(port), ...env },
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + 60_000;
-  while (!(await isListening(port))) {
-    if (child.exitCode !== null || Date.now() > deadline)
-      throw new Error(`${script} did not start listening`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    url: `http://127.0.0.1:${port}`,
-    cpuMs: () => Object.values(sampleThreads(child.pid!)).reduce((a, b) => a + b, 0),
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 

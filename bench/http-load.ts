@@ -77,3 +77,43 @@ export async function runLoad(options: {
     p99: percentile(latencies, 99),
   };
 }
+
+export interface Answer {
+  status: number;
+  body: string;
+}
+
+/** One POST of a JSON body on a keep-alive agent; the answer's status and text. */
+export function postJson(
+  agent: Agent,
+  url: URL,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<Answer> {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        agent,
+        method: 'POST',
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}

@@ -6,7 +6,7 @@ import { startTestStack } from '../test/support/stack.ts';
 import { type LoadResult, runLoad } from './http-load.ts';
 import { sized } from './quick.ts';
 import { atLeast, recordFigure } from './report/figures.ts';
-import { type Server, startServer } from './server-process.ts';
+import { API_MAIN, type Server, startServer } from './server-process.ts';
 import { report } from './setup.ts';
 
 const CONNECTIONS = 64;
@@ -15,7 +15,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? sized(5, 1));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? sized(3, 1));
 const TARGETS = { public: 0.8, vc: 0.5 } as const;
 
-const API_MAIN = fileURLToPath(new URL('../api/main.ts', import.meta.url));
 const BARE = fileURLToPath(new URL('./bare-resolver.ts', import.meta.url));
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

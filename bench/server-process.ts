@@ -1,6 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { freePort, isListening } from '../src/platform/runtime/ports.ts';
 import { sampleThreads } from './cpu.ts';
+
+/** The API's entry point, as `npm start` runs it. */
+export const API_MAIN = fileURLToPath(new URL('../api/main.ts', import.meta.url));
 
 /** A server script (the API's api/main.ts, a bare baseline) in its own process, as production runs it. */
 export interface Server {

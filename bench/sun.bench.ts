@@ -1,7 +1,10 @@
+import { Agent } from 'node:http';
 import { FACTORY_DEFAULT_KEY, generateSun, verifySun } from '../src/standards/sun/index.ts';
 import { startTestApi } from '../test/support/api.ts';
+import { postJson } from './http-load.ts';
 import { sized } from './quick.ts';
 import { atLeast, recordFigure } from './report/figures.ts';
+import { API_MAIN, type Server, startServer } from './server-process.ts';
 import { rate, report } from './setup.ts';
 
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
@@ -37,7 +40,8 @@ async function concurrently(count: number, work: (i: number) => Promise<unknown>
 
 /**
  * SUN verification: the crypto on one core (target ≥ 50,000 taps/s, with and without SDMENCFileData),
- * then verify-chip over HTTP next to its floor, the conditional counter UPDATE alone on the same database.
+ * then verify-chip over HTTP (the API in its own process) next to its floor, the conditional counter UPDATE alone
+ * on the same database.
  */
 export async function benchSun(): Promise<void> {
   const uid = '04BE0000000001';
@@ -49,19 +53,46 @@ export async function benchSun(): Promise<void> {
   const pureWithData = pureRate(withData);
 
   const api = await startTestApi({ RATE_LIMIT_PER_MINUTE: '0' });
+  let server: Server | undefined;
+  const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
   try {
     const tenant = await api.createTenant('Bench');
     await api.call('POST', '/v1/dpp/enroll', { key: tenant.testKey, body: { chipUid: uid } });
+    // The API in its own process on the same database, as npm start runs it (in this process it would share one
+    // event loop with the load below).
+    server = await startServer(
+      API_MAIN,
+      {
+        DATABASE_URL: api.db.url,
+        PUBLIC_BASE_URL: api.config.publicBaseUrl,
+        IPFS_STORE_DIR: api.config.ipfs.storeDir,
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MINUTE: '0',
+      },
+      process.env.BENCH_CPU_PROFILE
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}/sun-api`]
+        : [],
+    );
+    const url = new URL('/v1/dpp/verify-chip', server.url);
+    const headers = { authorization: `Bearer ${tenant.testKey}`, 'x-service-env': 'test' };
     const httpTaps = plain.slice(0, HTTP_TAPS);
+    const cpuBefore = server.cpuMs();
     // Every answer must be a verdict (authentic, or a replay of a counter another client's tap overtook).
     const http = await concurrently(httpTaps.length, async (i) => {
-      const answer = await api.call('POST', '/v1/dpp/verify-chip', {
-        key: tenant.testKey,
-        body: { chipUid: uid, piccData: httpTaps[i]!.piccData, cmac: httpTaps[i]!.cmac },
+      const tap = httpTaps[i]!;
+      const answer = await postJson(agent, url, headers, {
+        chipUid: uid,
+        piccData: tap.piccData,
+        cmac: tap.cmac,
       });
-      if (answer.status !== 200 || (!answer.body.authentic && answer.body.reason !== 'replayed'))
-        throw new Error(`verify-chip answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+      const verdict =
+        answer.status === 200
+          ? (JSON.parse(answer.body) as { authentic: boolean; reason?: string })
+          : undefined;
+      if (!verdict || (!verdict.authentic && verdict.reason !== 'replayed'))
+        throw new Error(`verify-chip answered ${answer.status}: ${answer.body.slice(0, 300)}`);
     });
+    const apiCpuPerTap = ((server.cpuMs() - cpuBefore) * 1000) / httpTaps.length;
     // The floor of verify-chip: accepting a counter is one conditional UPDATE of the chip's row.
     const connection = api.db.orm.em.getConnection();
     const updates = await concurrently(HTTP_TAPS, (i) =>
@@ -93,8 +124,11 @@ export async function benchSun(): Promise<void> {
       [`POST /v1/dpp/verify-chip/s (${CLIENTS} clients)`]: http,
       [`conditional counter UPDATE/s alone (${CLIENTS} clients)`]: updates,
       'ratio verify-chip / counter UPDATE': http / updates,
+      'API process CPU µs per tap': apiCpuPerTap.toFixed(0),
     });
   } finally {
+    agent.destroy();
+    await server?.stop();
     await api.close();
   }
 }

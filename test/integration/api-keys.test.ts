@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { hashApiKey } from '../../src/accounts/keys/api-key-format.ts';
+import { RECENT_KEY_MS } from '../../src/accounts/keys/recent-keys.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../support/api.ts';
+import { startApiProcess } from '../support/api-process.ts';
 
 describe('API keys over HTTP', () => {
   let api: TestApi;
@@ -81,6 +83,50 @@ describe('API keys over HTTP', () => {
 
     const listed = await api.call('GET', '/v1/auth/api-keys', { key: acme.testKey });
     assert.ok(!listed.body.apiKeys.some((k: { id: string }) => k.id === id));
+  });
+
+  test('a key in use stops working as soon as it is revoked on this API process', async () => {
+    const created = await api.call('POST', '/v1/auth/api-keys', {
+      key: acme.testKey,
+      body: { name: 'busy' },
+    });
+    for (let i = 0; i < 3; i++) {
+      const used = await api.call('GET', '/v1/auth/api-keys', { key: created.body.key });
+      assert.equal(used.status, 200);
+    }
+    await api.call('DELETE', `/v1/auth/api-keys/${created.body.apiKey.id}`, { key: acme.testKey });
+    const after = await api.call('GET', '/v1/auth/api-keys', { key: created.body.key });
+    assert.equal(after.status, 401, 'the very next call is refused');
+  });
+
+  test('another API process refuses a revoked key within two seconds, having used it a moment before', async () => {
+    const other = await startApiProcess({
+      DATABASE_URL: api.db.url,
+      PUBLIC_BASE_URL: api.config.publicBaseUrl,
+      IPFS_STORE_DIR: api.config.ipfs.storeDir,
+    });
+    try {
+      const created = await api.call('POST', '/v1/auth/api-keys', {
+        key: acme.testKey,
+        body: { name: 'replica' },
+      });
+      const there = () =>
+        fetch(`${other.url}/v1/auth/api-keys`, {
+          headers: { authorization: `Bearer ${created.body.key}`, 'x-service-env': 'test' },
+        });
+      assert.equal((await there()).status, 200, 'the other process knows the key');
+      await api.call('DELETE', `/v1/auth/api-keys/${created.body.apiKey.id}`, { key: acme.testKey });
+      const revokedAt = Date.now();
+      let status = 200;
+      while (status === 200 && Date.now() - revokedAt < 10_000) {
+        status = (await there()).status;
+        if (status === 200) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(status, 401);
+      assert.ok(Date.now() - revokedAt <= RECENT_KEY_MS + 500, `refused after ${Date.now() - revokedAt} ms`);
+    } finally {
+      await other.stop();
+    }
   });
 
   test('environment isolation: keys only act in their own environment', async () => {

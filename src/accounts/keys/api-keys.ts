@@ -4,6 +4,7 @@ import type { Environment } from '../../platform/config/config.ts';
 import { ApiKey } from '../../platform/db/entities/index.ts';
 import { ownedBy, type TenantScope } from '../../platform/db/tenant-scope.ts';
 import { apiKeyMatches, generateApiKey, parseApiKey } from './api-key-format.ts';
+import { type RecentKey, recentKeys } from './recent-keys.ts';
 
 export interface ApiKeySummary {
   id: string;
@@ -66,6 +67,7 @@ export async function revokeApiKey(em: EntityManager, id: string): Promise<ApiKe
   if (!key) return null;
   key.revokedAt ??= new Date();
   await em.flush();
+  recentKeys.forget(key.lookupId);
   return key;
 }
 
@@ -90,8 +92,10 @@ interface ApiKeyRow {
 /**
  * Resolves a presented key. This is the one lookup that crosses tenants (the key itself names its tenant):
  * it reads `api_keys` by its unique lookup id with plain SQL, outside the tenant-filtered entity manager.
- * Every request reads the row, so a revocation takes effect at once. `last_used_at` is stamped at most once
- * a minute per key, and the update is only sent when the row says a stamp is due.
+ * A key that authenticated in the last two seconds on this process is not read again (recent-keys.ts): a
+ * revocation applies at once on the process that made it and within two seconds on the others. The secret is
+ * compared with the stored hash on every call. `last_used_at` is stamped at most once a minute per key, and the
+ * update is only sent when the row says a stamp is due.
  */
 export async function checkApiKey(
   em: EntityManager,
@@ -100,6 +104,8 @@ export async function checkApiKey(
 ): Promise<ApiKeyCheck> {
   const parsed = parseApiKey(presented);
   if (!parsed) return { ok: false, reason: 'malformed' };
+  const recent = recentKeys.get(parsed.lookupId);
+  if (recent && apiKeyMatches(presented, recent.secretHash)) return admitted(recent, environment);
   const connection = em.getConnection();
   const [row] = await connection.execute<ApiKeyRow[]>(
     `select id, company_id, environment, secret_hash, revoked_at is not null as revoked,
@@ -109,14 +115,25 @@ export async function checkApiKey(
   );
   if (!row || !apiKeyMatches(presented, row.secret_hash)) return { ok: false, reason: 'unknown' };
   if (row.revoked) return { ok: false, reason: 'revoked' };
-  if (row.environment !== environment) {
-    return { ok: false, reason: 'environment_mismatch', keyEnvironment: row.environment };
-  }
-  if (row.stamp_due) {
+  if (row.stamp_due && row.environment === environment) {
     await connection.execute(
       `update api_keys set last_used_at = now() where id = ? and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
       [row.id],
     );
   }
-  return { ok: true, apiKey: { id: row.id, companyId: row.company_id, environment: row.environment } };
+  const key = {
+    id: row.id,
+    companyId: row.company_id,
+    environment: row.environment,
+    secretHash: row.secret_hash,
+  };
+  recentKeys.keep(parsed.lookupId, key);
+  return admitted(key, environment);
+}
+
+function admitted(key: RecentKey, environment: Environment): ApiKeyCheck {
+  if (key.environment !== environment) {
+    return { ok: false, reason: 'environment_mismatch', keyEnvironment: key.environment };
+  }
+  return { ok: true, apiKey: { id: key.id, companyId: key.companyId, environment: key.environment } };
 }

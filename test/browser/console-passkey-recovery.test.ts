@@ -28,6 +28,8 @@ describe('passkeys with recovery, a truthful reset, the console at any loopback 
   );
   const db = () => api.db.orm.em.fork();
   const signOut = async (page: Page) => {
+    // As a person would: once the page has loaded (a list still loading would be refused, 401, once signed out).
+    await page.waitForLoadState('networkidle');
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Sign in to the console' }).waitFor();
   };

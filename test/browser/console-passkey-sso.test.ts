@@ -97,6 +97,7 @@ describe('console sign-in with a passkey and with SSO (Chromium)', () => {
     });
     assert.equal(password.status, 200, password.text);
 
+    await page.waitForLoadState('networkidle');
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Sign in to the console' }).waitFor();
     assert.equal((await sessionOf(page)).status, 401);

@@ -49,7 +49,7 @@ describe('PostgreSQL is stopped and started during mixed load (enroll, provision
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  test('callers see 201 or 503 problems in bounded time, never 500; every acknowledged write is there after', async () => {
+  test('callers see 201, 503 (or 429) problems in bounded time, never 500; every acknowledged write is there after', async () => {
     const outcomes: Outcome[] = [];
     const deadline = Date.now() + LOAD_MS;
     let n = 0;
@@ -109,8 +109,15 @@ describe('PostgreSQL is stopped and started during mixed load (enroll, provision
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
 
-    const unexpected = outcomes.filter((o) => !(o.status === 201 || (o.status === 503 && o.code)));
-    assert.deepEqual(unexpected, [], 'only 201 or a 503 problem');
+    // A key that authenticated in the last two seconds is believed without its row (recent-keys.ts), so right after
+    // the stop these callers pass authentication and meet the rate limit's per-process fallback: hammering at
+    // hundreds of failed calls a second, they exceed 600 a minute and are told so (429), which is also an answer.
+    const answered = (o: Outcome) =>
+      o.status === 201 ||
+      (o.status === 503 && o.code !== undefined) ||
+      (o.status === 429 && o.code === 'rate_limited');
+    const unexpected = outcomes.filter((o) => !answered(o));
+    assert.deepEqual(unexpected, [], 'only 201, a 503 problem or a 429 rate_limited problem');
     assert.ok(
       outcomes.some((o) => o.status === 503),
       'the outage was seen (else this scenario tested nothing)',

@@ -5,6 +5,7 @@ import { dateTime } from '../components/delivery-attempts.tsx';
 import { ErrorAlert } from '../components/error-alert.tsx';
 import { LogEntry, madeWith } from '../components/log-entry.tsx';
 import { useFailure } from '../hooks/use-failure.ts';
+import { useLatestRequest } from '../hooks/use-latest-request.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
 import { usePolling } from '../hooks/use-polling.ts';
 import { type LogFilter, type RequestLogDetail, type RequestLogSummary, requestLogs } from '../logs-api.ts';
@@ -44,17 +45,20 @@ export function Logs({ environment, onSessionEnded }: LogsProps) {
   const [live, setLive] = useState(true);
   const [updatedAt, setUpdatedAt] = useState<Date | null>(null);
 
+  const begin = useLatestRequest();
   const load = useCallback(async () => {
+    const request = begin();
     try {
       const page = await requestLogs.list(environment, filter);
+      if (!request.isLatest()) return;
       setEntries(page.requestLogs);
       setNext(page.nextCursor);
       setUpdatedAt(new Date());
       setError(null);
     } catch (caught) {
-      fail(caught);
+      if (request.isLatest()) fail(caught);
     }
-  }, [environment, filter, fail, setError]);
+  }, [environment, filter, fail, setError, begin]);
 
   useEffect(() => {
     setEntries(null);

@@ -9,6 +9,7 @@ import { Pager } from '../components/pager.tsx';
 import { RunningMints } from '../components/running-mints.tsx';
 import { StatusBadge } from '../components/status-badge.tsx';
 import { useFailure } from '../hooks/use-failure.ts';
+import { useLatestRequest } from '../hooks/use-latest-request.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
 import { type PassportQuery, type PassportRow, type PassportStatus, passports } from '../passports-api.ts';
 import { BASE, linkHandler, navigate } from '../router.ts';
@@ -88,14 +89,18 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
   const cursor = cursors.at(-1) ?? null;
 
+  const begin = useLatestRequest();
   const load = useCallback(async () => {
     if (kind !== 'items') return;
+    const request = begin();
     setPage(null);
     setError(null);
     setFieldErrors({});
     try {
-      setPage(await passports.search(environment, query, cursor));
+      const answer = await passports.search(environment, query, cursor);
+      if (request.isLatest()) setPage(answer);
     } catch (caught) {
+      if (!request.isLatest()) return;
       const fields = caught instanceof ApiError ? caught.fields : [];
       const mine = fields.filter((f) =>
         (FIELDS as readonly string[]).includes(f.path.replace(/^query\./, '')),
@@ -112,7 +117,7 @@ export function Passports({ environment, onSessionEnded }: PassportsProps) {
       fail(caught);
       setPage({ passports: [], nextCursor: null });
     }
-  }, [kind, environment, query, cursor, fail, setError]);
+  }, [kind, environment, query, cursor, fail, setError, begin]);
   const invalid = Object.keys(fieldErrors).length > 0;
   const open = (tokenId: string) => navigate(`/passports/${tokenId}`);
   useEffect(() => {

@@ -4,6 +4,7 @@ import type { Environment, SessionUser } from '../api.ts';
 import { ErrorAlert } from '../components/error-alert.tsx';
 import { LiveStatus } from '../components/live-status.tsx';
 import { useFailure } from '../hooks/use-failure.ts';
+import { useLatestRequest } from '../hooks/use-latest-request.ts';
 import { usePageHeading } from '../hooks/use-page-heading.ts';
 import { linkHandler } from '../router.ts';
 import { EVIDENCE_LABELS, SIGNAL_LABELS, type Signal, type SignalSettings, signals } from '../signals-api.ts';
@@ -120,14 +121,18 @@ export function Signals({ user, environment, onSessionEnded }: SignalsProps) {
   const [items, setItems] = useState<Signal[] | null>(null);
   const [done, setDone] = useState('');
   const mayManage = user.role !== 'viewer';
+  const begin = useLatestRequest();
   const load = useCallback(async () => {
+    const request = begin();
     try {
-      setItems((await signals.list(environment, status)).signals);
+      const answer = await signals.list(environment, status);
+      if (!request.isLatest()) return;
+      setItems(answer.signals);
       setError(null);
     } catch (caught) {
-      fail(caught);
+      if (request.isLatest()) fail(caught);
     }
-  }, [environment, status, fail, setError]);
+  }, [environment, status, fail, setError, begin]);
   useEffect(() => {
     setItems(null);
     void load();

@@ -1,9 +1,11 @@
 import { useCallback, useState } from 'react';
 import type { Environment } from '../api.ts';
+import { useLatestRequest } from './use-latest-request.ts';
 
 /**
  * One environment's list from the API (null while loading) and its loader; a failure goes to `fail`.
- * `fetch` must keep its identity between renders (a module-level function).
+ * `fetch` must keep its identity between renders (a module-level function). An answer for an environment left
+ * while it was loading is dropped.
  */
 export function useList<T>(
   fetch: (environment: Environment) => Promise<T[]>,
@@ -11,12 +13,15 @@ export function useList<T>(
   fail: (error: unknown) => void,
 ) {
   const [items, setItems] = useState<T[] | null>(null);
+  const begin = useLatestRequest();
   const load = useCallback(async () => {
+    const request = begin();
     try {
-      setItems(await fetch(environment));
+      const answer = await fetch(environment);
+      if (request.isLatest()) setItems(answer);
     } catch (caught) {
-      fail(caught);
+      if (request.isLatest()) fail(caught);
     }
-  }, [fetch, environment, fail]);
+  }, [fetch, environment, fail, begin]);
   return { items, setItems, load };
 }

@@ -4,6 +4,22 @@ import { chipHash } from '../src/adapters/chain/chip-hash.ts';
 /** A raw mint that is not mined within this long fails the bench (it used to wait forever). */
 export const RAW_MINT_WAIT_MS = Number(process.env.BENCH_RAW_MINT_WAIT_MS ?? 60_000);
 const SEND_ATTEMPTS = 4;
+const RECEIPT_POLL_MS = 50;
+
+/**
+ * The receipt, asked for until it comes. Not `waitForTransaction`: it listens for the next block, and a node that
+ * mines only on demand (anvil's automine) makes none after the last transaction, so a receipt that arrived just
+ * before the listener did was waited for in vain (the bench failed that way with every nonce mined).
+ */
+async function receiptOf(provider: JsonRpcProvider, hash: string) {
+  const deadline = performance.now() + RAW_MINT_WAIT_MS;
+  for (;;) {
+    const receipt = await provider.getTransactionReceipt(hash);
+    if (receipt) return receipt;
+    if (performance.now() > deadline) throw new Error('timeout');
+    await new Promise((resolve) => setTimeout(resolve, RECEIPT_POLL_MS));
+  }
+}
 
 /**
  * The mint bench's baseline: `mintWithId` signed by a plain ethers wallet that numbers its own nonces, as a
@@ -69,9 +85,9 @@ export function rawMinter(options: {
         await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
       }
     }
-    let receipt: Awaited<ReturnType<JsonRpcProvider['waitForTransaction']>>;
+    let receipt: Awaited<ReturnType<JsonRpcProvider['getTransactionReceipt']>>;
     try {
-      receipt = await provider.waitForTransaction(tx.hash, 1, RAW_MINT_WAIT_MS);
+      receipt = await receiptOf(provider, tx.hash);
     } catch (error) {
       const pending = await provider.getTransactionCount(wallet.address, 'pending').catch(() => NaN);
       const mined = await provider.getTransactionCount(wallet.address, 'latest').catch(() => NaN);

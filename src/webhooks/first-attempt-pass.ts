@@ -65,17 +65,26 @@ const FIRST_ATTEMPT_PASS = `
  * committed on its own (FIRST_ATTEMPT_PASS): take up to `batchSize` undispatched events, oldest first (`for no
  * key update skip locked`: another dispatcher takes other events), create their deliveries, claim attempt 1
  * of each and mark the events dispatched. A crash before the commit leaves everything as it was; after it, the
- * claims wait for the sweep (first-attempts.ts). Returns the events it dispatched and the claimed attempts.
+ * claims wait for the sweep (first-attempts.ts). Returns how many events it took, the ones it dispatched (not
+ * those left for a workflow) and the claimed attempts.
  */
 export async function firstAttemptPass(
   orm: Orm,
   environments: readonly Environment[],
   batchSize: number,
-): Promise<{ dispatched: string[]; claimed: ClaimedFirstAttempt[] }> {
+): Promise<{ taken: number; dispatched: string[]; claimed: ClaimedFirstAttempt[] }> {
   const rows = await orm.em
     .fork({ disableContextResolution: true })
     .execute<Record<string, unknown>[]>(FIRST_ATTEMPT_PASS, [pgArray(environments), batchSize]);
+  const taken = new Set<string>();
   const dispatched = new Set<string>();
-  for (const row of rows) if (row.dispatched) dispatched.add(row.taken_event_id as string);
-  return { dispatched: [...dispatched], claimed: rows.filter((row) => row.claimed).map(claimedAttempt) };
+  for (const row of rows) {
+    taken.add(row.taken_event_id as string);
+    if (row.dispatched) dispatched.add(row.taken_event_id as string);
+  }
+  return {
+    taken: taken.size,
+    dispatched: [...dispatched],
+    claimed: rows.filter((row) => row.claimed).map(claimedAttempt),
+  };
 }

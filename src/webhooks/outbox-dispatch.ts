@@ -1,5 +1,5 @@
 import type { WorkflowGateway } from '../adapters/temporal/start.ts';
-import type { Environment } from '../platform/config/config.ts';
+import { ENVIRONMENTS, type Environment } from '../platform/config/config.ts';
 import type { Orm } from '../platform/db/orm.ts';
 import { ATTEMPT_CONTEXT_COLUMNS } from './delivery-records.ts';
 import { type ClaimedFirstAttempt, claimedAttempt, createDeliveries, pgArray } from './dispatch-rows.ts';
@@ -131,11 +131,16 @@ export async function dispatchOutboxBatch(
   if (environments.length > 0 && room === 0) return 0;
   if (environments.length > 0) {
     const size = Math.min(room, options.batchSize);
-    const { dispatched, claimed } = await firstAttemptPass(orm, environments, size);
+    const { taken, dispatched, claimed } = await firstAttemptPass(orm, environments, size);
     if (claimed.length > 0) options.firstAttempts?.send(claimed);
     if (dispatched.length > 0) await options.hooks?.afterStarts?.(dispatched);
     done = dispatched.length;
     if (done >= size) return done;
+    // The pass saw every environment's outbox, took less than it could and left no event for a workflow: the
+    // workflow pass would only open and close an empty transaction (three statements after every event).
+    if (taken < size && taken === done && ENVIRONMENTS.every((env) => environments.includes(env))) {
+      return done;
+    }
   }
   const rest = Math.min(options.batchSize - done, WORKFLOW_PASS);
   return done + (await workflowPass(orm, gateway, { ...options, batchSize: rest }));

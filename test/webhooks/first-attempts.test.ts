@@ -109,6 +109,50 @@ describe('first attempts made by the outbox dispatcher (time-skipping Temporal, 
     assert.deepEqual(timers, [5], 'the schedule’s wait before attempt 2, then the 2xx ended it');
   });
 
+  test('a dispatcher that makes first attempts in every environment still starts the workflow an earlier pass left', async () => {
+    const { receiver, endpoint, eventId } = await setUp(() => ({ status: 200 }));
+    // What a pass that made attempt 1 and crashed before its retry workflow started leaves: a pending delivery
+    // with a finished attempt and the event still in the outbox. No first attempt can be claimed for it.
+    await sql(
+      `insert into webhook_deliveries (id, company_id, environment, event_id, endpoint_id, event_type, status,
+         attempt_count, next_attempt_at, created_at, updated_at)
+       select gen_random_uuid(), company_id, environment, id, ?, event_type, 'pending', 1, now(), now(), now()
+       from outbox_events where id = ?`,
+      [endpoint.id, eventId],
+    );
+    await sql(
+      `insert into webhook_attempts (delivery_id, attempt, started_at, duration_ms, in_flight, status_code)
+       select id, 1, now(), 5, false, 503 from webhook_deliveries where event_id = ?`,
+      [eventId],
+    );
+    const everywhere = firstAttemptSender({
+      orm: stack.api.db.orm,
+      gateway,
+      logger: createLogger('silent'),
+      senders: { test: webhookSenderFor(stack.deps), live: webhookSenderFor(stack.deps) },
+    });
+    assert.equal(
+      await dispatchOutboxBatch(stack.api.db.orm, gateway, { batchSize: 10, firstAttempts: everywhere }),
+      1,
+      'the event is dispatched, by the workflow pass',
+    );
+    await everywhere.drain();
+    const [outbox] = await sql<{ dispatched: boolean }>(
+      'select dispatched_at is not null as dispatched from outbox_events where id = ?',
+      [eventId],
+    );
+    assert.equal(outbox?.dispatched, true);
+    const result: WebhookDeliveryResult = await stack.temporal.client.workflow
+      .getHandle(workflowIds.webhook(eventId, endpoint.id))
+      .result();
+    assert.equal(result.status, 'succeeded');
+    assert.equal(
+      receiver.requests.length,
+      1,
+      'attempt 2, sent by the workflow; attempt 1 was never repeated',
+    );
+  });
+
   test('a crash between the claim and its outcome: the sweep counts it failed and hands it to a retry workflow', async () => {
     const { receiver, endpoint, eventId } = await setUp(() => ({ status: 200 }));
     // What a dispatcher that died right after its pass committed leaves: the claim, no outcome, no workflow.

@@ -79,16 +79,23 @@ describe('startOrJoin with ownRunsOnly', () => {
   });
 });
 
-/** What each id policy does with a run that is going, completed, or ended otherwise (terminated). */
-describe('startOrJoin policies', () => {
+/**
+ * What each id policy does with a run that is going, completed, or ended otherwise (terminated); the same for
+ * the run's own company with `ownRunsOnly` (its starts refuse a running run instead of joining it, then look).
+ */
+describe.each([
+  ['', false],
+  [' (own runs only)', true],
+])('startOrJoin policies%s', (suffix, guarded) => {
   const start = (workflowId: string, input: string, policy?: StartPolicy) =>
     startOrJoin<typeof heldOpen>(gateway, 'heldOpen', {
-      workflowId,
+      workflowId: `${workflowId}${suffix}`,
       environment: 'test',
       args: [input],
       summary: 'held open',
       searchAttributes: { environment: 'test', company: 'company-a' },
       ...(policy ? { policy } : {}),
+      ...(guarded ? { ownRunsOnly: foreign } : {}),
     });
   const runId = async (handle: { describe(): Promise<{ runId: string }> }) => (await handle.describe()).runId;
 

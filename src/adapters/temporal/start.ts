@@ -83,40 +83,51 @@ export async function startOrJoin<W extends Workflow>(
   options: StartOrJoinOptions<W>,
 ): Promise<StartedOrJoined<W>> {
   const policy = options.policy ?? 'join';
-  const refuseForeign = async (runId?: string) => {
-    if (!options.ownRunsOnly) return;
-    const run = gateway.client.workflow.getHandle(options.workflowId, runId);
-    const company = (await run.describe()).typedSearchAttributes.get(searchAttributes.company);
-    if (company === undefined || company !== options.searchAttributes.company) throw options.ownRunsOnly();
-  };
-  let handle: WorkflowHandleWithFirstExecutionRunId<W>;
+  // Only a run seen to be the caller's may be joined. USE_EXISTING would join silently and not say whether it
+  // started a run or joined one (the SDK drops the answer's `started`), so every start would need a describe;
+  // with FAIL the start is refused instead, and only a refused start costs one.
+  const idPolicies = options.ownRunsOnly
+    ? { ...ID_POLICIES[policy], workflowIdConflictPolicy: 'FAIL' }
+    : ID_POLICIES[policy];
   try {
-    handle = await gateway.client.workflow.start(
+    const handle: WorkflowHandleWithFirstExecutionRunId<W> = await gateway.client.workflow.start(
       workflow as unknown as W,
       {
         workflowId: options.workflowId,
         taskQueue: taskQueueFor(gateway.taskQueuePrefix, options.environment),
         args: options.args,
-        ...ID_POLICIES[policy],
+        ...idPolicies,
         staticSummary: options.summary,
         typedSearchAttributes: searchAttributePairs(options.searchAttributes),
       } as unknown as WorkflowStartOptions<W>,
     );
+    return { handle, alreadyCompleted: false, alreadyRunning: false };
   } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) {
-      await refuseForeign();
-      const running = policy === 'exclusive';
-      return {
-        handle: gateway.client.workflow.getHandle<W>(options.workflowId),
-        alreadyCompleted: !running,
-        alreadyRunning: running,
-      };
-    }
-    throw error;
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
   }
-  // The run started, or the one already running under the id (USE_EXISTING): the start does not say which.
-  await refuseForeign(handle.firstExecutionRunId);
-  return { handle, alreadyCompleted: false, alreadyRunning: false };
+  const latest = gateway.client.workflow.getHandle<W>(options.workflowId);
+  const { ownRunsOnly } = options;
+  if (ownRunsOnly && (await ownRunGoing(latest, options.searchAttributes.company, ownRunsOnly))) {
+    if (policy !== 'exclusive') return { handle: latest, alreadyCompleted: false, alreadyRunning: false };
+  }
+  const running = policy === 'exclusive';
+  return { handle: latest, alreadyCompleted: !running, alreadyRunning: running };
+}
+
+/**
+ * Whether the latest run under the id (which refused a start) is going, so `join` and `once` join it; throws
+ * `refuse()` if another company than the caller's started it. A run that closed a moment before is not joined but reported
+ * completed, as it was when its close beat the start to the server.
+ */
+async function ownRunGoing(
+  run: WorkflowHandle,
+  callerCompany: string | undefined,
+  refuse: () => Error,
+): Promise<boolean> {
+  const described = await run.describe();
+  const company = described.typedSearchAttributes.get(searchAttributes.company);
+  if (company === undefined || company !== callerCompany) throw refuse();
+  return described.status.name === 'RUNNING';
 }
 
 /** The workflow's result if it finishes within `ms`, else `undefined` (the run goes on). */

@@ -1,10 +1,14 @@
 import { Agent } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { FACTORY_DEFAULT_KEY, generateSun, verifySun } from '../src/standards/sun/index.ts';
 import { startTestApi } from '../test/support/api.ts';
 import { postJson } from './http-load.ts';
 import { sized } from './quick.ts';
 import { atLeast, recordFigure } from './report/figures.ts';
 import { API_MAIN, type Server, startServer } from './server-process.ts';
+
+const BARE_TAP_SERVER = fileURLToPath(new URL('./bare-tap-server.ts', import.meta.url));
+
 import { rate, report } from './setup.ts';
 
 const keys = { metaReadKey: FACTORY_DEFAULT_KEY, fileReadKey: FACTORY_DEFAULT_KEY };
@@ -93,13 +97,36 @@ export async function benchSun(): Promise<void> {
         throw new Error(`verify-chip answered ${answer.status}: ${answer.body.slice(0, 300)}`);
     });
     const apiCpuPerTap = ((server.cpuMs() - cpuBefore) * 1000) / httpTaps.length;
-    // The floor of verify-chip: accepting a counter is one conditional UPDATE of the chip's row.
+    await server.stop();
+    server = undefined;
+    // The ceiling of any HTTP service here: a bare server that only reads the body and runs the UPDATE.
+    const bare = await startServer(BARE_TAP_SERVER, { DATABASE_URL: api.db.url });
+    let bareHttp: number;
+    let bareCpuPerTap: number;
+    try {
+      const bareUrl = new URL('/v1/dpp/verify-chip', bare.url);
+      const bareCpuBefore = bare.cpuMs();
+      bareHttp = await concurrently(httpTaps.length, async (i) => {
+        const tap = httpTaps[i]!;
+        const answer = await postJson(agent, bareUrl, headers, {
+          chipUid: uid,
+          piccData: tap.piccData,
+          cmac: tap.cmac,
+        });
+        if (answer.status !== 200) throw new Error(`the bare server answered ${answer.status}`);
+      });
+      bareCpuPerTap = ((bare.cpuMs() - bareCpuBefore) * 1000) / httpTaps.length;
+    } finally {
+      await bare.stop();
+    }
+    // The floor of verify-chip: accepting a counter is one conditional UPDATE of the chip's row (counters above
+    // the bare server's, which starts at 1,000,000: each UPDATE writes).
     const connection = api.db.orm.em.getConnection();
     const updates = await concurrently(HTTP_TAPS, (i) =>
       connection.execute(
         `update chips set sun_counter = ?, verification_count = verification_count + 1, last_verified_at = now()
          where chip_uid = ? and (sun_counter is null or sun_counter < ?) returning id`,
-        [1_000_000 + i, uid, 1_000_000 + i],
+        [2_000_000 + i, uid, 2_000_000 + i],
       ),
     );
     recordFigure({
@@ -118,6 +145,14 @@ export async function benchSun(): Promise<void> {
       unit: 'taps/s',
       ...atLeast(0.5),
     });
+    recordFigure({
+      bench: 'sun',
+      name: `bare HTTP server + the same UPDATE ÷ the UPDATE alone (${CLIENTS} clients): the ceiling`,
+      ours: bareHttp,
+      baseline: updates,
+      unit: 'taps/s',
+      target: null,
+    });
     report('SUN verification', {
       'verifySun taps/s, one core (target ≥ 50,000)': pure,
       'verifySun with SDMENCFileData taps/s (target ≥ 50,000)': pureWithData,
@@ -125,6 +160,9 @@ export async function benchSun(): Promise<void> {
       [`conditional counter UPDATE/s alone (${CLIENTS} clients)`]: updates,
       'ratio verify-chip / counter UPDATE': http / updates,
       'API process CPU µs per tap': apiCpuPerTap.toFixed(0),
+      [`bare HTTP server + the UPDATE/s (${CLIENTS} clients)`]: bareHttp,
+      'ratio bare server / counter UPDATE (the ceiling)': bareHttp / updates,
+      'bare server process CPU µs per tap': bareCpuPerTap.toFixed(0),
     });
   } finally {
     agent.destroy();

@@ -6,17 +6,32 @@ export const RAW_MINT_WAIT_MS = Number(process.env.BENCH_RAW_MINT_WAIT_MS ?? 60_
 const SEND_ATTEMPTS = 4;
 const RECEIPT_POLL_MS = 50;
 
+/** How long a transaction may go without a receipt before the node is asked whether it holds it at all. */
+const GAP_CHECK_MS = 2_000;
+
 /**
  * The receipt, asked for until it comes. Not `waitForTransaction`: it listens for the next block, and a node that
  * mines only on demand (anvil's automine) makes none after the last transaction, so a receipt that arrived just
- * before the listener did was waited for in vain (the bench failed that way with every nonce mined).
+ * before the listener did was waited for in vain (the bench failed that way with every nonce mined). Every
+ * GAP_CHECK_MS without one, a transaction the node does not hold and whose nonce is not mined yet is sent again
+ * (the same signed bytes): a send that was lost would otherwise leave a gap that holds every later nonce back.
  */
-async function receiptOf(provider: JsonRpcProvider, hash: string) {
+async function receiptOf(
+  provider: JsonRpcProvider,
+  tx: { hash: string; nonce: number; signed: string; from: string },
+) {
   const deadline = performance.now() + RAW_MINT_WAIT_MS;
+  let nextGapCheck = performance.now() + GAP_CHECK_MS;
   for (;;) {
-    const receipt = await provider.getTransactionReceipt(hash);
+    const receipt = await provider.getTransactionReceipt(tx.hash);
     if (receipt) return receipt;
     if (performance.now() > deadline) throw new Error('timeout');
+    if (performance.now() > nextGapCheck) {
+      nextGapCheck = performance.now() + GAP_CHECK_MS;
+      const held = await provider.getTransaction(tx.hash);
+      const mined = await provider.getTransactionCount(tx.from, 'latest');
+      if (!held && mined <= tx.nonce) await provider.broadcastTransaction(tx.signed).catch(() => {});
+    }
     await new Promise((resolve) => setTimeout(resolve, RECEIPT_POLL_MS));
   }
 }
@@ -39,8 +54,11 @@ export function rawMinter(options: {
 }) {
   const { wallet, provider, contract, chainId } = options;
   let nextNonce = options.firstNonce;
+  // Asked once and shared, as a client sending many at once would (and again after a refused send): with one
+  // request per transaction, a slow answer let later nonces reach the node first.
+  let feeData = provider.getFeeData();
   const sign = async (nonce: number, data: string) => {
-    const fees = await provider.getFeeData();
+    const fees = await feeData;
     const signed = await wallet.signTransaction({
       type: 2,
       chainId,
@@ -69,6 +87,7 @@ export function rawMinter(options: {
         break;
       } catch (error) {
         if (await provider.getTransaction(tx.hash)) break; // it arrived; the answer was lost
+        feeData = provider.getFeeData();
         const pending = await provider.getTransactionCount(wallet.address, 'pending');
         if (attempt >= SEND_ATTEMPTS) {
           throw new Error(
@@ -87,7 +106,7 @@ export function rawMinter(options: {
     }
     let receipt: Awaited<ReturnType<JsonRpcProvider['getTransactionReceipt']>>;
     try {
-      receipt = await receiptOf(provider, tx.hash);
+      receipt = await receiptOf(provider, { ...tx, from: wallet.address });
     } catch (error) {
       const pending = await provider.getTransactionCount(wallet.address, 'pending').catch(() => NaN);
       const mined = await provider.getTransactionCount(wallet.address, 'latest').catch(() => NaN);

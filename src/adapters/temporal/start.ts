@@ -106,18 +106,19 @@ export async function startOrJoin<W extends Workflow>(
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
   }
   const latest = gateway.client.workflow.getHandle<W>(options.workflowId);
-  const { ownRunsOnly } = options;
-  if (ownRunsOnly && (await ownRunGoing(latest, options.searchAttributes.company, ownRunsOnly))) {
-    if (policy !== 'exclusive') return { handle: latest, alreadyCompleted: false, alreadyRunning: false };
-  }
   const running = policy === 'exclusive';
+  const { ownRunsOnly } = options;
+  // The company is checked whatever the policy; only `join` and `once` join a run that is going.
+  if (ownRunsOnly && (await ownRunGoing(latest, options.searchAttributes.company, ownRunsOnly)) && !running) {
+    return { handle: latest, alreadyCompleted: false, alreadyRunning: false };
+  }
   return { handle: latest, alreadyCompleted: !running, alreadyRunning: running };
 }
 
 /**
- * Whether the latest run under the id (which refused a start) is going, so `join` and `once` join it; throws
- * `refuse()` if another company than the caller's started it. A run that closed a moment before is not joined but reported
- * completed, as it was when its close beat the start to the server.
+ * Whether the latest run under the id (which refused a start) is going; throws `refuse()` if another company
+ * than the caller's started it. A run that closed a moment before is not joined but reported completed, as it
+ * was when its close beat the start to the server.
  */
 async function ownRunGoing(
   run: WorkflowHandle,

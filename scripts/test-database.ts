@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { canConnect } from '../src/platform/db/admin.ts';
@@ -32,7 +32,9 @@ export async function resolveTestDatabaseServer(
     // Another test run of this checkout holds the data directory: this run gets one of its own.
     const dataDir = await mkdtemp(join(tmpdir(), 'dpp-test-postgres-'));
     log(`tests: .data/test-postgres is in use; a PostgreSQL of this run's own in ${dataDir}`);
-    return startEmbeddedPostgres({ dataDir, port: await freePort(), database: 'postgres' });
+    const own = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: 'postgres' });
+    // A run's own server is thrown away with its data (volume tests leave a gigabyte behind otherwise).
+    return { url: own.url, stop: () => own.stop().then(() => rm(dataDir, { recursive: true, force: true })) };
   });
   return { adminUrl: embedded.url, embedded };
 }

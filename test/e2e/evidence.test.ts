@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import { afterAll, beforeAll, describe, onTestFinished, test } from 'vitest';
 import type { EvidenceBundle } from '../../src/passport/evidence/bundle.ts';
 import type { Check } from '../../src/passport/evidence/checks.ts';
 import { verifyEvidence } from '../../src/passport/evidence/verify-evidence.ts';
@@ -118,6 +118,7 @@ describe('evidence a regulator verifies offline', () => {
 
   test('npm run cli -- verify-evidence FILE --rpc URL: the untouched bundle passes, a tampered one fails', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'evidence-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const file = join(dir, 'bundle.json');
     await writeFile(file, JSON.stringify(bundle));
     // No database, no service: an environment without any of their settings.

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
@@ -17,10 +17,11 @@ describe('npm start runs the official Temporal dev server with its Web UI, and k
   let db: TestDatabase;
   let env: Record<string, string>;
   let service: ServiceProcess | undefined;
+  let data: string;
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const data = await mkdtemp(join(tmpdir(), 'dpp-npm-start-'));
+    data = await mkdtemp(join(tmpdir(), 'dpp-npm-start-'));
     env = {
       DATABASE_URL: db.url,
       PORT: String(await freePort()),
@@ -36,6 +37,7 @@ describe('npm start runs the official Temporal dev server with its Web UI, and k
   afterAll(async () => {
     await service?.stop('SIGTERM');
     await db.drop();
+    await rm(data, { recursive: true, force: true });
   });
 
   /** The Web UI's own HTTP API, as the UI's pages call it. */

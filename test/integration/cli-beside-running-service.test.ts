@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,10 +13,12 @@ import { freePort } from '../../src/platform/runtime/ports.ts';
 // `npm run cli -- api-key:create`, which used to try to start a second server on the locked directory and fail.
 let service: EmbeddedDatabase;
 let env: NodeJS.ProcessEnv;
+let scratch: string;
 
 beforeAll(async () => {
-  const dataDir = join(mkdtempSync(join(tmpdir(), 'dpp-cli-beside-')), 'pg');
-  chmodSync(join(dataDir, '..'), 0o755);
+  scratch = mkdtempSync(join(tmpdir(), 'dpp-cli-beside-'));
+  const dataDir = join(scratch, 'pg');
+  chmodSync(scratch, 0o755);
   const port = await freePort();
   service = await startEmbeddedPostgres({ dataDir, port });
   const { DATABASE_URL: _unset, ...rest } = process.env;
@@ -24,6 +26,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await service?.stop();
+  rmSync(scratch, { recursive: true, force: true });
 });
 
 const cli = (...args: string[]) =>

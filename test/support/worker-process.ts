@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +30,7 @@ export async function startWorkerProcess(
   options: { execArgv?: string[]; rpcUrl?: string; env?: Record<string, string> } = {},
 ): Promise<WorkerProcess> {
   const rpcUrl = options.rpcUrl ?? stack.chain.anvil.rpcUrl;
+  const chainDir = await mkdtemp(join(tmpdir(), 'dpp-worker-chain-'));
   const child = spawn(process.execPath, [...(options.execArgv ?? []), WORKER_MAIN], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: {
@@ -47,7 +48,7 @@ export async function startWorkerProcess(
       CHAIN_RPC_URL_LIVE: rpcUrl,
       CHAIN_PRIVATE_KEY_LIVE: stack.chain.others.at(-1)!.privateKey,
       CHAIN_AUTO_DEPLOY: 'true',
-      CHAIN_DATA_DIR: await mkdtemp(join(tmpdir(), 'dpp-worker-chain-')),
+      CHAIN_DATA_DIR: chainDir,
       ...options.env,
     },
   });
@@ -64,6 +65,7 @@ export async function startWorkerProcess(
     stop: async () => {
       child.kill('SIGTERM');
       const exit = await exited;
+      await rm(chainDir, { recursive: true, force: true });
       const logs = output
         .split('\n')
         .filter((line) => line.startsWith('{'))

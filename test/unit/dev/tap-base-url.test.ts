@@ -1,16 +1,21 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, test } from 'vitest';
+import { describe, onTestFinished, test } from 'vitest';
 import { noteRunningService, tapBaseUrl } from '../../../scripts/dev/tap.ts';
 
 /** `npm run cli -- tap … --gtin --serial` beside `PORT=4123 npm start` prints the running service's address. */
 describe('the tap URL names the running service', () => {
   const configured = 'http://localhost:3000';
+  const noteFile = async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tap-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    return join(dir, 'running-service.json');
+  };
 
   test('a running npm start on another port is what the tap opens; stopped, the default again', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'tap-')), 'running-service.json');
+    const file = await noteFile();
     assert.equal(await tapBaseUrl({}, configured, file), configured, 'nothing running');
     const forget = await noteRunningService('http://localhost:4123', file);
     assert.equal(await tapBaseUrl({}, configured, file), 'http://localhost:4123');
@@ -19,7 +24,7 @@ describe('the tap URL names the running service', () => {
   });
 
   test('PORT or PUBLIC_BASE_URL given to the CLI wins; a note left by a dead process is ignored', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'tap-')), 'running-service.json');
+    const file = await noteFile();
     await noteRunningService('http://localhost:4123', file);
     assert.equal(await tapBaseUrl({ PORT: '5000' }, 'http://localhost:5000', file), 'http://localhost:5000');
     assert.equal(

@@ -69,7 +69,10 @@ export async function benchSun(): Promise<void> {
   try {
     const tenant = await api.createTenant('Bench');
     // One chip per client: a tap is accepted, and the UPDATE writes, on every reading of both sides.
-    const chips = Array.from({ length: CLIENTS }, (_, c) => `04BE00000001${c.toString(16).toUpperCase().padStart(2, '0')}`);
+    const chips = Array.from(
+      { length: CLIENTS },
+      (_, c) => `04BE00000001${c.toString(16).toUpperCase().padStart(2, '0')}`,
+    );
     for (const chipUid of chips)
       await api.call('POST', '/v1/dpp/enroll', { key: tenant.testKey, body: { chipUid } });
     const perChipTaps = Math.ceil(HTTP_TAPS / CLIENTS);

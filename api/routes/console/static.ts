@@ -47,10 +47,19 @@ function securityHeaders(ctx: AppContext): void {
 
 /**
  * The web console at /console: its built files (content-hashed assets cached for good) and, for every other
- * path under /console, its index.html (the console routes in the browser).
+ * path under /console, its index.html (the console routes in the browser). A browser opening / is sent there.
  */
 export function consoleStatic(dist = CONSOLE_DIST) {
   return async (ctx: AppContext, next: Next) => {
+    // A person who types the service's bare address lands on the console; API clients keep the 404 problem.
+    if (
+      ctx.path === '/' &&
+      (ctx.method === 'GET' || ctx.method === 'HEAD') &&
+      ctx.accepts('json', 'html') === 'html'
+    ) {
+      ctx.redirect('/console');
+      return;
+    }
     if (ctx.path !== '/console' && !ctx.path.startsWith('/console/')) return next();
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       throw new Problem(405, 'method_not_allowed', 'The console is read with GET.', {

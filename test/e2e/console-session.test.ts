@@ -397,18 +397,4 @@ describe('web console session and roles', () => {
     const post = await api.call('POST', '/console', { env: null });
     assert.equal(post.status, 405);
   });
-
-  test('the bare address: a browser is sent to the console, an API client gets the not-found problem', async () => {
-    const browser = await api.call('GET', '/', {
-      env: null,
-      headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
-    });
-    assert.equal(browser.status, 302);
-    assert.equal(new URL(browser.headers.get('location')!, 'http://x').pathname, '/console');
-    for (const accept of ['application/json', '*/*']) {
-      const client = await api.call('GET', '/', { env: null, headers: { accept } });
-      assert.equal(client.status, 404, accept);
-      assert.match(client.headers.get('content-type')!, /^application\/problem\+json/);
-    }
-  });
 });

@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, onTestFinished, test } from 'vitest';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { EvidenceBundle } from '../../src/passport/evidence/bundle.ts';
 import type { Check } from '../../src/passport/evidence/checks.ts';
 import { verifyEvidence } from '../../src/passport/evidence/verify-evidence.ts';
 import { type DisclosedBattery, startDisclosedBattery } from '../support/battery-disclosure.ts';
 import { enrollAndMint } from '../support/fixtures/mint.ts';
 import { GTIN, RECYCLING_SITE } from '../support/fixtures/products.ts';
+import { scratchDir } from '../support/scratch-dir.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { forgedBy, issuerSigner, resign } from './fixtures/evidence-tamper.ts';
 
@@ -117,8 +117,7 @@ describe('evidence a regulator verifies offline', () => {
   });
 
   test('npm run cli -- verify-evidence FILE --rpc URL: the untouched bundle passes, a tampered one fails', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'evidence-'));
-    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const dir = await scratchDir('evidence-');
     const file = join(dir, 'bundle.json');
     await writeFile(file, JSON.stringify(bundle));
     // No database, no service: an environment without any of their settings.

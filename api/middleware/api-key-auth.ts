@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { checkAccessToken, looksLikeAccessToken } from '../../src/accounts/identity/oauth.ts';
 import { checkApiKey } from '../../src/accounts/keys/api-keys.ts';
 import type { Environment } from '../../src/platform/config/config.ts';
-import { scopedEntityManager } from '../../src/platform/db/tenant-scope.ts';
+import { setLazyScope } from '../../src/platform/db/tenant-scope.ts';
 import type { AppContext } from '../context.ts';
 import { Problem } from '../problem.ts';
 
@@ -47,8 +47,7 @@ export async function authenticateApiKey(
   }
   const scope = { companyId: check.apiKey.companyId, environment };
   ctx.state.principal = { kind: 'apiKey', apiKeyId: check.apiKey.id, ...scope };
-  ctx.state.scope = scope;
-  ctx.state.em = scopedEntityManager(em, scope);
+  setLazyScope(ctx.state, em, scope);
 }
 
 /** An OAuth access token (from POST /v1/auth/oauth/token) acts for its client's company and environment. */
@@ -69,6 +68,5 @@ async function authenticateAccessToken(
   }
   const scope = { companyId: check.companyId, environment };
   ctx.state.principal = { kind: 'oauth', clientId: check.clientId, ...scope };
-  ctx.state.scope = scope;
-  ctx.state.em = scopedEntityManager(em, scope);
+  setLazyScope(ctx.state, em, scope);
 }

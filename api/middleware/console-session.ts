@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ABSOLUTE_SECONDS, checkConsoleSession } from '../../src/accounts/identity/console-sessions.ts';
 import type { Environment } from '../../src/platform/config/config.ts';
-import { scopedEntityManager } from '../../src/platform/db/tenant-scope.ts';
+import { setLazyScope } from '../../src/platform/db/tenant-scope.ts';
 import type { AppContext } from '../context.ts';
 import { Problem } from '../problem.ts';
 
@@ -113,6 +113,5 @@ export async function authenticateConsoleSession(
     sessionId: user.sessionId,
     role: user.role,
   };
-  ctx.state.scope = scope;
-  ctx.state.em = scopedEntityManager(em, scope);
+  setLazyScope(ctx.state, em, scope);
 }

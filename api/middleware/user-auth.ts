@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type UserTokenKeys, verifyUserToken } from '../../src/accounts/identity/user-token.ts';
 import type { Environment } from '../../src/platform/config/config.ts';
-import { scopedEntityManager } from '../../src/platform/db/tenant-scope.ts';
+import { setLazyScope } from '../../src/platform/db/tenant-scope.ts';
 import type { AppContext } from '../context.ts';
 import { Problem } from '../problem.ts';
 
@@ -43,6 +43,5 @@ export function authenticateUser(
   }
   const scope = { companyId: check.claims.companyId, environment };
   ctx.state.principal = { kind: 'user', ...check.claims, environment };
-  ctx.state.scope = scope;
-  ctx.state.em = scopedEntityManager(em, scope);
+  setLazyScope(ctx.state, em, scope);
 }

@@ -24,3 +24,27 @@ export function scopedEntityManager(em: EntityManager, scope: TenantScope): Enti
 export function ownedBy(scope: TenantScope): { companyId: string; environment: Environment } {
   return { companyId: scope.companyId, environment: scope.environment };
 }
+
+/**
+ * Gives `state` its scope and an `em` that is a scoped fork made on first read (a fork is a tenth of a tap's
+ * CPU; verify-chip's raw statements name their company and environment themselves and never read it).
+ */
+export function setLazyScope(
+  state: { scope?: TenantScope; em?: EntityManager },
+  em: EntityManager,
+  scope: TenantScope,
+): void {
+  state.scope = scope;
+  let fork: EntityManager | undefined;
+  Object.defineProperty(state, 'em', {
+    configurable: true,
+    enumerable: true,
+    get: () => {
+      fork ??= scopedEntityManager(em, scope);
+      return fork;
+    },
+    set: (value: EntityManager | undefined) => {
+      fork = value;
+    },
+  });
+}

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { executeBound } from '../platform/db/bound-statement.ts';
 import type { DeliveryMode, DeliveryRef, DeliveryStatus } from '../processes/webhook-delivery.ts';
 import { storableText } from './http-post.ts';
 
@@ -146,7 +147,7 @@ export interface AttemptResultRow {
 // all or nothing. Every row names its delivery's company and environment.
 const RECORD_ATTEMPTS = `
   with input as (
-    select * from jsonb_to_recordset(?::jsonb) as r(
+    select * from jsonb_to_recordset($1::jsonb) as r(
       delivery_id uuid, company_id uuid, environment text, attempt int, started_at timestamptz, duration_ms int,
       status_code int, error text, response_snippet text, request_headers jsonb, status text, counted int,
       next_in_ms int, last_status_code int, last_error text)
@@ -205,7 +206,7 @@ export async function recordAttempts(em: EntityManager, rows: readonly AttemptRe
       last_status_code: update.statusCode,
       last_error: update.error === null ? null : storableText(update.error),
     }));
-  await em.execute(RECORD_ATTEMPTS, [JSON.stringify(input)]);
+  await executeBound(em, RECORD_ATTEMPTS, [JSON.stringify(input)]);
 }
 
 /** Moves a delivery that used its attempts to the dead-letter queue (no-op once it is there). */

@@ -1,7 +1,7 @@
 import { Agent } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { RECORD_TAP, type RecordedTap } from '../src/chips/signals/tap-statement.ts';
-import { executeBound } from '../src/platform/db/bound-statement.ts';
 import { FACTORY_DEFAULT_KEY, generateSun, verifySun } from '../src/standards/sun/index.ts';
 import { startTestApi } from '../test/support/api.ts';
 import { postJson } from './http-load.ts';
@@ -159,26 +159,46 @@ export async function benchSun(): Promise<void> {
     } finally {
       await bare.stop();
     }
-    // The floor of verify-chip: accepting a counter is one conditional UPDATE of the chip's row (counters above
-    // the bare server's, which starts at 1,000,000: each UPDATE writes).
-    const connection = api.db.orm.em.getConnection();
-    const updates = await perChip(HTTP_TAPS, (client, n) =>
-      connection.execute(
-        `update chips set sun_counter = ?, verification_count = verification_count + 1, last_verified_at = now()
-         where chip_uid = ? and (sun_counter is null or sun_counter < ?) returning id`,
-        [2_000_000 + n, chips[client], 2_000_000 + n],
-      ),
-    );
-    // What a tap must run once its signals are raised in the same statement (record_tap: the chip's UPDATE, its
-    // passport's end of life, the burst window, a signal's upsert): alone, from here, as verify-chip runs it.
-    const company = { companyId: tenant.companyId, environment: 'test' };
-    const recorded = await perChip(HTTP_TAPS, async (client, n) => {
-      const [row] = await executeBound<RecordedTap>(api.db.orm.em, RECORD_TAP, [
-        ...[company.companyId, company.environment, chips[client], 3_000_000 + n],
-        ...[null, new Date(), null, null, null],
-      ]);
-      if (!row?.accepted) throw new Error(`record_tap refused counter ${3_000_000 + n} of ${chips[client]}`);
-    });
+    // The floor of verify-chip: accepting a counter is one conditional UPDATE of the chip's row, sent the leanest
+    // way there is (a prepared statement on a pg pool of the bare server's size; counters above the bare server's,
+    // which starts at 1,000,000: each UPDATE writes).
+    const pool = new pg.Pool({ connectionString: api.db.url, max: 10 });
+    let updates: number;
+    let recorded: number;
+    try {
+      updates = await perChip(HTTP_TAPS, async (client, n) => {
+        const { rowCount } = await pool.query({
+          name: 'update',
+          text: `update chips set sun_counter = $1, verification_count = verification_count + 1,
+                 last_verified_at = now() where chip_uid = $2 and (sun_counter is null or sun_counter < $1)`,
+          values: [2_000_000 + n, chips[client]],
+        });
+        if (rowCount !== 1) throw new Error(`the UPDATE wrote nothing for ${chips[client]}`);
+      });
+      // What a tap must run once its signals are raised in the same statement (record_tap: the chip's UPDATE,
+      // its passport's end of life, the burst window, a signal's upsert), alone and prepared the same way.
+      recorded = await perChip(HTTP_TAPS, async (client, n) => {
+        const { rows } = await pool.query<RecordedTap>({
+          name: 'record_tap',
+          text: RECORD_TAP,
+          values: [
+            tenant.companyId,
+            'test',
+            chips[client],
+            3_000_000 + n,
+            null,
+            new Date(),
+            null,
+            null,
+            null,
+          ],
+        });
+        if (!rows[0]?.accepted)
+          throw new Error(`record_tap refused counter ${3_000_000 + n} of ${chips[client]}`);
+      });
+    } finally {
+      await pool.end();
+    }
     recordFigure({
       bench: 'sun',
       name: 'verifySun, one core ÷ the 50,000 taps/s target',

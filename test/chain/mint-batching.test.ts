@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { chipHash } from '../../src/adapters/chain/chip-hash.ts';
 import { isChainRevert } from '../../src/adapters/chain/errors.ts';
 import { startTestChain, type TestChain } from '../support/anvil.ts';
+import { mined } from '../support/passport-contract.ts';
 
 let t: TestChain;
 beforeAll(async () => {
@@ -15,7 +16,7 @@ beforeAll(async () => {
     new Wallet(t.platform.privateKey, t.chain.provider),
   );
   const minterRole = (await admin.getFunction('MINTER_ROLE')()) as string;
-  await (await admin.getFunction('grantRole')(minterRole, t.others[3]!.address)).wait();
+  await mined(await admin.getFunction('grantRole')(minterRole, t.others[3]!.address));
 });
 afterAll(() => t.stop());
 

@@ -3,6 +3,7 @@ import { Contract, type JsonFragment, Wallet } from 'ethers';
 import { afterAll, beforeAll, test } from 'vitest';
 import { createChainProvider } from '../../src/adapters/chain/passport-chain.ts';
 import { assertReverts, startTestChain, type TestChain } from '../support/anvil.ts';
+import { mined } from '../support/passport-contract.ts';
 
 let t: TestChain;
 let chip = 0;
@@ -81,7 +82,7 @@ test('an authorized account with gas may claim itself; others may not', async ()
   assert.equal((refused as { revert?: { name: string } }).revert?.name, 'NotAuthorizedClaimant');
 
   const buyer = asWallet(t.others[1]!.privateKey);
-  await (await buyer.getFunction('claimOwnership')(tokenId)).wait();
+  await mined(await buyer.getFunction('claimOwnership')(tokenId));
   assert.equal(await t.chain.reader.ownerOf(tokenId), t.others[1]!.address);
 });
 
@@ -105,7 +106,7 @@ test('a transfer by the owner clears a pending authorization', async () => {
   const tokenId = await mintTo(t.others[0]!.address);
   await t.chain.writer.authorizeClaim({ tokenId, account: t.others[1]!.address });
   const owner = asWallet(t.others[0]!.privateKey);
-  await (await owner.getFunction('transferFrom')(t.others[0]!.address, t.others[3]!.address, tokenId)).wait();
+  await mined(await owner.getFunction('transferFrom')(t.others[0]!.address, t.others[3]!.address, tokenId));
   assert.equal(await t.chain.reader.claimantOf(tokenId), null);
   await assertReverts(
     t.chain.writer.claimOwnershipFor({ tokenId, account: t.others[1]!.address }),

@@ -9,6 +9,7 @@ import {
   grantRole,
   MINTER_ROLE,
   type MintOrder,
+  mined,
   rawPassport,
   sendMintBatch,
 } from '../support/passport-contract.ts';
@@ -56,7 +57,7 @@ const mintBatch = (orders: readonly MintOrder[], value = sum(orders), from = bat
  */
 async function mintBatchMined(orders: readonly MintOrder[], value = sum(orders)) {
   const tx = await batcher.getFunction('mintBatch')(orders, { value, gasLimit: 5_000_000n });
-  await tx.wait().catch(() => undefined);
+  await mined(tx).catch(() => undefined);
   const receipt = await t.chain.provider.getTransactionReceipt(tx.hash);
   assert.ok(receipt, 'the batch transaction was mined');
   return receipt;

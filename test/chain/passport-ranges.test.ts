@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { chipHash } from '../../src/adapters/chain/chip-hash.ts';
 import { decodeRevert } from '../../src/adapters/chain/errors.ts';
 import { assertReverts, startTestChain, type TestChain } from '../support/anvil.ts';
-import { rawMinterAndAdmin, rawPassport } from '../support/passport-contract.ts';
+import { mined, rawMinterAndAdmin, rawPassport } from '../support/passport-contract.ts';
 
 // mintRange: passports of one owner under consecutive ids, with one ERC-2309 ConsecutiveTransfer, the owner,
 // deposit and base URI written once and no index entry per token. These tests pin that every token of a range
@@ -37,7 +37,7 @@ async function send(
   value = 0n,
 ): Promise<ContractTransactionReceipt> {
   try {
-    return (await (await from.getFunction(method)(...args, { value })).wait()) as ContractTransactionReceipt;
+    return mined(await from.getFunction(method)(...args, { value }));
   } catch (error) {
     throw decodeRevert(from.interface, error) ?? error;
   }

@@ -6,6 +6,7 @@ import { decodeRevert } from '../../src/adapters/chain/errors.ts';
 import { assertReverts, startTestChain, type TestChain } from '../support/anvil.ts';
 import {
   type MintOrder,
+  mined,
   rawMinterAndAdmin,
   rawPassport,
   sendMintBatch,
@@ -48,7 +49,7 @@ async function mintOne(o: MintOrder): Promise<ContractTransactionReceipt> {
     const tx = await minter.getFunction('mintWithId')(o.to, o.tokenId, o.metadataUri, o.chipHash, {
       value: o.deposit,
     });
-    return (await tx.wait()) as ContractTransactionReceipt;
+    return mined(tx);
   } catch (error) {
     throw decodeRevert(minter.interface, error) ?? error;
   }
@@ -114,9 +115,9 @@ describe('passports of one batch', () => {
       .staticCall(owner.address, buyer.address, 32n)
       .catch((e: unknown) => e);
     assert.equal(decodeRevert(asOperator.interface, refused)?.name, 'ERC721InsufficientApproval');
-    await (await asOwner.getFunction('approve')(operator.address, 32n)).wait();
+    await mined(await asOwner.getFunction('approve')(operator.address, 32n));
     assert.equal(await asOwner.getFunction('getApproved')(32n), operator.address);
-    await (await asOperator.getFunction('transferFrom')(owner.address, buyer.address, 32n)).wait();
+    await mined(await asOperator.getFunction('transferFrom')(owner.address, buyer.address, 32n));
     assert.equal(
       await asOwner.getFunction('getApproved')(32n),
       ZeroAddress,
@@ -131,9 +132,9 @@ describe('passports of one batch', () => {
       .staticCall(owner.address, buyer.address, 32n)
       .catch((e: unknown) => e);
     assert.equal(decodeRevert(asOwner.interface, stale)?.name, 'ERC721InsufficientApproval');
-    await (
-      await connect(buyer.privateKey).getFunction('transferFrom')(buyer.address, owner.address, 32n)
-    ).wait();
+    await mined(
+      await connect(buyer.privateKey).getFunction('transferFrom')(buyer.address, owner.address, 32n),
+    );
     await assertAsOrdered(orders);
     assert.equal(await balanceOf(owner.address), before.owner);
     assert.equal(await balanceOf(buyer.address), before.buyer);
@@ -143,12 +144,10 @@ describe('passports of one batch', () => {
     const [owner, buyer] = [t.others[0]!.address, t.others[7]!.address];
     const orders = [order(41, owner), order(42, owner), order(43, owner)];
     await mintBatch(orders);
-    await (await admin.getFunction('authorizeClaim')(42n, buyer)).wait();
+    await mined(await admin.getFunction('authorizeClaim')(42n, buyer));
     assert.equal(await t.chain.reader.claimantOf(42), buyer);
     assert.equal(await t.chain.reader.claimantOf(41), null);
-    const receipt = (await (
-      await admin.getFunction('claimOwnershipFor')(42n, buyer)
-    ).wait()) as ContractTransactionReceipt;
+    const receipt = await mined(await admin.getFunction('claimOwnershipFor')(42n, buyer));
     const claimed = receipt.logs
       .map((log) => admin.interface.parseLog(log))
       .find((event) => event?.name === 'OwnershipClaimed');

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, test } from 'vitest';
 import { decodeRevert } from '../../src/adapters/chain/errors.ts';
 import { compileSolidity } from '../../src/adapters/chain/solidity-compiler.ts';
 import { assertReverts, startTestChain, type TestChain } from '../support/anvil.ts';
+import { mined } from '../support/passport-contract.ts';
 
 let t: TestChain;
 let deployer: Wallet;
@@ -42,9 +43,9 @@ beforeAll(async () => {
     t.chain.artifact.abi as JsonFragment[],
     new Wallet(t.platform.privateKey, t.chain.provider),
   );
-  await (
-    await passportAsAdmin.getFunction('grantRole')(id('MINTER_ROLE'), await reentrant.getAddress())
-  ).wait();
+  await mined(
+    await passportAsAdmin.getFunction('grantRole')(id('MINTER_ROLE'), await reentrant.getAddress()),
+  );
 });
 afterAll(() => t.stop());
 
@@ -146,7 +147,7 @@ test('a receiver refusing the payment makes recycling fail as a whole', async ()
 test('a reentrant receiver is paid once; its nested recycle is refused', async () => {
   const deposit = parseEther('0.3');
   const tokenId = await mint(deposit);
-  await (await reentrant.getFunction('setTarget')(tokenId)).wait();
+  await mined(await reentrant.getFunction('setTarget')(tokenId));
   const attacker = await reentrant.getAddress();
   const contractBefore = await balance(t.contractAddress);
 

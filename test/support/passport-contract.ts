@@ -1,5 +1,12 @@
-import assert from 'node:assert/strict';
-import { Contract, type ContractTransactionReceipt, id, type JsonFragment, Wallet, ZeroHash } from 'ethers';
+import {
+  Contract,
+  type ContractTransactionReceipt,
+  type ContractTransactionResponse,
+  id,
+  type JsonFragment,
+  Wallet,
+  ZeroHash,
+} from 'ethers';
 import { decodeRevert } from '../../src/adapters/chain/errors.ts';
 import type { TestChain } from './anvil.ts';
 
@@ -29,9 +36,24 @@ export const rawPassport = (t: TestChain, privateKey: string) =>
     new Wallet(privateKey, t.chain.provider),
   );
 
+/**
+ * The receipt of a sent transaction, as `tx.wait()` gives it (a mined revert throws CALL_EXCEPTION). ethers'
+ * wait alone can miss anvil's block: mined between its receipt check and its block poller's first look, the
+ * transaction waits for a next block that, with nothing else sent, never comes (a chain test hung 300 s on a
+ * busy machine). So the receipt is polled for first.
+ */
+export async function mined(tx: ContractTransactionResponse): Promise<ContractTransactionReceipt> {
+  const deadline = Date.now() + 60_000;
+  while (!(await tx.provider.getTransactionReceipt(tx.hash))) {
+    if (Date.now() > deadline) throw new Error(`transaction ${tx.hash} was not mined within 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return (await tx.wait()) as ContractTransactionReceipt;
+}
+
 /** The platform account grants `role` to `account` (a raw send, waited for). */
 export async function grantRole(t: TestChain, role: string, account: string): Promise<void> {
-  await (await rawPassport(t, t.platform.privateKey).getFunction('grantRole')(role, account)).wait();
+  await mined(await rawPassport(t, t.platform.privateKey).getFunction('grantRole')(role, account));
 }
 
 /** others[8] granted MINTER_ROLE and others[6] DEFAULT_ADMIN_ROLE, each as a raw sender. */
@@ -53,9 +75,7 @@ export async function sendMintBatch(
 ): Promise<ContractTransactionReceipt> {
   try {
     const tx = await from.getFunction('mintBatch')(orders, { value });
-    const receipt = (await tx.wait()) as ContractTransactionReceipt | null;
-    assert.ok(receipt);
-    return receipt;
+    return await mined(tx);
   } catch (error) {
     throw decodeRevert(from.interface, error) ?? error;
   }

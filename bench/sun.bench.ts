@@ -107,29 +107,33 @@ export async function benchSun(): Promise<void> {
         ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}/sun-api`]
         : [],
     );
-    const url = new URL('/v1/dpp/verify-chip', server.url);
     const headers = { authorization: `Bearer ${tenant.testKey}`, 'x-service-env': 'test' };
-    let cpuBefore = 0;
-    // Every answer must be an authentic verdict: each chip's readings arrive in counter order.
-    const http = await perChip(
-      HTTP_TAPS,
-      async (client, n) => {
-        const tap = chipTaps[client]![n]!;
-        const answer = await postJson(agent, url, headers, {
-          chipUid: chips[client],
-          piccData: tap.piccData,
-          cmac: tap.cmac,
-        });
-        const verdict =
-          answer.status === 200 ? (JSON.parse(answer.body) as { authentic: boolean }) : undefined;
-        if (!verdict?.authentic)
-          throw new Error(`verify-chip answered ${answer.status}: ${answer.body.slice(0, 300)}`);
-      },
-      () => {
-        cpuBefore = server!.cpuMs();
-      },
-    );
-    const apiCpuPerTap = ((server.cpuMs() - cpuBefore) * 1000) / (perChipTaps * CLIENTS);
+    /** Taps per second against `target` and its CPU µs per tap, both over the measured taps. */
+    const tapsAgainst = async (target: Server) => {
+      const url = new URL('/v1/dpp/verify-chip', target.url);
+      let cpuBefore = 0;
+      // Every answer must be an authentic verdict: each chip's readings arrive in counter order.
+      const taps = await perChip(
+        HTTP_TAPS,
+        async (client, n) => {
+          const tap = chipTaps[client]![n]!;
+          const answer = await postJson(agent, url, headers, {
+            chipUid: chips[client],
+            piccData: tap.piccData,
+            cmac: tap.cmac,
+          });
+          const verdict =
+            answer.status === 200 ? (JSON.parse(answer.body) as { authentic: boolean }) : undefined;
+          if (!verdict?.authentic)
+            throw new Error(`${url} answered ${answer.status}: ${answer.body.slice(0, 300)}`);
+        },
+        () => {
+          cpuBefore = target.cpuMs();
+        },
+      );
+      return { taps, cpuPerTap: ((target.cpuMs() - cpuBefore) * 1000) / (perChipTaps * CLIENTS) };
+    };
+    const { taps: http, cpuPerTap: apiCpuPerTap } = await tapsAgainst(server);
     await server.stop();
     server = undefined;
     // The ceiling of any HTTP service here: a bare server that only reads the body and runs the UPDATE.
@@ -137,25 +141,7 @@ export async function benchSun(): Promise<void> {
     let bareHttp: number;
     let bareCpuPerTap: number;
     try {
-      const bareUrl = new URL('/v1/dpp/verify-chip', bare.url);
-      let bareCpuBefore = 0;
-      bareHttp = await perChip(
-        HTTP_TAPS,
-        async (client, n) => {
-          const tap = chipTaps[client]![n]!;
-          const answer = await postJson(agent, bareUrl, headers, {
-            chipUid: chips[client],
-            piccData: tap.piccData,
-            cmac: tap.cmac,
-          });
-          if (answer.status !== 200 || !(JSON.parse(answer.body) as { authentic: boolean }).authentic)
-            throw new Error(`the bare server answered ${answer.status}: ${answer.body}`);
-        },
-        () => {
-          bareCpuBefore = bare.cpuMs();
-        },
-      );
-      bareCpuPerTap = ((bare.cpuMs() - bareCpuBefore) * 1000) / (perChipTaps * CLIENTS);
+      ({ taps: bareHttp, cpuPerTap: bareCpuPerTap } = await tapsAgainst(bare));
     } finally {
       await bare.stop();
     }

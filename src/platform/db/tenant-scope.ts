@@ -26,8 +26,9 @@ export function ownedBy(scope: TenantScope): { companyId: string; environment: E
 }
 
 /**
- * Gives `state` its scope and an `em` that is a scoped fork made on first read (a fork is a tenth of a tap's
- * CPU; verify-chip's raw statements name their company and environment themselves and never read it).
+ * Gives `state` its scope and an `em` that is a scoped fork made on first read (a fork was about 5 % of a tap's
+ * CPU in the API's profile; verify-chip's raw statements name their company and environment themselves and never
+ * read it).
  */
 export function setLazyScope(
   state: { scope?: TenantScope; em?: EntityManager },
